@@ -1,0 +1,108 @@
+//! Channel access: lazily counted backoff per queue, frozen while a station senses the
+//! medium busy, AIFS/EIFS after it becomes idle, and the choice of who transmits when
+//! backoffs end (collisions between stations, internal collisions between queues).
+
+use crate::config::StationId;
+use crate::medium::Medium;
+use crate::report::Sink;
+use crate::time::{Time, NEVER};
+
+impl Medium {
+    /// The access event: every station whose backoff ends now transmits.
+    pub(crate) fn access<S: Sink + ?Sized>(&mut self, t: Time, sink: &mut S) {
+        self.access_at = NEVER;
+        self.force_scan = true;
+        // Collect first: starting one transmission must not hide another that is
+        // committed to the same slot.
+        let mut ready: Vec<StationId> = Vec::new();
+        for (i, &e) in self.expiry.iter().enumerate() {
+            if e == t {
+                ready.push(i as StationId);
+            }
+        }
+        for s in ready {
+            self.start_access(t, s, sink);
+        }
+    }
+
+    fn start_access<S: Sink + ?Sized>(&mut self, t: Time, s: StationId, sink: &mut S) {
+        let st = &mut self.stations[s as usize];
+        if st.transmitting || st.exchange.is_some() || st.responding {
+            return;
+        }
+        // Highest-priority queue wins; the others that end in the same slot back off as
+        // after a collision (internal collision), without counting a retry.
+        let mut winner = None;
+        for qi in (0..st.queues.len()).rev() {
+            if st.queues[qi].expiry != t || st.queues[qi].frames.is_empty() {
+                continue;
+            }
+            if winner.is_none() {
+                winner = Some(qi);
+            } else {
+                let q = &mut st.queues[qi];
+                q.cw = (2 * q.cw + 1).min(q.params.cw_max);
+                q.backoff = self.mac_rng.uniform_inclusive(q.cw);
+                q.expiry = NEVER;
+            }
+        }
+        let Some(qi) = winner else { return };
+        self.begin_data(t, s, qi, sink);
+    }
+
+    /// The station senses the medium busy from `t`: freeze every backoff.
+    pub(crate) fn on_busy(&mut self, t: Time, s: StationId) {
+        let slot = self.cfg.phy.slot_ns;
+        let st = &mut self.stations[s as usize];
+        st.idle_since = None;
+        for q in st.queues.iter_mut() {
+            if q.expiry == t {
+                // Committed: its backoff ended in this very slot, it cannot sense the
+                // other transmission in time and will transmit too.
+                q.backoff = 0;
+                continue;
+            }
+            if t > q.anchor {
+                let elapsed = ((t - q.anchor) / slot).min(q.backoff as Time) as u32;
+                q.backoff -= elapsed;
+            }
+            q.expiry = NEVER;
+        }
+        self.mark_dirty(s);
+    }
+
+    /// The station senses the medium idle from `t` (or from the end of its NAV).
+    pub(crate) fn on_idle(&mut self, t: Time, s: StationId) {
+        let st = &mut self.stations[s as usize];
+        st.idle_since = Some(t.max(st.nav_until));
+        self.reschedule(s, t);
+    }
+
+    /// Recomputes when each queue may transmit, for an idle station at time `t`.
+    pub(crate) fn reschedule(&mut self, s: StationId, t: Time) {
+        let phy = &self.cfg.phy;
+        let (sifs, slot) = (phy.sifs_ns, phy.slot_ns);
+        let st = &mut self.stations[s as usize];
+        let Some(idle) = st.idle_since else { return };
+        let extra = if st.eifs { self.eifs_extra } else { 0 };
+        let blocked = st.exchange.is_some() || st.busy();
+        for q in st.queues.iter_mut() {
+            let aifs = sifs + q.params.aifsn as Time * slot + extra;
+            q.anchor = (idle + aifs).max(t);
+            q.expiry = if blocked || q.frames.is_empty() {
+                NEVER
+            } else {
+                q.anchor + q.backoff as Time * slot
+            };
+        }
+        self.mark_dirty(s);
+    }
+
+    /// Doubles (failure) or resets (success) a queue's contention window and draws a
+    /// new backoff.
+    pub(crate) fn new_backoff(&mut self, s: StationId, qi: usize, failed: bool) {
+        let q = &mut self.stations[s as usize].queues[qi];
+        q.cw = if failed { (2 * q.cw + 1).min(q.params.cw_max) } else { q.params.cw_min };
+        q.backoff = self.mac_rng.uniform_inclusive(q.cw);
+    }
+}

@@ -1,0 +1,296 @@
+//! Configuration of a medium and its stations.
+
+use crate::time::{Time, MICROS, TU};
+use sdmac_phy::{Phy, Rate};
+
+/// Index of a station within its medium.
+pub type StationId = u32;
+
+/// An EDCA access category, lowest priority first.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Ac {
+    /// Background.
+    Bk = 0,
+    /// Best effort (also the single queue of a non-QoS DCF station).
+    Be = 1,
+    /// Video.
+    Vi = 2,
+    /// Voice.
+    Vo = 3,
+}
+
+impl Ac {
+    /// All access categories, lowest priority first.
+    pub const ALL: [Ac; 4] = [Ac::Bk, Ac::Be, Ac::Vi, Ac::Vo];
+
+    /// The access category of a QoS TID (IEEE 802.11-2016 Table 10-1).
+    pub fn from_tid(tid: u8) -> Ac {
+        match tid & 7 {
+            1 | 2 => Ac::Bk,
+            0 | 3 => Ac::Be,
+            4 | 5 => Ac::Vi,
+            _ => Ac::Vo,
+        }
+    }
+
+    /// Short name: `BK`, `BE`, `VI`, `VO`.
+    pub fn name(self) -> &'static str {
+        ["BK", "BE", "VI", "VO"][self as usize]
+    }
+
+    /// Parses `BK`/`BE`/`VI`/`VO` (any case) or `AC_BE` style names.
+    pub fn parse(s: &str) -> Option<Ac> {
+        let t = s.trim().to_ascii_uppercase();
+        let t = t.strip_prefix("AC_").unwrap_or(&t);
+        Ac::ALL.into_iter().find(|a| a.name() == t)
+    }
+}
+
+/// Channel access parameters of one queue.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct EdcaParams {
+    /// AIFSN: AIFS = SIFS + AIFSN slots (2 for DCF).
+    pub aifsn: u8,
+    /// CWmin.
+    pub cw_min: u32,
+    /// CWmax.
+    pub cw_max: u32,
+    /// TXOP limit (0: one frame exchange per access).
+    pub txop_limit_ns: Time,
+}
+
+impl EdcaParams {
+    /// DCF parameters of a non-QoS station: DIFS, the PHY's aCWmin/aCWmax.
+    pub fn dcf(phy: &Phy) -> EdcaParams {
+        EdcaParams { aifsn: 2, cw_min: phy.cw_min, cw_max: phy.cw_max, txop_limit_ns: 0 }
+    }
+
+    /// The standard's default EDCA parameter set of a non-AP QoS station
+    /// (IEEE 802.11-2016 Table 9-137), for OFDM PHYs' TXOP limits.
+    pub fn edca_default(ac: Ac, phy: &Phy) -> EdcaParams {
+        let (min, max) = (phy.cw_min, phy.cw_max);
+        let dsss = phy.standard == sdmac_phy::Standard::Dot11b;
+        match ac {
+            Ac::Bk => EdcaParams { aifsn: 7, cw_min: min, cw_max: max, txop_limit_ns: 0 },
+            Ac::Be => EdcaParams { aifsn: 3, cw_min: min, cw_max: max, txop_limit_ns: 0 },
+            Ac::Vi => EdcaParams {
+                aifsn: 2,
+                cw_min: (min + 1) / 2 - 1,
+                cw_max: min,
+                txop_limit_ns: if dsss { 6016 } else { 3008 } * MICROS,
+            },
+            Ac::Vo => EdcaParams {
+                aifsn: 2,
+                cw_min: (min + 1) / 4 - 1,
+                cw_max: (min + 1) / 2 - 1,
+                txop_limit_ns: if dsss { 3264 } else { 1504 } * MICROS,
+            },
+        }
+    }
+}
+
+/// Up to four (rate, tries) entries: attempt k uses the entry it falls in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RateSeries {
+    entries: [(Rate, u8); 4],
+    len: u8,
+}
+
+impl RateSeries {
+    /// One rate for up to `tries` attempts.
+    pub fn single(rate: Rate, tries: u8) -> RateSeries {
+        RateSeries { entries: [(rate, tries.max(1)); 4], len: 1 }
+    }
+
+    /// A series of up to four entries; entries with zero tries are skipped.
+    /// Returns None when no entry has a try or more than four are given.
+    pub fn new(entries: &[(Rate, u8)]) -> Option<RateSeries> {
+        let mut s = RateSeries { entries: [(Rate::Ofdm6, 0); 4], len: 0 };
+        for &(r, t) in entries {
+            if t == 0 {
+                continue;
+            }
+            if s.len == 4 {
+                return None;
+            }
+            s.entries[s.len as usize] = (r, t);
+            s.len += 1;
+        }
+        (s.len > 0).then_some(s)
+    }
+
+    /// The entries.
+    pub fn entries(&self) -> &[(Rate, u8)] {
+        &self.entries[..self.len as usize]
+    }
+
+    /// Total attempts allowed.
+    pub fn total_tries(&self) -> u32 {
+        self.entries().iter().map(|e| e.1 as u32).sum()
+    }
+
+    /// Rate of attempt `k` (0-based), None past the last try.
+    pub fn rate_of_attempt(&self, k: u32) -> Option<Rate> {
+        let mut left = k;
+        for &(r, t) in self.entries() {
+            if left < t as u32 {
+                return Some(r);
+            }
+            left -= t as u32;
+        }
+        None
+    }
+}
+
+/// Where a frame goes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Dest {
+    /// A station of the same medium.
+    Station(StationId),
+    /// A unicast address nobody on the medium has (never acknowledged).
+    Unknown,
+    /// Broadcast or multicast: no ACK.
+    Broadcast,
+}
+
+/// Beacons sent by an AP station.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct BeaconConfig {
+    /// Beacon interval (default 100 TU = 102.4 ms).
+    pub interval_ns: Time,
+    /// Offset of the first TBTT from time 0.
+    pub offset_ns: Time,
+    /// Length of the beacon MPDU in bytes, FCS included.
+    pub len: u32,
+    /// Rate of the beacon (default: the lowest basic rate).
+    pub rate: Option<Rate>,
+}
+
+impl Default for BeaconConfig {
+    fn default() -> Self {
+        BeaconConfig { interval_ns: 100 * TU, offset_ns: 0, len: 80, rate: None }
+    }
+}
+
+/// How a traffic flow generates frames.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum TrafficPattern {
+    /// The queue always holds a frame (frames appear as soon as the previous one ends).
+    Saturated,
+    /// One frame every `interval_ns`.
+    ConstantBitRate {
+        /// Inter-arrival time.
+        interval_ns: Time,
+    },
+    /// Poisson arrivals with the given mean inter-arrival time.
+    Poisson {
+        /// Mean inter-arrival time.
+        mean_interval_ns: Time,
+    },
+}
+
+/// A traffic source on a station.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Flow {
+    /// Arrival pattern.
+    pub pattern: TrafficPattern,
+    /// Destination.
+    pub dst: Dest,
+    /// Payload bytes counted as throughput (above LLC).
+    pub payload: u32,
+    /// MPDU length on air (header, LLC/SNAP, payload, FCS).
+    pub mpdu_len: u32,
+    /// Access category.
+    pub ac: Ac,
+    /// Rates and tries (None: the station's default).
+    pub rates: Option<RateSeries>,
+    /// First arrival.
+    pub start_ns: Time,
+    /// No arrivals at or after this time.
+    pub stop_ns: Time,
+}
+
+/// A station on a medium.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StationConfig {
+    /// MAC address.
+    pub address: [u8; 6],
+    /// Position in metres.
+    pub position: [f64; 3],
+    /// Transmit power.
+    pub tx_power_dbm: f64,
+    /// Antenna gain (transmit and receive).
+    pub antenna_gain_dbi: f64,
+    /// Noise floor (thermal noise + noise figure).
+    pub noise_floor_dbm: f64,
+    /// Carrier sense: a transmission received at or above this power makes the medium busy.
+    pub cca_threshold_dbm: f64,
+    /// Preamble detection: a frame below this power is never received.
+    pub rx_sensitivity_dbm: f64,
+    /// QoS station with four EDCA queues; otherwise one DCF queue (frames of every AC
+    /// go to it).
+    pub qos: bool,
+    /// Per-AC parameters (for a non-QoS station only `Ac::Be` is used).
+    pub edca: [EdcaParams; 4],
+    /// Frames each queue holds at most.
+    pub queue_limit: usize,
+    /// Rate series used when a frame names none.
+    pub default_rates: RateSeries,
+    /// Beacons, for an AP.
+    pub beacon: Option<BeaconConfig>,
+    /// Traffic sources.
+    pub flows: Vec<Flow>,
+}
+
+impl StationConfig {
+    /// A station with the standard's defaults for `phy`: 20 dBm, 0 dBi, noise floor
+    /// −93.97 dBm (20 MHz thermal + 7 dB noise figure), CCA −82 dBm, sensitivity −101 dBm,
+    /// non-QoS DCF, 500-frame queues, short retry limit 7 at the PHY's fastest rate.
+    pub fn new(phy: &Phy, address: [u8; 6], position: [f64; 3]) -> StationConfig {
+        let fastest = match phy.standard {
+            sdmac_phy::Standard::Dot11b => Rate::Cck11,
+            sdmac_phy::Standard::Custom => phy.control_rate.unwrap_or(Rate::Custom { kbps: 1000 }),
+            _ => Rate::Ofdm54,
+        };
+        let mut edca = [EdcaParams::dcf(phy); 4];
+        for ac in Ac::ALL {
+            edca[ac as usize] = EdcaParams::edca_default(ac, phy);
+        }
+        edca[Ac::Be as usize] = EdcaParams::dcf(phy);
+        StationConfig {
+            address,
+            position,
+            tx_power_dbm: 20.0,
+            antenna_gain_dbi: 0.0,
+            noise_floor_dbm: -93.97,
+            cca_threshold_dbm: -82.0,
+            rx_sensitivity_dbm: -101.0,
+            qos: false,
+            edca,
+            queue_limit: 500,
+            default_rates: RateSeries::single(fastest, 7),
+            beacon: None,
+            flows: Vec::new(),
+        }
+    }
+
+    /// Switches to QoS with the standard's default EDCA parameters.
+    pub fn with_qos(mut self, phy: &Phy) -> StationConfig {
+        self.qos = true;
+        for ac in Ac::ALL {
+            self.edca[ac as usize] = EdcaParams::edca_default(ac, phy);
+        }
+        self
+    }
+}
+
+/// How received power and frame errors are decided on one link.
+#[derive(Copy, Clone, Debug, PartialEq, Default)]
+pub struct LinkOverride {
+    /// Fixed SNR in dB (the received power becomes noise floor + SNR).
+    pub snr_db: Option<f64>,
+    /// Fixed received power in dBm.
+    pub rx_power_dbm: Option<f64>,
+    /// Fixed probability that a frame on this link is lost, on top of the error model.
+    pub error_prob: Option<f64>,
+}

@@ -1,0 +1,503 @@
+//! Frame exchange: a DATA frame goes on air, its receivers decide when it ends, the
+//! destination answers with an ACK after SIFS at the control-response rate, the sender
+//! learns the outcome at the ACK's end or at ACKTimeout, and retries over its rate
+//! series or gives up.
+
+use crate::config::{Dest, StationId};
+use crate::event::Event;
+use crate::medium::{queue_ac, Medium, Transmission};
+use crate::report::{AirRecord, Cause, FrameKind, Outcome, RxIndication, Sink, TxReport};
+use crate::station::{Exchange, BEACON_QUEUE, NO_SLOT};
+use crate::time::{Time, MICROS};
+use sdmac_phy::ACK_LEN;
+
+impl Medium {
+    /// Sends the head frame of queue `qi` of station `s` (its backoff just ended).
+    pub(crate) fn begin_data<S: Sink + ?Sized>(&mut self, t: Time, s: StationId, qi: usize, _sink: &mut S) {
+        let phy = &self.cfg.phy;
+        let st = &mut self.stations[s as usize];
+        let q = &mut st.queues[qi];
+        let f = *q.frames.front().expect("access with an empty queue");
+        let attempt = q.attempts as u32;
+        let rate = f.rates.rate_of_attempt(attempt).expect("attempt beyond the rate series");
+        if attempt == 0 {
+            q.first_start = t;
+            q.seq = st.next_seq;
+            st.next_seq = (st.next_seq + 1) & 0x0FFF;
+        }
+        let q = &mut st.queues[qi];
+        q.note_attempt(rate);
+        q.expiry = crate::time::NEVER;
+        let needs_ack = !f.no_ack && f.dst != Dest::Broadcast;
+        let airtime = phy.airtime_ns(f.len, rate);
+        let nav_ns = if needs_ack { phy.sifs_ns + phy.ack_airtime_ns(rate) } else { 0 };
+        let ac = queue_ac(qi) as usize;
+        if f.kind == FrameKind::Beacon {
+            self.stats.beacons += 1;
+            self.stats.beacon_airtime_ns += airtime;
+        } else {
+            self.stats.attempts[ac] += 1;
+            if attempt > 0 {
+                self.stats.retries[ac] += 1;
+            }
+            self.stats.airtime_ns[ac] += airtime;
+        }
+        let tx = Transmission {
+            src: s,
+            kind: f.kind,
+            queue: qi as u8,
+            dst: f.dst,
+            handle: f.handle,
+            len: f.len,
+            rate,
+            start: t,
+            end: t + airtime,
+            nav_us: nav_ns.div_ceil(MICROS).min(32_767) as u16,
+            needs_ack,
+            seq: q.seq,
+            retry: attempt > 0,
+            ended: false,
+            dst_fail: None,
+            received: false,
+        };
+        if needs_ack {
+            st.exchange_gen = st.exchange_gen.wrapping_add(1);
+            st.exchange = Some(Exchange {
+                queue: qi as u8,
+                t_start: t,
+                t_data_end: t + airtime,
+                rate,
+                data_ok: None,
+                data_cause: Cause::None,
+                ack_slot: NO_SLOT,
+            });
+        }
+        self.start_transmission(t, tx);
+    }
+
+    /// Puts a transmission on air: the sender becomes busy (dropping any frame it was
+    /// receiving), every station that hears it updates carrier sense and may lock on.
+    pub(crate) fn start_transmission(&mut self, t: Time, mut tx: Transmission) {
+        let s = tx.src;
+        // The sender stops receiving.
+        let lock = self.stations[s as usize].rx_lock;
+        if lock != NO_SLOT {
+            let other = &mut self.txs[lock as usize];
+            if other.dst == Dest::Station(s) && other.dst_fail.is_none() {
+                other.dst_fail = Some(Cause::HalfDuplex);
+            }
+            self.stations[s as usize].rx_lock = NO_SLOT;
+        }
+        if let Dest::Station(d) = tx.dst {
+            if self.links.get(s, d).is_none() {
+                tx.dst_fail = Some(Cause::OutOfRange);
+            }
+        } else if tx.dst == Dest::Unknown {
+            tx.dst_fail = Some(Cause::OutOfRange);
+        }
+        let slot = self.alloc_slot(tx);
+        if self.stations[s as usize].idle_since.is_some() {
+            self.stations[s as usize].transmitting = true;
+            self.on_busy(t, s);
+        } else {
+            self.stations[s as usize].transmitting = true;
+        }
+        for q in self.stations[s as usize].queues.iter_mut() {
+            q.expiry = crate::time::NEVER;
+        }
+        self.mark_dirty(s);
+        if self.active_count == 0 {
+            self.busy_start = t;
+        }
+        self.active_count += 1;
+        let (kind, dst) = (tx.kind, tx.dst);
+        for li in 0..self.links.from[s as usize].len() {
+            let l = self.links.from[s as usize][li];
+            let j = l.rx as usize;
+            let st = &mut self.stations[j];
+            let was_idle = st.idle_since.is_some();
+            if l.cs {
+                st.cs_count += 1;
+            }
+            let is_dst = dst == Dest::Station(l.rx);
+            // A frame locked onto moments ago loses its preamble to this one?
+            let lock = st.rx_lock;
+            if lock != NO_SLOT && t < self.txs[lock as usize].start + self.cfg.preamble_detection_ns {
+                let locked = self.txs[lock as usize];
+                let p = self.links.power_mw(locked.src, l.rx);
+                if !self.preamble_detected(l.rx, p, lock) {
+                    self.stations[j].rx_lock = NO_SLOT;
+                    if locked.dst == Dest::Station(l.rx) {
+                        self.txs[lock as usize].dst_fail.get_or_insert(Cause::Collision);
+                    }
+                }
+            }
+            let st = &self.stations[j];
+            let free = !st.transmitting && !st.responding && st.rx_lock == NO_SLOT;
+            if free && l.detect && self.preamble_detected(l.rx, l.power_mw, slot) {
+                let st = &mut self.stations[j];
+                st.rx_lock = slot;
+                if kind == FrameKind::Ack && is_dst {
+                    if let Some(ex) = st.exchange.as_mut() {
+                        ex.ack_slot = slot;
+                    }
+                }
+            } else if is_dst {
+                let cause = if st.transmitting || st.responding {
+                    Cause::HalfDuplex
+                } else if !l.detect {
+                    Cause::OutOfRange
+                } else {
+                    // Receiving another frame, or this one's preamble drowned: a collision.
+                    Cause::Collision
+                };
+                let txr = &mut self.txs[slot as usize];
+                txr.dst_fail.get_or_insert(cause);
+            }
+            let st = &self.stations[j];
+            if was_idle && st.busy() {
+                self.on_busy(t, l.rx);
+            }
+        }
+        let end = self.txs[slot as usize].end;
+        self.events.push(end, Event::TxEnd { slot });
+    }
+
+    /// Can station `j` detect the preamble of transmission `slot`, received at
+    /// `power_mw`, against the noise and every other transmission on air?
+    fn preamble_detected(&self, j: StationId, power_mw: f64, slot: u32) -> bool {
+        let mut interference = 0.0;
+        if self.on_air.len() > 1 {
+            for &o in &self.on_air {
+                let y = &self.txs[o as usize];
+                if o != slot && !y.ended {
+                    interference += self.links.power_mw(y.src, j);
+                }
+            }
+        }
+        let noise = self.stations[j as usize].noise_mw;
+        power_mw >= self.preamble_threshold * (noise + interference)
+    }
+
+    fn alloc_slot(&mut self, tx: Transmission) -> u32 {
+        let slot = if let Some(s) = self.free_slots.pop() {
+            self.txs[s as usize] = tx;
+            s
+        } else {
+            self.txs.push(tx);
+            (self.txs.len() - 1) as u32
+        };
+        self.on_air.push(slot);
+        slot
+    }
+
+    /// A transmission ends: its receivers decide, carrier sense drops, stations that
+    /// become idle resume their backoff.
+    pub(crate) fn tx_end<S: Sink + ?Sized>(&mut self, t: Time, slot: u32, sink: &mut S) {
+        self.txs[slot as usize].ended = true;
+        let tx = self.txs[slot as usize];
+        let s = tx.src;
+        self.active_count -= 1;
+        if self.active_count == 0 {
+            self.stats.busy_ns += t - self.busy_start;
+        }
+        {
+            let st = &mut self.stations[s as usize];
+            st.transmitting = false;
+            if tx.kind == FrameKind::Ack {
+                st.responding = false;
+            }
+        }
+        if tx.needs_ack {
+            let gen = self.stations[s as usize].exchange_gen;
+            let timeout = self.cfg.phy.ack_timeout_ns();
+            self.events.push(t + timeout, Event::AckTimeout { station: s, gen });
+        }
+        let mut received_any = false;
+        for li in 0..self.links.from[s as usize].len() {
+            let l = self.links.from[s as usize][li];
+            let j = l.rx;
+            {
+                let st = &mut self.stations[j as usize];
+                if l.cs {
+                    st.cs_count -= 1;
+                }
+            }
+            if self.stations[j as usize].rx_lock == slot {
+                self.stations[j as usize].rx_lock = NO_SLOT;
+                let (ok, cause) = self.decide_reception(slot, s, li);
+                if ok {
+                    received_any = true;
+                }
+                self.stations[j as usize].eifs = !ok;
+                self.after_reception(t, &tx, slot, j, ok, cause, l.power_dbm, sink);
+            }
+            let st = &self.stations[j as usize];
+            if st.idle_since.is_none() && !st.busy() {
+                self.on_idle(t, j);
+            }
+        }
+        // The sender itself.
+        let st = &self.stations[s as usize];
+        if st.idle_since.is_none() && !st.busy() {
+            self.on_idle(t, s);
+        }
+        let received = match tx.dst {
+            Dest::Broadcast => received_any,
+            _ => self.txs[slot as usize].received,
+        };
+        self.txs[slot as usize].received = received;
+        if tx.kind != FrameKind::Ack {
+            if tx.needs_ack {
+                let fail = self.txs[slot as usize].dst_fail;
+                if let Some(ex) = self.stations[s as usize].exchange.as_mut() {
+                    if ex.data_ok.is_none() {
+                        ex.data_ok = Some(received);
+                        ex.data_cause = if received { Cause::None } else { fail.unwrap_or(Cause::OutOfRange) };
+                    }
+                }
+            } else {
+                let cause = if received { Cause::None } else { self.txs[slot as usize].dst_fail.unwrap_or(Cause::OutOfRange) };
+                self.finish_no_ack(t, s, tx.queue as usize, received, cause, tx.start, sink);
+                self.reschedule(s, t);
+            }
+        }
+        if sink.wants_air() {
+            sink.air(&AirRecord {
+                station: s,
+                kind: tx.kind,
+                dst: tx.dst,
+                handle: tx.handle,
+                len: tx.len,
+                rate: tx.rate,
+                t_start: tx.start,
+                t_end: tx.end,
+                duration_us: tx.nav_us,
+                seq: tx.seq,
+                retry: tx.retry,
+                ac: queue_ac(tx.queue as usize),
+                received,
+            });
+        }
+        self.prune_air();
+    }
+
+    /// What a station does with a frame it finished receiving.
+    #[allow(clippy::too_many_arguments)]
+    fn after_reception<S: Sink + ?Sized>(
+        &mut self,
+        t: Time,
+        tx: &Transmission,
+        slot: u32,
+        j: StationId,
+        ok: bool,
+        cause: Cause,
+        power_dbm: f64,
+        sink: &mut S,
+    ) {
+        let for_me = tx.dst == Dest::Station(j);
+        if !ok {
+            if for_me {
+                let txr = &mut self.txs[slot as usize];
+                txr.dst_fail.get_or_insert(cause);
+                if tx.kind == FrameKind::Ack {
+                    if self.stations[j as usize].exchange.is_some_and(|e| e.ack_slot == slot) {
+                        self.finish_exchange(t, j, false, cause, sink);
+                    }
+                }
+            }
+            return;
+        }
+        match tx.kind {
+            FrameKind::Ack => {
+                if for_me && self.stations[j as usize].exchange.is_some_and(|e| e.ack_slot == slot) {
+                    self.finish_exchange(t, j, true, Cause::None, sink);
+                }
+            }
+            FrameKind::Data | FrameKind::Beacon => {
+                let st = &mut self.stations[j as usize];
+                if !for_me && tx.dst != Dest::Broadcast {
+                    let nav = t + tx.nav_us as Time * MICROS;
+                    st.nav_until = st.nav_until.max(nav);
+                    return;
+                }
+                let duplicate = for_me && st.is_duplicate(tx.src, tx.handle);
+                if for_me {
+                    self.txs[slot as usize].received = true;
+                    if tx.needs_ack {
+                        self.stations[j as usize].responding = true;
+                        self.events.push(
+                            t + self.cfg.phy.sifs_ns,
+                            Event::SendAck { station: j, to: tx.src, handle: tx.handle, rate: tx.rate, queue: tx.queue },
+                        );
+                    }
+                }
+                let noise = self.stations[j as usize].cfg.noise_floor_dbm;
+                sink.rx(&RxIndication {
+                    station: j,
+                    from: tx.src,
+                    handle: tx.handle,
+                    kind: tx.kind,
+                    ac: queue_ac(tx.queue as usize),
+                    len: tx.len,
+                    rate: tx.rate,
+                    signal_dbm: power_dbm,
+                    snr_db: power_dbm - noise,
+                    t_start: tx.start,
+                    t_end: tx.end,
+                    duplicate,
+                    unicast: for_me,
+                });
+            }
+        }
+    }
+
+    /// SIFS after a DATA frame it received, a station sends the ACK.
+    pub(crate) fn send_ack(&mut self, t: Time, j: StationId, to: StationId, handle: u64, data_rate: sdmac_phy::Rate, queue: u8) {
+        let phy = &self.cfg.phy;
+        let rate = phy.control_response_rate(data_rate);
+        let airtime = phy.airtime_ns(ACK_LEN, rate);
+        self.stats.airtime_ns[queue_ac(queue as usize) as usize] += airtime;
+        self.stations[j as usize].transmitting = true;
+        let ack = Transmission {
+            src: j,
+            kind: FrameKind::Ack,
+            queue,
+            dst: Dest::Station(to),
+            handle,
+            len: ACK_LEN,
+            rate,
+            start: t,
+            end: t + airtime,
+            nav_us: 0,
+            needs_ack: false,
+            seq: 0,
+            retry: false,
+            ended: false,
+            dst_fail: None,
+            received: false,
+        };
+        self.start_transmission(t, ack);
+    }
+
+    /// The sender knows the outcome of its attempt.
+    pub(crate) fn finish_exchange<S: Sink + ?Sized>(&mut self, t: Time, s: StationId, acked: bool, ack_cause: Cause, sink: &mut S) {
+        let st = &mut self.stations[s as usize];
+        let Some(ex) = st.exchange.take() else { return };
+        st.exchange_gen = st.exchange_gen.wrapping_add(1);
+        let qi = ex.queue as usize;
+        let ac = queue_ac(qi) as usize;
+        let data_ok = ex.data_ok.unwrap_or(false);
+        let q = &mut st.queues[qi];
+        q.delivered |= data_ok;
+        if !data_ok && ex.data_cause == Cause::Collision {
+            q.collisions += 1;
+            self.stats.collisions[ac] += 1;
+        }
+        if acked {
+            self.stats.acked[ac] += 1;
+            self.complete_head(t, s, qi, Outcome::Acked, Cause::None, ex.t_start, ex.t_data_end, sink);
+            self.new_backoff(s, qi, false);
+            return;
+        }
+        let (outcome, cause) = if data_ok {
+            (Outcome::AckLost, if ack_cause == Cause::None { Cause::OutOfRange } else { ack_cause })
+        } else {
+            (Outcome::DataLost, ex.data_cause)
+        };
+        let q = &self.stations[s as usize].queues[qi];
+        let f = q.frames.front().expect("exchange without a frame");
+        if (q.attempts as u32) < f.rates.total_tries() {
+            self.new_backoff(s, qi, true);
+        } else {
+            self.stats.failed[ac] += 1;
+            self.complete_head(t, s, qi, outcome, cause, ex.t_start, ex.t_data_end, sink);
+            self.new_backoff(s, qi, false);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn finish_no_ack<S: Sink + ?Sized>(
+        &mut self,
+        t: Time,
+        s: StationId,
+        qi: usize,
+        received: bool,
+        cause: Cause,
+        start: Time,
+        sink: &mut S,
+    ) {
+        let q = &mut self.stations[s as usize].queues[qi];
+        q.delivered |= received;
+        if qi == BEACON_QUEUE {
+            q.frames.pop_front();
+            q.reset_head();
+            return;
+        }
+        self.complete_head(t, s, qi, Outcome::NoAck, cause, start, t, sink);
+        self.new_backoff(s, qi, false);
+    }
+
+    /// Removes the head frame of a queue and reports it.
+    #[allow(clippy::too_many_arguments)]
+    fn complete_head<S: Sink + ?Sized>(
+        &mut self,
+        t: Time,
+        s: StationId,
+        qi: usize,
+        outcome: Outcome,
+        cause: Cause,
+        t_last_start: Time,
+        t_data_end: Time,
+        sink: &mut S,
+    ) {
+        let q = &mut self.stations[s as usize].queues[qi];
+        let f = q.frames.pop_front().expect("complete without a frame");
+        let report = TxReport {
+            station: s,
+            handle: f.handle,
+            dst: f.dst,
+            ac: queue_ac(qi),
+            len: f.len,
+            flow: f.flow,
+            outcome,
+            cause,
+            delivered: q.delivered,
+            attempts: q.attempts,
+            rates: q.rates_used,
+            n_rates: q.n_rates,
+            collisions: q.collisions,
+            t_queued: f.t_queued,
+            t_first_start: q.first_start,
+            t_last_start,
+            t_data_end,
+            t_done: t,
+        };
+        q.reset_head();
+        sink.tx_done(&report);
+        if let Some(flow) = f.flow {
+            self.refill(t, s, flow, sink);
+        }
+    }
+
+    /// Forgets transmissions that can no longer overlap anything on air.
+    fn prune_air(&mut self) {
+        let earliest_active = self
+            .on_air
+            .iter()
+            .map(|&s| &self.txs[s as usize])
+            .filter(|t| !t.ended)
+            .map(|t| t.start)
+            .min();
+        let txs = &self.txs;
+        let free = &mut self.free_slots;
+        self.on_air.retain(|&s| {
+            let tx = &txs[s as usize];
+            let keep = !tx.ended || earliest_active.is_some_and(|e| tx.end > e);
+            if !keep {
+                free.push(s);
+            }
+            keep
+        });
+    }
+}

@@ -1,0 +1,70 @@
+//! Link budgets: for every transmitter, the stations that receive it above the
+//! interference floor, with the received power and what it means for them.
+
+use crate::config::{LinkOverride, StationId};
+use sdmac_phy::Rate;
+
+/// How one station hears another.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Link {
+    pub rx: StationId,
+    pub power_dbm: f64,
+    pub power_mw: f64,
+    /// At or above the receiver's CCA threshold.
+    pub cs: bool,
+    /// At or above the receiver's sensitivity.
+    pub detect: bool,
+    /// Fixed loss probability on top of the error model.
+    pub error_prob: f64,
+    /// One-entry cache of the success probability of a clean reception.
+    pub cache_rate: Option<Rate>,
+    pub cache_len: u32,
+    pub cache_p: f64,
+}
+
+/// Links of every transmitter, each list sorted by receiver.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct LinkTable {
+    pub from: Vec<Vec<Link>>,
+    /// Explicit per-pair settings, sorted by (tx, rx).
+    pub overrides: Vec<((StationId, StationId), LinkOverride)>,
+}
+
+impl LinkTable {
+    /// The link from `tx` to `rx`, if `rx` hears `tx` above the floor.
+    pub fn get(&self, tx: StationId, rx: StationId) -> Option<&Link> {
+        let list = self.from.get(tx as usize)?;
+        list.binary_search_by_key(&rx, |l| l.rx).ok().map(|i| &list[i])
+    }
+
+    /// Received power in mW of `tx` at `rx` (0 when below the floor).
+    pub fn power_mw(&self, tx: StationId, rx: StationId) -> f64 {
+        self.get(tx, rx).map_or(0.0, |l| l.power_mw)
+    }
+
+    /// The override for (tx, rx).
+    pub fn override_for(&self, tx: StationId, rx: StationId) -> Option<&LinkOverride> {
+        self.overrides.binary_search_by_key(&(tx, rx), |o| o.0).ok().map(|i| &self.overrides[i].1)
+    }
+
+    /// Sets the override for (tx, rx).
+    pub fn set_override(&mut self, tx: StationId, rx: StationId, o: LinkOverride) {
+        match self.overrides.binary_search_by_key(&(tx, rx), |o| o.0) {
+            Ok(i) => self.overrides[i].1 = o,
+            Err(i) => self.overrides.insert(i, ((tx, rx), o)),
+        }
+    }
+
+    /// Replaces (or inserts, or removes when None) the link tx -> rx.
+    pub fn put(&mut self, tx: StationId, link: Option<Link>, rx: StationId) {
+        let list = &mut self.from[tx as usize];
+        match (list.binary_search_by_key(&rx, |l| l.rx), link) {
+            (Ok(i), Some(l)) => list[i] = l,
+            (Ok(i), None) => {
+                list.remove(i);
+            }
+            (Err(i), Some(l)) => list.insert(i, l),
+            (Err(_), None) => {}
+        }
+    }
+}

@@ -1,0 +1,668 @@
+//! The medium: stations sharing one channel, driven by events.
+//!
+//! A `Medium` never reads a clock. Callers move it forward with [`Medium::advance`]
+//! (process every event due at or before a time) and feed it frames with
+//! [`Medium::enqueue`]; a virtual clock calls `advance` as fast as it can, a wall clock
+//! paces it to real time (see `clock`).
+//!
+//! ## How the engine keeps the event count low
+//! * Backoff is counted lazily: a queue stores its remaining slots and the instant from
+//!   which they count (`anchor`); when the station senses the medium busy, the slots
+//!   that elapsed are subtracted arithmetically. No event per slot, no event to freeze.
+//! * Only one access event is scheduled per medium: at the earliest expiry over all
+//!   stations. Stations whose backoff ends in the same slot all transmit (a collision).
+//! * Receptions are decided when a transmission ends, over the interference that
+//!   overlapped it.
+//!
+//! A clean DATA/ACK exchange costs four events: access, DATA end, ACK start, ACK end.
+
+use crate::config::{Ac, Dest, EdcaParams, LinkOverride, RateSeries, StationConfig, StationId, TrafficPattern};
+use crate::event::{Event, EventQueue};
+use crate::link::{Link, LinkTable};
+use crate::report::{Cause, FrameKind, MediumStats, Sink};
+use crate::rng::SimRng;
+use crate::station::{Queued, Station, BEACON_QUEUE, NO_SLOT};
+use crate::time::{Time, NEVER};
+use sdmac_phy::error_model::ErrorModel;
+use sdmac_phy::propagation::PathLoss;
+use sdmac_phy::units::dbm_to_mw;
+use sdmac_phy::{Phy, Rate};
+use std::fmt;
+
+/// Configuration of a medium.
+#[derive(Clone, Debug)]
+pub struct MediumConfig {
+    /// PHY and its timing.
+    pub phy: Phy,
+    /// Channel centre frequency in MHz (for propagation).
+    pub freq_mhz: u32,
+    /// SINR -> frame error decisions.
+    pub error_model: ErrorModel,
+    /// Propagation from positions.
+    pub path_loss: PathLoss,
+    /// Links weaker than this are not modelled at all (neither signal nor interference).
+    pub interference_floor_dbm: f64,
+    /// Seed of every random stream of this medium.
+    pub seed: u64,
+    /// A receiver locks onto a frame only if the frame's SINR over its preamble reaches
+    /// this (dB); otherwise it only senses energy. 4 dB, as ns-3's threshold
+    /// preamble detection model.
+    pub preamble_detection_snr_db: f64,
+    /// A frame arriving this soon after the one a receiver locked onto can still spoil
+    /// (or capture) the preamble detection (ns).
+    pub preamble_detection_ns: Time,
+}
+
+impl MediumConfig {
+    /// A medium for `phy` with the NIST error model, log-distance propagation
+    /// (exponent 3) and seed 1.
+    pub fn new(phy: Phy) -> MediumConfig {
+        MediumConfig {
+            freq_mhz: phy.standard.default_freq_mhz(),
+            phy,
+            error_model: ErrorModel::Nist,
+            path_loss: PathLoss::LogDistance { exponent: 3.0, ref_distance_m: 1.0, sl_db: 0.0 },
+            interference_floor_dbm: -120.0,
+            seed: 1,
+            preamble_detection_snr_db: 4.0,
+            preamble_detection_ns: 4 * crate::time::MICROS,
+        }
+    }
+}
+
+/// A frame handed to a station for transmission.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct TxRequest {
+    /// The caller's handle, returned in the report.
+    pub handle: u64,
+    /// Destination.
+    pub dst: Dest,
+    /// MPDU length in bytes (header, body, FCS).
+    pub len: u32,
+    /// Access category (a non-QoS station has one queue for all).
+    pub ac: Ac,
+    /// Rates and tries; None: the station's default series.
+    pub rates: Option<RateSeries>,
+    /// Send without expecting an ACK (always so for broadcast).
+    pub no_ack: bool,
+}
+
+/// Why a frame was not accepted.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EnqueueError {
+    /// The queue holds `limit` frames already.
+    QueueFull {
+        /// Station.
+        station: StationId,
+        /// Queue.
+        ac: Ac,
+        /// Its limit.
+        limit: usize,
+    },
+    /// No such station.
+    UnknownStation(StationId),
+    /// The MPDU is shorter than an ACK or longer than 802.11 allows.
+    InvalidLength(u32),
+    /// The PHY cannot send at this rate.
+    UnsupportedRate(Rate),
+}
+
+impl fmt::Display for EnqueueError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EnqueueError::QueueFull { station, ac, limit } => {
+                write!(f, "queue {} of station {station} is full ({limit} frames)", ac.name())
+            }
+            EnqueueError::UnknownStation(s) => write!(f, "no station {s} on this medium"),
+            EnqueueError::InvalidLength(l) => {
+                write!(f, "invalid MPDU length {l} B (must be 10..={MAX_MPDU_LEN})")
+            }
+            EnqueueError::UnsupportedRate(r) => write!(f, "rate {r} is not supported by this PHY"),
+        }
+    }
+}
+
+impl std::error::Error for EnqueueError {}
+
+/// Largest MPDU accepted (802.11n A-MSDU in an MPDU: 7935 B + header; round up).
+pub const MAX_MPDU_LEN: u32 = 8_000;
+
+/// A frame on air.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Transmission {
+    pub src: StationId,
+    pub kind: FrameKind,
+    pub queue: u8,
+    pub dst: Dest,
+    pub handle: u64,
+    pub len: u32,
+    pub rate: Rate,
+    pub start: Time,
+    pub end: Time,
+    pub nav_us: u16,
+    pub needs_ack: bool,
+    pub seq: u16,
+    pub retry: bool,
+    pub ended: bool,
+    /// Why the destination cannot receive it, when known before it ends.
+    pub dst_fail: Option<Cause>,
+    /// Result at the destination (unicast) or anyone (broadcast).
+    pub received: bool,
+}
+
+/// Stations sharing one channel.
+pub struct Medium {
+    pub(crate) cfg: MediumConfig,
+    pub(crate) stations: Vec<Station>,
+    pub(crate) expiry: Vec<Time>,
+    pub(crate) links: LinkTable,
+    pub(crate) events: EventQueue,
+    pub(crate) now: Time,
+    pub(crate) mac_rng: SimRng,
+    pub(crate) traffic_rng: SimRng,
+    pub(crate) txs: Vec<Transmission>,
+    pub(crate) free_slots: Vec<u32>,
+    pub(crate) on_air: Vec<u32>,
+    pub(crate) access_gen: u64,
+    pub(crate) access_at: Time,
+    pub(crate) dirty: Vec<StationId>,
+    pub(crate) is_dirty: Vec<bool>,
+    pub(crate) stats: MediumStats,
+    pub(crate) active_count: u32,
+    pub(crate) busy_start: Time,
+    pub(crate) next_handle: u64,
+    pub(crate) scratch: Vec<(Time, Time, f64)>,
+    /// EIFS − DIFS: the extra wait after a frame received in error.
+    pub(crate) eifs_extra: Time,
+    /// The access event fired: find the next one by scanning every station.
+    pub(crate) force_scan: bool,
+    /// Linear preamble detection threshold.
+    pub(crate) preamble_threshold: f64,
+}
+
+/// Handles of frames generated by traffic flows start here.
+pub const GENERATED_HANDLE_BASE: u64 = 1 << 62;
+
+impl Medium {
+    /// An empty medium.
+    pub fn new(cfg: MediumConfig) -> Medium {
+        let eifs_extra = cfg.phy.eifs_ns().saturating_sub(cfg.phy.difs_ns());
+        let preamble_threshold = 10f64.powf(cfg.preamble_detection_snr_db / 10.0);
+        Medium {
+            preamble_threshold,
+            mac_rng: SimRng::new(cfg.seed, 1),
+            traffic_rng: SimRng::new(cfg.seed, 2),
+            cfg,
+            stations: Vec::new(),
+            expiry: Vec::new(),
+            links: LinkTable::default(),
+            events: EventQueue::default(),
+            now: 0,
+            txs: Vec::new(),
+            free_slots: Vec::new(),
+            on_air: Vec::new(),
+            access_gen: 0,
+            access_at: NEVER,
+            dirty: Vec::new(),
+            is_dirty: Vec::new(),
+            stats: MediumStats::default(),
+            active_count: 0,
+            busy_start: 0,
+            next_handle: GENERATED_HANDLE_BASE,
+            scratch: Vec::new(),
+            eifs_extra,
+            force_scan: false,
+        }
+    }
+
+    /// The PHY.
+    pub fn phy(&self) -> &Phy {
+        &self.cfg.phy
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &MediumConfig {
+        &self.cfg
+    }
+
+    /// Time of the last event processed (or the last `advance` bound).
+    pub fn now(&self) -> Time {
+        self.now
+    }
+
+    /// Counters so far. `busy_ns` includes the current busy period up to `now`.
+    pub fn stats(&self) -> MediumStats {
+        let mut s = self.stats;
+        if self.active_count > 0 {
+            s.busy_ns += self.now - self.busy_start;
+        }
+        s
+    }
+
+    /// Number of stations.
+    pub fn station_count(&self) -> usize {
+        self.stations.len()
+    }
+
+    /// A station's configuration.
+    pub fn station(&self, id: StationId) -> Option<&StationConfig> {
+        self.stations.get(id as usize).map(|s| &s.cfg)
+    }
+
+    /// Time of the next scheduled event.
+    pub fn next_event_time(&self) -> Option<Time> {
+        self.events.peek_time()
+    }
+
+    /// Frames waiting in a station's queue for `ac`.
+    pub fn queue_len(&self, station: StationId, ac: Ac) -> usize {
+        self.stations.get(station as usize).map_or(0, |s| s.queues[self.queue_index(s, ac)].frames.len())
+    }
+
+    /// Adds a station at the current time. Its flows start, and an AP starts beaconing.
+    pub fn add_station(&mut self, cfg: StationConfig) -> StationId {
+        let id = self.stations.len() as StationId;
+        let beacon_params = EdcaParams { aifsn: 1, cw_min: 0, cw_max: 0, txop_limit_ns: 0 };
+        let mut st = Station::new(cfg, beacon_params);
+        st.idle_since = Some(self.now);
+        for q in st.queues.iter_mut() {
+            q.backoff = self.mac_rng.uniform_inclusive(q.cw);
+        }
+        self.stations.push(st);
+        self.expiry.push(NEVER);
+        self.is_dirty.push(false);
+        self.links.from.push(Vec::new());
+        self.compute_links_of(id);
+        self.reschedule(id, self.now);
+        let now = self.now;
+        if let Some(b) = self.stations[id as usize].cfg.beacon {
+            let first = if b.offset_ns >= now { b.offset_ns } else { now + b.interval_ns - (now - b.offset_ns) % b.interval_ns };
+            self.events.push(first, Event::Tbtt { station: id });
+        }
+        let flows = self.stations[id as usize].cfg.flows.clone();
+        for (i, f) in flows.iter().enumerate() {
+            let start = f.start_ns.max(now);
+            if start < f.stop_ns {
+                self.events.push(start, Event::Arrival { station: id, flow: i as u16 });
+            }
+        }
+        self.refresh_access();
+        id
+    }
+
+    /// Sets a fixed SNR, received power or error probability on the link `tx` -> `rx`.
+    pub fn set_link(&mut self, tx: StationId, rx: StationId, o: LinkOverride) {
+        self.links.set_override(tx, rx, o);
+        let link = self.make_link(tx, rx);
+        self.links.put(tx, link, rx);
+    }
+
+    /// Moves a station; only its own links are recomputed.
+    pub fn set_position(&mut self, id: StationId, position: [f64; 3]) {
+        if let Some(s) = self.stations.get_mut(id as usize) {
+            s.cfg.position = position;
+            self.compute_links_of(id);
+        }
+    }
+
+    /// Changes a station's transmit power; only its own links are recomputed.
+    pub fn set_tx_power(&mut self, id: StationId, dbm: f64) {
+        if let Some(s) = self.stations.get_mut(id as usize) {
+            s.cfg.tx_power_dbm = dbm;
+            self.compute_links_of(id);
+        }
+    }
+
+    /// Changes a station's antenna gain; only its own links are recomputed.
+    pub fn set_antenna_gain(&mut self, id: StationId, dbi: f64) {
+        if let Some(s) = self.stations.get_mut(id as usize) {
+            s.cfg.antenna_gain_dbi = dbi;
+            self.compute_links_of(id);
+        }
+    }
+
+    /// Received power of `tx` at `rx` in dBm, None below the interference floor.
+    pub fn link_power_dbm(&self, tx: StationId, rx: StationId) -> Option<f64> {
+        self.links.get(tx, rx).map(|l| l.power_dbm)
+    }
+
+    /// Hands a frame to a station at time `at` (clamped to `now`). Call `advance(at)`
+    /// first so that earlier events are processed.
+    pub fn enqueue(&mut self, at: Time, station: StationId, req: TxRequest) -> Result<(), EnqueueError> {
+        let st = self.stations.get(station as usize).ok_or(EnqueueError::UnknownStation(station))?;
+        if !(10..=MAX_MPDU_LEN).contains(&req.len) {
+            return Err(EnqueueError::InvalidLength(req.len));
+        }
+        let rates = req.rates.unwrap_or(st.cfg.default_rates);
+        if let Some(&(r, _)) = rates.entries().iter().find(|(r, _)| !self.cfg.phy.standard.supports(*r) || !r.is_valid()) {
+            return Err(EnqueueError::UnsupportedRate(r));
+        }
+        let at = at.max(self.now);
+        let q = Queued {
+            handle: req.handle,
+            dst: req.dst,
+            len: req.len,
+            rates,
+            no_ack: req.no_ack || req.dst == Dest::Broadcast,
+            t_queued: at,
+            kind: FrameKind::Data,
+            flow: None,
+        };
+        self.push_frame(at, station, self.queue_index(st, req.ac), q)?;
+        self.refresh_access();
+        Ok(())
+    }
+
+    /// Removes a frame still waiting in a queue (not one being sent). Returns its report.
+    pub fn cancel(&mut self, station: StationId, handle: u64) -> Option<crate::report::TxReport> {
+        let now = self.now;
+        let st = self.stations.get_mut(station as usize)?;
+        for (qi, q) in st.queues.iter_mut().enumerate() {
+            let busy_head = st.exchange.is_some_and(|e| e.queue as usize == qi) || q.attempts > 0;
+            let skip = usize::from(busy_head);
+            if let Some(pos) = q.frames.iter().skip(skip).position(|f| f.handle == handle) {
+                let f = q.frames.remove(pos + skip).unwrap();
+                if q.frames.is_empty() {
+                    q.expiry = NEVER;
+                }
+                self.mark_dirty(station);
+                self.refresh_access();
+                return Some(crate::report::TxReport {
+                    station,
+                    handle,
+                    dst: f.dst,
+                    ac: queue_ac(qi),
+                    len: f.len,
+                    flow: f.flow,
+                    outcome: crate::report::Outcome::Dropped,
+                    cause: Cause::Cancelled,
+                    delivered: false,
+                    attempts: 0,
+                    rates: [(f.rates.entries()[0].0, 0); 4],
+                    n_rates: 0,
+                    collisions: 0,
+                    t_queued: f.t_queued,
+                    t_first_start: now,
+                    t_last_start: now,
+                    t_data_end: now,
+                    t_done: now,
+                });
+            }
+        }
+        None
+    }
+
+    /// Processes every event due at or before `until`; returns how many ran. Afterwards
+    /// `now()` is `until` (unless `until` is NEVER).
+    pub fn advance<S: Sink + ?Sized>(&mut self, until: Time, sink: &mut S) -> u64 {
+        let mut n = 0;
+        while let Some((t, ev)) = self.events.pop_until(until) {
+            self.now = t;
+            if self.dispatch(t, ev, sink) {
+                n += 1;
+            }
+            self.refresh_access();
+        }
+        if until != NEVER && until > self.now {
+            self.now = until;
+        }
+        self.stats.events += n;
+        n
+    }
+
+    fn dispatch<S: Sink + ?Sized>(&mut self, t: Time, ev: Event, sink: &mut S) -> bool {
+        match ev {
+            Event::Access { gen } => {
+                if gen != self.access_gen {
+                    return false;
+                }
+                self.access(t, sink);
+            }
+            Event::TxEnd { slot } => self.tx_end(t, slot, sink),
+            Event::SendAck { station, to, handle, rate, queue } => self.send_ack(t, station, to, handle, rate, queue),
+            Event::AckTimeout { station, gen } => {
+                let st = &self.stations[station as usize];
+                match st.exchange {
+                    Some(ex) if st.exchange_gen == gen => {
+                        if ex.ack_slot != NO_SLOT && st.rx_lock == ex.ack_slot {
+                            return true; // the ACK's preamble arrived in time: wait for its end
+                        }
+                        self.finish_exchange(t, station, false, Cause::None, sink);
+                        self.reschedule(station, t);
+                    }
+                    _ => return false,
+                }
+            }
+            Event::Arrival { station, flow } => self.arrival(t, station, flow, sink),
+            Event::Tbtt { station } => self.tbtt(t, station),
+        }
+        true
+    }
+
+    pub(crate) fn queue_index(&self, st: &Station, ac: Ac) -> usize {
+        if st.cfg.qos {
+            ac as usize
+        } else {
+            Ac::Be as usize
+        }
+    }
+
+    /// Puts a frame in a queue, scheduling access if the queue was empty.
+    pub(crate) fn push_frame(&mut self, t: Time, station: StationId, qi: usize, f: Queued) -> Result<(), EnqueueError> {
+        let limit = self.stations[station as usize].cfg.queue_limit;
+        let slot_ns = self.cfg.phy.slot_ns;
+        let st = &mut self.stations[station as usize];
+        let can_access = st.idle_since.is_some() && st.exchange.is_none() && !st.busy();
+        let q = &mut st.queues[qi];
+        if q.frames.len() >= limit && qi != BEACON_QUEUE {
+            return Err(EnqueueError::QueueFull { station, ac: queue_ac(qi), limit });
+        }
+        q.frames.push_back(f);
+        if q.frames.len() == 1 && can_access {
+            q.expiry = (q.anchor + q.backoff as Time * slot_ns).max(t);
+            self.mark_dirty(station);
+        }
+        Ok(())
+    }
+
+    fn arrival<S: Sink + ?Sized>(&mut self, t: Time, station: StationId, flow: u16, sink: &mut S) {
+        let f = self.stations[station as usize].cfg.flows[flow as usize];
+        match f.pattern {
+            TrafficPattern::Saturated => {
+                self.refill(t, station, flow, sink);
+                return;
+            }
+            TrafficPattern::ConstantBitRate { interval_ns } => {
+                let next = t + interval_ns.max(1);
+                if next < f.stop_ns {
+                    self.events.push(next, Event::Arrival { station, flow });
+                }
+            }
+            TrafficPattern::Poisson { mean_interval_ns } => {
+                let gap = self.traffic_rng.exponential(mean_interval_ns as f64).round() as Time;
+                let next = t + gap.max(1);
+                if next < f.stop_ns {
+                    self.events.push(next, Event::Arrival { station, flow });
+                }
+            }
+        }
+        self.generate(t, station, flow, sink);
+    }
+
+    /// Keeps a saturated flow's queue non-empty.
+    pub(crate) fn refill<S: Sink + ?Sized>(&mut self, t: Time, station: StationId, flow: u16, sink: &mut S) {
+        let f = self.stations[station as usize].cfg.flows[flow as usize];
+        if t < f.start_ns || t >= f.stop_ns {
+            return;
+        }
+        let st = &self.stations[station as usize];
+        let qi = self.queue_index(st, f.ac);
+        let pending = st.queues[qi].frames.iter().filter(|q| q.flow == Some(flow)).count();
+        if pending == 0 {
+            self.generate(t, station, flow, sink);
+        }
+    }
+
+    fn generate<S: Sink + ?Sized>(&mut self, t: Time, station: StationId, flow: u16, sink: &mut S) {
+        let st = &self.stations[station as usize];
+        let f = st.cfg.flows[flow as usize];
+        let rates = f.rates.unwrap_or(st.cfg.default_rates);
+        let handle = self.next_handle;
+        self.next_handle += 1;
+        let qi = self.queue_index(st, f.ac);
+        let q = Queued {
+            handle,
+            dst: f.dst,
+            len: f.mpdu_len,
+            rates,
+            no_ack: f.dst == Dest::Broadcast,
+            t_queued: t,
+            kind: FrameKind::Data,
+            flow: Some(flow),
+        };
+        if self.push_frame(t, station, qi, q).is_err() {
+            self.stats.dropped[queue_ac(qi) as usize] += 1;
+            sink.tx_done(&crate::report::TxReport {
+                station,
+                handle,
+                dst: f.dst,
+                ac: f.ac,
+                len: f.mpdu_len,
+                flow: Some(flow),
+                outcome: crate::report::Outcome::Dropped,
+                cause: Cause::QueueFull,
+                delivered: false,
+                attempts: 0,
+                rates: [(rates.entries()[0].0, 0); 4],
+                n_rates: 0,
+                collisions: 0,
+                t_queued: t,
+                t_first_start: t,
+                t_last_start: t,
+                t_data_end: t,
+                t_done: t,
+            });
+        }
+    }
+
+    fn tbtt(&mut self, t: Time, station: StationId) {
+        let st = &self.stations[station as usize];
+        let Some(b) = st.cfg.beacon else { return };
+        self.events.push(t + b.interval_ns.max(1), Event::Tbtt { station });
+        if !st.queues[BEACON_QUEUE].frames.is_empty() {
+            return; // the previous beacon is still waiting
+        }
+        let rate = b.rate.unwrap_or_else(|| self.lowest_basic_rate());
+        let handle = self.next_handle;
+        self.next_handle += 1;
+        let q = Queued {
+            handle,
+            dst: Dest::Broadcast,
+            len: b.len,
+            rates: RateSeries::single(rate, 1),
+            no_ack: true,
+            t_queued: t,
+            kind: FrameKind::Beacon,
+            flow: None,
+        };
+        let _ = self.push_frame(t, station, BEACON_QUEUE, q);
+    }
+
+    pub(crate) fn lowest_basic_rate(&self) -> Rate {
+        let phy = &self.cfg.phy;
+        phy.basic_rates.iter().next().unwrap_or_else(|| phy.lowest_mandatory_rate())
+    }
+
+    /// Recomputes every link to and from `id` (O(stations)).
+    fn compute_links_of(&mut self, id: StationId) {
+        for other in 0..self.stations.len() as StationId {
+            if other == id {
+                continue;
+            }
+            let l = self.make_link(id, other);
+            self.links.put(id, l, other);
+            let l = self.make_link(other, id);
+            self.links.put(other, l, id);
+        }
+    }
+
+    fn make_link(&self, tx: StationId, rx: StationId) -> Option<Link> {
+        let (a, b) = (&self.stations[tx as usize].cfg, &self.stations[rx as usize].cfg);
+        let o = self.links.override_for(tx, rx).copied().unwrap_or_default();
+        let power_dbm = if let Some(p) = o.rx_power_dbm {
+            p
+        } else if let Some(snr) = o.snr_db {
+            b.noise_floor_dbm + snr
+        } else {
+            let d = ((a.position[0] - b.position[0]).powi(2)
+                + (a.position[1] - b.position[1]).powi(2)
+                + (a.position[2] - b.position[2]).powi(2))
+            .sqrt();
+            let shadow = if matches!(self.cfg.path_loss, PathLoss::LogNormalShadowing { .. }) {
+                let (lo, hi) = if tx < rx { (tx, rx) } else { (rx, tx) };
+                SimRng::new(self.cfg.seed, 1_000_003 + ((lo as u64) << 32 | hi as u64)).gaussian()
+            } else {
+                0.0
+            };
+            let loss = self.cfg.path_loss.loss_db(d, self.cfg.freq_mhz as f64, shadow);
+            a.tx_power_dbm + a.antenna_gain_dbi + b.antenna_gain_dbi - loss
+        };
+        if power_dbm < self.cfg.interference_floor_dbm || !power_dbm.is_finite() {
+            return None;
+        }
+        Some(Link {
+            rx,
+            power_dbm,
+            power_mw: dbm_to_mw(power_dbm),
+            cs: power_dbm >= b.cca_threshold_dbm,
+            detect: power_dbm >= b.rx_sensitivity_dbm,
+            error_prob: o.error_prob.unwrap_or(0.0).clamp(0.0, 1.0),
+            cache_rate: None,
+            cache_len: 0,
+            cache_p: 0.0,
+        })
+    }
+
+    pub(crate) fn mark_dirty(&mut self, s: StationId) {
+        if !self.is_dirty[s as usize] {
+            self.is_dirty[s as usize] = true;
+            self.dirty.push(s);
+        }
+    }
+
+    /// Keeps exactly one access event scheduled, at the earliest expiry.
+    pub(crate) fn refresh_access(&mut self) {
+        if self.dirty.is_empty() && !self.force_scan {
+            return;
+        }
+        let mut need_scan = std::mem::take(&mut self.force_scan);
+        let mut best = self.access_at;
+        for i in 0..self.dirty.len() {
+            let s = self.dirty[i] as usize;
+            self.is_dirty[s] = false;
+            let old = self.expiry[s];
+            let new = self.stations[s].expiry();
+            self.expiry[s] = new;
+            if old == self.access_at && new != old {
+                need_scan = true;
+            }
+            best = best.min(new);
+        }
+        self.dirty.clear();
+        if need_scan {
+            best = self.expiry.iter().copied().min().unwrap_or(NEVER);
+        }
+        if best != self.access_at {
+            self.access_at = best;
+            self.access_gen += 1;
+            if best != NEVER {
+                self.events.push(best, Event::Access { gen: self.access_gen });
+            }
+        }
+    }
+}
+
+/// The access category of queue index `qi` (the beacon queue counts as VO).
+pub(crate) fn queue_ac(qi: usize) -> Ac {
+    Ac::ALL.get(qi).copied().unwrap_or(Ac::Vo)
+}

@@ -1,0 +1,161 @@
+//! Reception: whether a frame survives, decided when it ends, from its SINR over its
+//! whole duration. Every transmission that overlapped it at the receiver counts as
+//! interference; the frame is cut into pieces of constant interference and the error
+//! model gives the probability that each piece's bits are all correct.
+
+use crate::config::StationId;
+use crate::medium::Medium;
+use crate::report::Cause;
+use crate::time::Time;
+use sdmac_phy::error_model::ErrorModel;
+use sdmac_phy::{Rate, LEGACY_RATES};
+
+/// Interference weaker than this fraction of the noise does not make a failure count
+/// as a collision.
+const COLLISION_FRACTION_OF_NOISE: f64 = 0.1;
+
+impl Medium {
+    /// Decides the reception of transmission `slot` (sent by `src`) by the receiver of
+    /// link `li` of `src`. Draws random numbers only for probabilities strictly
+    /// between 0 and 1.
+    pub(crate) fn decide_reception(&mut self, slot: u32, src: StationId, li: usize) -> (bool, Cause) {
+        let tx = self.txs[slot as usize];
+        let link = self.links.from[src as usize][li];
+        let j = link.rx;
+        if link.error_prob > 0.0 && (link.error_prob >= 1.0 || self.mac_rng.unit() < link.error_prob) {
+            return (false, Cause::LinkErrorProb);
+        }
+        // Interferers at j during [start, end).
+        let mut pieces = std::mem::take(&mut self.scratch);
+        pieces.clear();
+        let mut interfered = false;
+        for &o in &self.on_air {
+            if o == slot {
+                continue;
+            }
+            let y = &self.txs[o as usize];
+            if y.start >= tx.end || y.end <= tx.start {
+                continue;
+            }
+            if y.src == j {
+                self.scratch = pieces;
+                return (false, Cause::HalfDuplex);
+            }
+            let p = self.links.power_mw(y.src, j);
+            if p > 0.0 {
+                pieces.push((y.start.max(tx.start), y.end.min(tx.end), p));
+            }
+        }
+        let noise = self.stations[j as usize].noise_mw;
+        let p_success = if pieces.is_empty() {
+            let l = &mut self.links.from[src as usize][li];
+            if l.cache_rate == Some(tx.rate) && l.cache_len == tx.len {
+                l.cache_p
+            } else {
+                let p = success_probability(&self.cfg.error_model, tx.rate, link.power_mw, noise, &[], tx.start, tx.end, tx.len);
+                l.cache_rate = Some(tx.rate);
+                l.cache_len = tx.len;
+                l.cache_p = p;
+                p
+            }
+        } else {
+            interfered = pieces.iter().any(|p| p.2 > COLLISION_FRACTION_OF_NOISE * noise);
+            success_probability(&self.cfg.error_model, tx.rate, link.power_mw, noise, &pieces, tx.start, tx.end, tx.len)
+        };
+        self.scratch = pieces;
+        let ok = p_success >= 1.0 || (p_success > 0.0 && self.mac_rng.unit() < p_success);
+        let cause = match (ok, interfered) {
+            (true, _) => Cause::None,
+            (false, true) => Cause::Collision,
+            (false, false) => Cause::LowSinr,
+        };
+        (ok, cause)
+    }
+}
+
+/// Probability that a frame of `len` bytes at `rate`, received at `signal_mw` over
+/// `noise_mw`, survives the interference `pieces` (start, end, power) during
+/// [start, end).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn success_probability(
+    model: &ErrorModel,
+    rate: Rate,
+    signal_mw: f64,
+    noise_mw: f64,
+    pieces: &[(Time, Time, f64)],
+    start: Time,
+    end: Time,
+    len: u32,
+) -> f64 {
+    let total_bits = 8 * len as u64;
+    if let ErrorModel::Table(table) = model {
+        // A PER table is indexed by received signal: count interference as lowering the
+        // signal by the worst SINR degradation over the frame.
+        let mut worst = 0.0f64;
+        for_each_piece(pieces, start, end, |_, i| worst = worst.max(i));
+        let eff_dbm = sdmac_phy::units::mw_to_dbm(signal_mw) - 10.0 * (1.0 + worst / noise_mw).log10();
+        let idx = table_index(rate);
+        return 1.0 - table.per_at(eff_dbm, idx);
+    }
+    let duration = (end - start).max(1) as f64;
+    let mut p = 1.0;
+    for_each_piece(pieces, start, end, |span, interference| {
+        let bits = (total_bits as f64 * span as f64 / duration).round() as u64;
+        let sinr = signal_mw / (noise_mw + interference);
+        p *= model.chunk_success(rate, sinr, bits);
+    });
+    p
+}
+
+/// Column of a PER table for `rate`: legacy rate index, or MCS for HT.
+fn table_index(rate: Rate) -> usize {
+    match rate {
+        Rate::Ht { mcs, .. } => mcs as usize,
+        r => LEGACY_RATES.iter().position(|l| *l == r).unwrap_or(0),
+    }
+}
+
+/// Calls `f(duration, interference power)` for each piece of [start, end) with
+/// constant interference.
+fn for_each_piece(pieces: &[(Time, Time, f64)], start: Time, end: Time, mut f: impl FnMut(Time, f64)) {
+    if pieces.is_empty() {
+        f(end - start, 0.0);
+        return;
+    }
+    let mut points: Vec<Time> = Vec::with_capacity(2 + 2 * pieces.len());
+    points.push(start);
+    points.push(end);
+    for &(a, b, _) in pieces {
+        points.push(a.clamp(start, end));
+        points.push(b.clamp(start, end));
+    }
+    points.sort_unstable();
+    points.dedup();
+    for w in points.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        if b <= a {
+            continue;
+        }
+        let i: f64 = pieces.iter().filter(|p| p.0 <= a && p.1 >= b).map(|p| p.2).sum();
+        f(b - a, i);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_cover_the_frame_with_the_right_interference() {
+        let mut seen = Vec::new();
+        for_each_piece(&[(10, 30, 1.0), (20, 50, 2.0)], 0, 40, |d, i| seen.push((d, i)));
+        assert_eq!(seen, vec![(10, 0.0), (10, 1.0), (10, 3.0), (10, 2.0)]);
+    }
+
+    #[test]
+    fn clean_frame_is_one_piece() {
+        let mut seen = Vec::new();
+        for_each_piece(&[], 5, 45, |d, i| seen.push((d, i)));
+        assert_eq!(seen, vec![(40, 0.0)]);
+    }
+}

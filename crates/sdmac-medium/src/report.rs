@@ -1,0 +1,258 @@
+//! What the engine tells the world: the outcome of every transmission (with the truth
+//! on air), every received frame, and every frame on air.
+
+use crate::config::{Ac, Dest, StationId};
+use crate::time::Time;
+use sdmac_phy::Rate;
+
+/// How a transmission request ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// A: acknowledged.
+    Acked,
+    /// LD: the last attempt's DATA frame was not received by its destination.
+    DataLost,
+    /// LA: the last attempt's DATA frame was received, but its ACK was lost.
+    AckLost,
+    /// Sent without acknowledgement (broadcast or no-ack); see `delivered` for the truth.
+    NoAck,
+    /// Never sent: the queue was full, or the request was cancelled.
+    Dropped,
+}
+
+impl Outcome {
+    /// Short name: `A`, `LD`, `LA`, `NOACK`, `DROP`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Acked => "A",
+            Outcome::DataLost => "LD",
+            Outcome::AckLost => "LA",
+            Outcome::NoAck => "NOACK",
+            Outcome::Dropped => "DROP",
+        }
+    }
+}
+
+/// Why a frame was not received.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Cause {
+    /// Nothing went wrong.
+    None,
+    /// Another transmission overlapped it at the receiver.
+    Collision,
+    /// The error model rejected it at its SINR without overlapping transmissions.
+    LowSinr,
+    /// Below the receiver's sensitivity, or no receiver had the address.
+    OutOfRange,
+    /// The receiver was transmitting.
+    HalfDuplex,
+    /// The receiver was already receiving another frame.
+    ReceiverBusy,
+    /// A configured per-link error probability dropped it.
+    LinkErrorProb,
+    /// The queue was full.
+    QueueFull,
+    /// Cancelled by the caller before it was sent.
+    Cancelled,
+}
+
+impl Cause {
+    /// Short name for reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Cause::None => "none",
+            Cause::Collision => "collision",
+            Cause::LowSinr => "low_sinr",
+            Cause::OutOfRange => "out_of_range",
+            Cause::HalfDuplex => "half_duplex",
+            Cause::ReceiverBusy => "receiver_busy",
+            Cause::LinkErrorProb => "link_error_prob",
+            Cause::QueueFull => "queue_full",
+            Cause::Cancelled => "cancelled",
+        }
+    }
+}
+
+/// The outcome of one transmission request.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct TxReport {
+    /// Sending station.
+    pub station: StationId,
+    /// The caller's handle.
+    pub handle: u64,
+    /// Destination.
+    pub dst: Dest,
+    /// Access category.
+    pub ac: Ac,
+    /// MPDU length in bytes.
+    pub len: u32,
+    /// The station's traffic flow that generated it (None for frames given by a caller).
+    pub flow: Option<u16>,
+    /// Outcome of the request.
+    pub outcome: Outcome,
+    /// Why the last attempt failed (None when acked).
+    pub cause: Cause,
+    /// Was the DATA frame received by its destination in any attempt (the truth, also
+    /// for no-ack frames)?
+    pub delivered: bool,
+    /// Attempts made.
+    pub attempts: u8,
+    /// Attempts made at each rate, in order.
+    pub rates: [(Rate, u8); 4],
+    /// Number of valid entries in `rates`.
+    pub n_rates: u8,
+    /// Attempts that failed because of a collision.
+    pub collisions: u8,
+    /// When the frame entered the queue.
+    pub t_queued: Time,
+    /// Start on air of the first attempt (== t_done when never sent).
+    pub t_first_start: Time,
+    /// Start on air of the last attempt.
+    pub t_last_start: Time,
+    /// End on air of the last attempt's DATA frame.
+    pub t_data_end: Time,
+    /// When the sender knew the outcome (ACK end, ACKTimeout, or DATA end for no-ack).
+    pub t_done: Time,
+}
+
+/// Kind of a received or transmitted frame.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum FrameKind {
+    /// A data frame (or any frame submitted by a caller).
+    Data,
+    /// An acknowledgement.
+    Ack,
+    /// A beacon.
+    Beacon,
+}
+
+/// A frame received by a station.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct RxIndication {
+    /// Receiving station.
+    pub station: StationId,
+    /// Sending station.
+    pub from: StationId,
+    /// The sender's handle of the frame.
+    pub handle: u64,
+    /// Kind of frame.
+    pub kind: FrameKind,
+    /// Access category it was sent on.
+    pub ac: Ac,
+    /// MPDU length.
+    pub len: u32,
+    /// Rate.
+    pub rate: Rate,
+    /// Received power.
+    pub signal_dbm: f64,
+    /// Signal to noise ratio (without interference).
+    pub snr_db: f64,
+    /// Start on air.
+    pub t_start: Time,
+    /// End on air (the receiver has the frame now).
+    pub t_end: Time,
+    /// A retransmission of a frame this station already received.
+    pub duplicate: bool,
+    /// Was it sent to this station (else broadcast)?
+    pub unicast: bool,
+}
+
+/// One frame on air, reported when it ends (for captures).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct AirRecord {
+    /// Sending station.
+    pub station: StationId,
+    /// Kind of frame.
+    pub kind: FrameKind,
+    /// Destination (for an ACK, the station acknowledged).
+    pub dst: Dest,
+    /// The sender's handle (for an ACK, the handle acknowledged).
+    pub handle: u64,
+    /// MPDU length.
+    pub len: u32,
+    /// Rate.
+    pub rate: Rate,
+    /// Start on air.
+    pub t_start: Time,
+    /// End on air.
+    pub t_end: Time,
+    /// Duration/ID field (NAV) in µs.
+    pub duration_us: u16,
+    /// Sequence number.
+    pub seq: u16,
+    /// Retransmission flag.
+    pub retry: bool,
+    /// Access category.
+    pub ac: Ac,
+    /// Did the destination (or, for broadcast, any station) receive it?
+    pub received: bool,
+}
+
+/// Receives what a medium reports while it runs.
+pub trait Sink {
+    /// A transmission request finished.
+    fn tx_done(&mut self, report: &TxReport);
+    /// A station received a frame.
+    fn rx(&mut self, indication: &RxIndication);
+    /// A frame ended on air (only called when `wants_air` says so).
+    fn air(&mut self, _record: &AirRecord) {}
+    /// Should `air` be called? Checked once per frame.
+    fn wants_air(&self) -> bool {
+        false
+    }
+}
+
+/// A sink that collects everything in vectors (for tests and small tools).
+#[derive(Default, Debug)]
+pub struct Collect {
+    /// Finished transmissions.
+    pub tx: Vec<TxReport>,
+    /// Received frames.
+    pub rx: Vec<RxIndication>,
+    /// Frames on air.
+    pub air: Vec<AirRecord>,
+    /// Whether to record frames on air.
+    pub record_air: bool,
+}
+
+impl Sink for Collect {
+    fn tx_done(&mut self, report: &TxReport) {
+        self.tx.push(*report);
+    }
+    fn rx(&mut self, indication: &RxIndication) {
+        self.rx.push(*indication);
+    }
+    fn air(&mut self, record: &AirRecord) {
+        self.air.push(*record);
+    }
+    fn wants_air(&self) -> bool {
+        self.record_air
+    }
+}
+
+/// Counters of one medium.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct MediumStats {
+    /// Events processed.
+    pub events: u64,
+    /// Time with at least one frame on air.
+    pub busy_ns: Time,
+    /// Airtime of DATA + ACK frames per AC (overlaps counted per frame).
+    pub airtime_ns: [Time; 4],
+    /// Airtime of beacons.
+    pub beacon_airtime_ns: Time,
+    /// DATA attempts per AC.
+    pub attempts: [u64; 4],
+    /// Retransmissions per AC.
+    pub retries: [u64; 4],
+    /// Requests acked per AC.
+    pub acked: [u64; 4],
+    /// Requests that failed after their last attempt per AC.
+    pub failed: [u64; 4],
+    /// Requests dropped from (or refused by) a full queue per AC.
+    pub dropped: [u64; 4],
+    /// DATA attempts lost to collisions per AC.
+    pub collisions: [u64; 4],
+    /// Beacons sent.
+    pub beacons: u64,
+}

@@ -1,0 +1,179 @@
+//! Per-station state: queues with their backoff, carrier sense, NAV, the frame exchange
+//! in progress.
+
+use crate::config::{Dest, EdcaParams, RateSeries, StationConfig};
+use crate::report::{Cause, FrameKind};
+use crate::time::{Time, NEVER};
+use sdmac_phy::Rate;
+use std::collections::VecDeque;
+
+/// Index of the beacon queue in `Station::queues` (after the four ACs).
+pub(crate) const BEACON_QUEUE: usize = 4;
+/// "No transmission".
+pub(crate) const NO_SLOT: u32 = u32::MAX;
+
+/// A frame waiting in a queue.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Queued {
+    pub handle: u64,
+    pub dst: Dest,
+    pub len: u32,
+    pub rates: RateSeries,
+    pub no_ack: bool,
+    pub t_queued: Time,
+    pub kind: FrameKind,
+    /// The flow that generated it (for throughput accounting and saturation refill).
+    pub flow: Option<u16>,
+}
+
+/// One channel access function: a queue with its backoff.
+#[derive(Clone, Debug)]
+pub(crate) struct AccessQueue {
+    pub params: EdcaParams,
+    pub frames: VecDeque<Queued>,
+    pub cw: u32,
+    /// Backoff slots left, counted from `anchor` while the station is idle.
+    pub backoff: u32,
+    /// From when idle slots count (AIFS after the medium became idle).
+    pub anchor: Time,
+    /// When this queue may transmit, NEVER if it has no frame or the station is busy.
+    pub expiry: Time,
+    /// Attempts made on the head frame.
+    pub attempts: u8,
+    pub collisions: u8,
+    pub delivered: bool,
+    pub first_start: Time,
+    pub rates_used: [(Rate, u8); 4],
+    pub n_rates: u8,
+    pub seq: u16,
+}
+
+impl AccessQueue {
+    pub fn new(params: EdcaParams) -> AccessQueue {
+        AccessQueue {
+            params,
+            frames: VecDeque::new(),
+            cw: params.cw_min,
+            backoff: 0,
+            anchor: 0,
+            expiry: NEVER,
+            attempts: 0,
+            collisions: 0,
+            delivered: false,
+            first_start: 0,
+            rates_used: [(Rate::Ofdm6, 0); 4],
+            n_rates: 0,
+            seq: 0,
+        }
+    }
+
+    /// Records an attempt at `rate`.
+    pub fn note_attempt(&mut self, rate: Rate) {
+        let n = self.n_rates as usize;
+        if n > 0 && self.rates_used[n - 1].0 == rate {
+            self.rates_used[n - 1].1 += 1;
+        } else if n < 4 {
+            self.rates_used[n] = (rate, 1);
+            self.n_rates += 1;
+        } else {
+            self.rates_used[3].1 += 1;
+        }
+        self.attempts += 1;
+    }
+
+    /// Forgets the head frame's attempt history.
+    pub fn reset_head(&mut self) {
+        self.attempts = 0;
+        self.collisions = 0;
+        self.delivered = false;
+        self.n_rates = 0;
+    }
+}
+
+/// A DATA frame sent and waiting for its ACK.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Exchange {
+    pub queue: u8,
+    pub t_start: Time,
+    pub t_data_end: Time,
+    pub rate: Rate,
+    /// Did the destination receive the DATA frame (None until known)?
+    pub data_ok: Option<bool>,
+    pub data_cause: Cause,
+    /// The ACK transmission the sender locked onto.
+    pub ack_slot: u32,
+}
+
+/// A station.
+#[derive(Clone, Debug)]
+pub(crate) struct Station {
+    pub cfg: StationConfig,
+    pub queues: [AccessQueue; 5],
+    pub noise_mw: f64,
+    /// Transmissions on air received at or above the CCA threshold.
+    pub cs_count: u32,
+    /// The transmission being received, NO_SLOT if none.
+    pub rx_lock: u32,
+    pub transmitting: bool,
+    /// An ACK is owed (from the end of the DATA frame to the end of the ACK).
+    pub responding: bool,
+    pub exchange: Option<Exchange>,
+    pub exchange_gen: u32,
+    /// When the medium became idle for this station (physical and virtual carrier
+    /// sense); None while busy.
+    pub idle_since: Option<Time>,
+    pub nav_until: Time,
+    /// The last frame was received with an error: wait EIFS instead of DIFS.
+    pub eifs: bool,
+    pub next_seq: u16,
+    /// Handle of the last unicast frame received per sender, for duplicate detection.
+    pub last_rx: Vec<(u32, u64)>,
+}
+
+impl Station {
+    pub fn new(cfg: StationConfig, beacon_params: EdcaParams) -> Station {
+        let q = |i: usize| AccessQueue::new(cfg.edca[i]);
+        let queues = [q(0), q(1), q(2), q(3), AccessQueue::new(beacon_params)];
+        Station {
+            noise_mw: sdmac_phy::units::dbm_to_mw(cfg.noise_floor_dbm),
+            cfg,
+            queues,
+            cs_count: 0,
+            rx_lock: NO_SLOT,
+            transmitting: false,
+            responding: false,
+            exchange: None,
+            exchange_gen: 0,
+            idle_since: Some(0),
+            nav_until: 0,
+            eifs: false,
+            next_seq: 0,
+            last_rx: Vec::new(),
+        }
+    }
+
+    /// Busy by physical carrier sense or own activity (NAV is folded into idle_since).
+    pub fn busy(&self) -> bool {
+        self.cs_count > 0 || self.rx_lock != NO_SLOT || self.transmitting || self.responding
+    }
+
+    /// Earliest queue expiry.
+    pub fn expiry(&self) -> Time {
+        self.queues.iter().map(|q| q.expiry).min().unwrap_or(NEVER)
+    }
+
+    /// Records a unicast reception; true if it repeats the last one from `from`.
+    pub fn is_duplicate(&mut self, from: u32, handle: u64) -> bool {
+        match self.last_rx.iter_mut().find(|(f, _)| *f == from) {
+            Some(e) if e.1 == handle => true,
+            Some(e) => {
+                e.1 = handle;
+                false
+            }
+            None => {
+                self.last_rx.push((from, handle));
+                false
+            }
+        }
+    }
+}

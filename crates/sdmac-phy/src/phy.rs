@@ -1,0 +1,230 @@
+//! A configured PHY: airtime of a frame, interframe spaces, ACKTimeout, EIFS and the
+//! control-response rate. All times are integer nanoseconds.
+
+use crate::rate::{ModulationClass, Rate, DSSS_RATES, OFDM_RATES};
+use crate::standard::{Standard, ACK_LEN, US};
+
+/// A set of legacy (non-HT) rates: bit i is `LEGACY_RATES[i]`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct RateSet(pub u16);
+
+/// The 12 legacy rates in the order hwsim and radiotap tables index them at 2.4 GHz.
+pub const LEGACY_RATES: [Rate; 12] = [
+    Rate::Dsss1,
+    Rate::Dsss2,
+    Rate::Cck5_5,
+    Rate::Cck11,
+    Rate::Ofdm6,
+    Rate::Ofdm9,
+    Rate::Ofdm12,
+    Rate::Ofdm18,
+    Rate::Ofdm24,
+    Rate::Ofdm36,
+    Rate::Ofdm48,
+    Rate::Ofdm54,
+];
+
+impl RateSet {
+    /// Builds a set from rates; HT and custom rates are ignored.
+    pub fn from_rates(rates: &[Rate]) -> RateSet {
+        let mut bits = 0u16;
+        for r in rates {
+            if let Some(i) = LEGACY_RATES.iter().position(|l| l == r) {
+                bits |= 1 << i;
+            }
+        }
+        RateSet(bits)
+    }
+
+    /// Is `rate` in the set?
+    pub fn contains(self, rate: Rate) -> bool {
+        LEGACY_RATES.iter().position(|l| *l == rate).is_some_and(|i| self.0 & (1 << i) != 0)
+    }
+
+    /// The rates in the set, slowest first within each class (DSSS first).
+    pub fn iter(self) -> impl Iterator<Item = Rate> {
+        LEGACY_RATES.into_iter().enumerate().filter(move |(i, _)| self.0 & (1 << i) != 0).map(|(_, r)| r)
+    }
+}
+
+/// PHY and MAC timing of one medium. Every field can be overridden so textbook
+/// parameter sets can be simulated; `Phy::new` fills in the standard's values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Phy {
+    /// The PHY standard.
+    pub standard: Standard,
+    /// aSIFSTime.
+    pub sifs_ns: u64,
+    /// aSlotTime.
+    pub slot_ns: u64,
+    /// aCWmin.
+    pub cw_min: u32,
+    /// aCWmax.
+    pub cw_max: u32,
+    /// DSSS short preamble (ignored at 1 Mb/s, which always uses the long one).
+    pub short_preamble: bool,
+    /// ERP/HT signal extension at 2.4 GHz (6 µs), added to every OFDM/HT PPDU.
+    pub signal_extension_ns: u64,
+    /// Override of the PHY preamble + header duration of every PPDU.
+    pub phy_header_ns: Option<u64>,
+    /// aRxPHYStartDelay: from the start of a PPDU to PHY-RXSTART.indication.
+    pub rx_start_delay_ns: u64,
+    /// The BSS basic rate set, for the control-response rate.
+    pub basic_rates: RateSet,
+    /// Override of the rate of every control response (ACK).
+    pub control_rate: Option<Rate>,
+    /// Override of ACKTimeout.
+    pub ack_timeout_ns: Option<u64>,
+    /// Override of EIFS.
+    pub eifs_ns: Option<u64>,
+}
+
+impl Phy {
+    /// The standard's parameters for `standard`.
+    pub fn new(standard: Standard) -> Phy {
+        let (sifs, slot, cw_min, ext, rx_start, basic): (u64, u64, u32, u64, u64, &[Rate]) = match standard {
+            Standard::Dot11b => (10, 20, 31, 0, 192, &[Rate::Dsss1, Rate::Dsss2]),
+            Standard::Dot11a | Standard::Dot11n5 => {
+                (16, 9, 15, 0, 20, &[Rate::Ofdm6, Rate::Ofdm12, Rate::Ofdm24])
+            }
+            Standard::Dot11g | Standard::Dot11n2_4 => (
+                10,
+                9,
+                15,
+                6,
+                20,
+                &[Rate::Dsss1, Rate::Dsss2, Rate::Cck5_5, Rate::Cck11, Rate::Ofdm6, Rate::Ofdm12, Rate::Ofdm24],
+            ),
+            // Bianchi's FHSS parameter set as a starting point for textbook PHYs.
+            Standard::Custom => (28, 50, 31, 0, 128, &[]),
+        };
+        Phy {
+            standard,
+            sifs_ns: sifs * US,
+            slot_ns: slot * US,
+            cw_min,
+            cw_max: 1023,
+            short_preamble: false,
+            signal_extension_ns: ext * US,
+            phy_header_ns: None,
+            rx_start_delay_ns: rx_start * US,
+            basic_rates: RateSet::from_rates(basic),
+            control_rate: None,
+            ack_timeout_ns: None,
+            eifs_ns: None,
+        }
+    }
+
+    /// DIFS = SIFS + 2 slots.
+    pub fn difs_ns(&self) -> u64 {
+        self.aifs_ns(2)
+    }
+
+    /// PIFS = SIFS + 1 slot.
+    pub fn pifs_ns(&self) -> u64 {
+        self.aifs_ns(1)
+    }
+
+    /// AIFS[AC] = SIFS + AIFSN slots.
+    pub fn aifs_ns(&self, aifsn: u8) -> u64 {
+        self.sifs_ns + aifsn as u64 * self.slot_ns
+    }
+
+    /// Duration of the PHY preamble and header of a PPDU sent at `rate`.
+    pub fn preamble_ns(&self, rate: Rate) -> u64 {
+        if let Some(h) = self.phy_header_ns {
+            return h;
+        }
+        match rate.class() {
+            ModulationClass::Dsss => {
+                if self.short_preamble && rate != Rate::Dsss1 {
+                    96 * US
+                } else {
+                    192 * US
+                }
+            }
+            ModulationClass::Ofdm => 20 * US,
+            ModulationClass::Ht => 36 * US,
+            ModulationClass::Custom => 0,
+        }
+    }
+
+    /// TXTIME of a PSDU of `len` bytes (MAC header + body + FCS) at `rate`.
+    pub fn airtime_ns(&self, len: u32, rate: Rate) -> u64 {
+        let bits = 8 * len as u64;
+        let pre = self.preamble_ns(rate);
+        match rate.class() {
+            ModulationClass::Dsss => pre + ceil_div(bits * 1000, rate.kbps() as u64) * US,
+            ModulationClass::Ofdm => {
+                let nsym = ceil_div(16 + bits + 6, rate.n_dbps().unwrap() as u64);
+                pre + 4 * nsym * US + self.signal_extension_ns
+            }
+            ModulationClass::Ht => {
+                let Rate::Ht { sgi, .. } = rate else { unreachable!() };
+                let nsym = ceil_div(bits + 16 + 6, rate.n_dbps().unwrap() as u64);
+                // Short GI: 3.6 µs symbols, the total rounded up to a 4 µs boundary.
+                let data_us = if sgi { 4 * ceil_div(9 * nsym, 10) } else { 4 * nsym };
+                pre + data_us * US + self.signal_extension_ns
+            }
+            ModulationClass::Custom => pre + ceil_div(bits * 1_000_000, rate.kbps() as u64),
+        }
+    }
+
+    /// The rate of the ACK that answers a frame sent at `data` (IEEE 802.11-2016
+    /// §10.6.6.5): the highest basic rate not above it in the same modulation class,
+    /// else the highest mandatory rate not above it; HT frames are answered at a
+    /// non-HT rate chosen from the MCS's non-HT reference rate.
+    pub fn control_response_rate(&self, data: Rate) -> Rate {
+        if let Some(r) = self.control_rate {
+            return r;
+        }
+        let reference = data.non_ht_reference();
+        let (class_rates, mandatory): (&[Rate], &[Rate]) = match reference.class() {
+            ModulationClass::Dsss => (&DSSS_RATES, &DSSS_RATES),
+            ModulationClass::Ofdm | ModulationClass::Ht => {
+                (&OFDM_RATES, &[Rate::Ofdm6, Rate::Ofdm12, Rate::Ofdm24])
+            }
+            ModulationClass::Custom => return data,
+        };
+        let not_above = |r: &&Rate| r.kbps() <= reference.kbps();
+        class_rates
+            .iter()
+            .filter(|r| self.basic_rates.contains(**r))
+            .filter(not_above)
+            .last()
+            .or_else(|| mandatory.iter().filter(not_above).last())
+            .copied()
+            .unwrap_or(mandatory[0])
+    }
+
+    /// Airtime of the ACK answering a frame sent at `data`.
+    pub fn ack_airtime_ns(&self, data: Rate) -> u64 {
+        self.airtime_ns(ACK_LEN, self.control_response_rate(data))
+    }
+
+    /// ACKTimeout = aSIFSTime + aSlotTime + aRxPHYStartDelay, counted from the end of
+    /// the transmitted frame (PHY-TXEND.confirm).
+    pub fn ack_timeout_ns(&self) -> u64 {
+        self.ack_timeout_ns.unwrap_or(self.sifs_ns + self.slot_ns + self.rx_start_delay_ns)
+    }
+
+    /// The lowest mandatory rate of the PHY (what EIFS counts an ACK at).
+    pub fn lowest_mandatory_rate(&self) -> Rate {
+        match self.standard {
+            Standard::Dot11b | Standard::Dot11g | Standard::Dot11n2_4 => Rate::Dsss1,
+            Standard::Dot11a | Standard::Dot11n5 => Rate::Ofdm6,
+            Standard::Custom => self.control_rate.unwrap_or(Rate::Custom { kbps: 1000 }),
+        }
+    }
+
+    /// EIFS = aSIFSTime + DIFS + ACKTxTime at the lowest mandatory rate.
+    pub fn eifs_ns(&self) -> u64 {
+        self.eifs_ns.unwrap_or_else(|| {
+            self.sifs_ns + self.difs_ns() + self.airtime_ns(ACK_LEN, self.lowest_mandatory_rate())
+        })
+    }
+}
+
+fn ceil_div(a: u64, b: u64) -> u64 {
+    a.div_ceil(b)
+}
