@@ -1,0 +1,201 @@
+//! # sdmac-frame
+//!
+//! Wire formats for sdmac, in the style of smoltcp: every wire type has a zero-copy
+//! *view* over a byte buffer (`new_checked` validates the length once; getters read
+//! fields in place; setters write them when the buffer is mutable) and a parsed
+//! *representation* (`Repr`) with `parse`, `emit` and `buffer_len`.
+//!
+//! - [`ieee80211`]: the 802.11 MAC header (frame control, duration, addresses,
+//!   sequence control, QoS control, HT control), frame kinds, information elements
+//!   and builders that write whole MPDUs (data, QoS data, ACK, RTS, CTS, beacon).
+//! - [`radiotap`]: the radiotap capture/injection header.
+//! - [`pcapng`]: a pcapng writer and a minimal reader.
+//! - [`fcs`]: the 802.11 frame check sequence (CRC-32).
+//! - [`mac_addr`]: the 48-bit MAC address.
+//!
+//! No input makes this crate panic: every parse failure is an [`Error`] that names
+//! what was being read and where.
+//!
+//! ```
+//! use sdmac_frame::ieee80211::{self, DataParams, Frame, FrameKind};
+//! use sdmac_frame::{fcs, radiotap, MacAddress};
+//!
+//! let ap: MacAddress = "02:00:00:00:01:00".parse()?;
+//! let sta: MacAddress = "02:00:00:00:00:00".parse()?;
+//!
+//! // A data frame with 50 payload bytes and FCS: 24 + 8 (LLC/SNAP) + 50 + 4 bytes.
+//! let p = DataParams { to_ds: true, duration: 44, ..DataParams::new(ap, sta, ap, 0x0800) };
+//! let mut buf = [0u8; 128];
+//! let n = ieee80211::write_data_frame(&mut buf, &p, &[0u8; 50], true)?;
+//! assert_eq!(n, ieee80211::data_frame_len(&p, 50, true));
+//! assert_eq!(n, 86);
+//! assert!(fcs::check_fcs(&buf[..n]));
+//!
+//! // Parse it back (without the FCS).
+//! let frame = Frame::new_checked(&buf[..n - 4])?;
+//! let hdr = ieee80211::Repr::parse(&frame)?;
+//! assert_eq!((hdr.kind, hdr.addr1, hdr.addr2, hdr.duration), (FrameKind::Data, ap, Some(sta), 44));
+//!
+//! // A radiotap header for injection: no ACK expected, keep our sequence number.
+//! let rt = radiotap::Repr {
+//!     tx_flags: Some(radiotap::tx_flags::NOACK | radiotap::tx_flags::NOSEQNO),
+//!     rate: Some(12), // 6 Mb/s
+//!     ..Default::default()
+//! };
+//! let mut out = [0u8; 32];
+//! let h = rt.emit_into(&mut out)?;
+//! assert_eq!(&out[..h], &[0, 0, 12, 0, 0x04, 0x80, 0, 0, 12, 0, 0x18, 0]);
+//! # Ok::<(), sdmac_frame::Error>(())
+//! ```
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod fcs;
+pub mod ieee80211;
+pub mod mac_addr;
+pub mod pcapng;
+pub mod radiotap;
+
+pub use fcs::check_fcs;
+pub use mac_addr::MacAddress;
+
+use core::fmt;
+
+/// An error from parsing or emitting a wire format.
+///
+/// Every variant names *what* was being read or written (a static description such
+/// as `"802.11 header addr3"`) and, for parse errors, the byte offset where the
+/// problem is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Error {
+    /// The input ended before a field did.
+    Truncated {
+        /// The field or structure that did not fit.
+        what: &'static str,
+        /// Offset of the field's first byte in the input.
+        offset: usize,
+        /// Number of bytes of input needed to hold the field (offset + field length).
+        need: usize,
+        /// Number of bytes of input available.
+        have: usize,
+    },
+    /// A field has a value that the format does not allow.
+    Malformed {
+        /// The field or structure that is wrong.
+        what: &'static str,
+        /// Offset of the field's first byte in the input.
+        offset: usize,
+        /// Why the value is not allowed.
+        reason: &'static str,
+    },
+    /// A radiotap field whose size and alignment are not known was present, so the
+    /// fields after it cannot be located.
+    UnknownField {
+        /// The structure being read (e.g. `"radiotap field"`).
+        what: &'static str,
+        /// Offset, in the input, where the unknown field would start (before alignment).
+        offset: usize,
+        /// The bit number of the unknown field in its namespace (0..=28 in the first
+        /// presence word, 32.. in extended words).
+        bit: u32,
+    },
+    /// An output buffer is too small for what is to be written.
+    BufferTooSmall {
+        /// What was being written.
+        what: &'static str,
+        /// Bytes needed.
+        need: usize,
+        /// Bytes available.
+        have: usize,
+    },
+    /// A value given to a builder or `emit` cannot be represented on the wire.
+    InvalidInput {
+        /// The value that cannot be represented.
+        what: &'static str,
+        /// Why.
+        reason: &'static str,
+    },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Error::Truncated { what, offset, need, have } => write!(
+                f,
+                "{what} truncated at offset {offset}: need {need} bytes, have {have}"
+            ),
+            Error::Malformed { what, offset, reason } => {
+                write!(f, "{what} malformed at offset {offset}: {reason}")
+            }
+            Error::UnknownField { what, offset, bit } => write!(
+                f,
+                "{what}: unknown field bit {bit} at offset {offset}; the fields after it cannot be located"
+            ),
+            Error::BufferTooSmall { what, need, have } => write!(
+                f,
+                "buffer too small for {what}: need {need} bytes, have {have}"
+            ),
+            Error::InvalidInput { what, reason } => write!(f, "invalid {what}: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Result type of this crate.
+pub type Result<T> = core::result::Result<T, Error>;
+
+/// Returns `Err(Truncated)` unless `buf` holds `len` bytes starting at `offset`.
+pub(crate) fn need(what: &'static str, buf: &[u8], offset: usize, len: usize) -> Result<()> {
+    let need = offset.saturating_add(len);
+    if buf.len() < need {
+        Err(Error::Truncated {
+            what,
+            offset,
+            need,
+            have: buf.len(),
+        })
+    } else {
+        Ok(())
+    }
+}
+
+/// Returns `Err(BufferTooSmall)` unless `have >= need`.
+pub(crate) fn room(what: &'static str, need: usize, have: usize) -> Result<()> {
+    if have < need {
+        Err(Error::BufferTooSmall { what, need, have })
+    } else {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_names_what_and_where() {
+        let e = Error::Truncated {
+            what: "802.11 header addr3",
+            offset: 16,
+            need: 22,
+            have: 18,
+        };
+        assert_eq!(
+            e.to_string(),
+            "802.11 header addr3 truncated at offset 16: need 22 bytes, have 18"
+        );
+        let e = Error::Malformed {
+            what: "pcapng block",
+            offset: 28,
+            reason: "bad length",
+        };
+        assert_eq!(
+            e.to_string(),
+            "pcapng block malformed at offset 28: bad length"
+        );
+        let boxed: Box<dyn std::error::Error> = Box::new(e);
+        assert!(boxed.to_string().contains("pcapng"));
+    }
+}
