@@ -43,6 +43,7 @@ impl Medium {
                 let q = &mut st.queues[qi];
                 q.cw = (2 * q.cw + 1).min(q.params.cw_max);
                 q.backoff = self.mac_rng.uniform_inclusive(q.cw);
+                q.backoff_running = true;
                 q.expiry = NEVER;
             }
         }
@@ -62,9 +63,12 @@ impl Medium {
                 q.backoff = 0;
                 continue;
             }
-            if t > q.anchor {
-                let elapsed = ((t - q.anchor) / slot).min(q.backoff as Time) as u32;
-                q.backoff -= elapsed;
+            if t >= q.anchor + q.backoff as Time * slot {
+                // The whole backoff elapsed while the medium was idle.
+                q.backoff = 0;
+                q.backoff_running = false;
+            } else if t > q.anchor {
+                q.backoff -= ((t - q.anchor) / slot) as u32;
             }
             q.expiry = NEVER;
         }
@@ -104,5 +108,6 @@ impl Medium {
         let q = &mut self.stations[s as usize].queues[qi];
         q.cw = if failed { (2 * q.cw + 1).min(q.params.cw_max) } else { q.params.cw_min };
         q.backoff = self.mac_rng.uniform_inclusive(q.cw);
+        q.backoff_running = true;
     }
 }

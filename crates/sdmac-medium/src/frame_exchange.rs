@@ -396,8 +396,8 @@ impl Medium {
         }
         if acked {
             self.stats.acked[ac] += 1;
-            self.complete_head(t, s, qi, Outcome::Acked, Cause::None, ex.t_start, ex.t_data_end, sink);
             self.new_backoff(s, qi, false);
+            self.complete_head(t, s, qi, Outcome::Acked, Cause::None, ex.t_start, ex.t_data_end, sink);
             return;
         }
         let (outcome, cause) = if data_ok {
@@ -411,8 +411,8 @@ impl Medium {
             self.new_backoff(s, qi, true);
         } else {
             self.stats.failed[ac] += 1;
-            self.complete_head(t, s, qi, outcome, cause, ex.t_start, ex.t_data_end, sink);
             self.new_backoff(s, qi, false);
+            self.complete_head(t, s, qi, outcome, cause, ex.t_start, ex.t_data_end, sink);
         }
     }
 
@@ -434,8 +434,8 @@ impl Medium {
             q.reset_head();
             return;
         }
-        self.complete_head(t, s, qi, Outcome::NoAck, cause, start, t, sink);
         self.new_backoff(s, qi, false);
+        self.complete_head(t, s, qi, Outcome::NoAck, cause, start, t, sink);
     }
 
     /// Removes the head frame of a queue and reports it.

@@ -458,9 +458,18 @@ impl Medium {
             return Err(EnqueueError::QueueFull { station, ac: queue_ac(qi), limit });
         }
         q.frames.push_back(f);
-        if q.frames.len() == 1 && can_access {
-            q.expiry = (q.anchor + q.backoff as Time * slot_ns).max(t);
-            self.mark_dirty(station);
+        if q.frames.len() == 1 {
+            if can_access {
+                q.expiry = (q.anchor + q.backoff as Time * slot_ns).max(t);
+                self.mark_dirty(station);
+            } else if q.backoff == 0 && !q.backoff_running {
+                // A frame that finds the medium busy with no backoff pending invokes
+                // the backoff procedure (IEEE 802.11-2016 §10.3.4.3); otherwise every
+                // station whose frame arrived during a busy period would transmit
+                // DIFS after it, all in the same slot.
+                q.backoff = self.mac_rng.uniform_inclusive(q.cw);
+                q.backoff_running = true;
+            }
         }
         Ok(())
     }

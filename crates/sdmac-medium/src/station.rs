@@ -36,6 +36,8 @@ pub(crate) struct AccessQueue {
     pub backoff: u32,
     /// From when idle slots count (AIFS after the medium became idle).
     pub anchor: Time,
+    /// The backoff procedure is under way: drawn and not yet counted down to zero.
+    pub backoff_running: bool,
     /// When this queue may transmit, NEVER if it has no frame or the station is busy.
     pub expiry: Time,
     /// Attempts made on the head frame.
@@ -56,6 +58,7 @@ impl AccessQueue {
             cw: params.cw_min,
             backoff: 0,
             anchor: 0,
+            backoff_running: true,
             expiry: NEVER,
             attempts: 0,
             collisions: 0,

@@ -93,7 +93,8 @@ pub fn percentile(sorted: &[Time], p: f64) -> Option<Time> {
     if sorted.is_empty() {
         return None;
     }
-    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    // The small epsilon keeps 0.99 * 1000 = 990.0000000000001 at rank 990.
+    let rank = ((p / 100.0) * sorted.len() as f64 - 1e-9).ceil() as usize;
     Some(sorted[rank.clamp(1, sorted.len()) - 1])
 }
 
