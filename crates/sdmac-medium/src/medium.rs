@@ -281,7 +281,11 @@ impl Medium {
         }
         let flows = self.stations[id as usize].cfg.flows.clone();
         for (i, f) in flows.iter().enumerate() {
-            let start = f.start_ns.max(now);
+            let mut start = f.start_ns.max(now);
+            if let TrafficPattern::Poisson { mean_interval_ns } = f.pattern {
+                // A Poisson process: the first arrival is an exponential gap after start.
+                start += self.traffic_rng.exponential(mean_interval_ns as f64).round() as Time;
+            }
             if start < f.stop_ns {
                 self.events.push(start, Event::Arrival { station: id, flow: i as u16 });
             }
@@ -428,6 +432,12 @@ impl Medium {
                             return true; // the ACK's preamble arrived in time: wait for its end
                         }
                         self.finish_exchange(t, station, false, Cause::None, sink);
+                        // The ACKTimeout interval counts like a busy medium: AIFS starts
+                        // again at its end (as ns-3's channel access manager does).
+                        let st = &mut self.stations[station as usize];
+                        if st.idle_since.is_some() {
+                            st.idle_since = Some(t);
+                        }
                         self.reschedule(station, t);
                     }
                     _ => return false,
@@ -501,7 +511,7 @@ impl Medium {
     /// Keeps a saturated flow's queue non-empty.
     pub(crate) fn refill<S: Sink + ?Sized>(&mut self, t: Time, station: StationId, flow: u16, sink: &mut S) {
         let f = self.stations[station as usize].cfg.flows[flow as usize];
-        if t < f.start_ns || t >= f.stop_ns {
+        if f.pattern != TrafficPattern::Saturated || t < f.start_ns || t >= f.stop_ns {
             return;
         }
         let st = &self.stations[station as usize];

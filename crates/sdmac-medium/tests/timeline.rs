@@ -79,11 +79,11 @@ fn missing_receiver_costs_data_plus_ack_timeout_per_attempt() {
     let c = run(&mut m);
     let r = c.tx[0];
     assert_eq!((r.outcome, r.cause, r.attempts), (Outcome::DataLost, Cause::OutOfRange, 7));
-    // Each attempt: 36 µs DATA + 45 µs ACKTimeout; the next starts at the timeout
-    // (DIFS has already elapsed), backoff 0.
+    // Each attempt: 36 µs DATA + 45 µs ACKTimeout; the ACKTimeout counts as busy, so
+    // the next attempt waits DIFS after it (backoff 0): 115 µs per attempt.
     assert_eq!(r.t_first_start, 34 * US);
-    assert_eq!(r.t_last_start, (34 + 6 * 81) * US);
-    assert_eq!(r.t_done, (34 + 7 * 81) * US);
+    assert_eq!(r.t_last_start, (34 + 6 * 115) * US);
+    assert_eq!(r.t_done, (34 + 6 * 115 + 81) * US);
     assert_eq!(c.air.len(), 7);
     assert!(c.air[1..].iter().all(|a| a.retry));
 }

@@ -87,7 +87,8 @@ impl Capture {
                 ieee80211::write_beacon_frame(body, &p, true).map_err(err)?
             }
             FrameKind::Data => {
-                let mut p = DataParams::new(dst, src, dst, 0x0800);
+                // EtherType 0x88B5 (local experimental): the zero-filled body is not IPv4.
+                let mut p = DataParams::new(dst, src, dst, 0x88B5);
                 p.duration = r.duration_us;
                 p.seq = r.seq;
                 p.retry = r.retry;

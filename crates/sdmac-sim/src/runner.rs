@@ -182,9 +182,7 @@ pub fn build(s: &Scenario) -> Result<Vec<BuiltMedium>, SimError> {
         for &g in &members {
             let spec = &s.stations[g];
             let r = &spec.raw;
-            let pos = r.position.clone().unwrap_or_default();
-            let position = [pos.first().copied().unwrap_or(0.0), pos.get(1).copied().unwrap_or(0.0), pos.get(2).copied().unwrap_or(0.0)];
-            let mut c = StationConfig::new(&phy, spec.address, position);
+            let mut c = StationConfig::new(&phy, spec.address, spec.position);
             if r.qos.unwrap_or(false) {
                 c = c.with_qos(&phy);
             } else {

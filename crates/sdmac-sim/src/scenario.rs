@@ -158,6 +158,9 @@ pub struct RawStation {
     pub queue_limit: Option<usize>,
     pub beacon_interval_tu: Option<u32>,
     pub count: Option<u32>,
+    /// Replicas are placed on a square grid with this spacing (m), starting at
+    /// `position`; without it they share `position`.
+    pub grid_spacing_m: Option<f64>,
     pub edca: Option<BTreeMap<String, RawEdca>>,
 }
 
@@ -212,6 +215,8 @@ struct RawScenario {
 /// A station after replication, with where it was defined.
 #[derive(Debug, Clone)]
 pub struct StationSpec {
+    /// Position in metres.
+    pub position: [f64; 3],
     /// Unique name.
     pub name: String,
     /// Group name (the `name` of its `[[station]]`).
@@ -396,6 +401,9 @@ impl Scenario {
                 }
             }
             let count = r.count.unwrap_or(1);
+            if r.grid_spacing_m.is_some_and(|g| !(g > 0.0 && g.is_finite())) {
+                return Err(err(line, key("grid_spacing_m"), "must be a positive number of metres".into()));
+            }
             if count == 0 {
                 return Err(err(line, key("count"), "must be at least 1".into()));
             }
@@ -410,7 +418,14 @@ impl Scenario {
                     (Some(_), _) => return Err(err(line, key("address"), "cannot give one address to a replicated station (count > 1)".into())),
                     (None, _) => [0x02, 0, 0, (n >> 16) as u8, (n >> 8) as u8, n as u8],
                 };
-                stations.push(StationSpec { name, group: r.name.clone(), address, medium, raw: r.clone(), line });
+                let p = r.position.clone().unwrap_or_default();
+                let mut position = [p.first().copied().unwrap_or(0.0), p.get(1).copied().unwrap_or(0.0), p.get(2).copied().unwrap_or(0.0)];
+                if let Some(spacing) = r.grid_spacing_m {
+                    let side = (count as f64).sqrt().ceil() as u32;
+                    position[0] += (k % side) as f64 * spacing;
+                    position[1] += (k / side) as f64 * spacing;
+                }
+                stations.push(StationSpec { position, name, group: r.name.clone(), address, medium, raw: r.clone(), line });
             }
         }
         if stations.is_empty() {

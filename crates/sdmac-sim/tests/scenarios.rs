@@ -85,8 +85,10 @@ fn a_strong_sender_captures_the_receiver_despite_a_hidden_one() {
     println!("A collisions/attempts {}  C {}", ratio(a), ratio(c));
     // A still loses the frames that start while B is already locked onto C's frame
     // (no capture after the preamble); C loses nearly every frame A overlaps.
-    assert!(ratio(a) < 0.1, "{}", ratio(a));
-    assert!(ratio(c) > 0.5 && ratio(c) > 5.0 * ratio(a), "{} vs {}", ratio(c), ratio(a));
+    assert!(ratio(a) < 0.2, "{}", ratio(a));
+    assert!(ratio(c) > 2.5 * ratio(a), "{} vs {}", ratio(c), ratio(a));
+    let lost = |s: &Value| s["lost"].as_u64().unwrap();
+    assert!(lost(c) > 10 * (lost(a) + 1), "lost: C {} A {}", lost(c), lost(a));
 }
 
 #[test]

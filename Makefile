@@ -1,0 +1,113 @@
+# sdmac: build, test and demo on a fresh Debian 12 machine.
+#
+#   make deps     system packages (apt, only what is missing) + Python virtualenv .venv
+#   make build    the Rust workspace (release) + the Python package into .venv
+#   make test     cargo test + pytest
+#   make demo     a simulator run
+#   make bench    bench/run.sh
+#   make vmtest   tests that need a VM (none yet)
+#   make clean    build products; `make distclean` also drops .venv and .stamps
+#
+# Needs Rust (cargo) from rustup; everything else is installed here.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := build
+.DELETE_ON_ERROR:
+
+# rustup installs into ~/.cargo/bin, which a non-login shell may lack.
+export PATH := $(HOME)/.cargo/bin:$(PATH)
+
+PYTHON ?= python3
+VENV   := $(CURDIR)/.venv
+VPY    := $(VENV)/bin/python
+STAMPS := .stamps
+
+APT_PACKAGES := python3-venv python3-dev tshark build-essential pkg-config
+PY_PACKAGES  := "maturin>=1.9,<2" "click>=8.1" "rich>=13" "numpy>=1.24" "matplotlib>=3.6" \
+                "pytest>=7" "hypothesis>=6" "libconf>=2"
+
+CARGO_FLAGS ?= --release
+# sdmac-py is the Python extension: maturin builds it (linked for the interpreter
+# in .venv) and pytest tests it, so plain cargo leaves it out.
+CARGO_WS := --workspace --exclude sdmac-py
+
+.PHONY: all deps build test demo bench vmtest clean distclean check-cargo
+
+all: build
+
+# ---------------------------------------------------------------- dependencies
+
+check-cargo:
+	@if ! command -v cargo >/dev/null 2>&1; then \
+	  echo "error: cargo not found (PATH=$$PATH)." >&2; \
+	  echo "       sdmac needs a Rust toolchain: install it with rustup (https://rustup.rs)," >&2; \
+	  echo "       then open a new shell or run: source \"\$$HOME/.cargo/env\"" >&2; \
+	  exit 1; \
+	fi
+
+$(STAMPS):
+	@mkdir -p $@
+
+# System packages: skipped entirely when every tool they provide is present.
+$(STAMPS)/apt: | $(STAMPS)
+	@missing=""; \
+	$(PYTHON) -c 'import ensurepip, venv' >/dev/null 2>&1 || missing="$$missing python3-venv"; \
+	$(PYTHON) -c 'import os, sysconfig, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
+	  >/dev/null 2>&1 || missing="$$missing python3-dev"; \
+	command -v tshark >/dev/null 2>&1 || missing="$$missing tshark"; \
+	{ command -v cc && command -v c++ && command -v make; } >/dev/null 2>&1 || missing="$$missing build-essential"; \
+	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
+	if [ -z "$$missing" ]; then \
+	  echo "deps: system packages present ($(APT_PACKAGES))"; \
+	else \
+	  sudo=""; \
+	  if [ "$$(id -u)" -ne 0 ]; then \
+	    if command -v sudo >/dev/null 2>&1; then sudo="sudo"; \
+	    else echo "error: need root (or sudo) to install:$$missing" >&2; exit 1; fi; \
+	  fi; \
+	  echo "deps: installing$$missing"; \
+	  echo "wireshark-common wireshark-common/install-setuid boolean false" | $$sudo debconf-set-selections; \
+	  $$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q; \
+	  $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
+	fi
+	@touch $@
+
+# pyvenv.cfg is a plain file written when the venv is made, so deleting .venv
+# makes it again (and re-runs the pip step below).
+$(VENV)/pyvenv.cfg: | $(STAMPS)/apt
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMPS)/venv: $(VENV)/pyvenv.cfg python/pyproject.toml Makefile
+	$(VPY) -m pip install -q --disable-pip-version-check --upgrade pip
+	$(VPY) -m pip install -q --disable-pip-version-check --prefer-binary $(PY_PACKAGES)
+	@touch $@
+
+deps: check-cargo $(STAMPS)/venv
+
+# ---------------------------------------------------------------- build
+
+build: deps
+	cargo build $(CARGO_FLAGS) $(CARGO_WS)
+	cd python && VIRTUAL_ENV=$(VENV) $(VENV)/bin/maturin develop $(CARGO_FLAGS) --quiet
+
+test: build
+	cargo test $(CARGO_FLAGS) $(CARGO_WS)
+	$(VENV)/bin/pytest -q tests/
+
+demo: build
+	$(VENV)/bin/sdmac sim saturation --stations 1,5,10,20 --duration 5
+
+bench: build
+	@if [ -f bench/run.sh ]; then bash bench/run.sh; else echo "bench: no bench/run.sh yet"; fi
+
+vmtest:
+	@echo "no VM tests yet"
+
+clean:
+	-cargo clean
+	rm -rf python/sdmac/_core*.so python/build python/*.egg-info
+	find python tests -name __pycache__ -type d -prune -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV) $(STAMPS)

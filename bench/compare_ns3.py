@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""sdmac's engine against ns-3 on the same DCF saturation scenario, side by side.
+
+    python3 bench/compare_ns3.py [--stations 10,50] [--duration 10] [--seeds 1,2,3] [--json OUT]
+
+Runs bench/ns3/run.py (ns-3.44 from the PyPI wheel `ns3`, a C++ scenario compiled
+against it; an optional dependency: without it this prints why and exits 0) and
+`sdmac-sim saturation` with the same stations, duration and seeds, one run at a time.
+Prints, per n, both throughputs, their difference, and the speed of each in simulated
+seconds per wall-clock second (median over seeds) with the ratio sdmac / ns-3.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
+SDMAC = os.path.join(TARGET, "release", "sdmac-sim")
+
+
+def sdmac_point(n, duration, seed):
+    with tempfile.NamedTemporaryFile(suffix=".json") as out:
+        subprocess.run([SDMAC, "saturation", "--stations", str(n), "--duration", str(duration), "--seed", str(seed), "--json", out.name], check=True)
+        return json.load(open(out.name))["results"][0]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--stations", default="10,50")
+    ap.add_argument("--duration", type=float, default=10.0)
+    ap.add_argument("--seeds", default="1,2,3")
+    ap.add_argument("--json", help="write the comparison here")
+    a = ap.parse_args()
+    if not os.path.exists(SDMAC):
+        subprocess.run(["cargo", "build", "--release", "-p", "sdmac-sim"], cwd=ROOT, check=True)
+    build = subprocess.run(["bash", os.path.join(HERE, "ns3", "build.sh")], capture_output=True, text=True)
+    if build.returncode != 0:
+        print("SKIPPED: the ns-3 baseline could not be built (the optional PyPI package `ns3` is needed):")
+        print("  " + (build.stderr.strip().splitlines() or ["no output"])[-1])
+        return 0
+    with tempfile.NamedTemporaryFile(suffix=".json") as out:
+        subprocess.run([sys.executable, os.path.join(HERE, "ns3", "run.py"), "--stations", a.stations,
+                        "--duration", str(a.duration), "--seeds", a.seeds, "--json", out.name], check=True, stdout=subprocess.DEVNULL)
+        ns3 = {r["stations"]: r for r in json.load(open(out.name))["results"]}
+    seeds = [int(s) for s in a.seeds.split(",")]
+    rows = []
+    print(f"\nDCF saturation, 802.11a 54 Mb/s, 1500 B, {a.duration:g} s simulated, seeds {a.seeds}")
+    print(f"{'n':>3} | {'ns-3 Mb/s':>9} {'sdmac Mb/s':>10} {'diff':>7} | {'ns-3 sim s/s':>12} {'sdmac sim s/s':>13} {'speed-up':>9}")
+    for n in [int(x) for x in a.stations.split(",")]:
+        runs = [sdmac_point(n, a.duration, s) for s in seeds]
+        s_thr = statistics.mean(r["throughput_mbps"] for r in runs)
+        s_speed = statistics.median(r["sim_seconds_per_wall_second"] for r in runs)
+        r3 = ns3[n]
+        n_thr = r3["throughput_mbps"]
+        # ns-3's wall time covers its simulated time including warm-up.
+        n_speed = statistics.median(x["simulated_seconds"] / x["wall_seconds"] for x in r3["runs"])
+        diff = (s_thr - n_thr) / n_thr * 100
+        row = {"stations": n, "ns3_throughput_mbps": n_thr, "sdmac_throughput_mbps": s_thr, "difference_percent": diff,
+               "ns3_sim_seconds_per_wall_second": n_speed, "sdmac_sim_seconds_per_wall_second": s_speed, "speedup": s_speed / n_speed}
+        rows.append(row)
+        print(f"{n:>3} | {n_thr:9.2f} {s_thr:10.2f} {diff:+6.2f}% | {n_speed:12.2f} {s_speed:13.1f} {s_speed / n_speed:8.0f}x")
+    if a.json:
+        json.dump({"results": rows}, open(a.json, "w"), indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
