@@ -13,7 +13,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import click
 from rich.console import Console
@@ -21,6 +21,7 @@ from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, T
 from rich.table import Table
 
 from . import _core
+from .analysis import bianchi
 from ._overrides import apply_overrides, unshift_error
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
@@ -190,7 +191,17 @@ def print_scenario_results(res: Dict[str, Any], console: Console) -> None:
     console.print(rt)
 
 
-SATURATION_COLUMNS = (("stations", 8), ("Mb/s", 10), ("collision p", 12), ("events", 12), ("wall s", 9), ("sim s / wall s", 15))
+SATURATION_COLUMNS = (
+    ("stations", 8),
+    ("Mb/s", 9),
+    ("Bianchi", 9),
+    ("diff", 8),
+    ("collision p", 11),
+    ("Bianchi p", 9),
+    ("events", 10),
+    ("wall s", 8),
+    ("sim s / wall s", 14),
+)
 
 
 def _saturation_title(params: Dict[str, Any]) -> str:
@@ -200,15 +211,29 @@ def _saturation_title(params: Dict[str, Any]) -> str:
     )
 
 
-def _saturation_row_table(r: Dict[str, Any], header: bool) -> Table:
+def _bianchi(r: Dict[str, Any], params: Dict[str, Any]) -> Tuple[Optional[float], Optional[float]]:
+    """Bianchi's model for this point, from the timing the simulator used."""
+    timing = params.get("timing")
+    if not timing or not r.get("stations"):
+        return None, None
+    return bianchi.throughput_mbps(int(r["stations"]), bianchi.Timing.from_json(timing), int(params["payload"]))
+
+
+def _saturation_row_table(r: Dict[str, Any], header: bool, params: Optional[Dict[str, Any]] = None) -> Table:
     """One row of the sweep's table, printed as soon as its n is done; rows line up."""
     t = Table(show_header=header, box=None, pad_edge=False, header_style="bold")
     for col, width in SATURATION_COLUMNS:
         t.add_column(col, justify="right", width=width, no_wrap=True)
+    model, model_p = _bianchi(r, params or {})
+    thr = r.get("throughput_mbps")
+    diff = None if model is None or thr is None else f"{(thr - model) / model * 100:+.2f}%"
     t.add_row(
         _num(r.get("stations")),
-        _num(r.get("throughput_mbps"), "{:.3f}"),
+        _num(thr, "{:.3f}"),
+        _num(model, "{:.3f}"),
+        diff or "-",
         _num(r.get("collision_probability"), "{:.4f}"),
+        _num(model_p, "{:.4f}"),
         _num(r.get("events")),
         _num(r.get("wall_seconds"), "{:.3f}"),
         _num(r.get("sim_seconds_per_wall_second"), "{:.1f}"),
@@ -357,7 +382,7 @@ def sim_saturation(
         if not quiet:
             if not results:
                 console.print(_saturation_title(params), style="bold")
-            console.print(_saturation_row_table(out["results"][0], header=not results))
+            console.print(_saturation_row_table(out["results"][0], header=not results, params=params))
         results.extend(out["results"])
     if json_path:
         _write_json(json_path, json.dumps({"params": params, "results": results}, indent=2))

@@ -28,7 +28,7 @@ pub struct SaturationParams {
 pub fn scenario_text(p: &SaturationParams, n: u32) -> String {
     format!(
         "name = \"saturation n={n}\"\nduration = {d}\nseed = {seed}\n\n[phy]\nstandard = \"{std}\"\nrate = \"{rate}\"\n\n\
-         [[station]]\nname = \"ap\"\nposition = [0, 0]\n\n[[station]]\nname = \"sta\"\nposition = [1, 0]\ncount = {n}\n\n\
+         [[station]]\nname = \"ap\"\nposition = [0, 0]\n\n[[station]]\nname = \"sta\"\nposition = [0, 0]\ncircle_radius_m = 1\ncount = {n}\n\n\
          [[flow]]\nfrom = \"sta\"\nto = \"ap\"\npattern = \"saturated\"\npayload = {payload}\n",
         d = p.duration_s,
         seed = p.seed,
@@ -79,8 +79,29 @@ pub fn saturation(p: &SaturationParams, progress: &mut dyn FnMut(&Progress) -> b
 pub fn saturation_json(p: &SaturationParams, progress: &mut dyn FnMut(&Progress) -> bool) -> Result<String, SimError> {
     let results = saturation(p, progress)?;
     let v = json!({
-        "params": {"standard": p.standard, "rate": p.rate, "payload": p.payload, "duration_s": p.duration_s, "seed": p.seed},
+        "params": {"standard": p.standard, "rate": p.rate, "payload": p.payload, "duration_s": p.duration_s, "seed": p.seed,
+                   "timing": timing(p)?},
         "results": results,
     });
     Ok(serde_json::to_string_pretty(&v).expect("JSON"))
+}
+
+/// The PHY/MAC timing of the sweep's scenario (what an analytical model needs), in µs.
+pub fn timing(p: &SaturationParams) -> Result<Value, SimError> {
+    let s = Scenario::parse(&scenario_text(p, 1), "saturation")?;
+    let phy = crate::runner::build_phy(&s.file, s.standard, &s.phy)?;
+    let rate = s.phy.rate.as_ref().expect("set by scenario_text").parse_rate().map_err(|e| SimError::at("saturation", None, "rate", e))?;
+    let us = |ns: u64| ns as f64 / 1e3;
+    let mpdu = crate::runner::mpdu_len(p.payload, false);
+    Ok(json!({
+        "slot_us": us(phy.slot_ns),
+        "sifs_us": us(phy.sifs_ns),
+        "difs_us": us(phy.difs_ns()),
+        "ack_timeout_us": us(phy.ack_timeout_ns()),
+        "data_us": us(phy.airtime_ns(mpdu, rate)),
+        "ack_us": us(phy.ack_airtime_ns(rate)),
+        "mpdu_bytes": mpdu,
+        "cw_min": phy.cw_min,
+        "cw_max": phy.cw_max,
+    }))
 }

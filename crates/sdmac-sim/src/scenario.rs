@@ -28,6 +28,7 @@
 //! name = "sta"
 //! position = [5, 0]
 //! count = 1                # replicate as sta0, sta1, ... when > 1
+//! # circle_radius_m = 1    # replicas on a circle around position (or grid_spacing_m)
 //!
 //! [[flow]]
 //! from = "sta"             # a station, or a replicated group
@@ -161,6 +162,8 @@ pub struct RawStation {
     /// Replicas are placed on a square grid with this spacing (m), starting at
     /// `position`; without it they share `position`.
     pub grid_spacing_m: Option<f64>,
+    /// Replicas are placed evenly on a circle of this radius (m) around `position`.
+    pub circle_radius_m: Option<f64>,
     pub edca: Option<BTreeMap<String, RawEdca>>,
 }
 
@@ -401,8 +404,13 @@ impl Scenario {
                 }
             }
             let count = r.count.unwrap_or(1);
-            if r.grid_spacing_m.is_some_and(|g| !(g > 0.0 && g.is_finite())) {
-                return Err(err(line, key("grid_spacing_m"), "must be a positive number of metres".into()));
+            for (k, v) in [("grid_spacing_m", r.grid_spacing_m), ("circle_radius_m", r.circle_radius_m)] {
+                if v.is_some_and(|g| !(g > 0.0 && g.is_finite())) {
+                    return Err(err(line, key(k), "must be a positive number of metres".into()));
+                }
+            }
+            if r.grid_spacing_m.is_some() && r.circle_radius_m.is_some() {
+                return Err(err(line, key("circle_radius_m"), "give grid_spacing_m or circle_radius_m, not both".into()));
             }
             if count == 0 {
                 return Err(err(line, key("count"), "must be at least 1".into()));
@@ -420,6 +428,11 @@ impl Scenario {
                 };
                 let p = r.position.clone().unwrap_or_default();
                 let mut position = [p.first().copied().unwrap_or(0.0), p.get(1).copied().unwrap_or(0.0), p.get(2).copied().unwrap_or(0.0)];
+                if let Some(radius) = r.circle_radius_m {
+                    let a = 2.0 * std::f64::consts::PI * k as f64 / count as f64;
+                    position[0] += radius * a.cos();
+                    position[1] += radius * a.sin();
+                }
                 if let Some(spacing) = r.grid_spacing_m {
                     let side = (count as f64).sqrt().ceil() as u32;
                     position[0] += (k % side) as f64 * spacing;

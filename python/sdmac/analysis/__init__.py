@@ -1,0 +1,1 @@
+"""Analysis helpers: analytical models and statistics of sdmac's results."""
