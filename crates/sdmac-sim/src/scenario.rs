@@ -50,6 +50,9 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use toml::Spanned;
 
+/// Most stations a scenario may hold.
+pub const MAX_STATIONS: u32 = 100_000;
+
 /// A rate written as a number (Mb/s) or a name.
 #[derive(Deserialize, Debug, Clone)]
 #[serde(untagged)]
@@ -412,8 +415,11 @@ impl Scenario {
             if r.grid_spacing_m.is_some() && r.circle_radius_m.is_some() {
                 return Err(err(line, key("circle_radius_m"), "give grid_spacing_m or circle_radius_m, not both".into()));
             }
-            if count == 0 {
-                return Err(err(line, key("count"), "must be at least 1".into()));
+            if count == 0 || count > MAX_STATIONS {
+                return Err(err(line, key("count"), format!("must be between 1 and {MAX_STATIONS}")));
+            }
+            if stations.len() + count as usize > MAX_STATIONS as usize {
+                return Err(err(line, key("count"), format!("a scenario holds at most {MAX_STATIONS} stations")));
             }
             for k in 0..count {
                 let name = if count == 1 { r.name.clone() } else { format!("{}{}", r.name, k) };
@@ -509,6 +515,13 @@ impl Scenario {
             let start_ns = secs_to_ns(r.start.unwrap_or(0.0).max(0.0));
             let stop_ns = r.stop.map_or(duration_ns, |s| secs_to_ns(s.max(0.0)));
             for &s in &from {
+                if ac != Ac::Be && !stations[s].raw.qos.unwrap_or(false) {
+                    return Err(err(
+                        line,
+                        key("ac"),
+                        format!("station {:?} is not a QoS station (qos = true): it has one DCF queue, so only ac = \"BE\"", stations[s].name),
+                    ));
+                }
                 if let Some(t) = to {
                     if t == s {
                         return Err(err(line, key("to"), format!("station {:?} cannot send to itself", stations[s].name)));
