@@ -102,8 +102,9 @@ impl Medium {
         } else {
             self.stations[s as usize].transmitting = true;
         }
-        for q in self.stations[s as usize].queues.iter_mut() {
-            q.expiry = crate::time::NEVER;
+        let st = &mut self.stations[s as usize];
+        for &qi in &st.used {
+            st.queues[qi].expiry = crate::time::NEVER;
         }
         self.mark_dirty(s);
         if self.active_count == 0 {

@@ -112,6 +112,9 @@ pub(crate) struct Exchange {
 pub(crate) struct Station {
     pub cfg: StationConfig,
     pub queues: [AccessQueue; 5],
+    /// Indexes of the queues this station uses (one DCF queue, or four EDCA queues,
+    /// plus the beacon queue of an AP); the others never hold a frame.
+    pub used: Vec<usize>,
     pub noise_mw: f64,
     /// Transmissions on air received at or above the CCA threshold.
     pub cs_count: u32,
@@ -137,7 +140,12 @@ impl Station {
     pub fn new(cfg: StationConfig, beacon_params: EdcaParams) -> Station {
         let q = |i: usize| AccessQueue::new(cfg.edca[i]);
         let queues = [q(0), q(1), q(2), q(3), AccessQueue::new(beacon_params)];
+        let mut used: Vec<usize> = if cfg.qos { vec![0, 1, 2, 3] } else { vec![1] };
+        if cfg.beacon.is_some() {
+            used.push(BEACON_QUEUE);
+        }
         Station {
+            used,
             noise_mw: sdmac_phy::units::dbm_to_mw(cfg.noise_floor_dbm),
             cfg,
             queues,
@@ -162,7 +170,7 @@ impl Station {
 
     /// Earliest queue expiry.
     pub fn expiry(&self) -> Time {
-        self.queues.iter().map(|q| q.expiry).min().unwrap_or(NEVER)
+        self.used.iter().map(|&i| self.queues[i].expiry).min().unwrap_or(NEVER)
     }
 
     /// Records a unicast reception; true if it repeats the last one from `from`.
