@@ -48,6 +48,7 @@ impl Medium {
             }
         }
         let Some(qi) = winner else { return };
+        self.stations[s as usize].txop_start = t;
         self.begin_data(t, s, qi, sink);
     }
 

@@ -27,6 +27,13 @@ pub enum Event {
         /// The DATA frame's queue (for airtime accounting).
         queue: u8,
     },
+    /// The next frame of a TXOP goes on air (SIFS after the last ACK).
+    TxopContinue {
+        /// The station holding the TXOP.
+        station: StationId,
+        /// Its queue.
+        queue: u8,
+    },
     /// A sender's ACKTimeout expires (valid if `gen` matches its exchange).
     AckTimeout { station: StationId, gen: u32 },
     /// A traffic flow's next frame arrives.

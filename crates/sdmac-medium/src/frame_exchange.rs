@@ -399,6 +399,7 @@ impl Medium {
             self.stats.acked[ac] += 1;
             self.new_backoff(s, qi, false);
             self.complete_head(t, s, qi, Outcome::Acked, Cause::None, ex.t_start, ex.t_data_end, sink);
+            self.maybe_continue_txop(t, s, qi);
             return;
         }
         let (outcome, cause) = if data_ok {
@@ -478,6 +479,42 @@ impl Medium {
         sink.tx_done(&report);
         if let Some(flow) = f.flow {
             self.refill(t, s, flow, sink);
+        }
+    }
+
+    /// After an acknowledged frame, keeps the medium for the queue's next frame if its
+    /// whole exchange still fits in the TXOP limit (EDCA TXOP, IEEE 802.11-2016
+    /// §10.22.2.8): the frame follows SIFS after the ACK, without backoff.
+    fn maybe_continue_txop(&mut self, t: Time, s: StationId, qi: usize) {
+        let phy = &self.cfg.phy;
+        let st = &self.stations[s as usize];
+        let q = &st.queues[qi];
+        if q.params.txop_limit_ns == 0 {
+            return;
+        }
+        let Some(next) = q.frames.front() else { return };
+        if next.no_ack || next.dst == Dest::Broadcast {
+            return;
+        }
+        let Some(rate) = next.rates.rate_of_attempt(q.attempts as u32) else { return };
+        let exchange = phy.airtime_ns(next.len, rate) + phy.sifs_ns + phy.ack_airtime_ns(rate);
+        if t + phy.sifs_ns + exchange - st.txop_start > q.params.txop_limit_ns {
+            return;
+        }
+        let at = t + phy.sifs_ns;
+        self.stations[s as usize].bursting = true;
+        self.events.push(at, Event::TxopContinue { station: s, queue: qi as u8 });
+    }
+
+    /// The next frame of a TXOP.
+    pub(crate) fn txop_continue<S: Sink + ?Sized>(&mut self, t: Time, s: StationId, qi: usize, sink: &mut S) {
+        let st = &mut self.stations[s as usize];
+        st.bursting = false;
+        let ready = !st.queues[qi].frames.is_empty() && !st.transmitting && st.exchange.is_none() && !st.responding;
+        if ready {
+            self.begin_data(t, s, qi, sink);
+        } else if st.idle_since.is_none() && !st.busy() {
+            self.on_idle(t, s);
         }
     }
 

@@ -445,6 +445,7 @@ impl Medium {
             }
             Event::Arrival { station, flow } => self.arrival(t, station, flow, sink),
             Event::Tbtt { station } => self.tbtt(t, station),
+            Event::TxopContinue { station, queue } => self.txop_continue(t, station, queue as usize, sink),
         }
         true
     }

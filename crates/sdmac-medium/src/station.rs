@@ -125,6 +125,10 @@ pub(crate) struct Station {
     pub responding: bool,
     pub exchange: Option<Exchange>,
     pub exchange_gen: u32,
+    /// When the current TXOP began (the last access won).
+    pub txop_start: Time,
+    /// The next frame of a TXOP follows SIFS after the last ACK.
+    pub bursting: bool,
     /// When the medium became idle for this station (physical and virtual carrier
     /// sense); None while busy.
     pub idle_since: Option<Time>,
@@ -155,6 +159,8 @@ impl Station {
             responding: false,
             exchange: None,
             exchange_gen: 0,
+            txop_start: 0,
+            bursting: false,
             idle_since: Some(0),
             nav_until: 0,
             eifs: false,
@@ -165,7 +171,7 @@ impl Station {
 
     /// Busy by physical carrier sense or own activity (NAV is folded into idle_since).
     pub fn busy(&self) -> bool {
-        self.cs_count > 0 || self.rx_lock != NO_SLOT || self.transmitting || self.responding
+        self.cs_count > 0 || self.rx_lock != NO_SLOT || self.transmitting || self.responding || self.bursting
     }
 
     /// Earliest queue expiry.

@@ -259,3 +259,40 @@ fn same_seed_same_run_different_seed_different_run() {
     assert_eq!(run_seed(1), run_seed(1));
     assert_ne!(run_seed(1), run_seed(2));
 }
+
+#[test]
+fn a_txop_carries_several_exchanges_sifs_apart() {
+    // Station 0 is a QoS station whose VO queue has the 802.11a default TXOP limit
+    // (1504 µs) and no backoff; each exchange: DATA 36 + SIFS 16 + ACK 28 = 80 µs.
+    let phy = Phy::new(Standard::Dot11a);
+    let mut m2 = {
+        let mut cfg = MediumConfig::new(phy.clone());
+        cfg.error_model = ErrorModel::NoErrors;
+        Medium::new(cfg)
+    };
+    let mut qos = StationConfig::new(&phy, [2, 0, 0, 0, 0, 1], [0.0; 3]).with_qos(&phy);
+    qos.edca[Ac::Vo as usize].cw_min = 0;
+    qos.edca[Ac::Vo as usize].cw_max = 0;
+    assert_eq!(qos.edca[Ac::Vo as usize].txop_limit_ns, 1504 * US);
+    m2.add_station(qos);
+    m2.add_station(StationConfig::new(&phy, [2, 0, 0, 0, 0, 2], [1.0, 0.0, 0.0]));
+    for h in 0..3 {
+        let mut r = req(h, Dest::Station(1), 50);
+        r.ac = Ac::Vo;
+        m2.enqueue(0, 0, r).unwrap();
+    }
+    let c = run(&mut m2);
+    let starts: Vec<u64> = c.tx.iter().map(|r| r.t_first_start / US).collect();
+    // AIFS[VO] = 16 + 2*9 = 34 µs, then every 80 + 16 µs.
+    assert_eq!(starts, [34, 130, 226]);
+    assert!(c.tx.iter().all(|r| r.outcome == Outcome::Acked));
+
+    // Without a TXOP (DCF, backoff 0) each frame waits DIFS after the previous ACK.
+    let mut dcf = medium(2, &[]);
+    for h in 0..3 {
+        dcf.enqueue(0, 0, req(h, Dest::Station(1), 50)).unwrap();
+    }
+    let c = run(&mut dcf);
+    let starts: Vec<u64> = c.tx.iter().map(|r| r.t_first_start / US).collect();
+    assert_eq!(starts, [34, 148, 262]);
+}
