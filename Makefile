@@ -3,7 +3,7 @@
 #   make deps     system packages (apt, only what is missing) + Python virtualenv .venv
 #   make build    the Rust workspace (release) + the Python package into .venv
 #   make test     cargo test + pytest
-#   make demo     a simulator run
+#   make demo     the saturation sweep of the simulator beside Bianchi's model
 #   make bench    bench/run.sh
 #   make vmtest   tests that need a VM (none yet)
 #   make clean    build products; `make distclean` also drops .venv and .stamps
@@ -96,7 +96,7 @@ test: build
 	$(VENV)/bin/pytest -q tests/
 
 demo: build
-	$(VENV)/bin/sdmac sim saturation --stations 1,5,10,20 --duration 5
+	$(VENV)/bin/sdmac sim saturation
 
 bench: build
 	@if [ -f bench/run.sh ]; then bash bench/run.sh; else echo "bench: no bench/run.sh yet"; fi

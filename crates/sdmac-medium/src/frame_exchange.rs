@@ -66,7 +66,6 @@ impl Medium {
                 queue: qi as u8,
                 t_start: t,
                 t_data_end: t + airtime,
-                rate,
                 data_ok: None,
                 data_cause: Cause::None,
                 ack_slot: NO_SLOT,

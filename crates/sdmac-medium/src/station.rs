@@ -99,7 +99,6 @@ pub(crate) struct Exchange {
     pub queue: u8,
     pub t_start: Time,
     pub t_data_end: Time,
-    pub rate: Rate,
     /// Did the destination receive the DATA frame (None until known)?
     pub data_ok: Option<bool>,
     pub data_cause: Cause,
