@@ -371,26 +371,18 @@ impl Medium {
                 }
                 self.mark_dirty(station);
                 self.refresh_access();
-                return Some(crate::report::TxReport {
+                return Some(crate::report::TxReport::not_sent(
                     station,
                     handle,
-                    dst: f.dst,
-                    ac: queue_ac(qi),
-                    len: f.len,
-                    flow: f.flow,
-                    outcome: crate::report::Outcome::Dropped,
-                    cause: Cause::Cancelled,
-                    delivered: false,
-                    attempts: 0,
-                    rates: [(f.rates.entries()[0].0, 0); 4],
-                    n_rates: 0,
-                    collisions: 0,
-                    t_queued: f.t_queued,
-                    t_first_start: now,
-                    t_last_start: now,
-                    t_data_end: now,
-                    t_done: now,
-                });
+                    f.dst,
+                    queue_ac(qi),
+                    f.len,
+                    f.flow,
+                    f.rates.entries()[0].0,
+                    Cause::Cancelled,
+                    f.t_queued,
+                    now,
+                ));
             }
         }
         None
@@ -542,26 +534,9 @@ impl Medium {
         };
         if self.push_frame(t, station, qi, q).is_err() {
             self.stats.dropped[queue_ac(qi) as usize] += 1;
-            sink.tx_done(&crate::report::TxReport {
-                station,
-                handle,
-                dst: f.dst,
-                ac: f.ac,
-                len: f.mpdu_len,
-                flow: Some(flow),
-                outcome: crate::report::Outcome::Dropped,
-                cause: Cause::QueueFull,
-                delivered: false,
-                attempts: 0,
-                rates: [(rates.entries()[0].0, 0); 4],
-                n_rates: 0,
-                collisions: 0,
-                t_queued: t,
-                t_first_start: t,
-                t_last_start: t,
-                t_data_end: t,
-                t_done: t,
-            });
+            let r = rates.entries()[0].0;
+            let report = crate::report::TxReport::not_sent(station, handle, f.dst, f.ac, f.mpdu_len, Some(flow), r, Cause::QueueFull, t, t);
+            sink.tx_done(&report);
         }
     }
 

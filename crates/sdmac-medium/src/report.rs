@@ -115,6 +115,44 @@ pub struct TxReport {
     pub t_done: Time,
 }
 
+impl TxReport {
+    /// The report of a request that never went on air (refused or cancelled at `t`).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn not_sent(
+        station: StationId,
+        handle: u64,
+        dst: Dest,
+        ac: Ac,
+        len: u32,
+        flow: Option<u16>,
+        first_rate: Rate,
+        cause: Cause,
+        t_queued: Time,
+        t: Time,
+    ) -> TxReport {
+        TxReport {
+            station,
+            handle,
+            dst,
+            ac,
+            len,
+            flow,
+            outcome: Outcome::Dropped,
+            cause,
+            delivered: false,
+            attempts: 0,
+            rates: [(first_rate, 0); 4],
+            n_rates: 0,
+            collisions: 0,
+            t_queued,
+            t_first_start: t,
+            t_last_start: t,
+            t_data_end: t,
+            t_done: t,
+        }
+    }
+}
+
 /// Kind of a received or transmitted frame.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum FrameKind {
