@@ -82,8 +82,8 @@ impl Medium {
         let lock = self.stations[s as usize].rx_lock;
         if lock != NO_SLOT {
             let other = &mut self.txs[lock as usize];
-            if other.dst == Dest::Station(s) && other.dst_fail.is_none() {
-                other.dst_fail = Some(Cause::HalfDuplex);
+            if other.dst == Dest::Station(s) {
+                other.dst_fail.get_or_insert(Cause::HalfDuplex);
             }
             self.stations[s as usize].rx_lock = NO_SLOT;
         }
@@ -95,11 +95,9 @@ impl Medium {
             tx.dst_fail = Some(Cause::OutOfRange);
         }
         let slot = self.alloc_slot(tx);
+        self.stations[s as usize].transmitting = true;
         if self.stations[s as usize].idle_since.is_some() {
-            self.stations[s as usize].transmitting = true;
             self.on_busy(t, s);
-        } else {
-            self.stations[s as usize].transmitting = true;
         }
         let st = &mut self.stations[s as usize];
         for &qi in &st.used {

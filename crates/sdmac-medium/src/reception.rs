@@ -8,7 +8,7 @@ use crate::medium::Medium;
 use crate::report::Cause;
 use crate::time::Time;
 use sdmac_phy::error_model::ErrorModel;
-use sdmac_phy::{Rate, LEGACY_RATES};
+use sdmac_phy::Rate;
 
 /// Interference weaker than this fraction of the noise does not make a failure count
 /// as a collision.
@@ -90,12 +90,14 @@ pub(crate) fn success_probability(
     let total_bits = 8 * len as u64;
     if let ErrorModel::Table(table) = model {
         // A PER table is indexed by received signal: count interference as lowering the
-        // signal by the worst SINR degradation over the frame.
-        let mut worst = 0.0f64;
-        for_each_piece(pieces, start, end, |_, i| worst = worst.max(i));
-        let eff_dbm = sdmac_phy::units::mw_to_dbm(signal_mw) - 10.0 * (1.0 + worst / noise_mw).log10();
-        let idx = table_index(rate);
-        return 1.0 - table.per_at(eff_dbm, idx);
+        // signal by the worst SINR degradation over the frame. A rate the table has no
+        // column for falls through to the chunk model below (NIST, as `ErrorModel` does).
+        if let Some(column) = table.column_for(rate) {
+            let mut worst = 0.0f64;
+            for_each_piece(pieces, start, end, |_, i| worst = worst.max(i));
+            let eff_dbm = sdmac_phy::units::mw_to_dbm(signal_mw) - 10.0 * (1.0 + worst / noise_mw).log10();
+            return 1.0 - table.per_at(eff_dbm, column);
+        }
     }
     let duration = (end - start).max(1) as f64;
     let mut p = 1.0;
@@ -105,14 +107,6 @@ pub(crate) fn success_probability(
         p *= model.chunk_success(rate, sinr, bits);
     });
     p
-}
-
-/// Column of a PER table for `rate`: legacy rate index, or MCS for HT.
-fn table_index(rate: Rate) -> usize {
-    match rate {
-        Rate::Ht { mcs, .. } => mcs as usize,
-        r => LEGACY_RATES.iter().position(|l| *l == r).unwrap_or(0),
-    }
 }
 
 /// Calls `f(duration, interference power)` for each piece of [start, end) with
@@ -150,6 +144,20 @@ mod tests {
         let mut seen = Vec::new();
         for_each_piece(&[(10, 30, 1.0), (20, 50, 2.0)], 0, 40, |d, i| seen.push((d, i)));
         assert_eq!(seen, vec![(10, 0.0), (10, 1.0), (10, 3.0), (10, 2.0)]);
+    }
+
+    #[test]
+    fn a_per_table_is_read_in_the_column_of_the_rate() {
+        // Columns: 1, 2, 5.5, 11, 6, 9, 12, 18, 24, 36, 48, 54 Mb/s, each a distinct PER.
+        let row = |sig: i32| format!("{sig} 0.01 0.02 0.03 0.04 0.05 0.06 0.07 0.08 0.09 0.10 0.11 0.12\n");
+        let table = sdmac_phy::PerTable::parse(&(row(-80) + &row(-79)), "t").unwrap();
+        let model = ErrorModel::Table(std::sync::Arc::new(table));
+        let signal = sdmac_phy::units::dbm_to_mw(-80.0);
+        let p = |rate| success_probability(&model, rate, signal, 1e-12, &[], 0, 1000, 100);
+        assert!((p(Rate::Ofdm54) - 0.88).abs() < 1e-12);
+        assert!((p(Rate::Dsss2) - 0.98).abs() < 1e-12);
+        // HT MCS 7 is read as its non-HT reference rate (54 Mb/s), not as column 7.
+        assert!((p(Rate::Ht { mcs: 7, bw40: false, sgi: false }) - 0.88).abs() < 1e-12);
     }
 
     #[test]
