@@ -2,6 +2,7 @@
 
 use crate::time::{Time, MICROS, TU};
 use sdmac_phy::{Phy, Rate};
+use std::fmt;
 
 /// Index of a station within its medium.
 pub type StationId = u32;
@@ -87,13 +88,98 @@ impl EdcaParams {
             },
         }
     }
+
+    /// Checks the parameters against what an EDCA Parameter Set element can carry
+    /// (IEEE 802.11-2016 §9.4.2.29): AIFSN in 1..=15, CWmin and CWmax each 2^k − 1
+    /// with k in 0..=15, CWmin ≤ CWmax, and a TXOP limit of at most
+    /// [`MAX_TXOP_LIMIT_NS`] (255 units of 32 µs). Reports the first bad field.
+    pub fn validate(&self) -> Result<(), EdcaError> {
+        if !(1..=15).contains(&self.aifsn) {
+            return Err(EdcaError::Aifsn(self.aifsn));
+        }
+        let is_cw = |cw: u32| cw <= 32_767 && (cw + 1).is_power_of_two();
+        if !is_cw(self.cw_min) {
+            return Err(EdcaError::CwMin(self.cw_min));
+        }
+        if !is_cw(self.cw_max) {
+            return Err(EdcaError::CwMax(self.cw_max));
+        }
+        if self.cw_min > self.cw_max {
+            return Err(EdcaError::CwOrder { cw_min: self.cw_min, cw_max: self.cw_max });
+        }
+        if self.txop_limit_ns > MAX_TXOP_LIMIT_NS {
+            return Err(EdcaError::TxopLimit(self.txop_limit_ns));
+        }
+        Ok(())
+    }
 }
 
-/// Up to four (rate, tries) entries: attempt k uses the entry it falls in.
+/// The longest TXOP limit an EDCA Parameter Set element can carry: 255 × 32 µs.
+pub const MAX_TXOP_LIMIT_NS: Time = 255 * 32 * MICROS;
+
+/// Why EDCA parameters were refused (by [`EdcaParams::validate`] or
+/// `Medium::set_edca`). The message names the field and its bad value.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum EdcaError {
+    /// AIFSN outside 1..=15.
+    Aifsn(u8),
+    /// CWmin not of the form 2^k − 1 with k in 0..=15.
+    CwMin(u32),
+    /// CWmax not of the form 2^k − 1 with k in 0..=15.
+    CwMax(u32),
+    /// CWmin greater than CWmax.
+    CwOrder {
+        /// The CWmin given.
+        cw_min: u32,
+        /// The CWmax given.
+        cw_max: u32,
+    },
+    /// TXOP limit above [`MAX_TXOP_LIMIT_NS`] (value in ns).
+    TxopLimit(Time),
+    /// No such station.
+    UnknownStation(StationId),
+    /// A non-QoS station has one DCF queue, set through `Ac::Be`; other ACs have no
+    /// queue of their own on it.
+    NotQos {
+        /// The station.
+        station: StationId,
+        /// The AC that was given.
+        ac: Ac,
+    },
+}
+
+impl fmt::Display for EdcaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            EdcaError::Aifsn(v) => write!(f, "aifsn {v} is outside 1..=15"),
+            EdcaError::CwMin(v) => write!(f, "cw_min {v} is not of the form 2^k-1 (k in 0..=15)"),
+            EdcaError::CwMax(v) => write!(f, "cw_max {v} is not of the form 2^k-1 (k in 0..=15)"),
+            EdcaError::CwOrder { cw_min, cw_max } => write!(f, "cw_min {cw_min} is greater than cw_max {cw_max}"),
+            EdcaError::TxopLimit(v) => write!(f, "txop_limit_ns {v} exceeds {MAX_TXOP_LIMIT_NS} ns (255 x 32 us)"),
+            EdcaError::UnknownStation(s) => write!(f, "no station {s} on this medium"),
+            EdcaError::NotQos { station, ac } => write!(
+                f,
+                "station {station} is not a QoS station: its single DCF queue is set through AC BE, not {}",
+                ac.name()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for EdcaError {}
+
+/// Up to four (rate, tries) entries: attempt k uses the entry it falls in. Two series
+/// are equal when their entries are.
+#[derive(Copy, Clone, Debug, Eq)]
 pub struct RateSeries {
     entries: [(Rate, u8); 4],
     len: u8,
+}
+
+impl PartialEq for RateSeries {
+    fn eq(&self, other: &RateSeries) -> bool {
+        self.entries() == other.entries()
+    }
 }
 
 impl RateSeries {
@@ -236,6 +322,10 @@ pub struct StationConfig {
     pub queue_limit: usize,
     /// Rate series used when a frame names none.
     pub default_rates: RateSeries,
+    /// ACKTimeout of this station's frame exchanges, counted from the end of its DATA
+    /// frame; None: the PHY's (`Phy::ack_timeout_ns`, 45 µs for 802.11a). If the ACK's
+    /// preamble is detected before it expires, the sender waits for the ACK's end.
+    pub ack_timeout_ns: Option<Time>,
     /// Beacons, for an AP.
     pub beacon: Option<BeaconConfig>,
     /// Traffic sources.
@@ -269,6 +359,7 @@ impl StationConfig {
             edca,
             queue_limit: 500,
             default_rates: RateSeries::single(fastest, 7),
+            ack_timeout_ns: None,
             beacon: None,
             flows: Vec::new(),
         }
@@ -291,6 +382,18 @@ pub struct LinkOverride {
     pub snr_db: Option<f64>,
     /// Fixed received power in dBm.
     pub rx_power_dbm: Option<f64>,
-    /// Fixed probability that a frame on this link is lost, on top of the error model.
+    /// Fixed probability that a frame on this link is lost, on top of the error model:
+    /// the receiver detected the preamble (it locked onto the frame, so it is busy
+    /// receiving until the frame's end and waits EIFS afterwards) but the body is
+    /// corrupted. A sender whose ACK is lost this way learns it at the ACK's end.
+    /// Clamped to [0, 1]; drawn when the frame ends, only when strictly between 0 and 1.
     pub error_prob: Option<f64>,
+    /// Fixed probability that the receiver misses the preamble of a frame on this link:
+    /// it never locks onto the frame, which is lost for it (cause
+    /// [`Cause::PreambleMissed`](crate::Cause::PreambleMissed)) while its energy still
+    /// counts for carrier sense and as interference. A sender that misses its ACK's
+    /// preamble gives up at the ACKTimeout. Clamped to [0, 1]; drawn from the MAC
+    /// random stream at the moment the receiver would lock, only when strictly between
+    /// 0 and 1 (1 always misses, 0 never draws).
+    pub preamble_error_prob: Option<f64>,
 }

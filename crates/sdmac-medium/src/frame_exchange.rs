@@ -37,8 +37,10 @@ impl Medium {
             self.stats.beacon_airtime_ns += airtime;
         } else {
             self.stats.attempts[ac] += 1;
+            st.stats.tx_attempts += 1;
             if attempt > 0 {
                 self.stats.retries[ac] += 1;
+                st.stats.tx_retries += 1;
             }
             self.stats.airtime_ns[ac] += airtime;
         }
@@ -69,6 +71,7 @@ impl Medium {
                 data_ok: None,
                 data_cause: Cause::None,
                 ack_slot: NO_SLOT,
+                ack_fail: Cause::None,
             });
         }
         self.start_transmission(t, tx);
@@ -127,12 +130,20 @@ impl Medium {
                     self.stations[j].rx_lock = NO_SLOT;
                     if locked.dst == Dest::Station(l.rx) {
                         self.txs[lock as usize].dst_fail.get_or_insert(Cause::Collision);
+                        if locked.kind == FrameKind::Ack {
+                            self.note_ack_fail(l.rx, Cause::Collision);
+                        }
                     }
                 }
             }
             let st = &self.stations[j];
             let free = !st.transmitting && !st.responding && st.rx_lock == NO_SLOT;
-            if free && l.detect && self.preamble_detected(l.rx, l.power_mw, slot) {
+            let detected = free && l.detect && self.preamble_detected(l.rx, l.power_mw, slot);
+            // A configured preamble miss is drawn only when the receiver would lock.
+            let p_miss = l.preamble_error_prob;
+            let missed = detected && p_miss > 0.0 && (p_miss >= 1.0 || self.mac_rng.unit() < p_miss);
+            let st = &self.stations[j];
+            if detected && !missed {
                 let st = &mut self.stations[j];
                 st.rx_lock = slot;
                 if kind == FrameKind::Ack && is_dst {
@@ -141,7 +152,9 @@ impl Medium {
                     }
                 }
             } else if is_dst {
-                let cause = if st.transmitting || st.responding {
+                let cause = if missed {
+                    Cause::PreambleMissed
+                } else if st.transmitting || st.responding {
                     Cause::HalfDuplex
                 } else if !l.detect {
                     Cause::OutOfRange
@@ -151,6 +164,9 @@ impl Medium {
                 };
                 let txr = &mut self.txs[slot as usize];
                 txr.dst_fail.get_or_insert(cause);
+                if kind == FrameKind::Ack {
+                    self.note_ack_fail(l.rx, cause);
+                }
             }
             let st = &self.stations[j];
             if was_idle && st.busy() {
@@ -159,6 +175,16 @@ impl Medium {
         }
         let end = self.txs[slot as usize].end;
         self.events.push(end, Event::TxEnd { slot });
+    }
+
+    /// The ACK that station `s` waits for will not be received: remember why, for the
+    /// report at its ACKTimeout.
+    fn note_ack_fail(&mut self, s: StationId, cause: Cause) {
+        if let Some(ex) = self.stations[s as usize].exchange.as_mut() {
+            if ex.ack_fail == Cause::None {
+                ex.ack_fail = cause;
+            }
+        }
     }
 
     /// Can station `j` detect the preamble of transmission `slot`, received at
@@ -207,8 +233,9 @@ impl Medium {
             }
         }
         if tx.needs_ack {
-            let gen = self.stations[s as usize].exchange_gen;
-            let timeout = self.cfg.phy.ack_timeout_ns();
+            let st = &self.stations[s as usize];
+            let gen = st.exchange_gen;
+            let timeout = st.cfg.ack_timeout_ns.unwrap_or_else(|| self.cfg.phy.ack_timeout_ns());
             self.events.push(t + timeout, Event::AckTimeout { station: s, gen });
         }
         let mut received_any = false;
@@ -330,7 +357,14 @@ impl Medium {
                         );
                     }
                 }
-                let noise = self.stations[j as usize].cfg.noise_floor_dbm;
+                let st = &mut self.stations[j as usize];
+                if tx.kind == FrameKind::Beacon {
+                    st.stats.rx_beacons += 1;
+                } else {
+                    st.stats.rx_frames += 1;
+                    st.stats.rx_duplicates += u64::from(duplicate);
+                }
+                let noise = st.cfg.noise_floor_dbm;
                 sink.rx(&RxIndication {
                     station: j,
                     from: tx.src,
@@ -473,6 +507,13 @@ impl Medium {
             t_done: t,
         };
         q.reset_head();
+        let stats = &mut self.stations[s as usize].stats;
+        match outcome {
+            Outcome::Acked => stats.tx_acked += 1,
+            Outcome::DataLost | Outcome::AckLost => stats.tx_failed += 1,
+            Outcome::NoAck => stats.tx_no_ack += 1,
+            Outcome::Dropped => stats.tx_dropped += 1,
+        }
         sink.tx_done(&report);
         if let Some(flow) = f.flow {
             self.refill(t, s, flow, sink);
@@ -483,31 +524,39 @@ impl Medium {
     /// whole exchange still fits in the TXOP limit (EDCA TXOP, IEEE 802.11-2016
     /// §10.22.2.8): the frame follows SIFS after the ACK, without backoff.
     fn maybe_continue_txop(&mut self, t: Time, s: StationId, qi: usize) {
-        let phy = &self.cfg.phy;
-        let st = &self.stations[s as usize];
-        let q = &st.queues[qi];
-        if q.params.txop_limit_ns == 0 {
+        let at = t + self.cfg.phy.sifs_ns;
+        if !self.txop_fits(s, qi, at) {
             return;
         }
-        let Some(next) = q.frames.front() else { return };
-        if next.no_ack || next.dst == Dest::Broadcast {
-            return;
-        }
-        let Some(rate) = next.rates.rate_of_attempt(q.attempts as u32) else { return };
-        let exchange = phy.airtime_ns(next.len, rate) + phy.sifs_ns + phy.ack_airtime_ns(rate);
-        if t + phy.sifs_ns + exchange - st.txop_start > q.params.txop_limit_ns {
-            return;
-        }
-        let at = t + phy.sifs_ns;
         self.stations[s as usize].bursting = true;
         self.events.push(at, Event::TxopContinue { station: s, queue: qi as u8 });
     }
 
-    /// The next frame of a TXOP.
+    /// Does the exchange of the head frame of queue `qi`, started at `at`, end within
+    /// the TXOP the station holds?
+    fn txop_fits(&self, s: StationId, qi: usize, at: Time) -> bool {
+        let phy = &self.cfg.phy;
+        let st = &self.stations[s as usize];
+        let q = &st.queues[qi];
+        if q.params.txop_limit_ns == 0 {
+            return false;
+        }
+        let Some(next) = q.frames.front() else { return false };
+        if next.no_ack || next.dst == Dest::Broadcast {
+            return false;
+        }
+        let Some(rate) = next.rates.rate_of_attempt(q.attempts as u32) else { return false };
+        let exchange = phy.airtime_ns(next.len, rate) + phy.sifs_ns + phy.ack_airtime_ns(rate);
+        at + exchange - st.txop_start <= q.params.txop_limit_ns
+    }
+
+    /// The next frame of a TXOP (checked again: since it was scheduled, the caller may
+    /// have cancelled the head frame or changed its rates).
     pub(crate) fn txop_continue<S: Sink + ?Sized>(&mut self, t: Time, s: StationId, qi: usize, sink: &mut S) {
+        let fits = self.txop_fits(s, qi, t);
         let st = &mut self.stations[s as usize];
         st.bursting = false;
-        let ready = !st.queues[qi].frames.is_empty() && !st.transmitting && st.exchange.is_none() && !st.responding;
+        let ready = fits && !st.transmitting && st.exchange.is_none() && !st.responding;
         if ready {
             self.begin_data(t, s, qi, sink);
         } else if st.idle_since.is_none() && !st.busy() {

@@ -14,8 +14,10 @@ pub(crate) struct Link {
     pub cs: bool,
     /// At or above the receiver's sensitivity.
     pub detect: bool,
-    /// Fixed loss probability on top of the error model.
+    /// Fixed loss probability on top of the error model (preamble seen, body corrupt).
     pub error_prob: f64,
+    /// Fixed probability that the receiver misses the preamble (never locks on).
+    pub preamble_error_prob: f64,
     /// One-entry cache of the success probability of a clean reception.
     pub cache_rate: Option<Rate>,
     pub cache_len: u32,

@@ -16,10 +16,10 @@
 //!
 //! A clean DATA/ACK exchange costs four events: access, DATA end, ACK start, ACK end.
 
-use crate::config::{Ac, Dest, EdcaParams, LinkOverride, RateSeries, StationConfig, StationId, TrafficPattern};
+use crate::config::{Ac, Dest, EdcaError, EdcaParams, LinkOverride, RateSeries, StationConfig, StationId, TrafficPattern};
 use crate::event::{Event, EventQueue};
 use crate::link::{Link, LinkTable};
-use crate::report::{Cause, FrameKind, MediumStats, Sink};
+use crate::report::{Cause, FrameKind, MediumStats, Sink, StationStats};
 use crate::rng::SimRng;
 use crate::station::{Queued, Station, BEACON_QUEUE, NO_SLOT};
 use crate::time::{Time, NEVER};
@@ -123,6 +123,73 @@ impl fmt::Display for EnqueueError {
 }
 
 impl std::error::Error for EnqueueError {}
+
+/// A request waiting in a queue (or being sent), as `Medium::queued` shows it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct QueuedInfo {
+    /// The queue's access category (for a non-QoS station always `Ac::Be`, its single
+    /// DCF queue, as in the `TxReport`).
+    pub ac: Ac,
+    /// MPDU length in bytes.
+    pub len: u32,
+    /// The rate series it will be sent with (the station's default series at the time
+    /// it was queued, when the request named none).
+    pub rates: RateSeries,
+    /// Sent without expecting an ACK.
+    pub no_ack: bool,
+    /// When it entered the queue.
+    pub t_queued: Time,
+    /// Attempts made so far.
+    pub attempts: u8,
+    /// An attempt is in progress: its DATA frame is on air, or the sender waits for the
+    /// ACK.
+    pub on_air: bool,
+}
+
+/// Why a queued request could not be changed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum QueuedError {
+    /// The station has no request with this handle waiting (never queued, already
+    /// finished, or no such station).
+    NotQueued {
+        /// Station.
+        station: StationId,
+        /// The handle asked for.
+        handle: u64,
+    },
+    /// The request has made an attempt already (its rates can no longer change).
+    AlreadyStarted {
+        /// Station.
+        station: StationId,
+        /// The handle asked for.
+        handle: u64,
+    },
+    /// The PHY cannot send at this rate.
+    UnsupportedRate {
+        /// The handle asked for.
+        handle: u64,
+        /// The rate refused.
+        rate: Rate,
+    },
+}
+
+impl fmt::Display for QueuedError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            QueuedError::NotQueued { station, handle } => {
+                write!(f, "no request with handle {handle} is queued at station {station}")
+            }
+            QueuedError::AlreadyStarted { station, handle } => {
+                write!(f, "request {handle} of station {station} has already been attempted; its rates cannot change")
+            }
+            QueuedError::UnsupportedRate { handle, rate } => {
+                write!(f, "rate {rate} for request {handle} is not supported by this PHY")
+            }
+        }
+    }
+}
+
+impl std::error::Error for QueuedError {}
 
 /// Largest MPDU accepted (802.11n A-MSDU in an MPDU: 7935 B + header; round up).
 pub const MAX_MPDU_LEN: u32 = 8_000;
@@ -294,7 +361,8 @@ impl Medium {
         id
     }
 
-    /// Sets a fixed SNR, received power or error probability on the link `tx` -> `rx`.
+    /// Sets a fixed SNR, received power, error probability or preamble-miss probability
+    /// on the link `tx` -> `rx` (see [`LinkOverride`]), replacing its previous override.
     pub fn set_link(&mut self, tx: StationId, rx: StationId, o: LinkOverride) {
         self.links.set_override(tx, rx, o);
         let link = self.make_link(tx, rx);
@@ -325,6 +393,107 @@ impl Medium {
         }
     }
 
+    /// Sets a station's ACKTimeout (None: the PHY's, 45 µs for 802.11a), counted from
+    /// the end of each DATA frame it sends from now on; an ACKTimeout already running
+    /// keeps its end. Ignored for an unknown station.
+    pub fn set_ack_timeout(&mut self, id: StationId, ns: Option<Time>) {
+        if let Some(s) = self.stations.get_mut(id as usize) {
+            s.cfg.ack_timeout_ns = ns;
+        }
+    }
+
+    /// The ACKTimeout a station uses (its own, or the PHY's); None for an unknown station.
+    pub fn ack_timeout(&self, id: StationId) -> Option<Time> {
+        let s = self.stations.get(id as usize)?;
+        Some(s.cfg.ack_timeout_ns.unwrap_or_else(|| self.cfg.phy.ack_timeout_ns()))
+    }
+
+    /// Changes the channel access parameters of one queue of a station at run time.
+    ///
+    /// A QoS station has a queue per AC; a non-QoS station has one DCF queue, set
+    /// through `Ac::Be` (any other AC is refused with [`EdcaError::NotQos`]). The
+    /// parameters are checked with [`EdcaParams::validate`]. A backoff in progress keeps
+    /// its remaining slots: the new CWmin/CWmax apply from the next backoff draw (the
+    /// current contention window is clamped into the new [CWmin, CWmax]), the new AIFSN
+    /// from the next time the station senses the medium idle, the TXOP limit from the
+    /// next access.
+    pub fn set_edca(&mut self, id: StationId, ac: Ac, p: EdcaParams) -> Result<(), EdcaError> {
+        let st = self.stations.get_mut(id as usize).ok_or(EdcaError::UnknownStation(id))?;
+        p.validate()?;
+        if !st.cfg.qos && ac != Ac::Be {
+            return Err(EdcaError::NotQos { station: id, ac });
+        }
+        st.cfg.edca[ac as usize] = p;
+        let q = &mut st.queues[ac as usize];
+        q.params = p;
+        q.cw = q.cw.clamp(p.cw_min, p.cw_max);
+        Ok(())
+    }
+
+    /// The channel access parameters frames of `ac` are sent with at a station (for a
+    /// non-QoS station, its DCF parameters whatever the AC); None for an unknown station.
+    pub fn edca(&self, id: StationId, ac: Ac) -> Option<EdcaParams> {
+        let st = self.stations.get(id as usize)?;
+        Some(st.queues[self.queue_index(st, ac)].params)
+    }
+
+    /// Changes the rate series a station uses for requests that name none, from the
+    /// next request queued (frames already queued keep the series they were queued
+    /// with). Refused if the PHY cannot send one of its rates.
+    pub fn set_default_rates(&mut self, id: StationId, rates: RateSeries) -> Result<(), EnqueueError> {
+        if id as usize >= self.stations.len() {
+            return Err(EnqueueError::UnknownStation(id));
+        }
+        self.check_rates(&rates).map_err(EnqueueError::UnsupportedRate)?;
+        self.stations[id as usize].cfg.default_rates = rates;
+        Ok(())
+    }
+
+    /// The rate series a station uses for requests that name none.
+    pub fn default_rates(&self, id: StationId) -> Option<RateSeries> {
+        self.stations.get(id as usize).map(|s| s.cfg.default_rates)
+    }
+
+    /// Where the request `handle` of station `id` waits: (queue index, position).
+    fn find_queued(&self, id: StationId, handle: u64) -> Option<(usize, usize)> {
+        let st = self.stations.get(id as usize)?;
+        st.used
+            .iter()
+            .filter(|&&qi| qi != BEACON_QUEUE)
+            .find_map(|&qi| st.queues[qi].frames.iter().position(|f| f.handle == handle).map(|pos| (qi, pos)))
+    }
+
+    /// A request still in a station's queue (waiting, or being sent), by its handle;
+    /// None once it has finished (or if there is no such request).
+    pub fn queued(&self, id: StationId, handle: u64) -> Option<QueuedInfo> {
+        let (qi, pos) = self.find_queued(id, handle)?;
+        let st = &self.stations[id as usize];
+        let q = &st.queues[qi];
+        let f = &q.frames[pos];
+        let attempts = if pos == 0 { q.attempts } else { 0 };
+        // A no-ack frame is finished when its only attempt ends, so an attempt made is
+        // one on air; an acked one is in its exchange until the ACK or ACKTimeout.
+        let on_air = attempts > 0 && (f.no_ack || st.exchange.is_some_and(|e| e.queue as usize == qi));
+        Some(QueuedInfo { ac: queue_ac(qi), len: f.len, rates: f.rates, no_ack: f.no_ack, t_queued: f.t_queued, attempts, on_air })
+    }
+
+    /// Changes the rate series of a queued request before its first attempt.
+    pub fn set_queued_rates(&mut self, id: StationId, handle: u64, rates: RateSeries) -> Result<(), QueuedError> {
+        let (qi, pos) = self.find_queued(id, handle).ok_or(QueuedError::NotQueued { station: id, handle })?;
+        self.check_rates(&rates).map_err(|rate| QueuedError::UnsupportedRate { handle, rate })?;
+        let q = &mut self.stations[id as usize].queues[qi];
+        if pos == 0 && q.attempts > 0 {
+            return Err(QueuedError::AlreadyStarted { station: id, handle });
+        }
+        q.frames[pos].rates = rates;
+        Ok(())
+    }
+
+    /// A station's counters; None for an unknown station.
+    pub fn station_stats(&self, id: StationId) -> Option<StationStats> {
+        self.stations.get(id as usize).map(|s| s.stats)
+    }
+
     /// Received power of `tx` at `rx` in dBm, None below the interference floor.
     pub fn link_power_dbm(&self, tx: StationId, rx: StationId) -> Option<f64> {
         self.links.get(tx, rx).map(|l| l.power_dbm)
@@ -338,9 +507,7 @@ impl Medium {
             return Err(EnqueueError::InvalidLength(req.len));
         }
         let rates = req.rates.unwrap_or(st.cfg.default_rates);
-        if let Some(&(r, _)) = rates.entries().iter().find(|(r, _)| !self.cfg.phy.standard.supports(*r) || !r.is_valid()) {
-            return Err(EnqueueError::UnsupportedRate(r));
-        }
+        self.check_rates(&rates).map_err(EnqueueError::UnsupportedRate)?;
         let at = at.max(self.now);
         let q = Queued {
             handle: req.handle,
@@ -353,8 +520,17 @@ impl Medium {
             flow: None,
         };
         self.push_frame(at, station, self.queue_index(st, req.ac), q)?;
+        self.stations[station as usize].stats.tx_requests += 1;
         self.refresh_access();
         Ok(())
+    }
+
+    /// The first rate of `rates` this medium's PHY cannot send, as an error.
+    fn check_rates(&self, rates: &RateSeries) -> Result<(), Rate> {
+        match rates.entries().iter().find(|(r, _)| !self.cfg.phy.standard.supports(*r) || !r.is_valid()) {
+            Some(&(r, _)) => Err(r),
+            None => Ok(()),
+        }
     }
 
     /// Removes a frame still waiting in a queue (not one being sent). Returns its report.
@@ -369,6 +545,7 @@ impl Medium {
                 if q.frames.is_empty() {
                     q.expiry = NEVER;
                 }
+                st.stats.tx_dropped += 1;
                 self.mark_dirty(station);
                 self.refresh_access();
                 return Some(crate::report::TxReport::not_sent(
@@ -423,7 +600,7 @@ impl Medium {
                         if ex.ack_slot != NO_SLOT && st.rx_lock == ex.ack_slot {
                             return true; // the ACK's preamble arrived in time: wait for its end
                         }
-                        self.finish_exchange(t, station, false, Cause::None, sink);
+                        self.finish_exchange(t, station, false, ex.ack_fail, sink);
                         // The ACKTimeout interval counts like a busy medium: AIFS starts
                         // again at its end (as ns-3's channel access manager does).
                         let st = &mut self.stations[station as usize];
@@ -532,7 +709,11 @@ impl Medium {
             kind: FrameKind::Data,
             flow: Some(flow),
         };
-        if self.push_frame(t, station, qi, q).is_err() {
+        let pushed = self.push_frame(t, station, qi, q);
+        let st = &mut self.stations[station as usize];
+        st.stats.tx_requests += 1;
+        if pushed.is_err() {
+            st.stats.tx_dropped += 1;
             self.stats.dropped[queue_ac(qi) as usize] += 1;
             let r = rates.entries()[0].0;
             let report = crate::report::TxReport::not_sent(station, handle, f.dst, f.ac, f.mpdu_len, Some(flow), r, Cause::QueueFull, t, t);
@@ -612,6 +793,7 @@ impl Medium {
             cs: power_dbm >= b.cca_threshold_dbm,
             detect: power_dbm >= b.rx_sensitivity_dbm,
             error_prob: o.error_prob.unwrap_or(0.0).clamp(0.0, 1.0),
+            preamble_error_prob: o.preamble_error_prob.unwrap_or(0.0).clamp(0.0, 1.0),
             cache_rate: None,
             cache_len: 0,
             cache_p: 0.0,

@@ -48,8 +48,12 @@ pub enum Cause {
     HalfDuplex,
     /// The receiver was already receiving another frame.
     ReceiverBusy,
-    /// A configured per-link error probability dropped it.
+    /// A configured per-link error probability dropped it (`LinkOverride::error_prob`:
+    /// preamble detected, body corrupted).
     LinkErrorProb,
+    /// The receiver missed the frame's preamble because of a configured per-link
+    /// probability (`LinkOverride::preamble_error_prob`): it never locked onto it.
+    PreambleMissed,
     /// The queue was full.
     QueueFull,
     /// Cancelled by the caller before it was sent.
@@ -67,6 +71,7 @@ impl Cause {
             Cause::HalfDuplex => "half_duplex",
             Cause::ReceiverBusy => "receiver_busy",
             Cause::LinkErrorProb => "link_error_prob",
+            Cause::PreambleMissed => "preamble_missed",
             Cause::QueueFull => "queue_full",
             Cause::Cancelled => "cancelled",
         }
@@ -293,4 +298,33 @@ pub struct MediumStats {
     pub collisions: [u64; 4],
     /// Beacons sent.
     pub beacons: u64,
+}
+
+/// Counters of one station (see `Medium::station_stats`). Every [`TxReport`] of the
+/// station counts in exactly one of `tx_acked`, `tx_failed`, `tx_no_ack` and
+/// `tx_dropped`; beacons are not counted on the sending side.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct StationStats {
+    /// Requests accepted into a queue (by `Medium::enqueue` or a traffic flow), plus flow
+    /// frames refused by a full queue (they get a `Dropped` report). Requests refused
+    /// with an error by `enqueue` are not counted.
+    pub tx_requests: u64,
+    /// DATA attempts put on air (first attempts and retries).
+    pub tx_attempts: u64,
+    /// Requests acknowledged (outcome A).
+    pub tx_acked: u64,
+    /// Requests that failed after their last attempt (outcomes LD and LA).
+    pub tx_failed: u64,
+    /// Requests sent without acknowledgement (broadcast or no-ack).
+    pub tx_no_ack: u64,
+    /// Requests that never went on air: refused by a full queue (flows) or cancelled.
+    pub tx_dropped: u64,
+    /// Retransmissions (attempts after the first of a request).
+    pub tx_retries: u64,
+    /// Data frames received (unicast to this station or broadcast), duplicates included.
+    pub rx_frames: u64,
+    /// Beacons received.
+    pub rx_beacons: u64,
+    /// Received unicast data frames that repeated the previous one from the same sender.
+    pub rx_duplicates: u64,
 }

@@ -2,7 +2,7 @@
 //! in progress.
 
 use crate::config::{Dest, EdcaParams, RateSeries, StationConfig};
-use crate::report::{Cause, FrameKind};
+use crate::report::{Cause, FrameKind, StationStats};
 use crate::time::{Time, NEVER};
 use sdmac_phy::Rate;
 use std::collections::VecDeque;
@@ -104,6 +104,9 @@ pub(crate) struct Exchange {
     pub data_cause: Cause,
     /// The ACK transmission the sender locked onto.
     pub ack_slot: u32,
+    /// Why the sender could not lock onto (or lost) its ACK, when that is known before
+    /// the ACKTimeout; None otherwise.
+    pub ack_fail: Cause,
 }
 
 /// A station.
@@ -137,6 +140,8 @@ pub(crate) struct Station {
     pub next_seq: u16,
     /// Handle of the last unicast frame received per sender, for duplicate detection.
     pub last_rx: Vec<(u32, u64)>,
+    /// Counters of this station.
+    pub stats: StationStats,
 }
 
 impl Station {
@@ -165,6 +170,7 @@ impl Station {
             eifs: false,
             next_seq: 0,
             last_rx: Vec::new(),
+            stats: StationStats::default(),
         }
     }
 

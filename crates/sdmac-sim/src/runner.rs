@@ -241,7 +241,7 @@ pub fn build(s: &Scenario) -> Result<Vec<BuiltMedium>, SimError> {
         }
         for l in s.links.iter().filter(|l| s.stations[l.from].medium == mi) {
             let (a, b) = (local(l.from).unwrap(), local(l.to).unwrap());
-            medium.set_link(a, b, LinkOverride { snr_db: l.snr_db, rx_power_dbm: l.rx_power_dbm, error_prob: l.error_prob });
+            medium.set_link(a, b, LinkOverride { snr_db: l.snr_db, rx_power_dbm: l.rx_power_dbm, error_prob: l.error_prob, ..LinkOverride::default() });
         }
         out.push(BuiltMedium { medium, stations: members, payload });
     }
