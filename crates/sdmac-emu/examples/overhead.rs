@@ -1,0 +1,124 @@
+//! Software overhead of a confirmed one-shot on emu, measured from Rust, beside a
+//! baseline: a bare ping-pong between two threads over the same kind of rings (the
+//! floor of any hand-off between an application and a device thread).
+//!
+//! `cargo run --release -p sdmac-emu --example overhead -- [COUNT] [--json FILE]`
+
+use sdmac_api::oneshot::{run, Mode, OneshotParams};
+use sdmac_api::{Ac, COMPONENT_NAMES};
+use sdmac_emu::setup::{paper_medium, PaperSetup, AP, AP_ADDR, STA};
+use sdmac_emu::{DeviceWait, EmuOptions, EmuSession};
+use sdmac_frame::MacAddress;
+use sdmac_measure::Summary;
+use sdmac_phy::Rate;
+use std::time::Duration;
+
+/// Round trips of a 64-byte message between two spinning threads over a ring pair,
+/// one every `gap_ns` (the pace of the emu run): the floor of any hand-off between
+/// an application thread and a device thread on this machine, hiccups included.
+fn ping_pong(count: usize, gap_ns: u64) -> Vec<f64> {
+    let (mut to_p, mut from_a) = rtrb::RingBuffer::<[u64; 8]>::new(64);
+    let (mut to_a, mut from_p) = rtrb::RingBuffer::<[u64; 8]>::new(64);
+    let peer = std::thread::spawn(move || {
+        for _ in 0..count {
+            let m = loop {
+                if let Ok(m) = from_a.pop() {
+                    break m;
+                }
+                std::hint::spin_loop();
+            };
+            while to_a.push(m).is_err() {}
+        }
+    });
+    let mut out = Vec::with_capacity(count);
+    let mut next = sdmac_rt::monotonic_ns();
+    for i in 0..count {
+        while sdmac_rt::monotonic_ns() < next {
+            std::hint::spin_loop();
+        }
+        let t0 = sdmac_rt::monotonic_ns();
+        to_p.push([i as u64; 8]).unwrap();
+        loop {
+            if from_p.pop().is_ok() {
+                break;
+            }
+            std::hint::spin_loop();
+        }
+        let t1 = sdmac_rt::monotonic_ns();
+        out.push((t1 - t0) as f64);
+        next = t1 + gap_ns;
+    }
+    peer.join().unwrap();
+    out
+}
+
+fn row(name: &str, s: &Summary) -> String {
+    format!(
+        "{name:<22} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>8.3}",
+        s.mean, s.sd, s.min, s.p99, s.p999, s.p9999, s.max
+    )
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let count: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(100_000);
+    let json = args.iter().position(|a| a == "--json").and_then(|k| args.get(k + 1)).cloned();
+
+    let (m, ap, sta) = paper_medium(&PaperSetup::default()).expect("testbed");
+    let opts = EmuOptions { wait: DeviceWait::Spin, app_spin_ns: 10_000_000, ..EmuOptions::default() };
+    let mut s = EmuSession::start(m, &[(AP, ap), (STA, sta)], opts).expect("session");
+    let mut iface = s.take(STA).expect("station interface");
+    let p = OneshotParams {
+        mode: Mode::BackToBack { gap_ns: 200_000 },
+        count,
+        payload: 50,
+        rate: Rate::Ofdm54,
+        dst: MacAddress(AP_ADDR),
+        ac: Ac::Be,
+        timeout: Duration::from_secs(2),
+    };
+    // Warm-up, then the run.
+    run(&mut iface, &OneshotParams { count: 2_000, ..p }, |_, _| true).expect("warm-up");
+    let samples = run(&mut iface, &p, |_, _| true).expect("run");
+    drop(iface);
+    s.close();
+
+    let us = |f: &dyn Fn(&sdmac_api::oneshot::Sample) -> i64| -> Summary {
+        let v: Vec<f64> = samples.iter().filter(|x| x.set == "A").map(|x| f(x) as f64 / 1000.0).collect();
+        Summary::of(&v).unwrap().expect("samples")
+    };
+    let overhead = us(&|x| x.c.tsdmac - x.c.thw - x.c.tca);
+    let api_req = us(&|x| x.ts.t2 as i64 - x.ts.t1 as i64);
+    let backend_req = us(&|x| x.ts.t3 as i64 - x.ts.t2 as i64);
+    let publish = us(&|x| x.ts.t8 as i64 - x.ts.t7 as i64);
+    let wake = us(&|x| x.ts.t9 as i64 - x.ts.t8 as i64);
+    let pp: Vec<f64> = ping_pong(count as usize, 200_000 + 96_000).into_iter().map(|v| v / 1000.0).collect();
+    let base = Summary::of(&pp).unwrap().unwrap();
+
+    println!("confirmed one-shot on emu, {} acked samples (µs)", overhead.count);
+    println!("{:<22} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}", "component", "mean", "sd", "min", "p99", "p99.9", "p99.99", "max");
+    for (k, name) in COMPONENT_NAMES.iter().enumerate() {
+        println!("{}", row(name, &us(&|x| x.c.as_array()[k])));
+    }
+    println!("{}", row("overhead (TSDMAC-Thw-Tca)", &overhead));
+    println!("where the time goes:");
+    println!("{}", row("  t2-t1 API call", &api_req));
+    println!("{}", row("  t3-t2 ring hand-off", &backend_req));
+    println!("{}", row("  t8-t7 device publish", &publish));
+    println!("{}", row("  t9-t8 caller wake-up", &wake));
+    println!("{}", row("baseline ping-pong", &base));
+    println!("ratio overhead/baseline: mean {:.2}, p99.99 {:.2}", overhead.mean / base.mean, overhead.p9999 / base.p9999);
+    if let Some(path) = json {
+        let out = format!(
+            "{{\"count\": {}, \"overhead\": {}, \"baseline_ping_pong\": {}, \"api\": {}, \"hand_off\": {}, \"publish\": {}, \"wake\": {}}}\n",
+            overhead.count,
+            overhead.to_json_object(),
+            base.to_json_object(),
+            api_req.to_json_object(),
+            backend_req.to_json_object(),
+            publish.to_json_object(),
+            wake.to_json_object()
+        );
+        std::fs::write(&path, out).expect("write --json");
+    }
+}

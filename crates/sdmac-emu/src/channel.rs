@@ -1,0 +1,150 @@
+//! What crosses between an interface (application thread) and the device thread:
+//! messages, rings, and the shared counters and wake-ups.
+
+use sdmac_api::{ApiError, BeaconInd, Confirmation, Indication, Scope, Timestamps, Value};
+use sdmac_frame::MacAddress;
+use sdmac_medium::{Ac, RateSeries};
+use sdmac_rt::{EventFd, Wake};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// Largest frame an interface sends (header, LLC/SNAP, payload; no FCS).
+pub(crate) const MAX_FRAME: usize = 2400;
+
+/// A frame buffer, recycled between the interface and the device.
+pub(crate) type FrameBuf = Box<[u8; MAX_FRAME]>;
+
+pub(crate) fn new_buf() -> FrameBuf {
+    vec![0u8; MAX_FRAME].into_boxed_slice().try_into().expect("MAX_FRAME bytes")
+}
+
+/// One `data_req` on its way to the device.
+#[derive(Debug)]
+pub(crate) struct DataMsg {
+    pub id: u64,
+    pub ac: Ac,
+    pub dst: MacAddress,
+    pub rates: Option<RateSeries>,
+    pub no_ack: bool,
+    pub buf: FrameBuf,
+    /// Frame length in `buf` (no FCS).
+    pub len: u32,
+    /// t1 and t2 (zero when not recorded).
+    pub ts: Timestamps,
+}
+
+/// Application → device.
+#[derive(Debug)]
+pub(crate) enum Cmd {
+    Data(DataMsg),
+    Cancel(u64),
+    Set(&'static str, Scope, Value),
+    Get(&'static str, Scope),
+}
+
+/// Device → application answers to `Cancel`, `Set`, `Get`.
+#[derive(Debug)]
+pub(crate) enum Reply {
+    Cancel(bool),
+    Set(Result<(), ApiError>),
+    Get(Result<Value, ApiError>),
+}
+
+/// A confirmation, carrying the request's buffer back for reuse.
+#[derive(Debug)]
+pub(crate) struct ConMsg {
+    pub con: Confirmation,
+    pub buf: Option<FrameBuf>,
+}
+
+/// A received frame with its bytes.
+#[derive(Debug)]
+pub(crate) struct IndMsg {
+    pub ind: Indication,
+    pub bytes: Vec<u8>,
+}
+
+/// State shared by one interface and the device thread.
+#[derive(Debug)]
+pub(crate) struct IfaceShared {
+    /// Requests finished (confirmation published), per queue index.
+    pub completed: [AtomicU64; 4],
+    /// The application waits on this for confirmations, indications, beacons, replies.
+    pub app_wake: Wake,
+    /// Readable when something arrives, once an event loop asked for it.
+    pub efd: EventFd,
+    pub efd_on: AtomicBool,
+    /// Indications lost because the application did not read them.
+    pub ind_overflow: AtomicU64,
+    /// Beacons lost because the application did not read them.
+    pub beacon_overflow: AtomicU64,
+}
+
+impl IfaceShared {
+    pub fn new() -> std::io::Result<IfaceShared> {
+        Ok(IfaceShared {
+            completed: Default::default(),
+            app_wake: Wake::new(),
+            efd: EventFd::new()?,
+            efd_on: AtomicBool::new(false),
+            ind_overflow: AtomicU64::new(0),
+            beacon_overflow: AtomicU64::new(0),
+        })
+    }
+
+    /// Tells the application something arrived.
+    #[inline]
+    pub fn signal(&self) {
+        self.app_wake.notify();
+        if self.efd_on.load(Ordering::Relaxed) {
+            self.efd.signal();
+        }
+    }
+}
+
+/// State shared by the whole session.
+#[derive(Debug, Default)]
+pub(crate) struct SessionShared {
+    /// The device waits on this for commands.
+    pub device_wake: Wake,
+    /// Set when the session ends; interfaces then refuse requests.
+    pub closed: AtomicBool,
+}
+
+/// The device's ends of one interface's rings.
+pub(crate) struct DeviceEnds {
+    pub cmd: rtrb::Consumer<Cmd>,
+    pub reply: rtrb::Producer<Reply>,
+    pub con: rtrb::Producer<ConMsg>,
+    pub ind: rtrb::Producer<IndMsg>,
+    pub beacon: rtrb::Producer<BeaconInd>,
+}
+
+/// The application's ends of one interface's rings.
+pub(crate) struct AppEnds {
+    pub cmd: rtrb::Producer<Cmd>,
+    pub reply: rtrb::Consumer<Reply>,
+    pub con: rtrb::Consumer<ConMsg>,
+    pub ind: rtrb::Consumer<IndMsg>,
+    pub beacon: rtrb::Consumer<BeaconInd>,
+}
+
+/// Ring capacities of one interface.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Capacities {
+    pub cmd: usize,
+    pub con: usize,
+    pub ind: usize,
+    pub beacon: usize,
+}
+
+pub(crate) fn rings(c: Capacities) -> (AppEnds, DeviceEnds) {
+    let (cmd_p, cmd_c) = rtrb::RingBuffer::new(c.cmd);
+    let (reply_p, reply_c) = rtrb::RingBuffer::new(4);
+    let (con_p, con_c) = rtrb::RingBuffer::new(c.con);
+    let (ind_p, ind_c) = rtrb::RingBuffer::new(c.ind);
+    let (b_p, b_c) = rtrb::RingBuffer::new(c.beacon);
+    (
+        AppEnds { cmd: cmd_p, reply: reply_c, con: con_c, ind: ind_c, beacon: b_c },
+        DeviceEnds { cmd: cmd_c, reply: reply_p, con: con_p, ind: ind_p, beacon: b_p },
+    )
+}

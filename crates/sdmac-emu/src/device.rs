@@ -1,0 +1,498 @@
+//! The device thread: runs the medium on the wall clock, takes requests off the
+//! interfaces' rings, and publishes confirmations, indications and beacons.
+
+use crate::channel::{Cmd, ConMsg, DataMsg, DeviceEnds, FrameBuf, IfaceShared, IndMsg, Reply, SessionShared};
+use crate::frame::{beacon_bytes, build_payload_frame, is_data, rx_payload_offset};
+use crate::profile::DeviceProfile;
+use crate::session::DeviceWait;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use sdmac_api::{BeaconInd, Confirmation, DropReason, FrameClass, Indication, RxInfo, Status, Timestamps, Truth};
+use sdmac_frame::MacAddress;
+use sdmac_medium::{Ac, Cause, Dest, FrameKind, Medium, Outcome, RxIndication, Sink, StationId, TxReport, TxRequest, GENERATED_HANDLE_BASE};
+use sdmac_rt::monotonic_ns;
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+/// A request queued in the medium, kept until its confirmation.
+pub(crate) struct Pending {
+    pub buf: FrameBuf,
+    pub len: u32,
+    pub ac: Ac,
+    pub ts: Timestamps,
+}
+
+/// The device's view of one interface.
+pub(crate) struct DevIface {
+    pub station: StationId,
+    pub qos: bool,
+    pub ends: DeviceEnds,
+    pub shared: Arc<IfaceShared>,
+    pub pending: HashMap<u64, Pending>,
+    pub rx_management: bool,
+    pub ind_seq: u64,
+    pub beacon_seq: u64,
+}
+
+impl DevIface {
+    fn queue_index(&self, ac: Ac) -> usize {
+        if self.qos {
+            ac as usize
+        } else {
+            Ac::Be as usize
+        }
+    }
+
+    /// Publishes a confirmation; the ring has room by construction (interfaces refuse
+    /// requests beyond its capacity).
+    fn publish(&mut self, mut m: ConMsg, stats: &mut DeviceStats) {
+        if m.con.ts.t1 != 0 {
+            m.con.ts.t8 = monotonic_ns();
+            if m.con.ts.t7 != 0 {
+                stats.max_con_lateness_ns = stats.max_con_lateness_ns.max(m.con.ts.t8.saturating_sub(m.con.ts.t7));
+            }
+        }
+        let qi = self.queue_index(m.con.ac);
+        if self.ends.con.push(m).is_err() {
+            stats.con_overflow += 1;
+        }
+        stats.confirmations += 1;
+        self.shared.completed[qi].fetch_add(1, Ordering::Release);
+        self.shared.signal();
+    }
+}
+
+/// Counters of the device thread.
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct DeviceStats {
+    pub loops: u64,
+    pub parks: u64,
+    pub events: u64,
+    pub confirmations: u64,
+    pub indications: u64,
+    pub beacons: u64,
+    pub con_overflow: u64,
+    pub rx_duplicates_dropped: u64,
+    pub max_event_lateness_ns: u64,
+    pub max_con_lateness_ns: u64,
+}
+
+/// Everything the medium's reports are turned into.
+struct Outputs<'a> {
+    ifaces: &'a mut [DevIface],
+    iface_of: &'a [Option<usize>],
+    addrs: &'a [MacAddress],
+    origin: u64,
+    profile: &'a DeviceProfile,
+    rng: &'a mut Xoshiro256PlusPlus,
+    held_cons: &'a mut VecDeque<(u64, usize, ConMsg)>,
+    stats: &'a mut DeviceStats,
+    beacon_interval_tu: &'a [u16],
+    channel: u8,
+    basic_500k: &'a [u8],
+}
+
+fn status_of(r: &TxReport) -> Status {
+    match r.outcome {
+        Outcome::Acked => Status::Acked,
+        Outcome::DataLost | Outcome::AckLost => Status::AckTimeout,
+        Outcome::NoAck => Status::Sent,
+        Outcome::Dropped => Status::Dropped(if r.cause == Cause::Cancelled { DropReason::Cancelled } else { DropReason::Refused }),
+    }
+}
+
+impl Sink for Outputs<'_> {
+    fn tx_done(&mut self, r: &TxReport) {
+        let Some(i) = self.iface_of.get(r.station as usize).copied().flatten() else { return };
+        if r.handle >= GENERATED_HANDLE_BASE {
+            return;
+        }
+        let dev = &mut self.ifaces[i];
+        let Some(p) = dev.pending.remove(&r.handle) else { return };
+        let mut ts = p.ts;
+        if ts.t1 != 0 {
+            if r.attempts > 0 {
+                ts.t_start = self.origin + r.t_first_start;
+                ts.t_last_start = self.origin + r.t_last_start;
+                ts.t_data_end = self.origin + r.t_data_end;
+            }
+            ts.t5 = self.origin + r.t_done;
+        }
+        let con = Confirmation {
+            id: r.handle,
+            status: status_of(r),
+            ac: p.ac,
+            attempts: r.attempts,
+            rates: r.rates,
+            n_rates: r.n_rates,
+            len: r.len,
+            truth: Some(Truth { outcome: r.outcome, cause: r.cause, delivered: r.delivered, collisions: r.collisions }),
+            ts,
+        };
+        let hw = self.profile.con.sample(self.rng);
+        let mut m = ConMsg { con, buf: Some(p.buf) };
+        if hw == 0 {
+            if m.con.ts.t1 != 0 {
+                m.con.ts.t7 = m.con.ts.t5;
+            }
+            dev.publish(m, self.stats);
+        } else {
+            let release = self.origin + r.t_done + hw;
+            if m.con.ts.t1 != 0 {
+                m.con.ts.t7 = release;
+            }
+            self.held_cons.push_back((release, i, m));
+        }
+    }
+
+    fn rx(&mut self, ind: &RxIndication) {
+        let Some(i) = self.iface_of.get(ind.station as usize).copied().flatten() else { return };
+        let now = monotonic_ns();
+        let src = self.addrs[ind.from as usize];
+        let rx = RxInfo {
+            signal_dbm: ind.signal_dbm,
+            snr_db: ind.snr_db,
+            rate: ind.rate,
+            t_start: self.origin + ind.t_start,
+            t_end: self.origin + ind.t_end,
+            t_published: now,
+            t_returned: 0,
+        };
+        let bytes = match ind.kind {
+            FrameKind::Ack => return,
+            FrameKind::Beacon => {
+                let dev = &mut self.ifaces[i];
+                dev.beacon_seq += 1;
+                let b = BeaconInd { bssid: src, seq: dev.beacon_seq, t_start: rx.t_start, t_end: rx.t_end, t_published: now, signal_dbm: ind.signal_dbm };
+                if dev.ends.beacon.push(b).is_err() {
+                    dev.shared.beacon_overflow.fetch_add(1, Ordering::Relaxed);
+                }
+                self.stats.beacons += 1;
+                if !dev.rx_management {
+                    dev.shared.signal();
+                    return;
+                }
+                let tu = self.beacon_interval_tu.get(ind.from as usize).copied().unwrap_or(100);
+                beacon_bytes(src, tu, self.channel, ind.t_start / 1000, self.basic_500k)
+            }
+            FrameKind::Data => {
+                if ind.duplicate {
+                    self.stats.rx_duplicates_dropped += 1;
+                    return;
+                }
+                let sent = self.iface_of.get(ind.from as usize).copied().flatten().and_then(|j| self.ifaces[j].pending.get(&ind.handle));
+                match sent {
+                    Some(p) => p.buf[..p.len as usize].to_vec(),
+                    None => {
+                        // Traffic of a station without an interface: a frame of the
+                        // right length with a zero payload.
+                        let mut b = vec![0u8; ind.len.max(40) as usize];
+                        let body = (ind.len as usize).saturating_sub(24 + 8 + 4);
+                        let dst = if ind.unicast { self.addrs[ind.station as usize] } else { MacAddress::BROADCAST };
+                        let n = build_payload_frame(&mut b, dst, src, src, None, false, &vec![0u8; body]).unwrap_or(0);
+                        b.truncate(n);
+                        b
+                    }
+                }
+            }
+        };
+        let dev = &mut self.ifaces[i];
+        let class = match is_data(&bytes) {
+            Some(true) => FrameClass::Data,
+            Some(false) if dev.rx_management => FrameClass::Management,
+            _ => return,
+        };
+        dev.ind_seq += 1;
+        let dst = sdmac_frame::ieee80211::Frame::new_checked(&bytes[..]).map(|f| f.addr1()).unwrap_or(MacAddress::BROADCAST);
+        let m = IndMsg {
+            ind: Indication {
+                id: dev.ind_seq,
+                class,
+                src,
+                dst,
+                ac: ind.ac,
+                len: bytes.len(),
+                payload_offset: rx_payload_offset(&bytes),
+                duplicate: ind.duplicate,
+                rx,
+            },
+            bytes,
+        };
+        if dev.ends.ind.push(m).is_err() {
+            dev.shared.ind_overflow.fetch_add(1, Ordering::Relaxed);
+        } else {
+            self.stats.indications += 1;
+        }
+        dev.shared.signal();
+    }
+}
+
+/// The device: the medium and the interfaces' device ends.
+pub(crate) struct Device {
+    pub medium: Medium,
+    /// `CLOCK_MONOTONIC` of medium time 0.
+    pub origin: u64,
+    pub ifaces: Vec<DevIface>,
+    pub iface_of: Vec<Option<usize>>,
+    pub addrs: Vec<MacAddress>,
+    pub session: Arc<SessionShared>,
+    pub profile: DeviceProfile,
+    pub rng: Xoshiro256PlusPlus,
+    pub wait: DeviceWait,
+    pub held_reqs: VecDeque<(u64, usize, DataMsg)>,
+    pub held_cons: VecDeque<(u64, usize, ConMsg)>,
+    pub stats: DeviceStats,
+    pub beacon_interval_tu: Vec<u16>,
+    pub channel: u8,
+    pub basic_500k: Vec<u8>,
+}
+
+macro_rules! outputs {
+    ($d:ident) => {
+        Outputs {
+            ifaces: &mut $d.ifaces,
+            iface_of: &$d.iface_of,
+            addrs: &$d.addrs,
+            origin: $d.origin,
+            profile: &$d.profile,
+            rng: &mut $d.rng,
+            held_cons: &mut $d.held_cons,
+            stats: &mut $d.stats,
+            beacon_interval_tu: &$d.beacon_interval_tu,
+            channel: $d.channel,
+            basic_500k: &$d.basic_500k,
+        }
+    };
+}
+
+impl Device {
+    /// Medium time of a `CLOCK_MONOTONIC` instant.
+    fn medium_time(&self, mono: u64) -> u64 {
+        mono.saturating_sub(self.origin).max(self.medium.now())
+    }
+
+    /// Processes every medium event due by `mono`.
+    fn advance_to(&mut self, mono: u64) {
+        let t = self.medium_time(mono);
+        if let Some(next) = self.medium.next_event_time() {
+            if next <= t {
+                self.stats.max_event_lateness_ns = self.stats.max_event_lateness_ns.max(t - next);
+            }
+        }
+        let d = self;
+        let mut out = outputs!(d);
+        d.stats.events += d.medium.advance(t, &mut out);
+    }
+
+    /// Runs until the session closes.
+    pub fn run(mut self) -> Device {
+        loop {
+            self.stats.loops += 1;
+            let mut work = self.drain_commands();
+            let now = monotonic_ns();
+            work |= self.release_held(now);
+            if self.medium.next_event_time().is_some_and(|t| t + self.origin <= now) {
+                self.advance_to(now);
+                work = true;
+            }
+            if self.session.closed.load(Ordering::Acquire) {
+                self.close();
+                return self;
+            }
+            if work {
+                continue;
+            }
+            self.idle(now);
+        }
+    }
+
+    /// Waits for the next event, a held item or a command.
+    fn idle(&mut self, now: u64) {
+        let mut next = self.medium.next_event_time().map(|t| t + self.origin).unwrap_or(u64::MAX);
+        if let Some(h) = self.held_reqs.front() {
+            next = next.min(h.0);
+        }
+        if let Some(h) = self.held_cons.front() {
+            next = next.min(h.0);
+        }
+        match self.wait {
+            DeviceWait::Spin => std::hint::spin_loop(),
+            DeviceWait::Park { spin_ns } => {
+                // Park until shortly before the next event; spin the rest.
+                const MARGIN: u64 = 80_000;
+                if next > now + MARGIN + spin_ns {
+                    let ifaces = &self.ifaces;
+                    let session = &self.session;
+                    let deadline = next - MARGIN;
+                    self.stats.parks += 1;
+                    session.device_wake.wait_until(deadline, spin_ns, || {
+                        session.closed.load(Ordering::Acquire) || ifaces.iter().any(|d| !d.ends.cmd.is_empty())
+                    });
+                } else {
+                    std::hint::spin_loop();
+                }
+            }
+        }
+    }
+
+    /// Handles every waiting command; true if there was one.
+    fn drain_commands(&mut self) -> bool {
+        let mut any = false;
+        for i in 0..self.ifaces.len() {
+            while let Ok(cmd) = self.ifaces[i].ends.cmd.pop() {
+                any = true;
+                self.command(i, cmd);
+            }
+        }
+        any
+    }
+
+    fn command(&mut self, i: usize, cmd: Cmd) {
+        match cmd {
+            Cmd::Data(mut m) => {
+                let now = monotonic_ns();
+                if m.ts.t1 != 0 {
+                    m.ts.t3 = now;
+                }
+                let d = self.profile.req.sample(&mut self.rng);
+                if d == 0 && self.held_reqs.is_empty() {
+                    self.enqueue(i, m, now);
+                } else {
+                    let release = (now + d).max(self.held_reqs.back().map_or(0, |h| h.0));
+                    self.held_reqs.push_back((release, i, m));
+                }
+            }
+            Cmd::Cancel(id) => {
+                let ok = self.cancel(i, id);
+                let _ = self.ifaces[i].ends.reply.push(Reply::Cancel(ok));
+                self.ifaces[i].shared.signal();
+            }
+            Cmd::Set(name, scope, value) => {
+                let r = crate::session::set_attribute(self, i, name, scope, &value);
+                let _ = self.ifaces[i].ends.reply.push(Reply::Set(r));
+                self.ifaces[i].shared.signal();
+            }
+            Cmd::Get(name, scope) => {
+                let r = crate::session::get_attribute(self, i, name, scope);
+                let _ = self.ifaces[i].ends.reply.push(Reply::Get(r));
+                self.ifaces[i].shared.signal();
+            }
+        }
+    }
+
+    /// Puts a request on its station's AC queue at `mono` (t4).
+    fn enqueue(&mut self, i: usize, mut m: DataMsg, mono: u64) {
+        self.advance_to(mono);
+        let t = self.medium_time(mono);
+        if m.ts.t1 != 0 {
+            m.ts.t4 = self.origin + t;
+        }
+        let station = self.ifaces[i].station;
+        if self.ifaces[i].pending.contains_key(&m.id) {
+            self.refuse(i, m, DropReason::DuplicateId, Cause::None);
+            return;
+        }
+        let dst = if m.dst.is_multicast() {
+            Dest::Broadcast
+        } else {
+            match self.addrs.iter().position(|a| *a == m.dst) {
+                Some(s) => Dest::Station(s as StationId),
+                None => Dest::Unknown,
+            }
+        };
+        let req = TxRequest { handle: m.id, dst, len: m.len + 4, ac: m.ac, rates: m.rates, no_ack: m.no_ack };
+        match self.medium.enqueue(t, station, req) {
+            Ok(()) => {
+                self.ifaces[i].pending.insert(m.id, Pending { buf: m.buf, len: m.len, ac: m.ac, ts: m.ts });
+            }
+            Err(_) => self.refuse(i, m, DropReason::Refused, Cause::QueueFull),
+        }
+    }
+
+    /// Confirms a request that never reached the medium.
+    fn refuse(&mut self, i: usize, m: DataMsg, why: DropReason, cause: Cause) {
+        let mut ts = m.ts;
+        if ts.t1 != 0 {
+            let now = monotonic_ns();
+            ts.t5 = now;
+            ts.t7 = now;
+        }
+        let first = m.rates.map(|r| r.entries()[0].0).unwrap_or(sdmac_phy::Rate::Ofdm6);
+        let con = Confirmation {
+            id: m.id,
+            status: Status::Dropped(why),
+            ac: m.ac,
+            attempts: 0,
+            rates: [(first, 0); 4],
+            n_rates: 0,
+            len: m.len + 4,
+            truth: Some(Truth { outcome: Outcome::Dropped, cause, delivered: false, collisions: 0 }),
+            ts,
+        };
+        self.ifaces[i].publish(ConMsg { con, buf: Some(m.buf) }, &mut self.stats);
+    }
+
+    /// Cancels a request still held by the device or queued in the medium.
+    fn cancel(&mut self, i: usize, id: u64) -> bool {
+        if let Some(k) = self.held_reqs.iter().position(|h| h.1 == i && h.2.id == id) {
+            let (_, _, m) = self.held_reqs.remove(k).expect("index from position");
+            self.refuse(i, m, DropReason::Cancelled, Cause::Cancelled);
+            return true;
+        }
+        if !self.ifaces[i].pending.contains_key(&id) {
+            return false;
+        }
+        self.advance_to(monotonic_ns());
+        let station = self.ifaces[i].station;
+        match self.medium.cancel(station, id) {
+            Some(report) => {
+                let d = &mut *self;
+                let mut out = outputs!(d);
+                out.tx_done(&report);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Releases held requests and confirmations whose time has come.
+    fn release_held(&mut self, now: u64) -> bool {
+        let mut any = false;
+        while self.held_reqs.front().is_some_and(|h| h.0 <= now) {
+            let (at, i, m) = self.held_reqs.pop_front().expect("front exists");
+            self.enqueue(i, m, at);
+            any = true;
+        }
+        while self.held_cons.front().is_some_and(|h| h.0 <= now) {
+            // Events due before the release come first (their outcomes are older).
+            let (_, i, m) = self.held_cons.pop_front().expect("front exists");
+            self.ifaces[i].publish(m, &mut self.stats);
+            any = true;
+        }
+        any
+    }
+
+    /// The session ends: every request still held or queued is confirmed as dropped.
+    fn close(&mut self) {
+        while let Some((_, i, m)) = self.held_reqs.pop_front() {
+            self.refuse(i, m, DropReason::Closed, Cause::None);
+        }
+        while let Some((_, i, m)) = self.held_cons.pop_front() {
+            self.ifaces[i].publish(m, &mut self.stats);
+        }
+        for i in 0..self.ifaces.len() {
+            while let Ok(cmd) = self.ifaces[i].ends.cmd.pop() {
+                if let Cmd::Data(m) = cmd {
+                    self.refuse(i, m, DropReason::Closed, Cause::None);
+                }
+            }
+            let ids: Vec<u64> = self.ifaces[i].pending.keys().copied().collect();
+            for id in ids {
+                if let Some(p) = self.ifaces[i].pending.remove(&id) {
+                    let m = DataMsg { id, ac: p.ac, dst: MacAddress::ZERO, rates: None, no_ack: false, buf: p.buf, len: p.len, ts: p.ts };
+                    self.refuse(i, m, DropReason::Closed, Cause::None);
+                }
+            }
+        }
+    }
+}

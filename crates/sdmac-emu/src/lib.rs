@@ -1,0 +1,25 @@
+//! # sdmac-emu
+//!
+//! The `emu` backend: the SDMAC API on sdmac's own emulated medium, paced to the wall
+//! clock. An [`EmuSession`] owns a [`sdmac_medium::Medium`] and runs it on a device
+//! thread; each station given an interface gets an [`EmuIface`], which implements
+//! [`sdmac_api::Backend`]. Requests, confirmations, indications and beacons cross
+//! between the application and the device thread over lock-free single-producer
+//! single-consumer rings; a waiting side spins first and parks only on long waits.
+//!
+//! The hot path of a confirmed one-shot (`data_req` → device → medium → `data_con`)
+//! allocates nothing and makes no syscall in steady state when the device thread polls
+//! ([`DeviceWait::Spin`]); with [`DeviceWait::Park`] a request that finds the device
+//! parked costs one `futex` wake-up, which the timestamps show.
+
+mod channel;
+mod device;
+mod frame;
+mod iface;
+mod profile;
+mod session;
+pub mod setup;
+
+pub use iface::EmuIface;
+pub use profile::{DeviceProfile, Latency};
+pub use session::{DeviceWait, EmuOptions, EmuSession, SessionError};
