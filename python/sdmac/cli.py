@@ -388,6 +388,11 @@ def sim_saturation(
         _write_json(json_path, json.dumps({"params": params, "results": results}, indent=2))
 
 
+from .cli_bench import bench as _bench  # noqa: E402
+
+sdmac.add_command(_bench)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> None:
     """Entry point of the ``sdmac`` console script."""
     try:

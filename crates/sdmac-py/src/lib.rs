@@ -4,6 +4,9 @@
 //! the progress callback and to check for signals, so Ctrl-C (SIGINT) stops a run
 //! at the next progress step and surfaces as `KeyboardInterrupt`.
 
+mod emu;
+mod oneshot;
+
 use std::path::PathBuf;
 
 use pyo3::exceptions::{PyOSError, PyValueError};
@@ -199,6 +202,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(saturation, m)?)?;
     m.add_function(wrap_pyfunction!(airtime_us, m)?)?;
+    m.add_function(wrap_pyfunction!(oneshot::bench_oneshot, m)?)?;
+    emu::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -1,0 +1,157 @@
+//! `bench_oneshot`: the SDMAC paper's measurement task on the emulated testbed.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use serde_json::json;
+use std::time::Duration;
+
+use sdmac_api::oneshot::{report, run, Mode, OneshotParams, RunError};
+use sdmac_api::{Ac, MacAddress, COMPONENT_NAMES};
+use sdmac_emu::setup::{paper_medium, AP, AP_ADDR, STA};
+use sdmac_emu::{DeviceProfile, EmuOptions, EmuSession};
+
+use crate::emu::{device_wait as parse_device_wait, latency, paper_setup, parse_ac};
+
+/// Runs confirmed one-shots on the paper's testbed and returns `(report_json,
+/// samples)`: the report as JSON text (the `sdmac bench oneshot --json` contract)
+/// and the samples as columns (`id`, `set`, `status`, `cause`, `attempts`, and each
+/// component in µs). `progress(done, total)` is called about every 0.25 s.
+#[pyfunction]
+#[pyo3(signature = (*, mode = "beacon", count = 500, payload = 50, rate = "54", ac = "BE", loss_data = None, loss_ack = None, snr_data = None, snr_ack = None, ack_preamble_share = 0.5, ack_timeout_us = None, basic_rates = vec![6.0], beacon_interval_tu = 50, twait_ms = 20.0, gap_us = 200.0, distance_m = 10.0, seed = 1, device_wait = "spin", device_req_us = "0", device_con_us = "0", progress = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn bench_oneshot<'py>(
+    py: Python<'py>,
+    mode: &str,
+    count: u64,
+    payload: usize,
+    rate: &str,
+    ac: &str,
+    loss_data: Option<f64>,
+    loss_ack: Option<f64>,
+    snr_data: Option<f64>,
+    snr_ack: Option<f64>,
+    ack_preamble_share: f64,
+    ack_timeout_us: Option<f64>,
+    basic_rates: Vec<f64>,
+    beacon_interval_tu: u32,
+    twait_ms: f64,
+    gap_us: f64,
+    distance_m: f64,
+    seed: u64,
+    device_wait: &str,
+    device_req_us: &str,
+    device_con_us: &str,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<(String, Bound<'py, PyDict>)> {
+    let setup = paper_setup(loss_data, loss_ack, snr_data, snr_ack, ack_preamble_share, ack_timeout_us, &basic_rates, beacon_interval_tu, distance_m, seed)?;
+    let mode_v = match mode {
+        "beacon" => {
+            if !(twait_ms.is_finite() && twait_ms >= 0.0) {
+                return Err(PyValueError::new_err(format!("twait {twait_ms} ms must not be negative")));
+            }
+            Mode::Beacon { twait_ns: (twait_ms * 1e6).round() as u64 }
+        }
+        "back-to-back" => {
+            if !(gap_us.is_finite() && gap_us >= 0.0) {
+                return Err(PyValueError::new_err(format!("gap {gap_us} µs must not be negative")));
+            }
+            Mode::BackToBack { gap_ns: (gap_us * 1e3).round() as u64 }
+        }
+        _ => return Err(PyValueError::new_err(format!("mode must be \"beacon\" or \"back-to-back\", not {mode:?}"))),
+    };
+    if count == 0 {
+        return Err(PyValueError::new_err("count must be at least 1"));
+    }
+    if payload > sdmac_api::MAX_PAYLOAD {
+        return Err(PyValueError::new_err(format!("payload {payload} B is above the MSDU limit of {} B", sdmac_api::MAX_PAYLOAD)));
+    }
+    let rate_v: sdmac_phy::Rate = rate.parse().map_err(|_| PyValueError::new_err(format!("unknown rate {rate:?}")))?;
+    if !setup.standard.supports(rate_v) {
+        return Err(PyValueError::new_err(format!("rate {rate} is not an 802.11a rate")));
+    }
+    let ac_v: Ac = parse_ac(ac)?;
+    let profile = DeviceProfile { req: latency("device_req_us", device_req_us)?, con: latency("device_con_us", device_con_us)? };
+    let wait = parse_device_wait(device_wait)?;
+    let (m, ap, sta) = paper_medium(&setup).map_err(PyValueError::new_err)?;
+    let timeout = Duration::from_secs_f64((beacon_interval_tu as f64 * 1.024e-3 * 4.0).max(1.0) + twait_ms * 1e-3);
+    let params = OneshotParams { mode: mode_v, count, payload, rate: rate_v, dst: MacAddress(AP_ADDR), ac: ac_v, timeout };
+
+    let ack_timeout_eff = setup.ack_timeout_ns.unwrap_or_else(|| sdmac_phy::Phy::new(setup.standard).ack_timeout_ns());
+    let config = json!({
+        "backend": "emu",
+        "mode": mode,
+        "count": count,
+        "payload": payload,
+        "rate": rate_v.to_string(),
+        "ac": ac_v.name(),
+        "standard": "802.11a",
+        "channel": 36,
+        "basic_rates": basic_rates,
+        "beacon_interval_tu": beacon_interval_tu,
+        "twait_ms": if mode == "beacon" { json!(twait_ms) } else { json!(null) },
+        "gap_us": if mode == "back-to-back" { json!(gap_us) } else { json!(null) },
+        "loss_data": loss_data, "loss_ack": loss_ack, "snr_data": snr_data, "snr_ack": snr_ack,
+        "ack_preamble_share": ack_preamble_share,
+        "ack_timeout_us": ack_timeout_eff as f64 / 1000.0,
+        "distance_m": distance_m,
+        "seed": seed,
+        "device_wait": device_wait,
+        "device_req_us": device_req_us,
+        "device_con_us": device_con_us,
+    });
+
+    let (result, error, progress) = py.detach(move || {
+        let mut error: Option<PyErr> = None;
+        let opts = EmuOptions { wait, profile, seed, app_spin_ns: 100_000_000, ..EmuOptions::default() };
+        let result = match EmuSession::start(m, &[(AP, ap), (STA, sta)], opts) {
+            Err(e) => Err(e.to_string()),
+            Ok(mut s) => {
+                let mut iface = s.take(STA).expect("the station's interface");
+                let mut last = std::time::Instant::now();
+                let r = run(&mut iface, &params, |done, total| {
+                    if last.elapsed() < Duration::from_millis(250) && done < total {
+                        return true;
+                    }
+                    last = std::time::Instant::now();
+                    Python::attach(|py| {
+                        if let Err(e) = py.check_signals() {
+                            error = Some(e);
+                            return false;
+                        }
+                        if let Some(cb) = &progress {
+                            if let Err(e) = cb.call1(py, (done, total)) {
+                                error = Some(e);
+                                return false;
+                            }
+                        }
+                        true
+                    })
+                });
+                drop(iface);
+                s.close();
+                r.map_err(|e| match e {
+                    RunError::Api(a) => format!("api:{}", a),
+                    other => other.to_string(),
+                })
+            }
+        };
+        (result, error, progress)
+    });
+    drop(progress);
+    if let Some(e) = error {
+        return Err(e);
+    }
+    let samples = result.map_err(|e| PyValueError::new_err(e))?;
+    let rep = report(&samples, config);
+    let cols = PyDict::new(py);
+    cols.set_item("id", PyList::new(py, samples.iter().map(|s| s.id))?)?;
+    cols.set_item("set", PyList::new(py, samples.iter().map(|s| s.set))?)?;
+    cols.set_item("status", PyList::new(py, samples.iter().map(|s| s.status.name()))?)?;
+    cols.set_item("cause", PyList::new(py, samples.iter().map(|s| s.cause))?)?;
+    cols.set_item("attempts", PyList::new(py, samples.iter().map(|s| s.attempts))?)?;
+    for (k, name) in COMPONENT_NAMES.iter().enumerate() {
+        cols.set_item(*name, PyList::new(py, samples.iter().map(|s| s.c.as_array()[k] as f64 / 1000.0))?)?;
+    }
+    Ok((rep.to_string(), cols))
+}
