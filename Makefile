@@ -96,7 +96,8 @@ test: build
 	$(VENV)/bin/pytest -q tests/
 
 demo: build
-	$(VENV)/bin/sdmac sim saturation
+	mkdir -p bench/out
+	$(VENV)/bin/sdmac bench oneshot --json bench/out/oneshot.json --csv bench/out/oneshot.csv --plot bench/out/oneshot-ccdf.png
 
 bench: build
 	@if [ -f bench/run.sh ]; then bash bench/run.sh; else echo "bench: no bench/run.sh yet"; fi

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import time
 from pathlib import Path
 from typing import Any, Dict, Mapping, Optional
@@ -192,6 +193,8 @@ def oneshot(
         device_con_us=parts[1].strip(),
     )
     console = Console(highlight=False, soft_wrap=False)
+    if not console.is_terminal and "COLUMNS" not in os.environ:
+        console = Console(highlight=False, soft_wrap=False, width=160)
     if not quiet:
         per = (beacon_interval_tu * 1.024e-3) if mode == "beacon" else (gap_us + 100) * 1e-6
         Console(stderr=True, highlight=False).print(
