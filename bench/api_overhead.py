@@ -10,9 +10,10 @@ device's bookkeeping, publishing the confirmation and waking the caller.
 
 - Rust: crates/sdmac-emu/examples/overhead.rs (the paper's testbed, back-to-back
   one-shots 200 µs apart, device thread polling). Baseline: a bare ping-pong of a
-  64-byte message between two spinning threads over the same kind of ring, at the
-  same pace — the floor of any application/device hand-off on this machine, with the
-  machine's own hiccups.
+  64-byte message between two spinning threads over the same kind of ring, the peer
+  holding it for 96 µs (the air time) before answering, at the same pace; round trip
+  minus hold — the floor of any application/device hand-off across the same interval
+  on this machine, with the machine's own hiccups.
 - Python: the same loop through the bindings, t1 and t9 taken with
   time.monotonic_ns() around the calls. Baseline: the same two clock reads around a
   no-op call into the extension (sdmac.version()).
