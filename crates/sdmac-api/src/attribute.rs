@@ -131,7 +131,7 @@ pub const ATTRIBUTES: &[AttrSpec] = &[
     a("rates", "packet", Kind::Rates, true, "the packet's rate series (settable until its first attempt)"),
     a("tries", "packet", Kind::Int, false, "total tries of the packet's rate series"),
     a("attempts", "packet", Kind::Int, false, "attempts made so far"),
-    a("state", "packet", Kind::Text, false, "\"queued\" or \"on_air\""),
+    a("state", "packet", Kind::Text, false, "\"queued\" (not attempted yet), \"on_air\", or \"retrying\" (between attempts)"),
     a("timestamps", "packet", Kind::Map, false, "timestamps recorded so far (t1, t2, t3, t4; ns)"),
 ];
 

@@ -75,7 +75,8 @@ pub enum ApiError {
         /// The id.
         id: u64,
     },
-    /// The packet is already on air; it can no longer be changed.
+    /// The packet has been attempted already (it is on air or between retries); it
+    /// can no longer be changed.
     PacketOnAir {
         /// The id.
         id: u64,
@@ -107,7 +108,7 @@ impl fmt::Display for ApiError {
             ApiError::ReadOnly { name } => write!(f, "attribute {name:?} is read-only"),
             ApiError::InvalidValue { name, value, reason } => write!(f, "invalid value {value} for {name:?}: {reason}"),
             ApiError::NoSuchPacket { id } => write!(f, "no queued packet has id {id}"),
-            ApiError::PacketOnAir { id } => write!(f, "packet {id} is already on air"),
+            ApiError::PacketOnAir { id } => write!(f, "packet {id} has already been attempted (on air or between retries)"),
             ApiError::Closed => write!(f, "the session has ended"),
             ApiError::Unsupported { what } => write!(f, "not supported by this backend: {what}"),
         }

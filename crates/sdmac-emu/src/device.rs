@@ -30,6 +30,7 @@ pub(crate) struct DevIface {
     pub shared: Arc<IfaceShared>,
     pub pending: HashMap<u64, Pending>,
     pub rx_management: bool,
+    pub bssid: MacAddress,
     pub ind_seq: u64,
     pub beacon_seq: u64,
 }
@@ -400,6 +401,10 @@ impl Device {
                 None => Dest::Unknown,
             }
         };
+        if !self.ifaces[i].qos {
+            // A non-QoS station sends everything through its one (BE) queue.
+            m.ac = Ac::Be;
+        }
         let req = TxRequest { handle: m.id, dst, len: m.len + 4, ac: m.ac, rates: m.rates, no_ack: m.no_ack };
         match self.medium.enqueue(t, station, req) {
             Ok(()) => {

@@ -255,6 +255,11 @@ impl Backend for EmuIface {
 
     fn get(&mut self, name: &str, scope: Scope) -> Result<Value, ApiError> {
         let spec = lookup(name, &scope, false)?;
+        if let Scope::Packet(id) = scope {
+            if id > MAX_ID {
+                return Err(ApiError::InvalidId { id });
+            }
+        }
         if spec.name == "queue_len" {
             if let Scope::Queue(ac) = scope {
                 return Ok(Value::Int(self.queue_len(ac) as i64));

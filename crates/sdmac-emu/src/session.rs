@@ -125,6 +125,7 @@ impl EmuSession {
                 shared: shared.clone(),
                 pending: HashMap::with_capacity(con * 2),
                 rx_management: false,
+                bssid: ap.map(|s| addrs[s]).unwrap_or(addrs[st as usize]),
                 ind_seq: 0,
                 beacon_seq: 0,
             });
@@ -253,7 +254,7 @@ pub(crate) fn get_attribute(dev: &mut Device, i: usize, name: &'static str, scop
     let cfg = dev.medium.station(st).expect("interface station exists").clone();
     Ok(match (name, scope) {
         ("address", _) => Value::Mac(MacAddress(cfg.address)),
-        ("bssid", _) => Value::Mac(dev.addrs.iter().zip(0..).find(|(_, s)| dev.medium.station(*s).is_some_and(|c| c.beacon.is_some())).map_or(MacAddress(cfg.address), |(a, _)| *a)),
+        ("bssid", _) => Value::Mac(dev.ifaces[i].bssid),
         ("channel", _) => Value::Int(channel_of(dev.medium.config().freq_mhz) as i64),
         ("frequency", _) => Value::Int(dev.medium.config().freq_mhz as i64),
         ("tx_power", _) => Value::Float(cfg.tx_power_dbm),
@@ -282,7 +283,16 @@ pub(crate) fn get_attribute(dev: &mut Device, i: usize, name: &'static str, scop
                 "rates" => Value::Rates(q.rates),
                 "tries" => Value::Int(q.rates.total_tries() as i64),
                 "attempts" => Value::Int(q.attempts as i64),
-                "state" => Value::Text(if q.on_air { "on_air" } else { "queued" }.into()),
+                "state" => Value::Text(
+                    if q.on_air {
+                        "on_air"
+                    } else if q.attempts > 0 {
+                        "retrying"
+                    } else {
+                        "queued"
+                    }
+                    .into(),
+                ),
                 _ => Value::Map(vec![
                     ("t1".into(), Value::Int(ts.t1 as i64)),
                     ("t2".into(), Value::Int(ts.t2 as i64)),
@@ -325,9 +335,7 @@ fn stats_value(dev: &Device, i: usize) -> Value {
 pub(crate) fn set_attribute(dev: &mut Device, i: usize, name: &'static str, scope: Scope, v: &Value) -> Result<(), ApiError> {
     let st = dev.ifaces[i].station;
     match (name, scope) {
-        ("bssid", _) => {
-            v.to_mac(name)?;
-        }
+        ("bssid", _) => dev.ifaces[i].bssid = v.to_mac(name)?,
         ("tx_power", _) => {
             let dbm = v.to_float(name)?;
             if !(-50.0..=50.0).contains(&dbm) {

@@ -158,6 +158,9 @@ impl Medium {
                     Cause::HalfDuplex
                 } else if !l.detect {
                     Cause::OutOfRange
+                } else if free && l.power_mw < self.preamble_threshold * self.stations[j].noise_mw {
+                    // Too weak even without interference.
+                    Cause::LowSinr
                 } else {
                     // Receiving another frame, or this one's preamble drowned: a collision.
                     Cause::Collision

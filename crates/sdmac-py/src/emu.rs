@@ -16,21 +16,21 @@ use sdmac_api::{
 use sdmac_emu::setup::{paper_medium, Loss, PaperSetup, AP, STA};
 use sdmac_emu::{DeviceProfile, DeviceWait, EmuIface, EmuOptions, EmuSession, Latency};
 
-create_exception!(_core, SdmacError, PyException, "Base class of the errors of the SDMAC primitives.");
-create_exception!(_core, QueueFull, SdmacError, "The AC queue is full; the packet was not queued.");
-create_exception!(_core, ConfirmationBacklog, SdmacError, "Too many confirmations are unread; call data_con first.");
-create_exception!(_core, TooLong, SdmacError, "The payload or frame is too long.");
-create_exception!(_core, MalformedFrame, SdmacError, "A raw frame is not a valid 802.11 frame.");
-create_exception!(_core, InvalidId, SdmacError, "The id is out of range.");
-create_exception!(_core, InvalidRequest, SdmacError, "A per-packet attribute is invalid.");
-create_exception!(_core, UnknownAttribute, SdmacError, "No attribute has this name.");
-create_exception!(_core, WrongScope, SdmacError, "The attribute belongs to another scope (adapter, queue, packet).");
-create_exception!(_core, ReadOnly, SdmacError, "The attribute cannot be set.");
-create_exception!(_core, InvalidValue, SdmacError, "The value does not fit the attribute.");
-create_exception!(_core, NoSuchPacket, SdmacError, "No queued packet has this id.");
-create_exception!(_core, PacketOnAir, SdmacError, "The packet is already on air.");
-create_exception!(_core, Closed, SdmacError, "The session has ended.");
-create_exception!(_core, Unsupported, SdmacError, "The backend does not offer this.");
+create_exception!(sdmac._core, SdmacError, PyException, "Base class of the errors of the SDMAC primitives.");
+create_exception!(sdmac._core, QueueFull, SdmacError, "The AC queue is full; the packet was not queued.");
+create_exception!(sdmac._core, ConfirmationBacklog, SdmacError, "Too many confirmations are unread; call data_con first.");
+create_exception!(sdmac._core, TooLong, SdmacError, "The payload or frame is too long.");
+create_exception!(sdmac._core, MalformedFrame, SdmacError, "A raw frame is not a valid 802.11 frame.");
+create_exception!(sdmac._core, InvalidId, SdmacError, "The id is out of range.");
+create_exception!(sdmac._core, InvalidRequest, SdmacError, "A per-packet attribute is invalid.");
+create_exception!(sdmac._core, UnknownAttribute, SdmacError, "No attribute has this name.");
+create_exception!(sdmac._core, WrongScope, SdmacError, "The attribute belongs to another scope (adapter, queue, packet).");
+create_exception!(sdmac._core, ReadOnly, SdmacError, "The attribute cannot be set.");
+create_exception!(sdmac._core, InvalidValue, SdmacError, "The value does not fit the attribute.");
+create_exception!(sdmac._core, NoSuchPacket, SdmacError, "No queued packet has this id.");
+create_exception!(sdmac._core, PacketOnAir, SdmacError, "The packet is already on air.");
+create_exception!(sdmac._core, Closed, SdmacError, "The session has ended.");
+create_exception!(sdmac._core, Unsupported, SdmacError, "The backend does not offer this.");
 
 /// The Python exception of an API error.
 pub(crate) fn api_err(e: ApiError) -> PyErr {
@@ -448,6 +448,7 @@ impl PyInterface {
     #[pyo3(signature = (name, value, *, ac = None, id = None))]
     fn set(&self, py: Python<'_>, name: &str, value: &Bound<'_, PyAny>, ac: Option<&str>, id: Option<u64>) -> PyResult<()> {
         let scope = scope_arg(ac, id)?;
+        sdmac_api::attribute::lookup(name, &scope, true).map_err(api_err)?;
         let v = value_from_py(value)?;
         py.detach(|| self.with(|i| i.set(name, scope, v))).map_err(api_err)
     }
