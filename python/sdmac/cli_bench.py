@@ -108,6 +108,11 @@ def print_checks(result: Mapping[str, Any], console: Console) -> None:
     la = sets.get("LA", {}).get("count", 0)
     console.print(f"LD share of all: {_binomial_ci(ld, n)}" + (f"  (configured {cfg['loss_data']})" if cfg.get("loss_data") is not None else ""))
     console.print(f"LA share of delivered: {_binomial_ci(la, n - ld)}" + (f"  (configured {cfg['loss_ack']})" if cfg.get("loss_ack") is not None else ""))
+    if n < 10_000:
+        console.print(
+            f"note: with n samples a percentile above 1 - 1/n is the max; p99.99 needs n >= 10000 "
+            f"(e.g. --mode back-to-back --count 100000, about 30 s)"
+        )
 
 
 def _rate_name(r: float) -> str:
