@@ -131,7 +131,7 @@ pub const ATTRIBUTES: &[AttrSpec] = &[
     a("rates", "packet", Kind::Rates, true, "the packet's rate series (settable until its first attempt)"),
     a("tries", "packet", Kind::Int, false, "total tries of the packet's rate series"),
     a("attempts", "packet", Kind::Int, false, "attempts made so far"),
-    a("state", "packet", Kind::Text, false, "\"queued\" (not attempted yet), \"on_air\", or \"retrying\" (between attempts)"),
+    a("state", "packet", Kind::Text, false, "\"held\" (in the device, before its queue), \"queued\" (not attempted yet), \"on_air\", or \"retrying\" (between attempts)"),
     a("timestamps", "packet", Kind::Map, false, "timestamps recorded so far (t1, t2, t3, t4; ns)"),
 ];
 
@@ -190,7 +190,7 @@ impl Value {
     /// As a rate series (text "54x1,24x2" accepted).
     pub fn to_rates(&self, name: &str) -> Result<RateSeries, ApiError> {
         match self {
-            Value::Rates(r) => Ok(*r),
+            Value::Rates(r) => crate::rates::check_tries(r).map(|_| *r).map_err(|e| invalid(name, self, e)),
             Value::Text(t) => parse_rate_series(t).map_err(|e| invalid(name, self, e)),
             v => Err(invalid(name, v, "expected a rate series like \"54x1,24x2\"")),
         }

@@ -34,7 +34,7 @@ pub use confirmation::{Confirmation, DropReason, Status, Truth};
 pub use error::ApiError;
 pub use indication::{BeaconInd, FrameClass, Indication, RxInfo};
 pub use interface::Interface;
-pub use rates::{format_rate_series, parse_rate_series};
+pub use rates::{check_tries, format_rate_series, parse_rate_series, MAX_TRIES};
 pub use request::{Body, TxAttrs, MAX_ID, MAX_PAYLOAD};
 pub use timestamps::{Components, Timestamps, COMPONENT_NAMES};
 

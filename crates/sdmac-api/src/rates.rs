@@ -31,6 +31,17 @@ pub fn parse_rate_series(s: &str) -> Result<RateSeries, String> {
     RateSeries::new(&entries).ok_or_else(|| format!("rate series {s:?} is not valid"))
 }
 
+/// Most tries of one entry of a rate series (the 802.11 retry counters are 4 bits).
+pub const MAX_TRIES: u8 = 15;
+
+/// Checks that every entry of a rate series has 1..=15 tries.
+pub fn check_tries(r: &RateSeries) -> Result<(), String> {
+    match r.entries().iter().find(|(_, t)| *t == 0 || *t > MAX_TRIES) {
+        Some((rate, t)) => Err(format!("entry {rate}x{t} has {t} tries (must be 1..={MAX_TRIES})")),
+        None => Ok(()),
+    }
+}
+
 /// Formats a rate series in the syntax `parse_rate_series` reads.
 pub fn format_rate_series(r: &RateSeries) -> String {
     r.entries().iter().map(|(rate, t)| format!("{rate}x{t}")).collect::<Vec<_>>().join(",")

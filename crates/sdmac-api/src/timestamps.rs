@@ -90,7 +90,7 @@ impl Timestamps {
     /// The components, if every plane they need was recorded.
     pub fn components(&self) -> Option<Components> {
         let t = [self.t1, self.t3, self.t4, self.t_start, self.t5, self.t7, self.t9];
-        if t.iter().any(|&x| x == 0) {
+        if t.contains(&0) {
             return None;
         }
         let d = |a: u64, b: u64| b as i64 - a as i64;

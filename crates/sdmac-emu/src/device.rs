@@ -352,6 +352,10 @@ impl Device {
         match cmd {
             Cmd::Data(mut m) => {
                 let now = monotonic_ns();
+                if !self.ifaces[i].qos {
+                    // A non-QoS station sends everything through its one (BE) queue.
+                    m.ac = Ac::Be;
+                }
                 if m.ts.t1 != 0 {
                     m.ts.t3 = now;
                 }
@@ -401,10 +405,6 @@ impl Device {
                 None => Dest::Unknown,
             }
         };
-        if !self.ifaces[i].qos {
-            // A non-QoS station sends everything through its one (BE) queue.
-            m.ac = Ac::Be;
-        }
         let req = TxRequest { handle: m.id, dst, len: m.len + 4, ac: m.ac, rates: m.rates, no_ack: m.no_ack };
         match self.medium.enqueue(t, station, req) {
             Ok(()) => {

@@ -122,6 +122,7 @@ impl Backend for EmuIface {
             return Err(ApiError::ConfirmationBacklog { limit: self.con_capacity });
         }
         if let Some(r) = &attrs.rates {
+            sdmac_api::check_tries(r).map_err(|reason| ApiError::InvalidRequest { what: "rates", reason })?;
             if let Some((bad, _)) = r.entries().iter().find(|(r, _)| !self.standard.supports(*r) || !r.is_valid()) {
                 return Err(ApiError::InvalidRequest { what: "rates", reason: format!("rate {bad} is not supported by this PHY") });
             }

@@ -82,7 +82,7 @@ impl std::error::Error for SessionError {}
 /// A running emulated medium with interfaces.
 pub struct EmuSession {
     shared: Arc<SessionShared>,
-    thread: Option<JoinHandle<Device>>,
+    thread: Option<JoinHandle<Option<Device>>>,
     ifaces: Vec<Option<EmuIface>>,
     names: Vec<String>,
     origin: u64,
@@ -150,7 +150,7 @@ impl EmuSession {
             }));
         }
         let beacon_interval_tu =
-            (0..n).map(|s| medium.station(s as StationId).and_then(|c| c.beacon).map_or(100, |b| (b.interval_ns / 1024_000) as u16)).collect();
+            (0..n).map(|s| medium.station(s as StationId).and_then(|c| c.beacon).map_or(100, |b| (b.interval_ns / 1_024_000) as u16)).collect();
         let freq = medium.config().freq_mhz;
         let basic_500k = phy.basic_rates.iter().map(|r| (r.kbps() / 500) as u8).collect();
         // Medium time 0 is now: start the medium's clock at the current instant.
@@ -173,13 +173,27 @@ impl EmuSession {
             channel: channel_of(freq),
             basic_500k,
         };
-        let thread = std::thread::Builder::new().name("sdmac-emu-device".into()).spawn(move || {
+        let wakes: Vec<Arc<IfaceShared>> = device.ifaces.iter().map(|d| d.shared.clone()).collect();
+        let guard = session.clone();
+        let thread = std::thread::Builder::new()
+            .name("sdmac-emu-device".into())
+            .spawn(move || {
                 if let Some(cpu) = opts.device_cpu {
                     // Best effort: a CPU outside the process's set is ignored.
                     let _ = sdmac_rt::affinity::pin_current(cpu);
                 }
-                device.run()
-            }).map_err(SessionError::Os)?;
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| device.run()));
+                if r.is_err() {
+                    // A device that died must not leave callers waiting for ever: the
+                    // session is closed, and every waiting caller is woken to see it.
+                    guard.closed.store(true, Ordering::Release);
+                    for w in &wakes {
+                        w.signal();
+                    }
+                }
+                r.ok()
+            })
+            .map_err(SessionError::Os)?;
         Ok(EmuSession {
             shared: session,
             thread: Some(thread),
@@ -217,7 +231,7 @@ impl EmuSession {
         self.shared.closed.store(true, Ordering::Release);
         self.shared.device_wake.notify();
         if let Some(t) = self.thread.take() {
-            if let Ok(dev) = t.join() {
+            if let Ok(Some(dev)) = t.join() {
                 *self.final_stats.lock().unwrap_or_else(|e| e.into_inner()) = Some(dev.stats);
             }
         }
@@ -276,6 +290,17 @@ pub(crate) fn get_attribute(dev: &mut Device, i: usize, name: &'static str, scop
         }
         ("queue_len", Scope::Queue(ac)) => Value::Int(dev.medium.queue_len(st, ac) as i64),
         (_, Scope::Packet(id)) => {
+            if let Some(m) = dev.held_reqs.iter().find(|h| h.1 == i && h.2.id == id).map(|h| &h.2) {
+                // Still in the device (its request latency): not on a queue yet.
+                let rates = m.rates.unwrap_or(cfg.default_rates);
+                return Ok(match name {
+                    "rates" => Value::Rates(rates),
+                    "tries" => Value::Int(rates.total_tries() as i64),
+                    "attempts" => Value::Int(0),
+                    "state" => Value::Text("held".into()),
+                    _ => timestamps_value(&m.ts),
+                });
+            }
             let Some(p) = dev.ifaces[i].pending.get(&id) else { return Err(ApiError::NoSuchPacket { id }) };
             let ts = p.ts;
             let q = dev.medium.queued(st, id).ok_or(ApiError::NoSuchPacket { id })?;
@@ -293,16 +318,20 @@ pub(crate) fn get_attribute(dev: &mut Device, i: usize, name: &'static str, scop
                     }
                     .into(),
                 ),
-                _ => Value::Map(vec![
-                    ("t1".into(), Value::Int(ts.t1 as i64)),
-                    ("t2".into(), Value::Int(ts.t2 as i64)),
-                    ("t3".into(), Value::Int(ts.t3 as i64)),
-                    ("t4".into(), Value::Int(ts.t4 as i64)),
-                ]),
+                _ => timestamps_value(&ts),
             }
         }
         _ => return Err(ApiError::UnknownAttribute { name: name.to_string() }),
     })
+}
+
+fn timestamps_value(ts: &sdmac_api::Timestamps) -> Value {
+    Value::Map(vec![
+        ("t1".into(), Value::Int(ts.t1 as i64)),
+        ("t2".into(), Value::Int(ts.t2 as i64)),
+        ("t3".into(), Value::Int(ts.t3 as i64)),
+        ("t4".into(), Value::Int(ts.t4 as i64)),
+    ])
 }
 
 fn stats_value(dev: &Device, i: usize) -> Value {
@@ -383,6 +412,14 @@ pub(crate) fn set_attribute(dev: &mut Device, i: usize, name: &'static str, scop
         }
         ("rates", Scope::Packet(id)) => {
             let r = v.to_rates(name)?;
+            let standard = dev.medium.phy().standard;
+            if let Some(h) = dev.held_reqs.iter_mut().find(|h| h.1 == i && h.2.id == id) {
+                if let Some((bad, _)) = r.entries().iter().find(|(x, _)| !standard.supports(*x) || !x.is_valid()) {
+                    return Err(v.invalid(name, format!("rate {bad} is not supported by this PHY")));
+                }
+                h.2.rates = Some(r);
+                return Ok(());
+            }
             if !dev.ifaces[i].pending.contains_key(&id) {
                 return Err(ApiError::NoSuchPacket { id });
             }

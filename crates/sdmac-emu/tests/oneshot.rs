@@ -16,6 +16,9 @@ fn session(p: &PaperSetup, wait: DeviceWait) -> EmuSession {
 fn one_shots(p: &PaperSetup, n: u64) -> Vec<(&'static str, i64, i64)> {
     let mut s = session(p, DeviceWait::Park { spin_ns: 200_000 });
     let mut sta = s.take(STA).unwrap();
+    // Wait out the first beacon (at 1 ms, about 130 µs long; the next comes 51.2 ms
+    // later), so that no one-shot meets it.
+    std::thread::sleep(Duration::from_millis(3));
     let attrs = TxAttrs::one_shot(MacAddress(AP_ADDR), Rate::Ofdm54);
     let mut out = Vec::new();
     for id in 0..n {

@@ -399,7 +399,7 @@ fn malformed_control_and_oversized_raw_frames_are_refused() {
     ];
     for f in malformed {
         match sta.data_req(1, Body::Frame(f), Ac::Be, &attrs) {
-            Err(e @ ApiError::MalformedFrame { .. }) => assert!(e.to_string().starts_with("malformed 802.11 frame"), "{e}"),
+            Err(e @ ApiError::MalformedFrame { .. }) => assert!(e.to_string().contains("malformed"), "{e}"),
             other => panic!("{f:?}: expected MalformedFrame, got {other:?}"),
         }
     }
@@ -435,7 +435,7 @@ fn payload_length_limit() {
     let attrs = one_shot(Rate::Ofdm54);
     let e = sta.data_req(1, Body::Payload(&[0; MAX_PAYLOAD + 1]), Ac::Be, &attrs).unwrap_err();
     assert_eq!(e, ApiError::TooLong { len: MAX_PAYLOAD + 1, max: MAX_PAYLOAD });
-    assert_eq!(e.to_string(), "2305 bytes is too long (at most 2304)");
+    assert!(e.to_string().contains("2305") && e.to_string().contains("2304"), "{e}");
     assert_eq!(sta.unconfirmed(), 0);
     let payload: Vec<u8> = (0..MAX_PAYLOAD).map(|i| i as u8).collect();
     sta.data_req(2, Body::Payload(&payload), Ac::Be, &attrs).unwrap();
@@ -461,6 +461,7 @@ fn ids_above_max_id_are_refused() {
         assert!(e.to_string().contains(&id.to_string()), "{e}");
         assert_eq!(sta.cancel(id), Err(ApiError::InvalidId { id }));
         assert_eq!(sta.set("rates", Scope::Packet(id), "54"), Err(ApiError::InvalidId { id }));
+        assert_eq!(sta.get("state", Scope::Packet(id)), Err(ApiError::InvalidId { id }));
     }
     assert_eq!(sta.unconfirmed(), 0);
     for id in [MAX_ID, 0] {
@@ -485,15 +486,13 @@ fn rates_the_phy_cannot_send_are_refused() {
         let attrs = TxAttrs { dst: Some(AP_MAC), rates: Some(r), ..TxAttrs::default() };
         match sta.data_req(1, Body::Payload(&[0; 10]), Ac::Be, &attrs) {
             Err(e @ ApiError::InvalidRequest { what: "rates", .. }) => {
-                assert!(e.to_string().starts_with("invalid rates"), "{e}");
+                assert!(e.to_string().contains("rates"), "{e}");
             }
             other => panic!("{r:?}: expected InvalidRequest, got {other:?}"),
         }
     }
-    assert_eq!(
-        sta.data_req(1, Body::Payload(&[0; 10]), Ac::Be, &one_shot(Rate::Cck11)).unwrap_err().to_string(),
-        "invalid rates: rate 11 is not supported by this PHY"
-    );
+    let e = sta.data_req(1, Body::Payload(&[0; 10]), Ac::Be, &one_shot(Rate::Cck11)).unwrap_err().to_string();
+    assert!(e.contains("rates") && e.contains("11"), "{e}");
     assert_eq!(sta.queue_len(Ac::Be), 0);
     std::thread::sleep(Duration::from_millis(1));
     no_more_cons(&mut sta);
@@ -530,7 +529,7 @@ fn queue_full_exactly_at_the_limit() {
     assert_eq!(int(sta.get("queue_len", Scope::Queue(Ac::Be)).unwrap()), 4);
     let e = sta.data_req(4, Body::Payload(&[0; 10]), Ac::Be, &one_shot(Rate::Ofdm54)).unwrap_err();
     assert_eq!(e, ApiError::QueueFull { ac: Ac::Be, limit: 4 });
-    assert_eq!(e.to_string(), "queue BE is full (4 packets); the packet was not queued");
+    assert!(e.to_string().contains("BE") && e.to_string().contains('4'), "{e}");
     // A non-QoS station has one queue: every AC shares it.
     for ac in Ac::ALL {
         assert_eq!(sta.queue_len(ac), 4);
@@ -546,6 +545,7 @@ fn queue_full_exactly_at_the_limit() {
     s.close();
     let mut ids: Vec<u64> = (0..4).map(|_| con(&mut sta)).map(|c| {
         assert_eq!(c.status, Status::Dropped(DropReason::Closed));
+        assert_eq!(c.ac, Ac::Be, "a non-QoS station sends everything on its one (BE) queue");
         c.id
     }).collect();
     ids.sort();
@@ -722,16 +722,16 @@ fn packet_attributes_of_queued_and_on_air_packets() {
     assert!(int(sta.get("attempts", Scope::Packet(1)).unwrap()) >= 1);
     assert_eq!(int(sta.get("tries", Scope::Packet(1)).unwrap()), 15);
     let state = sta.get("state", Scope::Packet(1)).unwrap();
-    assert!(state == Value::Text("on_air".into()) || state == Value::Text("queued".into()), "{state:?}");
+    assert!(state == Value::Text("on_air".into()) || state == Value::Text("retrying".into()), "{state:?}");
     let e = sta.set("rates", Scope::Packet(1), "54x1").unwrap_err();
     assert_eq!(e, ApiError::PacketOnAir { id: 1 });
-    assert_eq!(e.to_string(), "packet 1 is already on air");
+    assert!(e.to_string().starts_with("packet 1 "), "{e}");
 
     // Unknown packets.
     for name in ["rates", "tries", "attempts", "state", "timestamps"] {
         let e = sta.get(name, Scope::Packet(99)).unwrap_err();
         assert_eq!(e, ApiError::NoSuchPacket { id: 99 }, "{name}");
-        assert_eq!(e.to_string(), "no queued packet has id 99");
+        assert!(e.to_string().contains("99"), "{e}");
     }
     assert_eq!(sta.set("rates", Scope::Packet(99), "54"), Err(ApiError::NoSuchPacket { id: 99 }));
 
@@ -795,7 +795,7 @@ fn every_attribute_can_be_read_with_its_kind_and_scope() {
             let v = sta.get(spec.name, scope).unwrap();
             let e = sta.set(spec.name, scope, v).unwrap_err();
             assert_eq!(e, ApiError::ReadOnly { name: spec.name.into() });
-            assert_eq!(e.to_string(), format!("attribute {:?} is read-only", spec.name));
+            assert!(e.to_string().contains(&format!("{:?}", spec.name)), "{e}");
         }
     }
     // Unknown names.
@@ -803,7 +803,7 @@ fn every_attribute_can_be_read_with_its_kind_and_scope() {
         for scope in [Scope::Adapter, Scope::Queue(Ac::Be), Scope::Packet(2)] {
             let e = sta.get(name, scope).unwrap_err();
             assert_eq!(e, ApiError::UnknownAttribute { name: name.into() });
-            assert_eq!(e.to_string(), format!("unknown attribute {name:?}"));
+            assert!(e.to_string().contains(&format!("{name:?}")), "{e}");
             assert_eq!(sta.set(name, scope, 1i64), Err(ApiError::UnknownAttribute { name: name.into() }));
         }
     }
@@ -1078,7 +1078,6 @@ fn bssid_set_is_written_into_payload_frames() {
 }
 
 #[test]
-#[ignore = "BUG: get(\"bssid\") ignores set(\"bssid\"): the device answers the beaconing AP's address"]
 fn bssid_get_reflects_set() {
     let (_s, _ap, mut sta) = quiet(PaperSetup::default(), opts());
     let other = MacAddress([0x02, 0, 0, 0, 0, 0x42]);
@@ -1149,7 +1148,6 @@ fn close_confirms_queued_requests_as_dropped_then_refuses_everything() {
     assert_eq!(sta.data_ind(&mut buf, W), Err(ApiError::Closed));
     assert_eq!(sta.beacon_ind(W), Err(ApiError::Closed));
     assert_eq!(ap.data_con(W), Err(ApiError::Closed));
-    assert_eq!(ApiError::Closed.to_string(), "the session has ended");
     assert_eq!(sta.unconfirmed(), 0);
     // Closing twice is harmless.
     s.close();
@@ -1189,7 +1187,6 @@ fn wait_for_times_out_with_none() {
 }
 
 #[test]
-#[ignore = "BUG: a series of more than 255 tries never completes (u8 attempt counter wraps); data_req accepts any tries"]
 fn more_than_255_tries_is_refused_or_confirmed() {
     let (_s, _ap, mut sta) = hand(false, 4);
     // Fast retries: AIFSN 1, CW 0 (each attempt ~110 µs).
@@ -1208,4 +1205,36 @@ fn more_than_255_tries_is_refused_or_confirmed() {
             assert_eq!((c.id, c.status), (1, Status::AckTimeout));
         }
     }
+}
+
+#[test]
+fn packet_attributes_of_a_packet_held_by_the_device_latency() {
+    let o = EmuOptions { profile: DeviceProfile { req: Latency::Fixed(50_000_000), con: Latency::Fixed(0) }, ..opts() };
+    let (_s, _ap, mut sta) = quiet(PaperSetup::default(), o);
+    sta.data_req(1, Body::Payload(&[0; 10]), Ac::Be, &one_shot(Rate::Ofdm54)).unwrap();
+    assert_eq!(sta.queue_len(Ac::Be), 1);
+    assert_eq!(sta.get("state", Scope::Packet(1)).unwrap(), Value::Text("held".into()));
+    sta.set("rates", Scope::Packet(1), "24").unwrap();
+    assert_eq!(con(&mut sta).rates_used(), &[(Rate::Ofdm24, 1)]);
+}
+
+#[test]
+fn non_qos_confirmations_always_report_be() {
+    // DuplicateId.
+    let (_s, _ap, mut sta) = hand(false, 4);
+    sta.data_req(7, Body::Payload(LONG), Ac::Vo, &long_attrs()).unwrap();
+    sta.data_req(7, Body::Payload(&[0; 10]), Ac::Vo, &one_shot(Rate::Ofdm54)).unwrap();
+    let c = con(&mut sta);
+    assert_eq!(c.status, Status::Dropped(DropReason::DuplicateId));
+    assert_eq!(c.ac, Ac::Be, "duplicate");
+    // Cancelled while held by the device's request latency.
+    let o = EmuOptions { profile: DeviceProfile { req: Latency::Fixed(50_000_000), con: Latency::Fixed(0) }, ..opts() };
+    let (m, ap, st) = hand_medium(false, 4, 0.0, 1);
+    let mut s = EmuSession::start(m, &[(AP, ap), (STA, st)], o).unwrap();
+    let mut sta = s.take(STA).unwrap();
+    sta.data_req(1, Body::Payload(&[0; 10]), Ac::Vi, &one_shot(Rate::Ofdm54)).unwrap();
+    assert!(sta.cancel(1).unwrap());
+    let c = con(&mut sta);
+    assert_eq!(c.status, Status::Dropped(DropReason::Cancelled));
+    assert_eq!(c.ac, Ac::Be, "cancelled while held");
 }
