@@ -146,6 +146,7 @@ impl EmuSession {
                 submitted: [0; 4],
                 submitted_total: 0,
                 confirmed_read: 0,
+                confirmed_ac: [0; 4],
                 free: Vec::with_capacity(con),
             }));
         }
