@@ -138,7 +138,7 @@ def bench() -> None:
 @click.option("--basic-rates", default="6", show_default=True, help="BSS basic rate set, Mb/s, comma-separated (sets the ACK rate).")
 @click.option("--beacon-interval", "beacon_interval_tu", default=50, show_default=True, type=click.IntRange(1, 65535), help="Beacon interval (TU; 50 TU = 51.2 ms).")
 @click.option("--twait", "twait_ms", default=20.0, show_default=True, type=click.FloatRange(0), help="Delay after each beacon (ms), beacon mode.")
-@click.option("--gap", "gap_us", default=200.0, show_default=True, type=click.FloatRange(0), help="Delay after each confirmation (µs), back-to-back mode; >= AIFS + CWmin slots (169 µs) keeps channel access immediate.")
+@click.option("--gap", "gap_us", default=250.0, show_default=True, type=click.FloatRange(0), help="Delay after each confirmation (µs), back-to-back mode; >= EIFS + CWmin slots (94 + 135 µs) lets any post-transmission backoff finish, so channel access is immediate.")
 @click.option("--device-latency", "device_lat", default="0,0", show_default=True, help="Device latency profile REQ,CON in µs; each a number or LO-HI (uniform).")
 @click.option("--device-wait", type=click.Choice(["spin", "park"]), default="spin", show_default=True, help="spin: the device thread polls (one core busy); park: it sleeps between events.")
 @click.option("--seed", default=1, show_default=True, type=click.IntRange(0, U64_MAX))

@@ -24,9 +24,10 @@ pub enum Mode {
         /// Delay after the beacon (ns).
         twait_ns: u64,
     },
-    /// `gap_ns` after the previous confirmation returned. A gap of at least AIFS +
-    /// CWmin slots lets any post-transmission backoff finish, so channel access is
-    /// immediate and only software and air time are measured.
+    /// `gap_ns` after the previous confirmation returned. A gap of at least EIFS +
+    /// CWmin slots (94 + 135 µs for 802.11a) lets any post-transmission backoff finish,
+    /// even after a corrupted ACK, so channel access is immediate and only software and
+    /// air time are measured (beacons aside).
     BackToBack {
         /// Gap after each confirmation (ns).
         gap_ns: u64,

@@ -18,7 +18,7 @@ use crate::emu::{device_wait as parse_device_wait, latency, paper_setup, parse_a
 /// and the samples as columns (`id`, `set`, `status`, `cause`, `attempts`, and each
 /// component in µs). `progress(done, total)` is called about every 0.25 s.
 #[pyfunction]
-#[pyo3(signature = (*, mode = "beacon", count = 500, payload = 50, rate = "54", ac = "BE", loss_data = None, loss_ack = None, snr_data = None, snr_ack = None, ack_preamble_share = 0.5, ack_timeout_us = None, basic_rates = vec![6.0], beacon_interval_tu = 50, twait_ms = 20.0, gap_us = 200.0, distance_m = 10.0, seed = 1, device_wait = "spin", device_req_us = "0", device_con_us = "0", progress = None))]
+#[pyo3(signature = (*, mode = "beacon", count = 500, payload = 50, rate = "54", ac = "BE", loss_data = None, loss_ack = None, snr_data = None, snr_ack = None, ack_preamble_share = 0.5, ack_timeout_us = None, basic_rates = vec![6.0], beacon_interval_tu = 50, twait_ms = 20.0, gap_us = 250.0, distance_m = 10.0, seed = 1, device_wait = "spin", device_req_us = "0", device_con_us = "0", progress = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn bench_oneshot<'py>(
     py: Python<'py>,
