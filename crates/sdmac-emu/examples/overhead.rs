@@ -58,10 +58,35 @@ fn ping_pong(count: usize, gap_ns: u64, hold_ns: u64) -> Vec<f64> {
     out
 }
 
-fn row(name: &str, s: &Summary) -> String {
+/// The median (nearest rank) of `v`.
+fn p50(v: &[f64]) -> f64 {
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    s[(s.len() - 1) / 2]
+}
+
+/// A summary and its median.
+struct Stat {
+    s: Summary,
+    p50: f64,
+}
+
+impl Stat {
+    fn of(v: &[f64]) -> Stat {
+        Stat { s: Summary::of(v).unwrap().expect("samples"), p50: p50(v) }
+    }
+
+    fn json(&self) -> String {
+        let o = self.s.to_json_object();
+        format!("{{\"p50\": {}, {}", self.p50, &o[1..])
+    }
+}
+
+fn row(name: &str, st: &Stat) -> String {
+    let s = &st.s;
     format!(
-        "{name:<22} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>8.3}",
-        s.mean, s.sd, s.min, s.p99, s.p999, s.p9999, s.max
+        "{name:<26} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>9.3}",
+        s.mean, st.p50, s.sd, s.min, s.p99, s.p999, s.p9999, s.max
     )
 }
 
@@ -89,9 +114,9 @@ fn main() {
     drop(iface);
     s.close();
 
-    let us = |f: &dyn Fn(&sdmac_api::oneshot::Sample) -> i64| -> Summary {
+    let us = |f: &dyn Fn(&sdmac_api::oneshot::Sample) -> i64| -> Stat {
         let v: Vec<f64> = samples.iter().filter(|x| x.set == "A").map(|x| f(x) as f64 / 1000.0).collect();
-        Summary::of(&v).unwrap().expect("samples")
+        Stat::of(&v)
     };
     let overhead = us(&|x| x.c.tsdmac - x.c.thw - x.c.tca);
     let api_req = us(&|x| x.ts.t2 as i64 - x.ts.t1 as i64);
@@ -99,14 +124,14 @@ fn main() {
     let publish = us(&|x| x.ts.t8 as i64 - x.ts.t7 as i64);
     let wake = us(&|x| x.ts.t9 as i64 - x.ts.t8 as i64);
     let pp: Vec<f64> = ping_pong(count as usize, 200_000, 96_000).into_iter().map(|v| v / 1000.0).collect();
-    let base = Summary::of(&pp).unwrap().unwrap();
+    let base = Stat::of(&pp);
 
-    println!("confirmed one-shot on emu, {} acked samples (µs)", overhead.count);
-    println!("{:<22} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}", "component", "mean", "sd", "min", "p99", "p99.9", "p99.99", "max");
+    println!("confirmed one-shot on emu, {} acked samples (µs)", overhead.s.count);
+    println!("{:<26} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>9}", "component", "mean", "p50", "sd", "min", "p99", "p99.9", "p99.99", "max");
     for (k, name) in COMPONENT_NAMES.iter().enumerate() {
         println!("{}", row(name, &us(&|x| x.c.as_array()[k])));
     }
-    println!("{}", row("overhead (TSDMAC-Thw-Tca)", &overhead));
+    println!("{}", row("overhead TSDMAC-Thw-Tca", &overhead));
     println!("where the time goes:");
     println!("{}", row("  t2-t1 API call", &api_req));
     println!("{}", row("  t3-t2 ring hand-off", &backend_req));
@@ -114,17 +139,22 @@ fn main() {
     println!("{}", row("  t9-t8 caller wake-up", &wake));
     println!("{}", row("baseline ping-pong", &base));
     println!("  (two threads handing a message over and back across 96 µs, at the same pace)");
-    println!("ratio overhead/baseline: mean {:.2}, p99.99 {:.2}", overhead.mean / base.mean, overhead.p9999 / base.p9999);
+    println!(
+        "ratio overhead/baseline: mean {:.2}, p50 {:.2}, p99.99 {:.2}",
+        overhead.s.mean / base.s.mean,
+        overhead.p50 / base.p50,
+        overhead.s.p9999 / base.s.p9999
+    );
     if let Some(path) = json {
         let out = format!(
             "{{\"count\": {}, \"overhead\": {}, \"baseline_ping_pong\": {}, \"api\": {}, \"hand_off\": {}, \"publish\": {}, \"wake\": {}}}\n",
-            overhead.count,
-            overhead.to_json_object(),
-            base.to_json_object(),
-            api_req.to_json_object(),
-            backend_req.to_json_object(),
-            publish.to_json_object(),
-            wake.to_json_object()
+            overhead.s.count,
+            overhead.json(),
+            base.json(),
+            api_req.json(),
+            backend_req.json(),
+            publish.json(),
+            wake.json()
         );
         std::fs::write(&path, out).expect("write --json");
     }

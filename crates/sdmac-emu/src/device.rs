@@ -14,6 +14,37 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
+/// Hashes the caller's ids (u64) with one multiplication: ids are not adversarial
+/// across a trust boundary here, and the default SipHash costs more than the rest of
+/// a lookup.
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct IdHash;
+
+impl std::hash::BuildHasher for IdHash {
+    type Hasher = IdHasher;
+    fn build_hasher(&self) -> IdHasher {
+        IdHasher(0)
+    }
+}
+
+/// The hasher of [`IdHash`].
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct IdHasher(u64);
+
+impl std::hash::Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (v ^ (v >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (v >> 32);
+    }
+}
+
 /// A request queued in the medium, kept until its confirmation.
 pub(crate) struct Pending {
     pub buf: FrameBuf,
@@ -28,7 +59,7 @@ pub(crate) struct DevIface {
     pub qos: bool,
     pub ends: DeviceEnds,
     pub shared: Arc<IfaceShared>,
-    pub pending: HashMap<u64, Pending>,
+    pub pending: HashMap<u64, Pending, IdHash>,
     pub rx_management: bool,
     pub bssid: MacAddress,
     pub ind_seq: u64,

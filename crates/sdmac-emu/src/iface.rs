@@ -1,7 +1,7 @@
 //! The application's side of one emu interface.
 
 use crate::channel::{new_buf, AppEnds, Cmd, DataMsg, FrameBuf, IfaceShared, Reply, SessionShared, MAX_FRAME};
-use crate::frame::{build_payload_frame, check_raw_frame};
+use crate::frame::{check_raw_frame, HeaderCache};
 use sdmac_api::attribute::lookup;
 use sdmac_api::{
     ApiError, Backend, BeaconInd, Body, Confirmation, Indication, Scope, Timestamps, TxAttrs, Value, Wait, MAX_ID, MAX_PAYLOAD,
@@ -35,6 +35,7 @@ pub struct EmuIface {
     /// Confirmations read, per queue index (never above `submitted`).
     pub(crate) confirmed_ac: [u64; 4],
     pub(crate) free: Vec<FrameBuf>,
+    pub(crate) header: HeaderCache,
 }
 
 impl std::fmt::Debug for EmuIface {
@@ -140,7 +141,7 @@ impl Backend for EmuIface {
                     Err(ApiError::TooLong { len: p.len(), max: MAX_PAYLOAD })
                 } else {
                     let dst = attrs.dst.unwrap_or(self.bssid);
-                    build_payload_frame(&mut buf[..], dst, self.address, self.bssid, self.qos.then_some(ac), attrs.no_ack, p)
+                    self.header.build(&mut buf[..], dst, self.address, self.bssid, self.qos.then_some(ac), attrs.no_ack, p)
                         .map(|len| (len, dst))
                 }
             }

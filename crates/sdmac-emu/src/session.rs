@@ -123,7 +123,7 @@ impl EmuSession {
                 qos: cfg.qos,
                 ends: d,
                 shared: shared.clone(),
-                pending: HashMap::with_capacity(con * 2),
+                pending: HashMap::with_capacity_and_hasher(con * 2, crate::device::IdHash),
                 rx_management: false,
                 bssid: ap.map(|s| addrs[s]).unwrap_or(addrs[st as usize]),
                 ind_seq: 0,
@@ -148,6 +148,7 @@ impl EmuSession {
                 confirmed_read: 0,
                 confirmed_ac: [0; 4],
                 free: Vec::with_capacity(con),
+                header: Default::default(),
             }));
         }
         let beacon_interval_tu =
