@@ -51,8 +51,6 @@ def summarize(values):
 
 
 def rust_run(count: int) -> dict:
-    if not os.path.exists(EXAMPLE):
-        subprocess.run(["cargo", "build", "--release", "-p", "sdmac-emu", "--example", "overhead"], cwd=ROOT, check=True)
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "o.json")
         subprocess.run([EXAMPLE, str(count), "--json", out], check=True, stdout=subprocess.DEVNULL)
@@ -123,6 +121,8 @@ def main() -> None:
     ap.add_argument("--json", help="write the results to this file")
     a = ap.parse_args()
 
+    # Always (re)build: a stale binary would measure old code.
+    subprocess.run(["cargo", "build", "--release", "-q", "-p", "sdmac-emu", "--example", "overhead"], cwd=ROOT, check=True)
     rust, py = [], []
     for r in range(a.runs):
         print(f"run {r + 1}/{a.runs}: Rust ...", file=sys.stderr, flush=True)
