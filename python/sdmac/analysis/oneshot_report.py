@@ -293,7 +293,8 @@ def plot_ccdf(
 ) -> None:
     """Saves as PNG one subplot per component with, for each outcome set (A, LD, LA)
     that has samples of it, the empirical CCDF P(X > x) as a step line on a log y
-    axis (x in µs). The legend gives n per set; empty sets are left out.
+    axis (x in µs, on a log axis too when the values are positive and span more
+    than a factor of 50). The legend gives n per set; empty sets are left out.
 
     Rendered with matplotlib's Agg canvas through :class:`matplotlib.figure.Figure`
     (no pyplot), so it works without a display and leaves the caller's pyplot
@@ -313,6 +314,11 @@ def plot_ccdf(
         ax = axes[k // ncols][k % ncols]
         by_set = _values_by_set(samples, comp)
         smallest = 1.0
+        everything = [v for s in SETS for v in by_set[s]]
+        positive = [v for v in everything if v > 0]
+        # Software latencies span decades (sub-µs to ms stalls): a log x axis shows
+        # both the body and the tail; narrow ranges (e.g. Ttoa) stay linear.
+        log_x = len(positive) == len(everything) and bool(positive) and max(positive) / min(positive) > 50
         for s in SETS:
             vals = by_set[s]
             if not vals:
@@ -328,6 +334,8 @@ def plot_ccdf(
         ax.set_xlabel(f"{comp} (µs)")
         ax.set_ylabel("P(X > x)")
         ax.set_yscale("log")
+        if log_x:
+            ax.set_xscale("log")
         ax.set_ylim(smallest / 2.0, 1.5)
         ax.grid(True, which="both", alpha=0.3)
         if ax.get_legend_handles_labels()[0]:
