@@ -140,3 +140,16 @@ def test_bad_options_are_clean_errors(args, expect):
     assert out.returncode != 0
     assert expect in out.stderr, out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_summary_of_any_samples():
+    import sdmac
+
+    s = sdmac.summary([float(x) for x in range(1, 101)])
+    assert s["count"] == 100 and s["mean"] == 50.5 and s["min"] == 1.0 and s["max"] == 100.0
+    assert s["p99"] == 99.0 and s["p99.9"] == 100.0 and s["p99.99"] == 100.0
+    lo, hi = s["ci95"]
+    assert lo < 50.5 < hi and abs((hi - lo) / 2 - 1.984217 * s["sd"] / 10) < 1e-4
+    assert sdmac.summary([]) is None
+    with pytest.raises(ValueError, match="sample 2 is not finite"):
+        sdmac.summary([1.0, 2.0, float("nan")])

@@ -8,6 +8,6 @@ module); this package re-exports them and adds the ``sdmac`` command line.
 36.0
 """
 
-from ._core import __version__, airtime_us, run_scenario, saturation, version
+from ._core import __version__, airtime_us, run_scenario, saturation, summary, version
 
-__all__ = ["__version__", "airtime_us", "run_scenario", "saturation", "version"]
+__all__ = ["__version__", "airtime_us", "run_scenario", "saturation", "summary", "version"]

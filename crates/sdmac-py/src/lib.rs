@@ -196,6 +196,25 @@ fn airtime_us(standard: &str, rate: &str, length: u32, short_preamble: bool) -> 
     Ok(phy.airtime_ns(length, r) as f64 / 1000.0)
 }
 
+/// Statistics of a set of samples: count, mean, sd, min, p99, p99.9, p99.99, max
+/// (nearest rank) and the 95 % confidence interval of the mean (Student t), as a
+/// dict; None for no samples. A NaN or infinite sample is a ValueError naming it.
+#[pyfunction]
+fn summary(py: Python<'_>, samples: Vec<f64>) -> PyResult<Option<Py<PyAny>>> {
+    let s = match sdmac_measure::Summary::of(&samples) {
+        Ok(Some(s)) => s,
+        Ok(None) => return Ok(None),
+        Err(e) => return Err(PyValueError::new_err(e.to_string())),
+    };
+    let d = pyo3::types::PyDict::new(py);
+    d.set_item("count", s.count)?;
+    for (k, v) in [("mean", s.mean), ("sd", s.sd), ("min", s.min), ("p99", s.p99), ("p99.9", s.p999), ("p99.99", s.p9999), ("max", s.max)] {
+        d.set_item(k, v)?;
+    }
+    d.set_item("ci95", (s.ci95_lo, s.ci95_hi))?;
+    Ok(Some(d.into_any().unbind()))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(version, m)?)?;
@@ -203,6 +222,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(saturation, m)?)?;
     m.add_function(wrap_pyfunction!(airtime_us, m)?)?;
     m.add_function(wrap_pyfunction!(oneshot::bench_oneshot, m)?)?;
+    m.add_function(wrap_pyfunction!(summary, m)?)?;
     emu::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
