@@ -1,0 +1,57 @@
+//! The control decoder takes bytes from any local process: it never panics, and a
+//! stream of valid requests cut anywhere decodes to the same requests.
+
+use proptest::prelude::*;
+use sdmac_mediumd::control::{encode_request, Decoder, Request};
+
+fn mac() -> impl Strategy<Value = [u8; 6]> {
+    any::<[u8; 6]>()
+}
+
+fn request() -> impl Strategy<Value = Request> {
+    prop_oneof![
+        (mac(), mac(), any::<i32>()).prop_map(|(from, to, snr_db)| Request::Snr { from, to, snr_db }),
+        mac().prop_map(Request::DelByMac),
+        any::<i32>().prop_map(Request::DelById),
+        mac().prop_map(Request::Add),
+        (mac(), mac(), 0u32..=(1 << 31)).prop_map(|(from, to, w)| Request::ErrProb { from, to, prob: w as f64 / 2_147_483_648.0 }),
+        (mac(), -1e4f32..1e4, -1e4f32..1e4, -1e3f32..1e3).prop_map(|(mac, x, y, z)| Request::Position { mac, x, y, z }),
+        (mac(), any::<i32>()).prop_map(|(mac, dbm)| Request::TxPower { mac, dbm }),
+        (mac(), any::<i32>()).prop_map(|(mac, id)| Request::Medium { mac, id }),
+    ]
+}
+
+proptest! {
+    #[test]
+    fn never_panics(chunks in prop::collection::vec(prop::collection::vec(any::<u8>(), 0..64), 0..8)) {
+        let mut d = Decoder::new();
+        for c in chunks {
+            d.push(&c);
+            loop {
+                match d.next() {
+                    Ok(Some(_)) => continue,
+                    Ok(None) | Err(_) => break,
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn split_streams_decode_the_same(reqs in prop::collection::vec(request(), 1..10), cuts in prop::collection::vec(1usize..40, 1..20)) {
+        let stream: Vec<u8> = reqs.iter().flat_map(encode_request).collect();
+        let mut d = Decoder::new();
+        let mut got = Vec::new();
+        let mut at = 0;
+        let mut k = 0;
+        while at < stream.len() {
+            let n = cuts[k % cuts.len()].min(stream.len() - at);
+            d.push(&stream[at..at + n]);
+            at += n;
+            k += 1;
+            while let Some((r, _)) = d.next().unwrap() {
+                got.push(r);
+            }
+        }
+        prop_assert_eq!(got, reqs);
+    }
+}
