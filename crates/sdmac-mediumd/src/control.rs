@@ -238,7 +238,7 @@ fn decode(bytes: &[u8]) -> Request {
 }
 
 /// Reassembles requests from a stream: push what the socket gave, then take requests
-/// until `next` returns `Ok(None)` (need more bytes).
+/// until `next_request` returns `Ok(None)` (need more bytes).
 #[derive(Debug, Default)]
 pub struct Decoder {
     buf: Vec<u8>,
@@ -261,7 +261,7 @@ impl Decoder {
     }
 
     /// The next whole request and its raw bytes (for the echo in the reply).
-    pub fn next(&mut self) -> Result<Option<(Request, Vec<u8>)>, ControlError> {
+    pub fn next_request(&mut self) -> Result<Option<(Request, Vec<u8>)>, ControlError> {
         let Some(&t) = self.buf.first() else { return Ok(None) };
         let n = request_len(t).ok_or(ControlError::UnknownType(t))?;
         if self.buf.len() < n {
@@ -272,7 +272,7 @@ impl Decoder {
     }
 }
 
-/// The reply to a request (`raw` as returned by [`Decoder::next`]); None for shutdown.
+/// The reply to a request (`raw` as returned by [`Decoder::next_request`]); None for shutdown.
 /// `added_id` is the new station's id for an `add` (ignored otherwise).
 pub fn encode_reply(raw: &[u8], result: UpdateResult, added_id: i32) -> Option<Vec<u8>> {
     let t = *raw.first()?;
@@ -372,9 +372,9 @@ mod tests {
         let bytes = [1, 2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2, 0, 0, 0, 20];
         let mut d = Decoder::new();
         d.push(&bytes[..5]);
-        assert_eq!(d.next(), Ok(None), "incomplete");
+        assert_eq!(d.next_request(), Ok(None), "incomplete");
         d.push(&bytes[5..]);
-        let (r, raw) = d.next().unwrap().unwrap();
+        let (r, raw) = d.next_request().unwrap().unwrap();
         assert_eq!(r, Request::Snr { from: A, to: B, snr_db: 20 });
         let reply = encode_reply(&raw, UpdateResult::Success, 0).unwrap();
         // reply type 2, the request echoed with its type byte, result 0: 1 + 17 + 1 bytes.
@@ -438,11 +438,11 @@ mod tests {
             d.push(&encode_request(r));
         }
         for r in &reqs {
-            let (got, raw) = d.next().unwrap().unwrap();
+            let (got, raw) = d.next_request().unwrap().unwrap();
             assert_eq!(&got, r);
             assert_eq!(raw.len(), request_len(raw[0]).unwrap());
         }
-        assert_eq!(d.next(), Ok(None));
+        assert_eq!(d.next_request(), Ok(None));
         assert_eq!(d.pending(), 0);
     }
 
@@ -450,7 +450,7 @@ mod tests {
     fn unknown_type_is_an_error_naming_it() {
         let mut d = Decoder::new();
         d.push(&[42, 1, 2]);
-        let e = d.next().unwrap_err();
+        let e = d.next_request().unwrap_err();
         assert_eq!(e.to_string(), "control socket: unknown request type 42");
     }
 }

@@ -1,0 +1,143 @@
+//! The daemon's medium without sockets: kernel frames in, statuses and deliveries out.
+
+use sdmac_frame::ieee80211::{write_data_frame, DataParams};
+use sdmac_frame::MacAddress;
+use sdmac_mediumd::hwsim_medium::{hw_addr_of, HwsimMedium, KernelFrame, LinkModel, Output, Setup};
+use sdmac_phy::Rate;
+
+const A: [u8; 6] = [0x02, 0, 0, 0, 0, 0];
+const B: [u8; 6] = [0x02, 0, 0, 0, 1, 0];
+const C: [u8; 6] = [0x02, 0, 0, 0, 2, 0];
+const MS: u64 = 1_000_000;
+
+fn data(from: [u8; 6], to: [u8; 6], payload: &[u8]) -> Vec<u8> {
+    let mut buf = vec![0u8; 2400];
+    let p = DataParams::new(MacAddress(to), MacAddress(from), MacAddress(from), 0x0800);
+    let n = write_data_frame(&mut buf, &p, payload, false).unwrap();
+    buf.truncate(n);
+    buf
+}
+
+fn kf(from: [u8; 6], frame: &[u8], freq: u32, rates: Vec<(Rate, u8)>, cookie: u64) -> KernelFrame<'_> {
+    KernelFrame { transmitter: hw_addr_of(from), frame, no_ack: false, freq, rates, cookie }
+}
+
+fn run(m: &mut HwsimMedium, until: u64) -> Vec<Output> {
+    let mut out = Vec::new();
+    m.advance(until, &mut out);
+    out
+}
+
+fn snr_setup() -> Setup {
+    Setup { interfaces: vec![A, B, C], model: LinkModel::Snr { default_snr_db: 30.0, links: vec![] }, ..Setup::default() }
+}
+
+#[test]
+fn unicast_is_delivered_and_acked() {
+    let mut m = HwsimMedium::new(snr_setup());
+    let f = data(A, B, &[7u8; 100]);
+    let mut out = Vec::new();
+    m.on_frame(MS, kf(A, &f, 2412, vec![(Rate::Ofdm54, 3)], 42), &mut out);
+    assert!(out.is_empty(), "nothing is due yet: {out:?}");
+    let out = run(&mut m, 2 * MS);
+    let deliveries: Vec<_> = out.iter().filter(|o| matches!(o, Output::Deliver { .. })).collect();
+    assert_eq!(deliveries.len(), 1, "{out:?}");
+    match deliveries[0] {
+        Output::Deliver { receiver, frame, rate, freq, .. } => {
+            assert_eq!(*receiver, hw_addr_of(B));
+            assert_eq!(frame, &f);
+            assert_eq!((*rate, *freq), (Rate::Ofdm54, 2412));
+        }
+        _ => unreachable!(),
+    }
+    let status = out.iter().find(|o| matches!(o, Output::TxStatus { .. })).expect("a status");
+    assert_eq!(status, &Output::TxStatus { transmitter: hw_addr_of(A), cookie: 42, acked: true, signal_dbm: match deliveries[0] { Output::Deliver { signal_dbm, .. } => *signal_dbm, _ => 0 }, attempts: vec![1] });
+}
+
+#[test]
+fn lossy_link_uses_every_try_and_reports_no_ack() {
+    let setup = Setup { interfaces: vec![A, B], model: LinkModel::Prob { default_prob: 0.0, links: vec![(A, B, 1.0)] }, ..Setup::default() };
+    let mut m = HwsimMedium::new(setup);
+    let f = data(A, B, b"lost");
+    let mut out = Vec::new();
+    m.on_frame(MS, kf(A, &f, 2412, vec![(Rate::Ofdm54, 2), (Rate::Ofdm12, 2)], 7), &mut out);
+    let out = run(&mut m, 50 * MS);
+    assert!(!out.iter().any(|o| matches!(o, Output::Deliver { .. })), "{out:?}");
+    match out.iter().find(|o| matches!(o, Output::TxStatus { .. })).unwrap() {
+        Output::TxStatus { acked, attempts, cookie, .. } => {
+            assert!(!acked);
+            assert_eq!(attempts, &vec![2, 2]);
+            assert_eq!(*cookie, 7);
+        }
+        _ => unreachable!(),
+    }
+    // The other direction is clean, so B's frame reaches A — but A's ACKs travel on
+    // the lossy direction: every try is delivered and none is acknowledged.
+    let g = data(B, A, b"back");
+    let mut out = Vec::new();
+    m.on_frame(60 * MS, kf(B, &g, 2412, vec![(Rate::Ofdm54, 4)], 8), &mut out);
+    let out = run(&mut m, 70 * MS);
+    assert!(out.iter().any(|o| matches!(o, Output::Deliver { receiver, .. } if *receiver == hw_addr_of(A))), "{out:?}");
+    assert!(out.iter().any(|o| matches!(o, Output::TxStatus { acked: false, cookie: 8, attempts, .. } if attempts == &vec![4])), "{out:?}");
+}
+
+#[test]
+fn broadcast_reaches_every_other_radio_and_counts_as_sent() {
+    let mut m = HwsimMedium::new(snr_setup());
+    let f = data(A, [0xff; 6], b"hello all");
+    let mut out = Vec::new();
+    m.on_frame(MS, kf(A, &f, 2412, vec![(Rate::Ofdm6, 1)], 1), &mut out);
+    let out = run(&mut m, 5 * MS);
+    let mut receivers: Vec<[u8; 6]> = out.iter().filter_map(|o| if let Output::Deliver { receiver, .. } = o { Some(*receiver) } else { None }).collect();
+    receivers.sort();
+    assert_eq!(receivers, vec![hw_addr_of(B), hw_addr_of(C)]);
+    assert!(out.iter().any(|o| matches!(o, Output::TxStatus { acked: true, .. })));
+}
+
+#[test]
+fn channels_are_separate_media() {
+    let mut m = HwsimMedium::new(snr_setup());
+    let f1 = data(A, B, b"on 1");
+    let f6 = data(C, B, b"on 6");
+    let mut out = Vec::new();
+    m.on_frame(MS, kf(A, &f1, 2412, vec![(Rate::Ofdm54, 1)], 1), &mut out);
+    m.on_frame(MS, kf(C, &f6, 2437, vec![(Rate::Ofdm54, 1)], 2), &mut out);
+    let out = run(&mut m, 5 * MS);
+    assert_eq!(m.channels(), vec![2412, 2437]);
+    for (cookie, freq) in [(1, 2412), (2, 2437)] {
+        assert!(out.iter().any(|o| matches!(o, Output::TxStatus { acked: true, cookie: c, .. } if *c == cookie)), "{out:?}");
+        assert!(out.iter().any(|o| matches!(o, Output::Deliver { freq: f, .. } if *f == freq)));
+    }
+}
+
+#[test]
+fn unknown_transmitters_and_garbage_are_answered() {
+    let mut m = HwsimMedium::new(snr_setup());
+    let stranger = [0x02, 9, 9, 9, 9, 9];
+    let f = data(stranger, B, b"who am i");
+    let mut out = Vec::new();
+    m.on_frame(MS, kf(stranger, &f, 2412, vec![(Rate::Ofdm54, 1)], 5), &mut out);
+    m.on_frame(MS, kf(stranger, &[0x08, 0x00, 1], 2412, vec![(Rate::Ofdm54, 1)], 6), &mut out);
+    m.on_frame(MS, kf(stranger, &f, 2412, vec![], 9), &mut out);
+    out.extend(run(&mut m, 5 * MS));
+    for cookie in [5, 6, 9] {
+        assert!(out.iter().any(|o| matches!(o, Output::TxStatus { cookie: c, .. } if *c == cookie)), "cookie {cookie}: {out:?}");
+    }
+    assert_eq!(m.in_flight(), 0);
+    assert_eq!(m.counters().refused, 2);
+}
+
+#[test]
+fn flush_answers_everything_in_flight() {
+    let mut m = HwsimMedium::new(snr_setup());
+    let f = data(A, B, &[0u8; 1500]);
+    let mut out = Vec::new();
+    for k in 0..20 {
+        m.on_frame(MS, kf(A, &f, 2412, vec![(Rate::Ofdm6, 4)], k), &mut out);
+    }
+    assert!(m.in_flight() > 0);
+    m.flush(&mut out);
+    let statuses = out.iter().filter(|o| matches!(o, Output::TxStatus { .. })).count();
+    assert_eq!(statuses, 20);
+    assert_eq!(m.in_flight(), 0);
+}
