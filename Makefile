@@ -3,9 +3,9 @@
 #   make deps     system packages (apt, only what is missing) + Python virtualenv .venv
 #   make build    the Rust workspace (release) + the Python package into .venv
 #   make test     cargo test + pytest
-#   make demo     the saturation sweep of the simulator beside Bianchi's model
+#   make demo     sdmac bench oneshot: the SDMAC paper's experiment on the emulated medium
 #   make bench    bench/run.sh
-#   make vmtest   tests that need a VM (none yet)
+#   make vmtest   the tests that boot a VM (testbed/: QEMU + Debian kernel + mac80211_hwsim)
 #   make clean    build products; `make distclean` also drops .venv and .stamps
 #
 # Needs Rust (cargo) from rustup; everything else is installed here.
@@ -26,6 +26,11 @@ STAMPS := .stamps
 APT_PACKAGES := python3-venv python3-dev tshark build-essential pkg-config
 PY_PACKAGES  := "maturin>=1.9,<2" "click>=8.1" "rich>=13" "numpy>=1.24" "matplotlib>=3.6" \
                 "pytest>=7" "hypothesis>=6" "libconf>=2"
+# The VM test bed (testbed/): what each needs on the host -> its Debian package.
+# (testbed/build.sh installs the same when missing; the kernel it fetches itself.)
+VM_APT := qemu-system-x86_64:qemu-system-x86 /bin/busybox:busybox-static iw:iw \
+          hostapd:hostapd wpa_supplicant:wpasupplicant iperf3:iperf3 tcpdump:tcpdump \
+          ethtool:ethtool kmod:kmod /lib/firmware/regulatory.db:wireless-regdb
 
 CARGO_FLAGS ?= --release
 # sdmac-py is the Python extension: maturin builds it (linked for the interpreter
@@ -50,7 +55,7 @@ $(STAMPS):
 	@mkdir -p $@
 
 # System packages: skipped entirely when every tool they provide is present.
-$(STAMPS)/apt: | $(STAMPS)
+$(STAMPS)/apt: Makefile | $(STAMPS)
 	@missing=""; \
 	$(PYTHON) -c 'import ensurepip, venv' >/dev/null 2>&1 || missing="$$missing python3-venv"; \
 	$(PYTHON) -c 'import os, sysconfig, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
@@ -58,6 +63,11 @@ $(STAMPS)/apt: | $(STAMPS)
 	command -v tshark >/dev/null 2>&1 || missing="$$missing tshark"; \
 	{ command -v cc && command -v c++ && command -v make; } >/dev/null 2>&1 || missing="$$missing build-essential"; \
 	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
+	for pair in $(VM_APT); do \
+	  f=$${pair%%:*}; p=$${pair#*:}; \
+	  case "$$f" in /*) [ -e "$$f" ] ;; *) PATH="$$PATH:/usr/sbin:/sbin" command -v "$$f" >/dev/null 2>&1 ;; esac \
+	    || missing="$$missing $$p"; \
+	done; \
 	if [ -z "$$missing" ]; then \
 	  echo "deps: system packages present ($(APT_PACKAGES))"; \
 	else \
@@ -102,8 +112,9 @@ demo: build
 bench: build
 	@if [ -f bench/run.sh ]; then bash bench/run.sh; else echo "bench: no bench/run.sh yet"; fi
 
-vmtest:
-	@echo "no VM tests yet"
+vmtest: build
+	bash testbed/build.sh >/dev/null
+	$(VENV)/bin/pytest -q -rs tests/test_vm_*.py
 
 clean:
 	-cargo clean
@@ -111,4 +122,4 @@ clean:
 	find python tests -name __pycache__ -type d -prune -exec rm -rf {} +
 
 distclean: clean
-	rm -rf $(VENV) $(STAMPS)
+	rm -rf $(VENV) $(STAMPS) testbed/out

@@ -1,0 +1,166 @@
+#!/bin/sh
+# Smoke test of the sdmac VM test bed (runs in the guest, as root):
+# two mac80211_hwsim radios; an open AP (hostapd, 2412 MHz) on one and a
+# station (wpa_supplicant) on the other, each in its own network namespace;
+# association and a ping across, on hwsim's in-kernel medium (no medium daemon).
+#
+#   python3 testbed/run.py testbed/smoke.sh
+#
+#   python3 testbed/run.py testbed/smoke.sh open wpa2   (also WPA2-PSK/CCMP)
+#
+# Arguments: the security modes to run one after the other (open, wpa2;
+# default open). Prints "SMOKE OK: <what>" per check and "SMOKE PASS" at the
+# end; exits 1 at the first failed check, after dumping the daemons' logs.
+set -u
+
+SSID=sdmac-smoke
+FREQ=2412
+AP_IP=10.99.0.1
+STA_IP=10.99.0.2
+T=/tmp/smoke
+mkdir -p "$T"
+
+ok() { echo "SMOKE OK: $*"; }
+dump() {
+	for f in "$T"/hostapd.log "$T"/wpa_supplicant.log; do
+		[ -f "$f" ] && { echo "---- $f"; tail -n 40 "$f"; }
+	done
+	echo "---- dmesg"
+	dmesg | tail -n 30
+}
+fail() {
+	echo "SMOKE FAIL: $*"
+	dump
+	exit 1
+}
+# wait_for SECONDS COMMAND...: poll every 0.2 s until COMMAND succeeds.
+wait_for() {
+	n=$(($1 * 5))
+	shift
+	while [ "$n" -gt 0 ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.2
+		n=$((n - 1))
+	done
+	return 1
+}
+
+# ---- two radios, in-kernel medium
+modprobe mac80211_hwsim radios=2 || fail "modprobe mac80211_hwsim radios=2"
+iw dev
+n=$(iw dev | grep -c 'Interface wlan')
+[ "$n" -eq 2 ] || fail "iw dev shows $n wlan interfaces, not 2"
+ok "iw dev shows 2 wlan interfaces"
+
+# ---- one namespace per radio (the wiphy moves with its interfaces)
+P0=$(cat /sys/class/net/wlan0/phy80211/name) || fail "no wlan0"
+P1=$(cat /sys/class/net/wlan1/phy80211/name) || fail "no wlan1"
+ip netns add ap || fail "ip netns add ap"
+ip netns add sta || fail "ip netns add sta"
+iw phy "$P0" set netns name ap || fail "iw phy $P0 set netns name ap"
+iw phy "$P1" set netns name sta || fail "iw phy $P1 set netns name sta"
+AP="ip netns exec ap"
+STA="ip netns exec sta"
+$AP ip link show wlan0 >/dev/null 2>&1 || fail "wlan0 is not in namespace ap"
+$STA ip link show wlan1 >/dev/null 2>&1 || fail "wlan1 is not in namespace sta"
+[ -z "$(ls /sys/class/ieee80211)" ] || fail "radios left in the root namespace: $(ls /sys/class/ieee80211)"
+$AP ip link set lo up
+$STA ip link set lo up
+ok "wlan0 ($P0) in netns ap, wlan1 ($P1) in netns sta"
+
+# ---- AP and station, once per security mode given as an argument
+PASS=sdmac-smoke-pass
+AP_PID=
+STA_PID=
+stop_daemons() {
+	[ -n "$STA_PID" ] && kill "$STA_PID" 2>/dev/null && wait "$STA_PID" 2>/dev/null
+	[ -n "$AP_PID" ] && kill "$AP_PID" 2>/dev/null && wait "$AP_PID" 2>/dev/null
+	STA_PID=
+	AP_PID=
+	$AP ip addr flush dev wlan0 2>/dev/null
+	$STA ip addr flush dev wlan1 2>/dev/null
+}
+# The number of replies in busybox/iputils ping's summary.
+replies() { sed -n 's/.* \([0-9][0-9]*\) \(packets \)\{0,1\}received.*/\1/p'; }
+
+run_mode() {
+	mode=$1
+	case "$mode" in
+		open)
+			ap_sec=""
+			sta_sec="key_mgmt=NONE"
+			;;
+		wpa2)
+			ap_sec="wpa=2
+wpa_key_mgmt=WPA-PSK
+rsn_pairwise=CCMP
+wpa_passphrase=$PASS"
+			sta_sec="key_mgmt=WPA-PSK
+	proto=RSN
+	pairwise=CCMP
+	psk=\"$PASS\""
+			;;
+		*) fail "unknown mode $mode (open, wpa2)" ;;
+	esac
+	echo "== mode $mode"
+
+	cat >"$T/hostapd-$mode.conf" <<EOF
+interface=wlan0
+driver=nl80211
+ctrl_interface=/run/hostapd
+ssid=$SSID
+hw_mode=g
+channel=1
+$ap_sec
+EOF
+	$AP hostapd -t "$T/hostapd-$mode.conf" >"$T/hostapd.log" 2>&1 &
+	AP_PID=$!
+	wait_for 20 sh -c "$AP hostapd_cli -p /run/hostapd -i wlan0 status | grep -q '^state=ENABLED'" ||
+		fail "$mode: hostapd did not enable the AP"
+	$AP hostapd_cli -p /run/hostapd -i wlan0 status | grep -E '^(state|freq|ssid\[0\]|bssid\[0\])='
+	$AP hostapd_cli -p /run/hostapd -i wlan0 status | grep -q "^freq=$FREQ$" || fail "$mode: the AP is not on $FREQ MHz"
+	ok "$mode: hostapd AP '$SSID' enabled on $FREQ MHz"
+
+	cat >"$T/wpa_supplicant-$mode.conf" <<EOF
+ctrl_interface=/run/wpa_supplicant
+network={
+	ssid="$SSID"
+	scan_freq=$FREQ
+	$sta_sec
+}
+EOF
+	$STA wpa_supplicant -t -D nl80211 -i wlan1 -c "$T/wpa_supplicant-$mode.conf" >"$T/wpa_supplicant.log" 2>&1 &
+	STA_PID=$!
+	wait_for 30 sh -c "$STA wpa_cli -p /run/wpa_supplicant -i wlan1 status | grep -q '^wpa_state=COMPLETED'" ||
+		fail "$mode: the station did not associate"
+	st=$($STA wpa_cli -p /run/wpa_supplicant -i wlan1 status)
+	echo "$st" | grep -E '^(wpa_state|key_mgmt|pairwise_cipher|freq)='
+	$STA iw dev wlan1 link
+	if [ "$mode" = wpa2 ]; then
+		echo "$st" | grep -q '^key_mgmt=WPA2-PSK' || fail "$mode: key_mgmt is not WPA2-PSK"
+		echo "$st" | grep -q '^pairwise_cipher=CCMP' || fail "$mode: the pairwise cipher is not CCMP"
+	fi
+	STA_MAC=$($STA cat /sys/class/net/wlan1/address)
+	$STA iw dev wlan1 link | grep -q "freq: $FREQ" || fail "$mode: iw link: the station is not on $FREQ MHz"
+	wait_for 5 sh -c "$AP iw dev wlan0 station dump | grep -qi 'Station $STA_MAC'" ||
+		fail "$mode: the AP does not list station $STA_MAC"
+	ok "$mode: station $STA_MAC associated (wpa_state=COMPLETED, listed by the AP)"
+
+	$AP ip addr add "$AP_IP/24" dev wlan0
+	$STA ip addr add "$STA_IP/24" dev wlan1
+	out=$($STA ping -c 5 -i 0.2 -W 5 "$AP_IP" 2>&1)
+	echo "$out"
+	rx=$(echo "$out" | replies)
+	[ "${rx:-0}" -ge 4 ] || fail "$mode: ping station -> AP: ${rx:-0} of 5 replies"
+	out=$($AP ping -c 3 -i 0.2 -W 5 "$STA_IP" 2>&1)
+	rx2=$(echo "$out" | replies)
+	[ "${rx2:-0}" -ge 2 ] || fail "$mode: ping AP -> station: ${rx2:-0} of 3 replies"
+	ok "$mode: ping across: station -> AP $rx/5, AP -> station $rx2/3"
+	stop_daemons
+}
+
+[ $# -gt 0 ] || set -- open
+for m in "$@"; do
+	run_mode "$m"
+done
+echo "SMOKE PASS"
