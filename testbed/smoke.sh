@@ -9,7 +9,9 @@
 #   python3 testbed/run.py testbed/smoke.sh open wpa2   (also WPA2-PSK/CCMP)
 #
 # Arguments: the security modes to run one after the other (open, wpa2;
-# default open). Prints "SMOKE OK: <what>" per check and "SMOKE PASS" at the
+# default open), and optionally mediumd=PATH: run the medium daemon at PATH
+# (sdmac-mediumd or wmediumd) instead of hwsim's in-kernel medium, and check that
+# it registered, carried the traffic and stops cleanly on SIGTERM. Prints "SMOKE OK: <what>" per check and "SMOKE PASS" at the
 # end; exits 1 at the first failed check, after dumping the daemons' logs.
 set -u
 
@@ -45,8 +47,26 @@ wait_for() {
 	return 1
 }
 
-# ---- two radios, in-kernel medium
+MEDIUMD=
+MODES=
+for a in "$@"; do
+	case "$a" in
+		mediumd=*) MEDIUMD=${a#mediumd=} ;;
+		*) MODES="$MODES $a" ;;
+	esac
+done
+# shellcheck disable=SC2086
+set -- $MODES
+
+# ---- two radios (in-kernel medium, or the daemon's)
 modprobe mac80211_hwsim radios=2 || fail "modprobe mac80211_hwsim radios=2"
+MD_PID=
+if [ -n "$MEDIUMD" ]; then
+	"$MEDIUMD" -l 5 >"$T/mediumd.log" 2>&1 &
+	MD_PID=$!
+	wait_for 10 grep -q "REGISTER SENT!" "$T/mediumd.log" || { cat "$T/mediumd.log"; fail "$MEDIUMD did not register"; }
+	ok "medium daemon $MEDIUMD registered"
+fi
 iw dev
 n=$(iw dev | grep -c 'Interface wlan')
 [ "$n" -eq 2 ] || fail "iw dev shows $n wlan interfaces, not 2"
@@ -163,4 +183,16 @@ EOF
 for m in "$@"; do
 	run_mode "$m"
 done
+if [ -n "$MD_PID" ]; then
+	dmesg | grep -q "switching to perfect channel medium" && fail "the kernel fell back to its own medium while the daemon ran"
+	kill -TERM "$MD_PID"
+	n=0
+	while kill -0 "$MD_PID" 2>/dev/null && [ $n -lt 25 ]; do sleep 0.2; n=$((n + 1)); done
+	kill -0 "$MD_PID" 2>/dev/null && fail "the medium daemon did not stop on SIGTERM"
+	wait "$MD_PID"
+	rc=$?
+	cat "$T/mediumd.log"
+	[ "$rc" -eq 0 ] || fail "the medium daemon exited with status $rc"
+	ok "medium daemon stopped cleanly on SIGTERM"
+fi
 echo "SMOKE PASS"

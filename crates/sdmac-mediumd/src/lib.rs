@@ -8,4 +8,7 @@
 //!   deliveries out, one engine medium per channel.
 
 pub mod control;
+pub mod daemon;
 pub mod hwsim_medium;
+pub mod netlink;
+pub mod timer;

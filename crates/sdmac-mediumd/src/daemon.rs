@@ -1,0 +1,249 @@
+//! The daemon: registers with mac80211_hwsim over generic netlink and runs the medium
+//! on the wall clock in a mio loop — netlink socket, a timerfd for the medium's next
+//! event, SIGTERM/SIGINT. Outputs of a round are packed into one datagram.
+
+use crate::hwsim_medium::{HwsimMedium, KernelFrame, Output, Setup};
+use crate::netlink::NlSocket;
+use crate::timer::Timer;
+use mio::unix::SourceFd;
+use mio::{Events, Interest, Poll, Token};
+use sdmac_hwsim::genl::ctrl::{FamilyInfo, GetFamily};
+use sdmac_hwsim::hwsim::{HwsimFlags, HwsimMsg, RxFrame, TxInfoFrame, TxRate, FAMILY_NAME, TX_MAX_RATES};
+use sdmac_hwsim::nl::{self, ErrorMsg, NlHeader, NlPacket};
+use sdmac_hwsim::rate::{rx_rate_index, Band};
+use std::collections::HashMap;
+use std::io::{self, Write};
+use std::os::fd::AsRawFd;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Why the daemon stopped.
+#[derive(Debug)]
+pub enum DaemonError {
+    /// A system call failed.
+    Io(&'static str, io::Error),
+    /// The hwsim family is not there (module not loaded).
+    NoFamily,
+    /// The kernel refused the registration.
+    Register(i32),
+    /// A reply could not be decoded.
+    Protocol(String),
+}
+
+impl std::fmt::Display for DaemonError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DaemonError::Io(what, e) => write!(f, "{what}: {e}"),
+            DaemonError::NoFamily => write!(f, "generic netlink family {FAMILY_NAME} not found: is mac80211_hwsim loaded?"),
+            DaemonError::Register(e) if *e == libc::EBUSY => write!(f, "REGISTER refused (EBUSY): another medium daemon (wmediumd?) is registered"),
+            DaemonError::Register(e) if *e == libc::EOPNOTSUPP => {
+                write!(f, "REGISTER refused (EOPNOTSUPP): a radio has more than one channel (load mac80211_hwsim without multi-channel radios)")
+            }
+            DaemonError::Register(e) => write!(f, "REGISTER refused: errno {e}"),
+            DaemonError::Protocol(m) => write!(f, "netlink: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for DaemonError {}
+
+/// Options of a run.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The medium.
+    pub setup: Setup,
+    /// Log level (0 quiet … 7 debug).
+    pub log_level: u8,
+}
+
+const NL: Token = Token(0);
+const TIMER: Token = Token(1);
+
+fn io_err(what: &'static str) -> impl FnOnce(io::Error) -> DaemonError {
+    move |e| DaemonError::Io(what, e)
+}
+
+/// Waits for the reply to request `seq`: returns its bytes (NLMSG_ERROR handled).
+fn request(sock: &NlSocket, msg: &[u8], seq: u32) -> Result<Vec<u8>, DaemonError> {
+    sock.send(msg).map_err(io_err("netlink send"))?;
+    let mut buf = vec![0u8; 65536];
+    loop {
+        let n = sock.recv(&mut buf, true).map_err(io_err("netlink recv"))?.unwrap_or(0);
+        for m in nl::messages(&buf[..n]) {
+            let m = m.map_err(|e| DaemonError::Protocol(e.to_string()))?;
+            if m.header().seq != seq {
+                continue;
+            }
+            if m.header().ty == nl::NLMSG_ERROR {
+                let e = ErrorMsg::parse(&m).map_err(|e| DaemonError::Protocol(e.to_string()))?;
+                return match e.errno() {
+                    None | Some(0) => Ok(Vec::new()),
+                    Some(errno) => Err(DaemonError::Register(errno)),
+                };
+            }
+            return Ok(m.bytes().to_vec());
+        }
+    }
+}
+
+fn resolve_family(sock: &NlSocket) -> Result<u16, DaemonError> {
+    let mut buf = [0u8; 128];
+    let req = GetFamily { name: FAMILY_NAME };
+    let n = req.emit(nl::flags::REQUEST, 1, sock.pid(), &mut buf).map_err(|e| DaemonError::Protocol(e.to_string()))?;
+    let reply = request(sock, &buf[..n], 1).map_err(|e| match e {
+        DaemonError::Register(_) => DaemonError::NoFamily,
+        other => other,
+    })?;
+    if reply.is_empty() {
+        return Err(DaemonError::NoFamily);
+    }
+    let p = NlPacket::new_checked(&reply[..]).map_err(|e| DaemonError::Protocol(e.to_string()))?;
+    let info = FamilyInfo::parse(&p).map_err(|e| DaemonError::Protocol(e.to_string()))?;
+    Ok(info.id)
+}
+
+fn register(sock: &NlSocket, family: u16) -> Result<(), DaemonError> {
+    let mut buf = [0u8; 64];
+    let hdr = NlHeader::request(family, nl::flags::REQUEST | nl::flags::ACK, 2, sock.pid());
+    let n = HwsimMsg::Register.emit(&hdr, &mut buf).map_err(|e| DaemonError::Protocol(e.to_string()))?;
+    request(sock, &buf[..n], 2).map(|_| ())
+}
+
+/// What the daemon remembers of a frame until its status.
+struct Pending {
+    tx_info: [TxRate; TX_MAX_RATES],
+    flags: HwsimFlags,
+}
+
+/// Runs until SIGTERM/SIGINT. Every frame still in flight is answered before exit.
+pub fn run(opts: Options) -> Result<(), DaemonError> {
+    let sock = NlSocket::open(8 << 20).map_err(io_err("netlink socket"))?;
+    let family = resolve_family(&sock)?;
+    register(&sock, family)?;
+    {
+        let mut out = io::stdout().lock();
+        let _ = writeln!(out, "REGISTER SENT!");
+        let _ = out.flush();
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
+        signal_hook::flag::register(sig, stop.clone()).map_err(io_err("signal handler"))?;
+    }
+    let mut poll = Poll::new().map_err(io_err("epoll"))?;
+    let mut timer = Timer::new().map_err(io_err("timerfd"))?;
+    poll.registry().register(&mut SourceFd(&sock.as_raw_fd()), NL, Interest::READABLE).map_err(io_err("epoll add"))?;
+    poll.registry().register(&mut SourceFd(&timer.as_raw_fd()), TIMER, Interest::READABLE).map_err(io_err("epoll add"))?;
+    let mut events = Events::with_capacity(16);
+    let origin = sdmac_rt::monotonic_ns();
+    let mut medium = HwsimMedium::new(opts.setup);
+    let mut pending: HashMap<([u8; 6], u64), Pending> = HashMap::new();
+    let mut rx = vec![0u8; 1 << 20];
+    let mut out: Vec<Output> = Vec::new();
+    let mut tx = vec![0u8; 1 << 16];
+    let mut seq = 3u32;
+    let now = || sdmac_rt::monotonic_ns() - origin;
+    loop {
+        let next = medium.next_event_time().map(|t| t + origin);
+        timer.arm(next).map_err(io_err("timerfd"))?;
+        match poll.poll(&mut events, Some(std::time::Duration::from_millis(200))) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(DaemonError::Io("epoll", e)),
+        }
+        if events.iter().any(|e| e.token() == TIMER) {
+            timer.clear();
+        }
+        if stop.load(Ordering::Relaxed) {
+            medium.flush(&mut out);
+            send_outputs(&sock, family, &mut seq, &mut out, &mut pending, &mut tx)?;
+            if opts.log_level >= 5 {
+                eprintln!("sdmac-mediumd: stopping; {:?}", medium.counters());
+            }
+            return Ok(());
+        }
+        // Everything the kernel sent.
+        while let Some(n) = sock.recv(&mut rx, false).map_err(io_err("netlink recv"))? {
+            let t = now();
+            for m in nl::messages(&rx[..n]) {
+                let Ok(m) = m else { break };
+                if m.header().ty != family {
+                    continue;
+                }
+                match HwsimMsg::parse(&m) {
+                    Ok(HwsimMsg::Frame(f)) => {
+                        let rates: Vec<(sdmac_phy::Rate, u8)> =
+                            f.rate_series().filter_map(|r| r.ok()).map(|(r, c)| (r.to_phy().unwrap_or_else(|_| r.nearest_phy()), c)).collect();
+                        pending.insert((f.transmitter, f.cookie), Pending { tx_info: f.tx_info, flags: f.flags });
+                        let kf = KernelFrame {
+                            transmitter: f.transmitter,
+                            frame: f.frame,
+                            no_ack: !f.wants_ack(),
+                            freq: f.freq.unwrap_or(2412),
+                            rates,
+                            cookie: f.cookie,
+                        };
+                        medium.on_frame(t, kf, &mut out);
+                    }
+                    Ok(HwsimMsg::AddMacAddr(e)) => medium.add_address(e.radio, e.addr),
+                    Ok(_) => {}
+                    Err(e) => {
+                        if opts.log_level >= 4 {
+                            eprintln!("sdmac-mediumd: ignoring a malformed message: {e}");
+                        }
+                    }
+                }
+            }
+        }
+        medium.advance(now(), &mut out);
+        send_outputs(&sock, family, &mut seq, &mut out, &mut pending, &mut tx)?;
+    }
+}
+
+/// Encodes the outputs, several messages per datagram, and sends them.
+fn send_outputs(
+    sock: &NlSocket,
+    family: u16,
+    seq: &mut u32,
+    out: &mut Vec<Output>,
+    pending: &mut HashMap<([u8; 6], u64), Pending>,
+    tx: &mut [u8],
+) -> Result<(), DaemonError> {
+    let mut at = 0;
+    for o in out.drain(..) {
+        *seq = seq.wrapping_add(1);
+        let hdr = NlHeader::request(family, nl::flags::REQUEST, *seq, sock.pid());
+        let msg = match &o {
+            Output::TxStatus { transmitter, cookie, acked, signal_dbm, attempts } => {
+                let p = pending.remove(&(*transmitter, *cookie));
+                let (mut tx_info, flags) = p.map_or(([TxRate::END; TX_MAX_RATES], HwsimFlags::REQ_TX_STATUS), |p| (p.tx_info, p.flags));
+                let mut ended = false;
+                for (k, r) in tx_info.iter_mut().enumerate() {
+                    let n = attempts.get(k).copied().unwrap_or(0);
+                    if ended || r.is_end() || n == 0 {
+                        ended = true;
+                        *r = TxRate::END;
+                    } else {
+                        r.count = n;
+                    }
+                }
+                let flags = if *acked { flags | HwsimFlags::STAT_ACK } else { flags };
+                HwsimMsg::TxInfo(TxInfoFrame { transmitter: *transmitter, flags, cookie: *cookie, signal: *signal_dbm, tx_info })
+            }
+            Output::Deliver { receiver, frame, rate, signal_dbm, freq } => {
+                let band = Band::from_freq(*freq).unwrap_or(Band::from_freq(2412).expect("2.4 GHz band"));
+                HwsimMsg::Delivery(RxFrame { receiver: *receiver, frame, rx_rate: rx_rate_index(*rate, band), signal: *signal_dbm, freq: *freq })
+            }
+        };
+        let len = msg.buffer_len();
+        if at + len > tx.len() {
+            sock.send(&tx[..at]).map_err(io_err("netlink send"))?;
+            at = 0;
+        }
+        let n = msg.emit(&hdr, &mut tx[at..]).map_err(|e| DaemonError::Protocol(e.to_string()))?;
+        at += n;
+    }
+    if at > 0 {
+        sock.send(&tx[..at]).map_err(io_err("netlink send"))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,62 @@
+//! `sdmac-mediumd`: the wireless medium for mac80211_hwsim radios, with wmediumd's
+//! command line.
+
+use sdmac_mediumd::daemon::{run, Options};
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: sdmac-mediumd [-h] [-V] [-l LEVEL] [-c CONFIG] [-x PER_FILE] [-s [SOCKET]] [-d] [-p PCAP]
+
+  -h          print this help and exit
+  -V          print the version and exit
+  -l LEVEL    log level, 0 (quiet) .. 7 (debug); default 6
+  -c CONFIG   wmediumd/yawmd configuration (libconfig)
+  -x FILE     PER table (signal dBm + PER per legacy rate)
+  -s [PATH]   Mininet-WiFi control socket (default /var/run/wmediumd.sock)
+  -d          accepted for compatibility (debug output with -l 7)
+  -p PCAP     capture the medium (pcapng, radiotap)";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut opts = Options { log_level: 6, ..Options::default() };
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        let value = |i: &mut usize| -> Result<String, String> {
+            *i += 1;
+            args.get(*i).cloned().ok_or_else(|| format!("option {a} needs a value"))
+        };
+        let r: Result<(), String> = match a {
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return ExitCode::SUCCESS;
+            }
+            "-V" | "--version" => {
+                // hostap's hwsim tests read the second word as a wmediumd version.
+                println!("sdmac-mediumd v0.3.1 (sdmac {}, wmediumd-compatible)", env!("CARGO_PKG_VERSION"));
+                return ExitCode::SUCCESS;
+            }
+            "-l" => value(&mut i).and_then(|v| v.parse::<u8>().map(|l| opts.log_level = l).map_err(|_| format!("-l: {v:?} is not a log level"))),
+            "-c" | "-x" | "-p" => value(&mut i).and_then(|v| Err(format!("{a} {v}: not supported by this build yet"))),
+            "-s" => {
+                if args.get(i + 1).is_some_and(|n| !n.starts_with('-')) {
+                    i += 1;
+                }
+                Err("-s: the control socket is not supported by this build yet".into())
+            }
+            "-d" => Ok(()),
+            other => Err(format!("unknown option {other:?}\n{USAGE}")),
+        };
+        if let Err(e) = r {
+            eprintln!("sdmac-mediumd: {e}");
+            return ExitCode::from(2);
+        }
+        i += 1;
+    }
+    match run(opts) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("sdmac-mediumd: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
