@@ -48,10 +48,12 @@ wait_for() {
 }
 
 MEDIUMD=
+CTL=
 MODES=
 for a in "$@"; do
 	case "$a" in
 		mediumd=*) MEDIUMD=${a#mediumd=} ;;
+		control=*) CTL=${a#control=} ;;
 		*) MODES="$MODES $a" ;;
 	esac
 done
@@ -62,7 +64,11 @@ set -- $MODES
 modprobe mac80211_hwsim radios=2 || fail "modprobe mac80211_hwsim radios=2"
 MD_PID=
 if [ -n "$MEDIUMD" ]; then
-	"$MEDIUMD" -l 5 >"$T/mediumd.log" 2>&1 &
+	if [ -n "$CTL" ]; then
+		"$MEDIUMD" -l 5 -s "$T/wmediumd.sock" >"$T/mediumd.log" 2>&1 &
+	else
+		"$MEDIUMD" -l 5 >"$T/mediumd.log" 2>&1 &
+	fi
 	MD_PID=$!
 	wait_for 10 grep -q "REGISTER SENT!" "$T/mediumd.log" || { cat "$T/mediumd.log"; fail "$MEDIUMD did not register"; }
 	ok "medium daemon $MEDIUMD registered"
@@ -102,6 +108,39 @@ stop_daemons() {
 }
 # The number of replies in busybox/iputils ping's summary.
 replies() { sed -n 's/.* \([0-9][0-9]*\) \(packets \)\{0,1\}received.*/\1/p'; }
+
+# Mininet-WiFi-style runtime control through the daemon's control socket:
+# CTL is the control client (sdmac-mediumctl).
+pings() { $STA ping -c "$1" -i 0.2 -W 2 "$AP_IP" 2>&1 | replies; }
+control_checks() {
+	C="$CTL -s $T/wmediumd.sock"
+	AP_MAC=$($AP cat /sys/class/net/wlan0/address)
+	out=$($C add 02:00:00:00:05:00) || fail "control: add a new station: $out"
+	echo "$out" | grep -q "^success id=" || fail "control: add: $out"
+	out=$($C add "$AP_MAC"); echo "$out" | grep -q "^duplicate" || fail "control: re-adding the AP is not a duplicate: $out"
+	$C snr "$AP_MAC" "$STA_MAC" -10 >/dev/null || fail "control: snr -10"
+	n=$(pings 4); [ "${n:-0}" -eq 0 ] || fail "control: SNR -10 dB, yet $n of 4 pings came back"
+	ok "control: SNR -10 dB breaks the link (0 of 4 pings)"
+	$C snr "$AP_MAC" "$STA_MAC" 30 >/dev/null || fail "control: snr 30"
+	# The station may have noticed the loss and left: it must (re)associate by itself.
+	wait_for 30 sh -c "$STA wpa_cli -p /run/wpa_supplicant -i wlan1 status | grep -q '^wpa_state=COMPLETED'" ||
+		fail "control: the station did not reassociate after the SNR came back"
+	wait_for 20 sh -c "$STA ping -c 1 -W 1 $AP_IP" || fail "control: SNR back to 30 dB, no ping gets through"
+	n=$(pings 5); [ "${n:-0}" -ge 3 ] || fail "control: SNR back to 30 dB, only ${n:-0} of 5 pings"
+	ok "control: SNR 30 dB restores it ($n of 5 pings)"
+	out=$($C snr 02:00:00:00:09:09 "$STA_MAC" 10); echo "$out" | grep -q "^not_found" || fail "control: unknown station: $out"
+	# A request type nobody knows: the daemon closes that client and carries on.
+	printf '\052\001\002' | $STA true
+	$C snr "$AP_MAC" "$STA_MAC" 30 >/dev/null || fail "control: the daemon stopped answering"
+	$C del "$STA_MAC" >/dev/null || fail "control: delete the station"
+	n=$(pings 4); [ "${n:-0}" -eq 0 ] || fail "control: deleted station, yet $n of 4 pings came back"
+	out=$($C del "$STA_MAC"); echo "$out" | grep -q "^not_found" || fail "control: deleting twice: $out"
+	out=$($C add "$STA_MAC"); echo "$out" | grep -q "^success id=" || fail "control: adding the station back: $out"
+	wait_for 30 sh -c "$STA wpa_cli -p /run/wpa_supplicant -i wlan1 status | grep -q '^wpa_state=COMPLETED'" ||
+		fail "control: the station did not reassociate after being added back"
+	wait_for 20 sh -c "$STA ping -c 1 -W 1 $AP_IP" || fail "control: added back, no ping gets through"
+	ok "control: add, duplicate, SNR break/restore, not-found, delete, add back all answered as Mininet-WiFi expects"
+}
 
 run_mode() {
 	mode=$1
@@ -176,6 +215,7 @@ EOF
 	rx2=$(echo "$out" | replies)
 	[ "${rx2:-0}" -ge 2 ] || fail "$mode: ping AP -> station: ${rx2:-0} of 3 replies"
 	ok "$mode: ping across: station -> AP $rx/5, AP -> station $rx2/3"
+	[ -n "$CTL" ] && [ "$mode" = open ] && control_checks
 	stop_daemons
 }
 

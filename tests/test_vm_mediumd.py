@@ -1,7 +1,9 @@
 """sdmac-mediumd against the real kernel: in a QEMU VM (testbed/), two
 mac80211_hwsim radios in two network namespaces, an AP (hostapd) and a station
 (wpa_supplicant), open and WPA2 — with sdmac-mediumd as their medium instead of
-hwsim's in-kernel one. The daemon must register (printing "REGISTER SENT!" as
+hwsim's in-kernel one, driven at run time through Mininet-WiFi's control protocol
+(sdmac-mediumctl): add, duplicate, SNR down (the link breaks) and up (it comes
+back), unknown station, a garbage request, delete. The daemon must register (printing "REGISTER SENT!" as
 wmediumd does), carry association, the 4-way handshake and pings, keep the kernel
 from falling back to its own medium, and stop cleanly on SIGTERM after answering
 every frame.
@@ -25,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TESTBED = ROOT / "testbed"
 TARGET = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
 DAEMON = TARGET / "release" / "sdmac-mediumd"
+CTL = TARGET / "release" / "sdmac-mediumctl"
 
 
 def _load_runner():
@@ -43,7 +46,7 @@ vm = _load_runner()
 def share(tmp_path_factory) -> Path:
     if os.environ.get("SDMAC_VM_TESTS", "1") == "0":
         pytest.skip("VM tests disabled (SDMAC_VM_TESTS=0)")
-    if not DAEMON.exists():
+    if not DAEMON.exists() or not CTL.exists():
         pytest.skip(f"{DAEMON} is not built (cargo build --release -p sdmac-mediumd)")
     why = vm.availability()
     if why:
@@ -54,6 +57,7 @@ def share(tmp_path_factory) -> Path:
         pytest.skip(f"VM test bed unavailable: {e.args[0]}")
     d = tmp_path_factory.mktemp("mediumd")
     shutil.copy2(DAEMON, d / "sdmac-mediumd")
+    shutil.copy2(CTL, d / "sdmac-mediumctl")
     return d
 
 
@@ -73,7 +77,12 @@ def test_daemon_prints_a_wmediumd_compatible_version() -> None:
 
 def test_ap_and_station_through_sdmac_mediumd(share: Path) -> None:
     try:
-        r = vm.run(TESTBED / "smoke.sh", args=["open", "wpa2", "mediumd=/share/sdmac-mediumd"], timeout=150, share=share)
+        r = vm.run(
+            TESTBED / "smoke.sh",
+            args=["open", "wpa2", "mediumd=/share/sdmac-mediumd", "control=/share/sdmac-mediumctl"],
+            timeout=200,
+            share=share,
+        )
     except vm.VMUnavailable as e:
         pytest.skip(f"VM test bed unavailable: {e.args[0]}")
     detail = f"status {r.status}, {r.accel}\n--- output\n{r.output}"
@@ -82,6 +91,9 @@ def test_ap_and_station_through_sdmac_mediumd(share: Path) -> None:
         "SMOKE OK: medium daemon /share/sdmac-mediumd registered",
         "SMOKE OK: open: station",
         "SMOKE OK: open: ping across",
+        "SMOKE OK: control: SNR -10 dB breaks the link (0 of 4 pings)",
+        "SMOKE OK: control: SNR 30 dB restores it",
+        "SMOKE OK: control: add, duplicate, SNR break/restore, not-found, delete, add back all answered as Mininet-WiFi expects",
         "SMOKE OK: wpa2: station",
         "SMOKE OK: wpa2: ping across",
         "SMOKE OK: medium daemon stopped cleanly on SIGTERM",

@@ -2,6 +2,8 @@
 //! on the wall clock in a mio loop — netlink socket, a timerfd for the medium's next
 //! event, SIGTERM/SIGINT. Outputs of a round are packed into one datagram.
 
+use crate::control::{encode_reply, Decoder};
+use crate::control_apply::apply;
 use crate::hwsim_medium::{HwsimMedium, KernelFrame, Output, Setup};
 use crate::netlink::NlSocket;
 use crate::timer::Timer;
@@ -54,10 +56,20 @@ pub struct Options {
     pub setup: Setup,
     /// Log level (0 quiet … 7 debug).
     pub log_level: u8,
+    /// Mininet-WiFi's control socket (UNIX stream) to listen on.
+    pub control_socket: Option<std::path::PathBuf>,
+}
+
+/// A client of the control socket.
+struct Client {
+    stream: mio::net::UnixStream,
+    decoder: Decoder,
 }
 
 const NL: Token = Token(0);
 const TIMER: Token = Token(1);
+const LISTENER: Token = Token(2);
+const FIRST_CLIENT: usize = 16;
 
 fn io_err(what: &'static str) -> impl FnOnce(io::Error) -> DaemonError {
     move |e| DaemonError::Io(what, e)
@@ -133,6 +145,17 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
     let mut timer = Timer::new().map_err(io_err("timerfd"))?;
     poll.registry().register(&mut SourceFd(&sock.as_raw_fd()), NL, Interest::READABLE).map_err(io_err("epoll add"))?;
     poll.registry().register(&mut SourceFd(&timer.as_raw_fd()), TIMER, Interest::READABLE).map_err(io_err("epoll add"))?;
+    let mut listener = match &opts.control_socket {
+        Some(path) => {
+            let _ = std::fs::remove_file(path);
+            let mut l = mio::net::UnixListener::bind(path).map_err(io_err("control socket"))?;
+            poll.registry().register(&mut l, LISTENER, Interest::READABLE).map_err(io_err("epoll add"))?;
+            Some(l)
+        }
+        None => None,
+    };
+    let mut clients: HashMap<Token, Client> = HashMap::new();
+    let mut next_client = FIRST_CLIENT;
     let mut events = Events::with_capacity(16);
     let origin = sdmac_rt::monotonic_ns();
     let mut medium = HwsimMedium::new(opts.setup);
@@ -153,11 +176,37 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
         if events.iter().any(|e| e.token() == TIMER) {
             timer.clear();
         }
+        if let Some(l) = listener.as_mut() {
+            if events.iter().any(|e| e.token() == LISTENER) {
+                while let Ok((mut stream, _)) = l.accept() {
+                    let t = Token(next_client);
+                    next_client += 1;
+                    if poll.registry().register(&mut stream, t, Interest::READABLE).is_ok() {
+                        clients.insert(t, Client { stream, decoder: Decoder::new() });
+                    }
+                }
+            }
+        }
+        let ready: Vec<Token> = events.iter().map(|e| e.token()).filter(|t| t.0 >= FIRST_CLIENT).collect();
+        for t in ready {
+            let keep = match clients.get_mut(&t) {
+                Some(c) => serve_client(c, &mut medium, &stop, opts.log_level),
+                None => continue,
+            };
+            if !keep {
+                if let Some(mut c) = clients.remove(&t) {
+                    let _ = poll.registry().deregister(&mut c.stream);
+                }
+            }
+        }
         if stop.load(Ordering::Relaxed) {
             medium.flush(&mut out);
             send_outputs(&sock, family, &mut seq, &mut out, &mut pending, &mut tx)?;
             if opts.log_level >= 5 {
                 eprintln!("sdmac-mediumd: stopping; {:?}", medium.counters());
+            }
+            if let Some(path) = &opts.control_socket {
+                let _ = std::fs::remove_file(path);
             }
             return Ok(());
         }
@@ -197,6 +246,62 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
         medium.advance(now(), &mut out);
         send_outputs(&sock, family, &mut seq, &mut out, &mut pending, &mut tx)?;
     }
+}
+
+/// Reads what a control client sent, applies every whole request and answers it.
+/// False when the client is gone or sent a request type that cannot be parsed (the
+/// stream cannot be resynchronised, so it is closed; the daemon goes on).
+fn serve_client(c: &mut Client, medium: &mut HwsimMedium, stop: &AtomicBool, log: u8) -> bool {
+    use std::io::Read;
+    let mut buf = [0u8; 4096];
+    loop {
+        match c.stream.read(&mut buf) {
+            Ok(0) => return false,
+            Ok(n) => c.decoder.push(&buf[..n]),
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => return false,
+        }
+    }
+    loop {
+        match c.decoder.next_request() {
+            Ok(Some((req, raw))) => {
+                let a = apply(medium, &req);
+                if let (Some(note), true) = (a.note, log >= 6) {
+                    eprintln!("sdmac-mediumd: control: {note}");
+                }
+                if a.stop {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                if let Some(reply) = encode_reply(&raw, a.result, a.id) {
+                    if write_all(&mut c.stream, &reply).is_err() {
+                        return false;
+                    }
+                }
+            }
+            Ok(None) => return true,
+            Err(e) => {
+                if log >= 3 {
+                    eprintln!("sdmac-mediumd: {e}; closing that client");
+                }
+                return false;
+            }
+        }
+    }
+}
+
+fn write_all(s: &mut mio::net::UnixStream, mut b: &[u8]) -> io::Result<()> {
+    use std::io::Write as _;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(1);
+    while !b.is_empty() {
+        match s.write(b) {
+            Ok(n) => b = &b[n..],
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock && std::time::Instant::now() < deadline => std::thread::yield_now(),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
 }
 
 /// Encodes the outputs, several messages per datagram, and sends them.

@@ -140,9 +140,18 @@ struct Channel {
     in_flight: HashMap<u64, InFlight>,
 }
 
+/// A runtime link setting.
+#[derive(Copy, Clone, Debug)]
+enum LinkKnob {
+    Snr(f64),
+    Prob(f64),
+}
+
 /// A radio.
 struct Radio {
     hw: Mac,
+    /// Deleted through the control socket.
+    deleted: bool,
     /// Interface addresses.
     addrs: Vec<Mac>,
     /// Its station in each channel's medium.
@@ -261,7 +270,7 @@ impl HwsimMedium {
         if let Some(i) = self.radios.iter().position(|r| r.hw == hw) {
             return i;
         }
-        self.radios.push(Radio { hw, addrs: Vec::new(), station: HashMap::new() });
+        self.radios.push(Radio { hw, deleted: false, addrs: Vec::new(), station: HashMap::new() });
         self.radios.len() - 1
     }
 
@@ -450,6 +459,167 @@ impl HwsimMedium {
                 out.push(Output::TxStatus { transmitter: f.transmitter, cookie: f.cookie, acked: false, signal_dbm: -91, attempts: vec![0; f.n_rates.max(1)] });
             }
         }
+    }
+
+    /// Applies `f` to every (channel, station of radio `a`, station of radio `b`)
+    /// where both have a station.
+    fn each_pair(&mut self, a: usize, b: usize, mut f: impl FnMut(&mut Medium, StationId, StationId)) {
+        for ch in &mut self.channels {
+            let (Some(&sa), Some(&sb)) = (self.radios[a].station.get(&ch.freq), self.radios[b].station.get(&ch.freq)) else { continue };
+            f(&mut ch.medium, sa, sb);
+        }
+    }
+
+    /// Registers a station by interface address (Mininet-WiFi's "add"); returns its
+    /// id, or None if it exists already.
+    pub fn add_station(&mut self, addr: Mac) -> Option<usize> {
+        if self.radio_by_addr(addr).is_some_and(|r| !self.radios[r].deleted) {
+            return None;
+        }
+        let r = self.radio_for(hw_addr_of(addr));
+        let was_deleted = self.radios[r].deleted;
+        self.radios[r].deleted = false;
+        if !self.radios[r].addrs.contains(&addr) {
+            self.radios[r].addrs.push(addr);
+        }
+        if was_deleted {
+            // Back from a delete: its links are what the model says again.
+            for other in 0..self.radios.len() {
+                if other == r || self.radios[other].deleted {
+                    continue;
+                }
+                let (fwd, back) = (self.link_override(r, other).unwrap_or_default(), self.link_override(other, r).unwrap_or_default());
+                self.each_pair(r, other, |m, a, b| {
+                    m.set_link(a, b, fwd);
+                    m.set_link(b, a, back);
+                });
+            }
+        }
+        Some(r)
+    }
+
+    /// The id of the station with interface or hwsim address `addr`.
+    pub fn station_id(&self, addr: Mac) -> Option<usize> {
+        self.radio_by_addr(addr).filter(|&r| !self.radios[r].deleted)
+    }
+
+    /// Deletes a station: it stops hearing and being heard (its frames are still
+    /// answered, as not acknowledged). False if there is no such station.
+    pub fn delete_station(&mut self, id: usize) -> bool {
+        if id >= self.radios.len() || self.radios[id].deleted {
+            return false;
+        }
+        self.radios[id].deleted = true;
+        let cut = LinkOverride { error_prob: Some(1.0), preamble_error_prob: Some(1.0), ..LinkOverride::default() };
+        for other in 0..self.radios.len() {
+            if other != id {
+                self.each_pair(id, other, |m, a, b| {
+                    m.set_link(a, b, cut);
+                    m.set_link(b, a, cut);
+                });
+            }
+        }
+        true
+    }
+
+    /// Sets the SNR of the link between stations `a` and `b`, both directions.
+    pub fn set_snr(&mut self, a: usize, b: usize, snr_db: f64) {
+        self.remember_link(a, b, LinkKnob::Snr(snr_db));
+        self.each_pair(a, b, |m, x, y| {
+            m.set_link(x, y, LinkOverride { snr_db: Some(snr_db), ..LinkOverride::default() });
+            m.set_link(y, x, LinkOverride { snr_db: Some(snr_db), ..LinkOverride::default() });
+        });
+    }
+
+    /// Sets the error probability of the link from `a` to `b`.
+    pub fn set_error_prob(&mut self, a: usize, b: usize, p: f64) {
+        let p = p.clamp(0.0, 1.0);
+        self.remember_link(a, b, LinkKnob::Prob(p));
+        let snr = self.current_snr(a, b);
+        self.each_pair(a, b, |m, x, y| m.set_link(x, y, LinkOverride { snr_db: Some(snr), error_prob: Some(p), ..LinkOverride::default() }));
+    }
+
+    fn current_snr(&self, a: usize, b: usize) -> f64 {
+        let is = |m: &Mac, r: usize| self.radios[r].addrs.contains(m) || hw_addr_of(*m) == self.radios[r].hw;
+        match &self.setup.model {
+            LinkModel::Snr { default_snr_db, links } => links.iter().find(|(f, t, _)| is(f, a) && is(t, b)).map_or(*default_snr_db, |l| l.2),
+            _ => 30.0,
+        }
+    }
+
+    /// Keeps a runtime link change in the set-up, so media created later have it.
+    fn remember_link(&mut self, a: usize, b: usize, knob: LinkKnob) {
+        let (Some(&ma), Some(&mb)) = (self.radios[a].addrs.first(), self.radios[b].addrs.first()) else { return };
+        match (&mut self.setup.model, knob) {
+            (LinkModel::Snr { links, .. }, LinkKnob::Snr(v)) => {
+                links.retain(|l| !((l.0 == ma && l.1 == mb) || (l.0 == mb && l.1 == ma)));
+                links.push((ma, mb, v));
+                links.push((mb, ma, v));
+            }
+            (LinkModel::Prob { links, .. }, LinkKnob::Prob(v)) => {
+                links.retain(|l| !(l.0 == ma && l.1 == mb));
+                links.push((ma, mb, v));
+            }
+            _ => {}
+        }
+    }
+
+    /// Moves station `id` (path-loss model); only its own links are recomputed.
+    pub fn set_position(&mut self, id: usize, pos: [f64; 3]) {
+        self.set_placement(id, |positions, _| positions.push(pos));
+        for ch in &mut self.channels {
+            if let Some(&s) = self.radios[id].station.get(&ch.freq) {
+                ch.medium.set_position(s, pos);
+            }
+        }
+    }
+
+    /// Sets station `id`'s transmit power (dBm).
+    pub fn set_tx_power(&mut self, id: usize, dbm: f64) {
+        self.set_placement(id, |_, powers| powers.push(dbm));
+        for ch in &mut self.channels {
+            if let Some(&s) = self.radios[id].station.get(&ch.freq) {
+                ch.medium.set_tx_power(s, dbm);
+            }
+        }
+    }
+
+    /// Sets station `id`'s antenna gain (dBi).
+    pub fn set_antenna_gain(&mut self, id: usize, dbi: f64) {
+        for ch in &mut self.channels {
+            if let Some(&s) = self.radios[id].station.get(&ch.freq) {
+                ch.medium.set_antenna_gain(s, dbi);
+            }
+        }
+    }
+
+    /// The position of station `id` (path-loss model), if known.
+    pub fn position(&self, id: usize) -> Option<[f64; 3]> {
+        let (pos, _) = self.placement(id);
+        Some(pos)
+    }
+
+    /// Records a position or power in the set-up (path-loss model).
+    fn set_placement(&mut self, id: usize, f: impl FnOnce(&mut Vec<[f64; 3]>, &mut Vec<f64>)) {
+        let Some(&addr) = self.radios[id].addrs.first() else { return };
+        if let LinkModel::PathLoss { positions, tx_power_dbm, .. } = &mut self.setup.model {
+            let mut p = Vec::new();
+            let mut w = Vec::new();
+            f(&mut p, &mut w);
+            if let Some(pos) = p.pop() {
+                positions.retain(|x| x.0 != addr);
+                positions.push((addr, pos));
+            }
+            if let Some(dbm) = w.pop() {
+                tx_power_dbm.retain(|x| x.0 != addr);
+                tx_power_dbm.push((addr, dbm));
+            }
+        }
+    }
+
+    /// Is the link model positions + propagation?
+    pub fn is_path_loss(&self) -> bool {
+        matches!(self.setup.model, LinkModel::PathLoss { .. })
     }
 
     /// Frames in flight over all channels.

@@ -8,6 +8,8 @@
 //!   deliveries out, one engine medium per channel.
 
 pub mod control;
+pub mod config;
+pub mod control_apply;
 pub mod daemon;
 pub mod hwsim_medium;
 pub mod netlink;

@@ -36,12 +36,24 @@ fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             "-l" => value(&mut i).and_then(|v| v.parse::<u8>().map(|l| opts.log_level = l).map_err(|_| format!("-l: {v:?} is not a log level"))),
-            "-c" | "-x" | "-p" => value(&mut i).and_then(|v| Err(format!("{a} {v}: not supported by this build yet"))),
+            "-c" => value(&mut i).and_then(|v| {
+                let cfg = sdmac_wmconfig::wmediumd::load_file(&v).map_err(|e| e.to_string())?;
+                let (setup, notes) = sdmac_mediumd::config::setup_from(&cfg, 1);
+                for n in notes {
+                    eprintln!("sdmac-mediumd: warning: {n}");
+                }
+                opts.setup = setup;
+                Ok(())
+            }),
+            "-x" | "-p" => value(&mut i).and_then(|v| Err(format!("{a} {v}: not supported by this build yet"))),
             "-s" => {
+                let mut path = "/var/run/wmediumd.sock".to_string();
                 if args.get(i + 1).is_some_and(|n| !n.starts_with('-')) {
                     i += 1;
+                    path = args[i].clone();
                 }
-                Err("-s: the control socket is not supported by this build yet".into())
+                opts.control_socket = Some(path.into());
+                Ok(())
             }
             "-d" => Ok(()),
             other => Err(format!("unknown option {other:?}\n{USAGE}")),
