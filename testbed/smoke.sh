@@ -65,9 +65,9 @@ modprobe mac80211_hwsim radios=2 || fail "modprobe mac80211_hwsim radios=2"
 MD_PID=
 if [ -n "$MEDIUMD" ]; then
 	if [ -n "$CTL" ]; then
-		"$MEDIUMD" -l 5 -s "$T/wmediumd.sock" >"$T/mediumd.log" 2>&1 &
+		"$MEDIUMD" -l 5 -s "$T/wmediumd.sock" -p "$T/medium.pcapng" --stats "$T/stats.jsonl" >"$T/mediumd.log" 2>&1 &
 	else
-		"$MEDIUMD" -l 5 >"$T/mediumd.log" 2>&1 &
+		"$MEDIUMD" -l 5 -p "$T/medium.pcapng" --stats "$T/stats.jsonl" >"$T/mediumd.log" 2>&1 &
 	fi
 	MD_PID=$!
 	wait_for 10 grep -q "REGISTER SENT!" "$T/mediumd.log" || { cat "$T/mediumd.log"; fail "$MEDIUMD did not register"; }
@@ -234,5 +234,7 @@ if [ -n "$MD_PID" ]; then
 	cat "$T/mediumd.log"
 	[ "$rc" -eq 0 ] || fail "the medium daemon exited with status $rc"
 	ok "medium daemon stopped cleanly on SIGTERM"
+	# The capture and the statistics, for the host to check.
+	[ -n "${SHARE:-}" ] && cp "$T/medium.pcapng" "$T/stats.jsonl" "$SHARE/"
 fi
 echo "SMOKE PASS"

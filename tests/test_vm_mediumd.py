@@ -106,3 +106,28 @@ def test_ap_and_station_through_sdmac_mediumd(share: Path) -> None:
     frames_in, statuses, acked, deliveries = map(int, m.groups())
     assert frames_in == statuses and frames_in > 50, detail
     assert deliveries > 20 and acked > 20, detail
+    _check_capture_and_stats(share)
+
+
+def _check_capture_and_stats(share: Path) -> None:
+    """The daemon's pcapng (-p) reads in tshark with the kernel's frames and the
+    medium's ACKs; its statistics (--stats) are JSON lines per second and medium."""
+    import json
+    import subprocess
+
+    pcap = share / "medium.pcapng"
+    assert pcap.exists() and pcap.stat().st_size > 1000
+    if shutil.which("tshark"):
+        out = subprocess.run(["tshark", "-r", str(pcap), "-T", "fields", "-e", "wlan.fc.type_subtype", "-e", "wlan_radio.frequency"],
+                             capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0, out.stderr
+        rows = [line.split("\t") for line in out.stdout.splitlines() if line.strip()]
+        kinds = [int(r[0], 0) for r in rows if r[0]]
+        assert kinds.count(0x1D) > 10, "ACKs in the capture"  # control, ACK
+        assert kinds.count(0x08) > 10, "beacons in the capture"  # management, beacon
+        assert any(k in (0x20, 0x28) for k in kinds), "data frames in the capture"
+        assert {r[1] for r in rows if len(r) > 1} == {"2412"}
+    lines = [json.loads(x) for x in (share / "stats.jsonl").read_text().splitlines() if x.strip()]
+    assert lines and all(x["freq"] == 2412 for x in lines)
+    assert all(0.0 <= x["utilization"] <= 1.0 for x in lines)
+    assert sum(x["ac"]["VO"]["attempts"] + x["ac"]["BE"]["attempts"] for x in lines) > 20

@@ -41,5 +41,5 @@ pub fn setup_from(cfg: &Config, seed: u64) -> (Setup, Vec<String>) {
     if m.fading_coefficient > 0 {
         notes.push(format!("{}: fading_coefficient {} is not modelled (no fading)", cfg.file, m.fading_coefficient));
     }
-    (Setup { interfaces: macs, model, noise_floor_dbm: m.noise_dbm as f64, seed }, notes)
+    (Setup { interfaces: macs, model, noise_floor_dbm: m.noise_dbm as f64, seed, ..Setup::default() }, notes)
 }

@@ -5,7 +5,9 @@
 use crate::control::{encode_reply, Decoder};
 use crate::control_apply::apply;
 use crate::hwsim_medium::{HwsimMedium, KernelFrame, Output, Setup};
+use crate::capture::Capture;
 use crate::netlink::NlSocket;
+use crate::stats::StatsWriter;
 use crate::timer::Timer;
 use mio::unix::SourceFd;
 use mio::{Events, Interest, Poll, Token};
@@ -58,6 +60,10 @@ pub struct Options {
     pub log_level: u8,
     /// Mininet-WiFi's control socket (UNIX stream) to listen on.
     pub control_socket: Option<std::path::PathBuf>,
+    /// Capture every frame on air here (pcapng, radiotap).
+    pub capture: Option<std::path::PathBuf>,
+    /// Write per-second statistics here (JSON lines; "-" for stdout).
+    pub stats: Option<std::path::PathBuf>,
 }
 
 /// A client of the control socket.
@@ -158,7 +164,19 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
     let mut next_client = FIRST_CLIENT;
     let mut events = Events::with_capacity(16);
     let origin = sdmac_rt::monotonic_ns();
-    let mut medium = HwsimMedium::new(opts.setup);
+    let mut setup = opts.setup.clone();
+    setup.capture = opts.capture.is_some();
+    let mut capture = match &opts.capture {
+        Some(p) => Some(Capture::create(p).map_err(io_err("capture file"))?),
+        None => None,
+    };
+    let mut stats = match &opts.stats {
+        Some(p) if p.as_os_str() == "-" => Some(StatsWriter::new(Box::new(io::stdout()) as Box<dyn Write>)),
+        Some(p) => Some(StatsWriter::new(Box::new(std::fs::File::create(p).map_err(io_err("stats file"))?) as Box<dyn Write>)),
+        None => None,
+    };
+    let mut next_stats = 1_000_000_000u64;
+    let mut medium = HwsimMedium::new(setup);
     let mut pending: HashMap<([u8; 6], u64), Pending> = HashMap::new();
     let mut rx = vec![0u8; 1 << 20];
     let mut out: Vec<Output> = Vec::new();
@@ -201,7 +219,13 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
         }
         if stop.load(Ordering::Relaxed) {
             medium.flush(&mut out);
-            send_outputs(&sock, family, &mut seq, &mut out, &mut pending, &mut tx)?;
+            send_outputs(&sock, family, &mut seq, &mut out, &mut pending, &mut tx, &mut capture, origin)?;
+            if let Some(c) = capture.as_mut() {
+                c.flush().map_err(io_err("capture file"))?;
+            }
+            if let Some(w) = stats.as_mut() {
+                w.write(now(), &medium.medium_stats()).map_err(io_err("stats file"))?;
+            }
             if opts.log_level >= 5 {
                 eprintln!("sdmac-mediumd: stopping; {:?}", medium.counters());
             }
@@ -244,7 +268,14 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             }
         }
         medium.advance(now(), &mut out);
-        send_outputs(&sock, family, &mut seq, &mut out, &mut pending, &mut tx)?;
+        send_outputs(&sock, family, &mut seq, &mut out, &mut pending, &mut tx, &mut capture, origin)?;
+        if let Some(w) = stats.as_mut() {
+            let t = now();
+            if t >= next_stats {
+                w.write(t, &medium.medium_stats()).map_err(io_err("stats file"))?;
+                next_stats = t - t % 1_000_000_000 + 1_000_000_000;
+            }
+        }
     }
 }
 
@@ -304,7 +335,9 @@ fn write_all(s: &mut mio::net::UnixStream, mut b: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
-/// Encodes the outputs, several messages per datagram, and sends them.
+/// Encodes the outputs, several messages per datagram, and sends them; frames on
+/// air go to the capture.
+#[allow(clippy::too_many_arguments)]
 fn send_outputs(
     sock: &NlSocket,
     family: u16,
@@ -312,9 +345,17 @@ fn send_outputs(
     out: &mut Vec<Output>,
     pending: &mut HashMap<([u8; 6], u64), Pending>,
     tx: &mut [u8],
+    capture: &mut Option<Capture>,
+    origin: u64,
 ) -> Result<(), DaemonError> {
     let mut at = 0;
     for o in out.drain(..) {
+        if let Output::Air { t_start, freq, rate, frame } = &o {
+            if let Some(c) = capture.as_mut() {
+                c.record(origin + t_start, *freq, *rate, frame).map_err(io_err("capture file"))?;
+            }
+            continue;
+        }
         *seq = seq.wrapping_add(1);
         let hdr = NlHeader::request(family, nl::flags::REQUEST, *seq, sock.pid());
         let msg = match &o {
@@ -338,6 +379,7 @@ fn send_outputs(
                 let band = Band::from_freq(*freq).unwrap_or(Band::from_freq(2412).expect("2.4 GHz band"));
                 HwsimMsg::Delivery(RxFrame { receiver: *receiver, frame, rx_rate: rx_rate_index(*rate, band), signal: *signal_dbm, freq: *freq })
             }
+            Output::Air { .. } => continue,
         };
         let len = msg.buffer_len();
         if at + len > tx.len() {

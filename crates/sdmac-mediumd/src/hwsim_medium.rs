@@ -61,6 +61,17 @@ pub enum Output {
         /// Attempts made per entry of the frame's rate series.
         attempts: Vec<u8>,
     },
+    /// A frame on air, for a capture (only when capturing).
+    Air {
+        /// Start on air (ns on the daemon's clock).
+        t_start: Time,
+        /// Channel (MHz).
+        freq: u32,
+        /// Rate.
+        rate: Rate,
+        /// The frame (no FCS).
+        frame: Vec<u8>,
+    },
     /// A copy of a frame received by a radio (FRAME to the kernel).
     Deliver {
         /// The receiving radio (hwsim address).
@@ -115,11 +126,22 @@ pub struct Setup {
     pub noise_floor_dbm: f64,
     /// Seed.
     pub seed: u64,
+    /// Error model: a wmediumd PER table (`-x`) instead of the NIST model.
+    pub per_table: Option<std::sync::Arc<sdmac_phy::error_model::PerTable>>,
+    /// Report every frame on air (`Output::Air`), for a capture.
+    pub capture: bool,
 }
 
 impl Default for Setup {
     fn default() -> Self {
-        Setup { interfaces: Vec::new(), model: LinkModel::Snr { default_snr_db: 30.0, links: Vec::new() }, noise_floor_dbm: -91.0, seed: 1 }
+        Setup {
+            interfaces: Vec::new(),
+            model: LinkModel::Snr { default_snr_db: 30.0, links: Vec::new() },
+            noise_floor_dbm: -91.0,
+            seed: 1,
+            per_table: None,
+            capture: false,
+        }
     }
 }
 
@@ -208,11 +230,50 @@ struct Collector<'a> {
     freq: u32,
     counters: &'a mut Counters,
     signal_to: Vec<(u64, i32)>,
+    capture: bool,
+    /// Frames finished in this round, kept for `air` (reported after `tx_done` for
+    /// frames without ACK).
+    done: Vec<(u64, Vec<u8>)>,
 }
 
 impl Sink for Collector<'_> {
+    fn wants_air(&self) -> bool {
+        self.capture
+    }
+
+    fn air(&mut self, r: &sdmac_medium::AirRecord) {
+        let frame = match r.kind {
+            FrameKind::Data => match self.ch.get(&r.handle).map(|f| &f.bytes).or_else(|| self.done.iter().find(|d| d.0 == r.handle).map(|d| &d.1)) {
+                Some(bytes) => {
+                    let mut b = bytes.clone();
+                    if r.retry && b.len() > 1 {
+                        b[1] |= 0x08;
+                    }
+                    b
+                }
+                None => return,
+            },
+            FrameKind::Ack => {
+                let ra = match r.dst {
+                    Dest::Station(s) => self.radios[self.radio_of[s as usize]].addrs.first().copied().unwrap_or(self.radios[self.radio_of[s as usize]].hw),
+                    _ => return,
+                };
+                let mut b = vec![0u8; 10];
+                if sdmac_frame::ieee80211::write_ack_frame(&mut b, sdmac_frame::MacAddress(ra), r.duration_us, false).is_err() {
+                    return;
+                }
+                b
+            }
+            FrameKind::Beacon => return,
+        };
+        self.out.push(Output::Air { t_start: r.t_start, freq: self.freq, rate: r.rate, frame });
+    }
+
     fn tx_done(&mut self, r: &TxReport) {
         let Some(f) = self.ch.remove(&r.handle) else { return };
+        if self.capture {
+            self.done.push((r.handle, f.bytes.clone()));
+        }
         let mut attempts = vec![0u8; f.n_rates];
         for (k, (_, n)) in r.rates[..r.n_rates as usize].iter().enumerate() {
             if k < attempts.len() {
@@ -309,7 +370,10 @@ impl HwsimMedium {
         let mut cfg = MediumConfig::new(phy);
         cfg.freq_mhz = freq;
         cfg.seed = self.setup.seed ^ freq as u64;
-        cfg.error_model = ErrorModel::Nist;
+        cfg.error_model = match &self.setup.per_table {
+            Some(t) => ErrorModel::Table(t.clone()),
+            None => ErrorModel::Nist,
+        };
         if let LinkModel::PathLoss { model, .. } = &self.setup.model {
             cfg.path_loss = model.clone();
         }
@@ -435,6 +499,8 @@ impl HwsimMedium {
             freq: ch.freq,
             counters: &mut self.counters,
             signal_to: Vec::new(),
+            capture: self.setup.capture,
+            done: Vec::new(),
         };
         ch.medium.advance(now.max(ch.medium.now()), &mut col);
     }
@@ -620,6 +686,11 @@ impl HwsimMedium {
     /// Is the link model positions + propagation?
     pub fn is_path_loss(&self) -> bool {
         matches!(self.setup.model, LinkModel::PathLoss { .. })
+    }
+
+    /// Counters of each channel's medium: (MHz, engine statistics).
+    pub fn medium_stats(&self) -> Vec<(u32, sdmac_medium::MediumStats)> {
+        self.channels.iter().map(|c| (c.freq, c.medium.stats())).collect()
     }
 
     /// Frames in flight over all channels.

@@ -8,9 +8,11 @@
 //!   deliveries out, one engine medium per channel.
 
 pub mod control;
+pub mod capture;
 pub mod config;
 pub mod control_apply;
 pub mod daemon;
 pub mod hwsim_medium;
 pub mod netlink;
+pub mod stats;
 pub mod timer;

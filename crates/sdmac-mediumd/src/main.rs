@@ -13,7 +13,8 @@ const USAGE: &str = "usage: sdmac-mediumd [-h] [-V] [-l LEVEL] [-c CONFIG] [-x P
   -x FILE     PER table (signal dBm + PER per legacy rate)
   -s [PATH]   Mininet-WiFi control socket (default /var/run/wmediumd.sock)
   -d          accepted for compatibility (debug output with -l 7)
-  -p PCAP     capture the medium (pcapng, radiotap)";
+  -p PCAP     capture the medium (pcapng, radiotap), ACKs included
+  --stats F   per-second statistics per medium and AC as JSON lines (- for stdout)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -42,10 +43,19 @@ fn main() -> ExitCode {
                 for n in notes {
                     eprintln!("sdmac-mediumd: warning: {n}");
                 }
+                let per = opts.setup.per_table.take();
                 opts.setup = setup;
+                opts.setup.per_table = per;
                 Ok(())
             }),
-            "-x" | "-p" => value(&mut i).and_then(|v| Err(format!("{a} {v}: not supported by this build yet"))),
+            "-x" => value(&mut i).and_then(|v| {
+                let text = std::fs::read_to_string(&v).map_err(|e| format!("-x {v}: {e}"))?;
+                let table = sdmac_phy::error_model::PerTable::parse(&text, &v).map_err(|e| e.to_string())?;
+                opts.setup.per_table = Some(std::sync::Arc::new(table));
+                Ok(())
+            }),
+            "-p" => value(&mut i).map(|v| opts.capture = Some(v.into())),
+            "--stats" => value(&mut i).map(|v| opts.stats = Some(v.into())),
             "-s" => {
                 let mut path = "/var/run/wmediumd.sock".to_string();
                 if args.get(i + 1).is_some_and(|n| !n.starts_with('-')) {
