@@ -76,14 +76,14 @@ impl EdcaParams {
             Ac::Be => EdcaParams { aifsn: 3, cw_min: min, cw_max: max, txop_limit_ns: 0 },
             Ac::Vi => EdcaParams {
                 aifsn: 2,
-                cw_min: (min + 1) / 2 - 1,
+                cw_min: min.div_ceil(2) - 1,
                 cw_max: min,
                 txop_limit_ns: if dsss { 6016 } else { 3008 } * MICROS,
             },
             Ac::Vo => EdcaParams {
                 aifsn: 2,
                 cw_min: (min + 1) / 4 - 1,
-                cw_max: (min + 1) / 2 - 1,
+                cw_max: min.div_ceil(2) - 1,
                 txop_limit_ns: if dsss { 3264 } else { 1504 } * MICROS,
             },
         }

@@ -328,11 +328,10 @@ impl Medium {
             if for_me {
                 let txr = &mut self.txs[slot as usize];
                 txr.dst_fail.get_or_insert(cause);
-                if tx.kind == FrameKind::Ack {
-                    if self.stations[j as usize].exchange.is_some_and(|e| e.ack_slot == slot) {
+                if tx.kind == FrameKind::Ack
+                    && self.stations[j as usize].exchange.is_some_and(|e| e.ack_slot == slot) {
                         self.finish_exchange(t, j, false, cause, sink);
                     }
-                }
             }
             return;
         }

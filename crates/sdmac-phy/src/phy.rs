@@ -191,8 +191,8 @@ impl Phy {
             .iter()
             .filter(|r| self.basic_rates.contains(**r))
             .filter(not_above)
-            .last()
-            .or_else(|| mandatory.iter().filter(not_above).last())
+            .next_back()
+            .or_else(|| mandatory.iter().filter(not_above).next_back())
             .copied()
             .unwrap_or(mandatory[0])
     }
