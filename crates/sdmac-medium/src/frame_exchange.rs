@@ -120,6 +120,7 @@ impl Medium {
             if l.cs {
                 st.cs_count += 1;
             }
+            self.slot_rx[slot as usize].push((l.rx, l.cs, l.power_dbm));
             let is_dst = dst == Dest::Station(l.rx);
             // A frame locked onto moments ago loses its preamble to this one?
             let lock = st.rx_lock;
@@ -215,6 +216,10 @@ impl Medium {
             (self.txs.len() - 1) as u32
         };
         self.on_air.push(slot);
+        if self.slot_rx.len() <= slot as usize {
+            self.slot_rx.resize_with(slot as usize + 1, Vec::new);
+        }
+        self.slot_rx[slot as usize].clear();
         slot
     }
 
@@ -242,14 +247,14 @@ impl Medium {
             self.events.push(t + timeout, Event::AckTimeout { station: s, gen });
         }
         let mut received_any = false;
+        let recs = std::mem::take(&mut self.slot_rx[slot as usize]);
         for li in 0..self.links.from[s as usize].len() {
             let l = self.links.from[s as usize][li];
             let j = l.rx;
-            {
-                let st = &mut self.stations[j as usize];
-                if l.cs {
-                    st.cs_count -= 1;
-                }
+            // Undo the start's carrier sense as it was then (links may have changed).
+            let sensed = recs.binary_search_by_key(&j, |r| r.0).is_ok_and(|i| recs[i].1);
+            if sensed {
+                self.stations[j as usize].cs_count -= 1;
             }
             if self.stations[j as usize].rx_lock == slot {
                 self.stations[j as usize].rx_lock = NO_SLOT;
@@ -265,6 +270,26 @@ impl Medium {
                 self.on_idle(t, j);
             }
         }
+        // Receivers whose link vanished while the frame was on air: undo their carrier
+        // sense, and a lock on the frame ends in a failed reception.
+        for &(j, cs, power_dbm) in &recs {
+            if self.links.from[s as usize].binary_search_by_key(&j, |l| l.rx).is_ok() {
+                continue;
+            }
+            if cs {
+                self.stations[j as usize].cs_count -= 1;
+            }
+            if self.stations[j as usize].rx_lock == slot {
+                self.stations[j as usize].rx_lock = NO_SLOT;
+                self.stations[j as usize].eifs = true;
+                self.after_reception(t, &tx, slot, j, false, Cause::OutOfRange, power_dbm, sink);
+            }
+            let st = &self.stations[j as usize];
+            if st.idle_since.is_none() && !st.busy() {
+                self.on_idle(t, j);
+            }
+        }
+        self.slot_rx[slot as usize] = recs;
         // The sender itself.
         let st = &self.stations[s as usize];
         if st.idle_since.is_none() && !st.busy() {

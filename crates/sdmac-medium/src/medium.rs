@@ -229,6 +229,11 @@ pub struct Medium {
     pub(crate) traffic_rng: SimRng,
     pub(crate) txs: Vec<Transmission>,
     pub(crate) free_slots: Vec<u32>,
+    /// Per transmission slot: the receivers linked to the sender when it started, with
+    /// whether they sensed it (counted in their `cs_count`) and at what power. Its end
+    /// undoes exactly what its start did, even if links changed or stations joined
+    /// while it was on air.
+    pub(crate) slot_rx: Vec<Vec<(StationId, bool, f64)>>,
     pub(crate) on_air: Vec<u32>,
     pub(crate) access_gen: u64,
     pub(crate) access_at: Time,
@@ -267,6 +272,7 @@ impl Medium {
             now: 0,
             txs: Vec::new(),
             free_slots: Vec::new(),
+            slot_rx: Vec::new(),
             on_air: Vec::new(),
             access_gen: 0,
             access_at: NEVER,
