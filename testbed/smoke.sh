@@ -49,11 +49,13 @@ wait_for() {
 
 MEDIUMD=
 CTL=
+PATHLOSS=
 MODES=
 for a in "$@"; do
 	case "$a" in
 		mediumd=*) MEDIUMD=${a#mediumd=} ;;
 		control=*) CTL=${a#control=} ;;
+		pathloss) PATHLOSS=1 ;;
 		*) MODES="$MODES $a" ;;
 	esac
 done
@@ -65,7 +67,25 @@ modprobe mac80211_hwsim radios=2 || fail "modprobe mac80211_hwsim radios=2"
 MD_PID=
 if [ -n "$MEDIUMD" ]; then
 	if [ -n "$CTL" ]; then
-		"$MEDIUMD" -l 5 -s "$T/wmediumd.sock" -p "$T/medium.pcapng" --stats "$T/stats.jsonl" >"$T/mediumd.log" 2>&1 &
+		CFG=
+		if [ -n "$PATHLOSS" ]; then
+			# Mininet-WiFi's mobility mode: positions and a path-loss model; the
+			# station moves through the control socket.
+			cat >"$T/pathloss.cfg" <<CFGEOF
+ifaces : { ids = [ "02:00:00:00:00:00", "02:00:00:00:01:00" ]; };
+model : {
+	type = "path_loss";
+	positions = ( (0.0, 0.0), (10.0, 0.0) );
+	tx_powers = ( 15.0, 15.0 );
+	model_name = "log_distance";
+	path_loss_exp = 3.0;
+	xg = 0.0;
+};
+CFGEOF
+			CFG="-c $T/pathloss.cfg"
+		fi
+		# shellcheck disable=SC2086
+		"$MEDIUMD" -l 5 $CFG -s "$T/wmediumd.sock" -p "$T/medium.pcapng" --stats "$T/stats.jsonl" >"$T/mediumd.log" 2>&1 &
 	else
 		"$MEDIUMD" -l 5 -p "$T/medium.pcapng" --stats "$T/stats.jsonl" >"$T/mediumd.log" 2>&1 &
 	fi
@@ -118,6 +138,19 @@ control_checks() {
 	out=$($C add 02:00:00:00:05:00) || fail "control: add a new station: $out"
 	echo "$out" | grep -q "^success id=" || fail "control: add: $out"
 	out=$($C add "$AP_MAC"); echo "$out" | grep -q "^duplicate" || fail "control: re-adding the AP is not a duplicate: $out"
+	if [ -n "$PATHLOSS" ]; then
+		# Positions rule: SNR requests are "wrong mode"; the station walks away.
+		out=$($C snr "$AP_MAC" "$STA_MAC" -10); echo "$out" | grep -q "^wrong_mode" || fail "control: SNR in the path-loss model: $out"
+		$C pos "$STA_MAC" 5000 0 0 >/dev/null || fail "control: move the station 5 km away"
+		n=$(pings 4); [ "${n:-0}" -eq 0 ] || fail "control: station 5 km away, yet $n of 4 pings came back"
+		ok "control: the station moved 5 km away loses the link (0 of 4 pings)"
+		$C pos "$STA_MAC" 10 0 0 >/dev/null || fail "control: move the station back"
+		wait_for 30 sh -c "$STA wpa_cli -p /run/wpa_supplicant -i wlan1 status | grep -q '^wpa_state=COMPLETED'" ||
+			fail "control: the station did not reassociate after moving back"
+		wait_for 20 sh -c "$STA ping -c 1 -W 1 $AP_IP" || fail "control: moved back, no ping gets through"
+		ok "control: moved back to 10 m, the link recovers"
+		return 0
+	fi
 	$C snr "$AP_MAC" "$STA_MAC" -10 >/dev/null || fail "control: snr -10"
 	n=$(pings 4); [ "${n:-0}" -eq 0 ] || fail "control: SNR -10 dB, yet $n of 4 pings came back"
 	ok "control: SNR -10 dB breaks the link (0 of 4 pings)"

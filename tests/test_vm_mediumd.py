@@ -131,3 +131,27 @@ def _check_capture_and_stats(share: Path) -> None:
     assert lines and all(x["freq"] == 2412 for x in lines)
     assert all(0.0 <= x["utilization"] <= 1.0 for x in lines)
     assert sum(x["ac"]["VO"]["attempts"] + x["ac"]["BE"]["attempts"] for x in lines) > 20
+
+
+def test_mininet_mobility_positions_move_a_station_out_and_back(share: Path) -> None:
+    """Mininet-WiFi's mobility mode: a path-loss configuration with positions; the
+    station moves 5 km away through the control socket (the link breaks) and back
+    to 10 m (it reassociates); SNR requests are "wrong mode" there."""
+    try:
+        r = vm.run(
+            TESTBED / "smoke.sh",
+            args=["open", "mediumd=/share/sdmac-mediumd", "control=/share/sdmac-mediumctl", "pathloss"],
+            timeout=150,
+            share=share,
+        )
+    except vm.VMUnavailable as e:
+        pytest.skip(f"VM test bed unavailable: {e.args[0]}")
+    detail = f"status {r.status}, {r.accel}\n--- output\n{r.output}"
+    assert r.status == 0, detail
+    for line in (
+        "SMOKE OK: open: ping across",
+        "SMOKE OK: control: the station moved 5 km away loses the link (0 of 4 pings)",
+        "SMOKE OK: control: moved back to 10 m, the link recovers",
+        "SMOKE PASS",
+    ):
+        assert line in r.output, f"missing {line!r}\n{detail}"

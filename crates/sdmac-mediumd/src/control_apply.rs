@@ -27,6 +27,8 @@ pub fn apply(m: &mut HwsimMedium, r: &Request) -> Applied {
     match r {
         Request::Shutdown => Applied { result: Success, id: 0, stop: true, note: None },
         Request::Snr { from, to, snr_db } => match pair(m, *from, *to) {
+            // With positions, links follow the propagation model.
+            Some(_) if m.is_path_loss() => done(WrongMode),
             Some((a, b)) => {
                 m.set_snr(a, b, *snr_db as f64);
                 done(Success)
@@ -152,6 +154,8 @@ mod tests {
         assert_eq!(apply(&mut m, &Request::Height { mac: A, m: 3 }).result, UpdateResult::Success);
         assert_eq!(m.position(0), Some([1.0, 2.0, 3.0]));
         assert_eq!(apply(&mut m, &Request::TxPower { mac: B, dbm: 3 }).result, UpdateResult::NotFound);
+        assert_eq!(apply(&mut m, &Request::Add(B)).result, UpdateResult::Success);
+        assert_eq!(apply(&mut m, &Request::Snr { from: A, to: B, snr_db: 5 }).result, UpdateResult::WrongMode);
         assert!(apply(&mut m, &Request::Shutdown).stop);
     }
 }
