@@ -300,21 +300,7 @@ impl Medium {
             _ => self.txs[slot as usize].received,
         };
         self.txs[slot as usize].received = received;
-        if tx.kind != FrameKind::Ack {
-            if tx.needs_ack {
-                let fail = self.txs[slot as usize].dst_fail;
-                if let Some(ex) = self.stations[s as usize].exchange.as_mut() {
-                    if ex.data_ok.is_none() {
-                        ex.data_ok = Some(received);
-                        ex.data_cause = if received { Cause::None } else { fail.unwrap_or(Cause::OutOfRange) };
-                    }
-                }
-            } else {
-                let cause = if received { Cause::None } else { self.txs[slot as usize].dst_fail.unwrap_or(Cause::OutOfRange) };
-                self.finish_no_ack(t, s, tx.queue as usize, received, cause, tx.start, sink);
-                self.reschedule(s, t);
-            }
-        }
+        // The frame on air is reported before its outcome (a no-ack frame's comes next).
         if sink.wants_air() {
             sink.air(&AirRecord {
                 station: s,
@@ -331,6 +317,21 @@ impl Medium {
                 ac: queue_ac(tx.queue as usize),
                 received,
             });
+        }
+        if tx.kind != FrameKind::Ack {
+            if tx.needs_ack {
+                let fail = self.txs[slot as usize].dst_fail;
+                if let Some(ex) = self.stations[s as usize].exchange.as_mut() {
+                    if ex.data_ok.is_none() {
+                        ex.data_ok = Some(received);
+                        ex.data_cause = if received { Cause::None } else { fail.unwrap_or(Cause::OutOfRange) };
+                    }
+                }
+            } else {
+                let cause = if received { Cause::None } else { self.txs[slot as usize].dst_fail.unwrap_or(Cause::OutOfRange) };
+                self.finish_no_ack(t, s, tx.queue as usize, received, cause, tx.start, sink);
+                self.reschedule(s, t);
+            }
         }
         self.prune_air();
     }

@@ -237,7 +237,8 @@ pub trait Sink {
     fn tx_done(&mut self, report: &TxReport);
     /// A station received a frame.
     fn rx(&mut self, indication: &RxIndication);
-    /// A frame ended on air (only called when `wants_air` says so).
+    /// A frame ended on air (only called when `wants_air` says so); called before the
+    /// outcome this frame decides (a no-ack frame's `tx_done`) is reported.
     fn air(&mut self, _record: &AirRecord) {}
     /// Should `air` be called? Checked once per frame.
     fn wants_air(&self) -> bool {

@@ -4,7 +4,7 @@
 
 use crate::control::{encode_reply, Decoder};
 use crate::control_apply::apply;
-use crate::hwsim_medium::{HwsimMedium, KernelFrame, Output, Setup};
+use crate::hwsim_medium::{HwsimMedium, KernelFrame, Output, Setup, StatusEcho};
 use crate::capture::Capture;
 use crate::netlink::NlSocket;
 use crate::stats::StatsWriter;
@@ -127,12 +127,6 @@ fn register(sock: &NlSocket, family: u16) -> Result<(), DaemonError> {
     request(sock, &buf[..n], 2).map(|_| ())
 }
 
-/// What the daemon remembers of a frame until its status.
-struct Pending {
-    tx_info: [TxRate; TX_MAX_RATES],
-    flags: HwsimFlags,
-}
-
 /// Runs until SIGTERM/SIGINT. Every frame still in flight is answered before exit.
 pub fn run(opts: Options) -> Result<(), DaemonError> {
     let sock = NlSocket::open(8 << 20).map_err(io_err("netlink socket"))?;
@@ -177,7 +171,6 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
     };
     let mut next_stats = 1_000_000_000u64;
     let mut medium = HwsimMedium::new(setup);
-    let mut pending: HashMap<([u8; 6], u64), Pending> = HashMap::new();
     let mut rx = vec![0u8; 1 << 20];
     let mut out: Vec<Output> = Vec::new();
     let mut tx = vec![0u8; 1 << 16];
@@ -219,7 +212,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
         }
         if stop.load(Ordering::Relaxed) {
             medium.flush(&mut out);
-            send_outputs(&sock, family, &mut seq, &mut out, &mut pending, &mut tx, &mut capture, origin)?;
+            send_outputs(&sock, family, &mut seq, &mut out, &mut tx, &mut capture, origin)?;
             if let Some(c) = capture.as_mut() {
                 c.flush().map_err(io_err("capture file"))?;
             }
@@ -246,7 +239,6 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
                     Ok(HwsimMsg::Frame(f)) => {
                         let rates: Vec<(sdmac_phy::Rate, u8)> =
                             f.rate_series().filter_map(|r| r.ok()).map(|(r, c)| (r.to_phy().unwrap_or_else(|_| r.nearest_phy()), c)).collect();
-                        pending.insert((f.transmitter, f.cookie), Pending { tx_info: f.tx_info, flags: f.flags });
                         let kf = KernelFrame {
                             transmitter: f.transmitter,
                             frame: f.frame,
@@ -254,6 +246,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
                             freq: f.freq.unwrap_or(2412),
                             rates,
                             cookie: f.cookie,
+                            echo: StatusEcho { rate_idx: f.tx_info.map(|r| r.idx), flags: f.flags.bits() },
                         };
                         medium.on_frame(t, kf, &mut out);
                     }
@@ -268,7 +261,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             }
         }
         medium.advance(now(), &mut out);
-        send_outputs(&sock, family, &mut seq, &mut out, &mut pending, &mut tx, &mut capture, origin)?;
+        send_outputs(&sock, family, &mut seq, &mut out, &mut tx, &mut capture, origin)?;
         if let Some(w) = stats.as_mut() {
             let t = now();
             if t >= next_stats {
@@ -343,7 +336,6 @@ fn send_outputs(
     family: u16,
     seq: &mut u32,
     out: &mut Vec<Output>,
-    pending: &mut HashMap<([u8; 6], u64), Pending>,
     tx: &mut [u8],
     capture: &mut Option<Capture>,
     origin: u64,
@@ -359,19 +351,18 @@ fn send_outputs(
         *seq = seq.wrapping_add(1);
         let hdr = NlHeader::request(family, nl::flags::REQUEST, *seq, sock.pid());
         let msg = match &o {
-            Output::TxStatus { transmitter, cookie, acked, signal_dbm, attempts } => {
-                let p = pending.remove(&(*transmitter, *cookie));
-                let (mut tx_info, flags) = p.map_or(([TxRate::END; TX_MAX_RATES], HwsimFlags::REQ_TX_STATUS), |p| (p.tx_info, p.flags));
-                let mut ended = false;
+            Output::TxStatus { transmitter, cookie, acked, signal_dbm, attempts, echo } => {
+                // The frame's own rate indices with the attempts made; the list ends
+                // at the first entry not used.
+                let mut tx_info = [TxRate::END; TX_MAX_RATES];
                 for (k, r) in tx_info.iter_mut().enumerate() {
                     let n = attempts.get(k).copied().unwrap_or(0);
-                    if ended || r.is_end() || n == 0 {
-                        ended = true;
-                        *r = TxRate::END;
-                    } else {
-                        r.count = n;
+                    if echo.rate_idx[k] < 0 || n == 0 {
+                        break;
                     }
+                    *r = TxRate::new(echo.rate_idx[k], n);
                 }
+                let flags = HwsimFlags::from_bits_retain(echo.flags);
                 let flags = if *acked { flags | HwsimFlags::STAT_ACK } else { flags };
                 HwsimMsg::TxInfo(TxInfoFrame { transmitter: *transmitter, flags, cookie: *cookie, signal: *signal_dbm, tx_info })
             }

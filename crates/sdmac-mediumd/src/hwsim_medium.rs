@@ -28,6 +28,17 @@ pub fn hw_addr_of(a: Mac) -> Mac {
     h
 }
 
+/// What a frame's status must repeat of the kernel's request: its rate indices and
+/// flags. Opaque to the medium, carried with the frame so nothing else has to look
+/// the frame up again when its status is written.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct StatusEcho {
+    /// The rate index of each entry of the frame's rate series (−1 ends it).
+    pub rate_idx: [i8; 4],
+    /// The frame's flags.
+    pub flags: u32,
+}
+
 /// A frame the kernel asks the medium to send.
 #[derive(Clone, Debug)]
 pub struct KernelFrame<'a> {
@@ -43,6 +54,8 @@ pub struct KernelFrame<'a> {
     pub rates: Vec<(Rate, u8)>,
     /// The kernel's cookie, echoed in the status.
     pub cookie: u64,
+    /// Repeated in the status.
+    pub echo: StatusEcho,
 }
 
 /// What the medium tells the kernel.
@@ -60,6 +73,8 @@ pub enum Output {
         signal_dbm: i32,
         /// Attempts made per entry of the frame's rate series.
         attempts: Vec<u8>,
+        /// What the kernel's frame asked, repeated.
+        echo: StatusEcho,
     },
     /// A frame on air, for a capture (only when capturing).
     Air {
@@ -151,6 +166,7 @@ struct InFlight {
     cookie: u64,
     bytes: Vec<u8>,
     n_rates: usize,
+    echo: StatusEcho,
 }
 
 /// One channel's medium.
@@ -231,9 +247,6 @@ struct Collector<'a> {
     counters: &'a mut Counters,
     signal_to: Vec<(u64, i32)>,
     capture: bool,
-    /// Frames finished in this round, kept for `air` (reported after `tx_done` for
-    /// frames without ACK).
-    done: Vec<(u64, Vec<u8>)>,
 }
 
 impl Sink for Collector<'_> {
@@ -243,9 +256,9 @@ impl Sink for Collector<'_> {
 
     fn air(&mut self, r: &sdmac_medium::AirRecord) {
         let frame = match r.kind {
-            FrameKind::Data => match self.ch.get(&r.handle).map(|f| &f.bytes).or_else(|| self.done.iter().find(|d| d.0 == r.handle).map(|d| &d.1)) {
-                Some(bytes) => {
-                    let mut b = bytes.clone();
+            FrameKind::Data => match self.ch.get(&r.handle) {
+                Some(f) => {
+                    let mut b = f.bytes.clone();
                     if r.retry && b.len() > 1 {
                         b[1] |= 0x08;
                     }
@@ -271,9 +284,6 @@ impl Sink for Collector<'_> {
 
     fn tx_done(&mut self, r: &TxReport) {
         let Some(f) = self.ch.remove(&r.handle) else { return };
-        if self.capture {
-            self.done.push((r.handle, f.bytes.clone()));
-        }
         let mut attempts = vec![0u8; f.n_rates];
         for (k, (_, n)) in r.rates[..r.n_rates as usize].iter().enumerate() {
             if k < attempts.len() {
@@ -287,7 +297,7 @@ impl Sink for Collector<'_> {
         if acked {
             self.counters.acked += 1;
         }
-        self.out.push(Output::TxStatus { transmitter: f.transmitter, cookie: f.cookie, acked, signal_dbm, attempts });
+        self.out.push(Output::TxStatus { transmitter: f.transmitter, cookie: f.cookie, acked, signal_dbm, attempts, echo: f.echo });
     }
 
     fn rx(&mut self, ind: &RxIndication) {
@@ -445,7 +455,14 @@ impl HwsimMedium {
         let refuse = |out: &mut Vec<Output>, counters: &mut Counters| {
             counters.refused += 1;
             counters.statuses += 1;
-            out.push(Output::TxStatus { transmitter: f.transmitter, cookie: f.cookie, acked: false, signal_dbm: -91, attempts: vec![0; f.rates.len().max(1)] });
+            out.push(Output::TxStatus {
+                transmitter: f.transmitter,
+                cookie: f.cookie,
+                acked: false,
+                signal_dbm: -91,
+                attempts: vec![0; f.rates.len().max(1)],
+                echo: f.echo,
+            });
         };
         let Ok(frame) = Frame::new_checked(f.frame) else {
             refuse(out, &mut self.counters);
@@ -483,7 +500,7 @@ impl HwsimMedium {
         };
         match self.channels[c].medium.enqueue(now, s, req) {
             Ok(()) => {
-                self.channels[c].in_flight.insert(handle, InFlight { transmitter: f.transmitter, cookie: f.cookie, bytes: f.frame.to_vec(), n_rates: f.rates.len() });
+                self.channels[c].in_flight.insert(handle, InFlight { transmitter: f.transmitter, cookie: f.cookie, bytes: f.frame.to_vec(), n_rates: f.rates.len(), echo: f.echo });
             }
             Err(_) => refuse(out, &mut self.counters),
         }
@@ -500,7 +517,6 @@ impl HwsimMedium {
             counters: &mut self.counters,
             signal_to: Vec::new(),
             capture: self.setup.capture,
-            done: Vec::new(),
         };
         ch.medium.advance(now.max(ch.medium.now()), &mut col);
     }
@@ -522,7 +538,14 @@ impl HwsimMedium {
         for ch in &mut self.channels {
             for (_, f) in ch.in_flight.drain() {
                 self.counters.statuses += 1;
-                out.push(Output::TxStatus { transmitter: f.transmitter, cookie: f.cookie, acked: false, signal_dbm: -91, attempts: vec![0; f.n_rates.max(1)] });
+                out.push(Output::TxStatus {
+                    transmitter: f.transmitter,
+                    cookie: f.cookie,
+                    acked: false,
+                    signal_dbm: -91,
+                    attempts: vec![0; f.n_rates.max(1)],
+                    echo: f.echo,
+                });
             }
         }
     }

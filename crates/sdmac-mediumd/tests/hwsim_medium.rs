@@ -2,7 +2,7 @@
 
 use sdmac_frame::ieee80211::{write_data_frame, DataParams};
 use sdmac_frame::MacAddress;
-use sdmac_mediumd::hwsim_medium::{hw_addr_of, HwsimMedium, KernelFrame, LinkModel, Output, Setup};
+use sdmac_mediumd::hwsim_medium::{hw_addr_of, HwsimMedium, KernelFrame, LinkModel, Output, Setup, StatusEcho};
 use sdmac_phy::Rate;
 
 const A: [u8; 6] = [0x02, 0, 0, 0, 0, 0];
@@ -19,7 +19,8 @@ fn data(from: [u8; 6], to: [u8; 6], payload: &[u8]) -> Vec<u8> {
 }
 
 fn kf(from: [u8; 6], frame: &[u8], freq: u32, rates: Vec<(Rate, u8)>, cookie: u64) -> KernelFrame<'_> {
-    KernelFrame { transmitter: hw_addr_of(from), frame, no_ack: false, freq, rates, cookie }
+    let echo = StatusEcho { rate_idx: [3, 2, -1, -1], flags: 1 };
+    KernelFrame { transmitter: hw_addr_of(from), frame, no_ack: false, freq, rates, cookie, echo }
 }
 
 fn run(m: &mut HwsimMedium, until: u64) -> Vec<Output> {
@@ -51,7 +52,7 @@ fn unicast_is_delivered_and_acked() {
         _ => unreachable!(),
     }
     let status = out.iter().find(|o| matches!(o, Output::TxStatus { .. })).expect("a status");
-    assert_eq!(status, &Output::TxStatus { transmitter: hw_addr_of(A), cookie: 42, acked: true, signal_dbm: match deliveries[0] { Output::Deliver { signal_dbm, .. } => *signal_dbm, _ => 0 }, attempts: vec![1] });
+    assert_eq!(status, &Output::TxStatus { transmitter: hw_addr_of(A), cookie: 42, acked: true, signal_dbm: match deliveries[0] { Output::Deliver { signal_dbm, .. } => *signal_dbm, _ => 0 }, attempts: vec![1], echo: StatusEcho { rate_idx: [3, 2, -1, -1], flags: 1 } });
 }
 
 #[test]
