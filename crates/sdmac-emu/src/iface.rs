@@ -78,11 +78,10 @@ impl EmuIface {
     }
 
     /// Waits on the application wake-up until `ready` or the deadline.
-    fn wait(&self, wait: Wait, ready: impl FnMut() -> bool) -> WaitOutcome {
+    fn wait(&self, wait: Wait, mut ready: impl FnMut() -> bool) -> WaitOutcome {
         let deadline = wait.deadline(monotonic_ns());
-        let session = self.session.clone();
-        let mut ready = ready;
-        self.shared.app_wake.wait_until(deadline, self.spin_ns, move || ready() || session.closed.load(Ordering::Acquire))
+        let closed = &self.session.closed;
+        self.shared.app_wake.wait_until(deadline, self.spin_ns, || ready() || closed.load(Ordering::Acquire))
     }
 
     /// Sends a control command and waits for its reply.
