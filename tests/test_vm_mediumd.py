@@ -14,51 +14,18 @@ not been built (`cargo build --release -p sdmac-mediumd`).
 
 from __future__ import annotations
 
-import importlib.util
-import os
 import re
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-TESTBED = ROOT / "testbed"
-TARGET = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
-DAEMON = TARGET / "release" / "sdmac-mediumd"
-CTL = TARGET / "release" / "sdmac-mediumctl"
-
-
-def _load_runner():
-    spec = importlib.util.spec_from_file_location("sdmac_testbed_run", TESTBED / "run.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-vm = _load_runner()
+from vmbed import DAEMON, TESTBED, daemon_share, run
 
 
 @pytest.fixture(scope="module")
 def share(tmp_path_factory) -> Path:
-    if os.environ.get("SDMAC_VM_TESTS", "1") == "0":
-        pytest.skip("VM tests disabled (SDMAC_VM_TESTS=0)")
-    if not DAEMON.exists() or not CTL.exists():
-        pytest.skip(f"{DAEMON} is not built (cargo build --release -p sdmac-mediumd)")
-    why = vm.availability()
-    if why:
-        pytest.skip(f"VM test bed unavailable: {why}")
-    try:
-        vm.build_image()
-    except vm.VMUnavailable as e:
-        pytest.skip(f"VM test bed unavailable: {e.args[0]}")
-    d = tmp_path_factory.mktemp("mediumd")
-    shutil.copy2(DAEMON, d / "sdmac-mediumd")
-    shutil.copy2(CTL, d / "sdmac-mediumctl")
-    return d
+    return daemon_share(tmp_path_factory, "mediumd")
 
 
 def test_daemon_prints_a_wmediumd_compatible_version() -> None:
@@ -76,15 +43,12 @@ def test_daemon_prints_a_wmediumd_compatible_version() -> None:
 
 
 def test_ap_and_station_through_sdmac_mediumd(share: Path) -> None:
-    try:
-        r = vm.run(
-            TESTBED / "smoke.sh",
-            args=["open", "wpa2", "mediumd=/share/sdmac-mediumd", "control=/share/sdmac-mediumctl"],
-            timeout=200,
-            share=share,
-        )
-    except vm.VMUnavailable as e:
-        pytest.skip(f"VM test bed unavailable: {e.args[0]}")
+    r = run(
+        TESTBED / "smoke.sh",
+        args=["open", "wpa2", "mediumd=/share/sdmac-mediumd", "control=/share/sdmac-mediumctl"],
+        timeout=200,
+        share=share,
+    )
     detail = f"status {r.status}, {r.accel}\n--- output\n{r.output}"
     assert r.status == 0, detail
     for line in (
@@ -137,15 +101,12 @@ def test_mininet_mobility_positions_move_a_station_out_and_back(share: Path) -> 
     """Mininet-WiFi's mobility mode: a path-loss configuration with positions; the
     station moves 5 km away through the control socket (the link breaks) and back
     to 10 m (it reassociates); SNR requests are "wrong mode" there."""
-    try:
-        r = vm.run(
-            TESTBED / "smoke.sh",
-            args=["open", "mediumd=/share/sdmac-mediumd", "control=/share/sdmac-mediumctl", "pathloss"],
-            timeout=150,
-            share=share,
-        )
-    except vm.VMUnavailable as e:
-        pytest.skip(f"VM test bed unavailable: {e.args[0]}")
+    r = run(
+        TESTBED / "smoke.sh",
+        args=["open", "mediumd=/share/sdmac-mediumd", "control=/share/sdmac-mediumctl", "pathloss"],
+        timeout=150,
+        share=share,
+    )
     detail = f"status {r.status}, {r.accel}\n--- output\n{r.output}"
     assert r.status == 0, detail
     for line in (

@@ -64,62 +64,25 @@ VM test bed cannot run here or the daemon has not been built (`cargo build --rel
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import os
 import re
-import shutil
-import sys
 from pathlib import Path
 from typing import Dict, List
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-TESTBED = ROOT / "testbed"
+from vmbed import TESTBED, daemon_share, run
+
 SCRIPT = TESTBED / "mediumd_scenarios.sh"
-TARGET = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
-DAEMON = TARGET / "release" / "sdmac-mediumd"
-CTL = TARGET / "release" / "sdmac-mediumctl"
-
-
-def _load_runner():
-    spec = importlib.util.spec_from_file_location("sdmac_testbed_run", TESTBED / "run.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-vm = _load_runner()
 
 
 @pytest.fixture(scope="module")
 def share(tmp_path_factory) -> Path:
-    if os.environ.get("SDMAC_VM_TESTS", "1") == "0":
-        pytest.skip("VM tests disabled (SDMAC_VM_TESTS=0)")
-    if not DAEMON.exists() or not CTL.exists():
-        pytest.skip(f"{DAEMON} is not built (cargo build --release -p sdmac-mediumd)")
-    why = vm.availability()
-    if why:
-        pytest.skip(f"VM test bed unavailable: {why}")
-    try:
-        vm.build_image()
-    except vm.VMUnavailable as e:
-        pytest.skip(f"VM test bed unavailable: {e.args[0]}")
-    d = tmp_path_factory.mktemp("mediumd-scenarios")
-    # A copy: others may rebuild the binary while the VM runs.
-    shutil.copy2(DAEMON, d / "sdmac-mediumd")
-    shutil.copy2(CTL, d / "sdmac-mediumctl")
-    return d
+    return daemon_share(tmp_path_factory, "mediumd-scenarios")
 
 
 def _run(share: Path, *args: str):
-    try:
-        r = vm.run(SCRIPT, args=[*args, "mediumd=/share/sdmac-mediumd"], timeout=120, share=share)
-    except vm.VMUnavailable as e:
-        pytest.skip(f"VM test bed unavailable: {e.args[0]}")
+    r = run(SCRIPT, args=[*args, "mediumd=/share/sdmac-mediumd"], timeout=120, share=share)
     detail = f"status {r.status}, {r.accel}, VM {r.wall_seconds:.1f} s\n--- output\n{r.output}"
     assert r.status == 0, detail
     assert "MD PASS" in r.output and "MD FAIL" not in r.output, detail

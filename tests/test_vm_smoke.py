@@ -11,47 +11,17 @@ a VM. SDMAC_VM_TESTS=0 skips them on purpose. Each test boots its own VM
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-TESTBED = ROOT / "testbed"
-
-
-def _load_runner():
-    spec = importlib.util.spec_from_file_location("sdmac_testbed_run", TESTBED / "run.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod  # dataclasses look the module up by name
-    spec.loader.exec_module(mod)
-    return mod
-
-
-vm = _load_runner()
+from vmbed import TESTBED, require_vm
+from vmbed import run as _run
 
 
 @pytest.fixture(scope="module")
 def vm_image() -> Path:
-    if os.environ.get("SDMAC_VM_TESTS", "1") == "0":
-        pytest.skip("VM tests disabled (SDMAC_VM_TESTS=0)")
-    why = vm.availability()
-    if why:
-        pytest.skip(f"VM test bed unavailable: {why}")
-    try:
-        return vm.build_image()
-    except vm.VMUnavailable as e:
-        pytest.skip(f"VM test bed unavailable: {e.args[0]}")
-
-
-def _run(script, **kw):
-    try:
-        return vm.run(script, **kw)
-    except vm.VMUnavailable as e:
-        pytest.skip(f"VM test bed unavailable: {e.args[0]}")
+    return require_vm()
 
 
 def test_status_output_and_share_come_back(vm_image: Path, tmp_path: Path) -> None:
