@@ -190,9 +190,8 @@ impl Phy {
         class_rates
             .iter()
             .filter(|r| self.basic_rates.contains(**r))
-            .filter(not_above)
-            .next_back()
-            .or_else(|| mandatory.iter().filter(not_above).next_back())
+            .rfind(not_above)
+            .or_else(|| mandatory.iter().rfind(not_above))
             .copied()
             .unwrap_or(mandatory[0])
     }
