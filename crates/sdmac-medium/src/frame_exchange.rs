@@ -263,7 +263,7 @@ impl Medium {
                     received_any = true;
                 }
                 self.stations[j as usize].eifs = !ok;
-                self.after_reception(t, &tx, slot, j, ok, cause, l.power_dbm, sink);
+                self.after_reception(t, &tx, slot, j, ok, cause, l.power_dbm + self.links.last_fade_db, sink);
             }
             let st = &self.stations[j as usize];
             if st.idle_since.is_none() && !st.busy() {

@@ -2,6 +2,7 @@
 //! interference floor, with the received power and what it means for them.
 
 use crate::config::{LinkOverride, StationId};
+use crate::fading::Fading;
 use sdmac_phy::Rate;
 
 /// How one station hears another.
@@ -30,6 +31,10 @@ pub(crate) struct LinkTable {
     pub from: Vec<Vec<Link>>,
     /// Explicit per-pair settings, sorted by (tx, rx).
     pub overrides: Vec<((StationId, StationId), LinkOverride)>,
+    /// Fading of every reception (None: off).
+    pub fading: Option<Fading>,
+    /// The fading (dB) of the reception decided last; 0 when fading is off.
+    pub last_fade_db: f64,
 }
 
 impl LinkTable {
@@ -42,6 +47,13 @@ impl LinkTable {
     /// Received power in mW of `tx` at `rx` (0 when below the floor).
     pub fn power_mw(&self, tx: StationId, rx: StationId) -> f64 {
         self.get(tx, rx).map_or(0.0, |l| l.power_mw)
+    }
+
+    /// Draws the fading (dB) of a reception about to be decided; 0, without a draw,
+    /// when fading is off.
+    pub fn draw_fade_db(&mut self) -> f64 {
+        self.last_fade_db = self.fading.as_mut().map_or(0.0, |f| f.draw_db());
+        self.last_fade_db
     }
 
     /// The override for (tx, rx).

@@ -1,7 +1,8 @@
 //! Reception: whether a frame survives, decided when it ends, from its SINR over its
 //! whole duration. Every transmission that overlapped it at the receiver counts as
 //! interference; the frame is cut into pieces of constant interference and the error
-//! model gives the probability that each piece's bits are all correct.
+//! model gives the probability that each piece's bits are all correct. With fading on
+//! (see `fading`), the signal is the link's mean power scaled by a fresh draw.
 
 use crate::config::StationId;
 use crate::medium::Medium;
@@ -17,11 +18,13 @@ const COLLISION_FRACTION_OF_NOISE: f64 = 0.1;
 impl Medium {
     /// Decides the reception of transmission `slot` (sent by `src`) by the receiver of
     /// link `li` of `src`. Draws random numbers only for probabilities strictly
-    /// between 0 and 1.
+    /// between 0 and 1, and one fading draw (from the fading stream) when fading is on
+    /// and the reception gets that far; `links.last_fade_db` tells the draw (0 if none).
     pub(crate) fn decide_reception(&mut self, slot: u32, src: StationId, li: usize) -> (bool, Cause) {
         let tx = self.txs[slot as usize];
         let link = self.links.from[src as usize][li];
         let j = link.rx;
+        self.links.last_fade_db = 0.0;
         if link.error_prob > 0.0 && (link.error_prob >= 1.0 || self.mac_rng.unit() < link.error_prob) {
             return (false, Cause::LinkErrorProb);
         }
@@ -47,7 +50,9 @@ impl Medium {
             }
         }
         let noise = self.stations[j as usize].noise_mw;
-        let p_success = if pieces.is_empty() {
+        let faded = self.links.fading.is_some();
+        let signal_mw = if faded { link.power_mw * 10f64.powf(self.links.draw_fade_db() / 10.0) } else { link.power_mw };
+        let p_success = if pieces.is_empty() && !faded {
             let l = &mut self.links.from[src as usize][li];
             if l.cache_rate == Some(tx.rate) && l.cache_len == tx.len {
                 l.cache_p
@@ -60,7 +65,7 @@ impl Medium {
             }
         } else {
             interfered = pieces.iter().any(|p| p.2 > COLLISION_FRACTION_OF_NOISE * noise);
-            success_probability(&self.cfg.error_model, tx.rate, link.power_mw, noise, &pieces, tx.start, tx.end, tx.len)
+            success_probability(&self.cfg.error_model, tx.rate, signal_mw, noise, &pieces, tx.start, tx.end, tx.len)
         };
         self.scratch = pieces;
         let ok = p_success >= 1.0 || (p_success > 0.0 && self.mac_rng.unit() < p_success);
