@@ -94,6 +94,11 @@ impl EventQueue {
         self.heap.pop().map(|s| (s.at, s.event))
     }
 
+    /// Every scheduled event (including stale ones), in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = (Time, &Event)> + '_ {
+        self.heap.iter().map(|s| (s.at, &s.event))
+    }
+
     /// Number of scheduled events (including stale ones).
     pub fn len(&self) -> usize {
         self.heap.len()

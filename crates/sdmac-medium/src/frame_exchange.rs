@@ -512,6 +512,7 @@ impl Medium {
         t_data_end: Time,
         sink: &mut S,
     ) {
+        self.count_backlog(t, false);
         let q = &mut self.stations[s as usize].queues[qi];
         let f = q.frames.pop_front().expect("complete without a frame");
         let report = TxReport {

@@ -21,6 +21,7 @@ mod channel_access;
 mod fading;
 mod frame_exchange;
 mod link;
+mod output_horizon;
 mod reception;
 mod station;
 

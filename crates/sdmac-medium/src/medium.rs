@@ -242,6 +242,9 @@ pub struct Medium {
     pub(crate) stats: MediumStats,
     pub(crate) active_count: u32,
     pub(crate) busy_start: Time,
+    /// Frames (beacons aside) in every queue, and since when that is non-zero.
+    pub(crate) backlog: u64,
+    pub(crate) backlog_start: Time,
     pub(crate) next_handle: u64,
     pub(crate) scratch: Vec<(Time, Time, f64)>,
     /// EIFS − DIFS: the extra wait after a frame received in error.
@@ -281,6 +284,8 @@ impl Medium {
             stats: MediumStats::default(),
             active_count: 0,
             busy_start: 0,
+            backlog: 0,
+            backlog_start: 0,
             next_handle: GENERATED_HANDLE_BASE,
             scratch: Vec::new(),
             eifs_extra,
@@ -309,7 +314,25 @@ impl Medium {
         if self.active_count > 0 {
             s.busy_ns += self.now - self.busy_start;
         }
+        if self.backlog > 0 {
+            s.backlog_ns += self.now.saturating_sub(self.backlog_start);
+        }
         s
+    }
+
+    /// A frame (not a beacon) entered (+1) or left (−1) a queue at `t`.
+    pub(crate) fn count_backlog(&mut self, t: Time, entered: bool) {
+        if entered {
+            if self.backlog == 0 {
+                self.backlog_start = t;
+            }
+            self.backlog += 1;
+        } else {
+            self.backlog -= 1;
+            if self.backlog == 0 {
+                self.stats.backlog_ns += t.saturating_sub(self.backlog_start);
+            }
+        }
     }
 
     /// Number of stations.
@@ -552,6 +575,9 @@ impl Medium {
                     q.expiry = NEVER;
                 }
                 st.stats.tx_dropped += 1;
+                if qi != BEACON_QUEUE {
+                    self.count_backlog(now, false);
+                }
                 self.mark_dirty(station);
                 self.refresh_access();
                 return Some(crate::report::TxReport::not_sent(
@@ -644,7 +670,13 @@ impl Medium {
             return Err(EnqueueError::QueueFull { station, ac: queue_ac(qi), limit });
         }
         q.frames.push_back(f);
-        if q.frames.len() == 1 {
+        let first = q.frames.len() == 1;
+        if qi != BEACON_QUEUE {
+            self.count_backlog(t, true);
+        }
+        let st = &mut self.stations[station as usize];
+        let q = &mut st.queues[qi];
+        if first {
             if can_access {
                 q.expiry = (q.anchor + q.backoff as Time * slot_ns).max(t);
                 self.mark_dirty(station);

@@ -281,6 +281,10 @@ pub struct MediumStats {
     pub events: u64,
     /// Time with at least one frame on air.
     pub busy_ns: Time,
+    /// Time with at least one frame queued or in its exchange at some station: the
+    /// medium had work. Saturated, it equals the elapsed time even though `busy_ns`
+    /// cannot (AIFS, backoff and SIFS are idle air).
+    pub backlog_ns: Time,
     /// Airtime of DATA + ACK frames per AC (overlaps counted per frame).
     pub airtime_ns: [Time; 4],
     /// Airtime of beacons.

@@ -78,3 +78,31 @@ fn links_changing_mid_frame() {
         all_still_send(&mut m, 3, 20 * MS);
     }
 }
+
+#[test]
+fn backlog_counts_the_time_with_work_and_busy_only_the_air() {
+    // Two stations, each with 20 long frames queued at 0: the medium has work from 0
+    // to the last ACK's end, while air is idle during every AIFS, backoff and SIFS.
+    let (mut m, phy) = medium();
+    m.add_station(sta(&phy, 0));
+    m.add_station(sta(&phy, 1));
+    for h in 0..20 {
+        m.enqueue(0, 0, long(h, Dest::Station(1))).unwrap();
+        m.enqueue(0, 1, long(100 + h, Dest::Station(0))).unwrap();
+    }
+    let mut c = Collect::default();
+    m.advance(10_000 * MS, &mut c);
+    assert_eq!(c.tx.len(), 40);
+    let end = c.tx.iter().map(|r| r.t_done).max().unwrap();
+    let s = m.stats();
+    assert_eq!(s.backlog_ns, end, "work from 0 to the last outcome");
+    // At least DIFS (34 µs) and SIFS (16 µs) of idle air per exchange.
+    assert!(s.backlog_ns - s.busy_ns >= 40 * 50 * US, "busy {} of {}", s.busy_ns, s.backlog_ns);
+    // Mid-run, the current backlog period counts up to now.
+    let (mut m, phy) = medium();
+    m.add_station(sta(&phy, 0));
+    m.add_station(sta(&phy, 1));
+    m.enqueue(MS, 0, long(1, Dest::Station(1))).unwrap();
+    m.advance(2 * MS, &mut Collect::default());
+    assert_eq!(m.stats().backlog_ns, MS);
+}
