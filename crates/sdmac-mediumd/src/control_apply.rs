@@ -28,7 +28,7 @@ pub fn apply(m: &mut HwsimMedium, r: &Request) -> Applied {
         Request::Shutdown => Applied { result: Success, id: 0, stop: true, note: None },
         Request::Snr { from, to, snr_db } => match pair(m, *from, *to) {
             // With positions, links follow the propagation model.
-            Some(_) if m.is_path_loss() => done(WrongMode),
+            Some((a, _)) if m.is_path_loss_at(a) => done(WrongMode),
             Some((a, b)) => {
                 m.set_snr(a, b, *snr_db as f64);
                 done(Success)
@@ -68,7 +68,7 @@ pub fn apply(m: &mut HwsimMedium, r: &Request) -> Applied {
         },
         Request::Position { mac, x, y, z } => match m.station_id(*mac) {
             None => done(NotFound),
-            Some(_) if !m.is_path_loss() => done(WrongMode),
+            Some(id) if !m.is_path_loss_at(id) => done(WrongMode),
             Some(id) => {
                 m.set_position(id, [*x as f64, *y as f64, *z as f64]);
                 done(Success)
@@ -76,7 +76,7 @@ pub fn apply(m: &mut HwsimMedium, r: &Request) -> Applied {
         },
         Request::TxPower { mac, dbm } => match m.station_id(*mac) {
             None => done(NotFound),
-            Some(_) if !m.is_path_loss() => done(WrongMode),
+            Some(id) if !m.is_path_loss_at(id) => done(WrongMode),
             Some(id) => {
                 m.set_tx_power(id, *dbm as f64);
                 done(Success)
@@ -84,7 +84,7 @@ pub fn apply(m: &mut HwsimMedium, r: &Request) -> Applied {
         },
         Request::Gain { mac, dbi } => match m.station_id(*mac) {
             None => done(NotFound),
-            Some(_) if !m.is_path_loss() => done(WrongMode),
+            Some(id) if !m.is_path_loss_at(id) => done(WrongMode),
             Some(id) => {
                 m.set_antenna_gain(id, *dbi as f64);
                 done(Success)
@@ -92,7 +92,7 @@ pub fn apply(m: &mut HwsimMedium, r: &Request) -> Applied {
         },
         Request::Height { mac, m: h } => match m.station_id(*mac) {
             None => done(NotFound),
-            Some(_) if !m.is_path_loss() => done(WrongMode),
+            Some(id) if !m.is_path_loss_at(id) => done(WrongMode),
             Some(id) => {
                 // The antenna height is the station's z coordinate.
                 let p = m.position(id).unwrap_or([0.0; 3]);
@@ -100,13 +100,16 @@ pub fn apply(m: &mut HwsimMedium, r: &Request) -> Applied {
                 done(Success)
             }
         },
-        Request::GaussianRandom { mac, .. } => match m.station_id(*mac) {
+        // The station's shadowing term, as the fork uses it: added to the signal of its
+        // frames in the log-normal shadowing model, kept without effect in the others.
+        Request::GaussianRandom { mac, value } => match m.station_id(*mac) {
             None => done(NotFound),
-            Some(_) => Applied { note: Some("Gaussian random term: accepted, not modelled (no fading)"), ..done(Success) },
+            Some(id) if m.set_gaussian_random(id, *value as f64) => done(Success),
+            Some(_) => Applied { note: Some("Gaussian random term: kept; it applies only in the log-normal shadowing model"), ..done(Success) },
         },
-        Request::Medium { mac, .. } => match m.station_id(*mac) {
-            None => done(NotFound),
-            Some(_) => Applied { note: Some("medium id: accepted; media here follow the channel"), ..done(Success) },
+        Request::Medium { mac, id } => match m.station_id(*mac) {
+            Some(s) if m.set_medium(s, *id) => done(Success),
+            _ => done(NotFound),
         },
     }
 }
@@ -157,5 +160,31 @@ mod tests {
         assert_eq!(apply(&mut m, &Request::Add(B)).result, UpdateResult::Success);
         assert_eq!(apply(&mut m, &Request::Snr { from: A, to: B, snr_db: 5 }).result, UpdateResult::WrongMode);
         assert!(apply(&mut m, &Request::Shutdown).stop);
+    }
+
+    #[test]
+    fn medium_id_moves_the_station() {
+        let mut m = HwsimMedium::new(Setup::default());
+        assert_eq!(apply(&mut m, &Request::Medium { mac: A, id: 2 }).result, UpdateResult::NotFound);
+        apply(&mut m, &Request::Add(A));
+        assert_eq!(m.medium_of(0), Some(0));
+        let a = apply(&mut m, &Request::Medium { mac: A, id: 2 });
+        assert_eq!((a.result, a.note), (UpdateResult::Success, None));
+        assert_eq!(m.medium_of(0), Some(2));
+        assert_eq!(m.media(), vec![0, 2]);
+    }
+
+    #[test]
+    fn gaussian_random_applies_in_log_normal_shadowing_only() {
+        let mut m = HwsimMedium::new(Setup::default());
+        assert_eq!(apply(&mut m, &Request::GaussianRandom { mac: A, value: 2.0 }).result, UpdateResult::NotFound);
+        apply(&mut m, &Request::Add(A));
+        let a = apply(&mut m, &Request::GaussianRandom { mac: A, value: 2.0 });
+        assert_eq!(a.result, UpdateResult::Success);
+        assert!(a.note.is_some(), "no effect in the snr model, and it says so");
+        let lns = sdmac_phy::propagation::PathLoss::LogNormalShadowing { exponent: 3.0, ref_distance_m: 1.0, sigma_db: 1.0, sl_db: 0.0 };
+        let mut m = HwsimMedium::new(Setup { model: LinkModel::PathLoss { model: lns, positions: vec![], tx_power_dbm: vec![] }, ..Setup::default() });
+        apply(&mut m, &Request::Add(A));
+        assert_eq!(apply(&mut m, &Request::GaussianRandom { mac: A, value: 2.0 }), done(UpdateResult::Success));
     }
 }

@@ -3,20 +3,28 @@
 //!
 //! Radios are known by their hwsim address (the one the kernel uses on the wire,
 //! `42:…`: the interface address with bit 0x40 of the first octet set) and by the
-//! interface addresses seen in their frames (`02:…`). Each channel (centre frequency)
-//! is its own medium, so different channels never share airtime. A radio becomes a
-//! station of a channel's medium when it first transmits there, or when the medium is
-//! created if the configuration lists it.
+//! interface addresses seen in their frames (`02:…`).
+//!
+//! Radios belong to configured media (see [`crate::media`]): radios of different media
+//! never hear each other. Inside a medium each channel (centre frequency) is its own
+//! engine medium, so different channels never share airtime either. A radio becomes a
+//! station of a channel's engine medium when it first transmits there or is sent to
+//! there, or when that engine medium is created if the configuration lists the radio in
+//! its medium. Stations of a path-loss medium with `directions` move every
+//! `move_interval` (see [`crate::movement`]); a medium's `fading_coefficient` is the
+//! engine's per-reception fading.
 
+use crate::collector::Collector;
+use crate::media::{MediumId, MediumSetup, MediumState};
+use crate::movement::{moved, Movement};
+use crate::radio::Radio;
 use sdmac_frame::ieee80211::{Frame, FrameType};
-use sdmac_medium::{
-    Ac, Dest, FrameKind, LinkOverride, Medium, MediumConfig, RateSeries, RxIndication, Sink, StationConfig, StationId, Time,
-    TxReport, TxRequest,
-};
+use sdmac_medium::{Ac, Dest, LinkOverride, Medium, MediumConfig, RateSeries, StationConfig, StationId, Time, TxRequest};
 use sdmac_phy::error_model::ErrorModel;
-use sdmac_phy::propagation::PathLoss;
 use sdmac_phy::{Phy, Rate, Standard};
 use std::collections::HashMap;
+
+pub use crate::link_model::LinkModel;
 
 /// A MAC address.
 pub type Mac = [u8; 6];
@@ -102,43 +110,30 @@ pub enum Output {
     },
 }
 
-/// How links are modelled.
-#[derive(Clone, Debug, PartialEq)]
-pub enum LinkModel {
-    /// Every pair at this SNR (dB), with per-pair overrides by interface address.
-    Snr {
-        /// Default SNR (dB).
-        default_snr_db: f64,
-        /// (from, to, SNR dB).
-        links: Vec<(Mac, Mac, f64)>,
-    },
-    /// Every pair with this loss probability (strong signal), with per-pair overrides.
-    Prob {
-        /// Default probability.
-        default_prob: f64,
-        /// (from, to, probability).
-        links: Vec<(Mac, Mac, f64)>,
-    },
-    /// Positions and a propagation model.
-    PathLoss {
-        /// The model.
-        model: PathLoss,
-        /// Position (m) per interface address.
-        positions: Vec<(Mac, [f64; 3])>,
-        /// Transmit power (dBm) per interface address.
-        tx_power_dbm: Vec<(Mac, f64)>,
-    },
-}
-
-/// Set-up of the medium.
+/// Set-up of the medium: the first configured medium (inline, so that a one-medium
+/// set-up reads as before), further configured media, and what holds for all.
+///
+/// Radios the configuration does not list join the first medium: for a wmediumd
+/// configuration the fork's medium 0 (the interfaces `medium_array` does not place),
+/// for yawmd the first medium of the list. A "medium id" control request naming an id
+/// no medium has creates that medium with the first one's model.
 #[derive(Clone, Debug)]
 pub struct Setup {
-    /// Interface addresses of the radios the configuration lists, in order.
+    /// Interface addresses of the radios the first medium lists, in order.
     pub interfaces: Vec<Mac>,
-    /// Link model.
+    /// Link model of the first medium.
     pub model: LinkModel,
-    /// Noise floor (dBm).
+    /// Noise floor of the first medium (dBm).
     pub noise_floor_dbm: f64,
+    /// Id of the first medium.
+    pub medium_id: MediumId,
+    /// Fading of the first medium: standard deviation (dB) of the zero-mean Gaussian
+    /// term added to the signal of every reception; 0: none.
+    pub fading_db: f64,
+    /// Movement of the first medium's stations.
+    pub movement: Option<Movement>,
+    /// Further configured media.
+    pub more_media: Vec<MediumSetup>,
     /// Seed.
     pub seed: u64,
     /// Error model: a wmediumd PER table (`-x`) instead of the NIST model.
@@ -153,6 +148,10 @@ impl Default for Setup {
             interfaces: Vec::new(),
             model: LinkModel::Snr { default_snr_db: 30.0, links: Vec::new() },
             noise_floor_dbm: -91.0,
+            medium_id: 0,
+            fading_db: 0.0,
+            movement: None,
+            more_media: Vec::new(),
             seed: 1,
             per_table: None,
             capture: false,
@@ -160,40 +159,53 @@ impl Default for Setup {
     }
 }
 
+impl Setup {
+    /// The first medium.
+    pub fn first_medium(&self) -> MediumSetup {
+        MediumSetup {
+            id: self.medium_id,
+            interfaces: self.interfaces.clone(),
+            model: self.model.clone(),
+            noise_floor_dbm: self.noise_floor_dbm,
+            fading_db: self.fading_db,
+            movement: self.movement.clone(),
+        }
+    }
+
+    /// Makes `m` the first medium.
+    pub fn set_first_medium(&mut self, m: MediumSetup) {
+        self.interfaces = m.interfaces;
+        self.model = m.model;
+        self.noise_floor_dbm = m.noise_floor_dbm;
+        self.medium_id = m.id;
+        self.fading_db = m.fading_db;
+        self.movement = m.movement;
+    }
+
+    /// Every configured medium, the first one first.
+    pub fn media(&self) -> Vec<MediumSetup> {
+        std::iter::once(self.first_medium()).chain(self.more_media.iter().cloned()).collect()
+    }
+}
+
 /// A frame on its way through a medium.
-struct InFlight {
-    transmitter: Mac,
-    cookie: u64,
-    bytes: Vec<u8>,
-    n_rates: usize,
-    echo: StatusEcho,
+pub(crate) struct InFlight {
+    pub transmitter: Mac,
+    pub cookie: u64,
+    pub bytes: Vec<u8>,
+    pub n_rates: usize,
+    pub echo: StatusEcho,
 }
 
-/// One channel's medium.
-struct Channel {
-    freq: u32,
-    medium: Medium,
+/// One channel of one medium: an engine medium.
+pub(crate) struct Channel {
+    /// The medium (index into the media) it belongs to.
+    pub within: usize,
+    pub freq: u32,
+    pub engine: Medium,
     /// Station → radio index.
-    radio_of: Vec<usize>,
-    in_flight: HashMap<u64, InFlight>,
-}
-
-/// A runtime link setting.
-#[derive(Copy, Clone, Debug)]
-enum LinkKnob {
-    Snr(f64),
-    Prob(f64),
-}
-
-/// A radio.
-struct Radio {
-    hw: Mac,
-    /// Deleted through the control socket.
-    deleted: bool,
-    /// Interface addresses.
-    addrs: Vec<Mac>,
-    /// Its station in each channel's medium.
-    station: HashMap<u32, StationId>,
+    pub radio_of: Vec<usize>,
+    pub in_flight: HashMap<u64, InFlight>,
 }
 
 /// Counters.
@@ -211,11 +223,12 @@ pub struct Counters {
     pub refused: u64,
 }
 
-/// The medium of the daemon: every channel, every radio.
+/// The medium of the daemon: every configured medium, channel and radio.
 pub struct HwsimMedium {
-    setup: Setup,
-    channels: Vec<Channel>,
-    radios: Vec<Radio>,
+    pub(crate) setup: Setup,
+    pub(crate) media: Vec<MediumState>,
+    pub(crate) channels: Vec<Channel>,
+    pub(crate) radios: Vec<Radio>,
     next_handle: u64,
     counters: Counters,
 }
@@ -238,90 +251,17 @@ pub fn ac_of(frame: &[u8]) -> Ac {
     }
 }
 
-struct Collector<'a> {
-    out: &'a mut Vec<Output>,
-    ch: &'a mut HashMap<u64, InFlight>,
-    radio_of: &'a [usize],
-    radios: &'a [Radio],
-    freq: u32,
-    counters: &'a mut Counters,
-    signal_to: Vec<(u64, i32)>,
-    capture: bool,
-}
-
-impl Sink for Collector<'_> {
-    fn wants_air(&self) -> bool {
-        self.capture
-    }
-
-    fn air(&mut self, r: &sdmac_medium::AirRecord) {
-        let frame = match r.kind {
-            FrameKind::Data => match self.ch.get(&r.handle) {
-                Some(f) => {
-                    let mut b = f.bytes.clone();
-                    if r.retry && b.len() > 1 {
-                        b[1] |= 0x08;
-                    }
-                    b
-                }
-                None => return,
-            },
-            FrameKind::Ack => {
-                let ra = match r.dst {
-                    Dest::Station(s) => self.radios[self.radio_of[s as usize]].addrs.first().copied().unwrap_or(self.radios[self.radio_of[s as usize]].hw),
-                    _ => return,
-                };
-                let mut b = vec![0u8; 10];
-                if sdmac_frame::ieee80211::write_ack_frame(&mut b, sdmac_frame::MacAddress(ra), r.duration_us, false).is_err() {
-                    return;
-                }
-                b
-            }
-            FrameKind::Beacon => return,
-        };
-        self.out.push(Output::Air { t_start: r.t_start, freq: self.freq, rate: r.rate, frame });
-    }
-
-    fn tx_done(&mut self, r: &TxReport) {
-        let Some(f) = self.ch.remove(&r.handle) else { return };
-        let mut attempts = vec![0u8; f.n_rates];
-        for (k, (_, n)) in r.rates[..r.n_rates as usize].iter().enumerate() {
-            if k < attempts.len() {
-                attempts[k] = *n;
-            }
-        }
-        let acked = matches!(r.outcome, sdmac_medium::Outcome::Acked) || (matches!(r.outcome, sdmac_medium::Outcome::NoAck) && r.attempts > 0);
-        let signal_dbm = self.signal_to.iter().find(|s| s.0 == r.handle).map_or(-91, |s| s.1);
-        self.signal_to.retain(|s| s.0 != r.handle);
-        self.counters.statuses += 1;
-        if acked {
-            self.counters.acked += 1;
-        }
-        self.out.push(Output::TxStatus { transmitter: f.transmitter, cookie: f.cookie, acked, signal_dbm, attempts, echo: f.echo });
-    }
-
-    fn rx(&mut self, ind: &RxIndication) {
-        if ind.kind != FrameKind::Data || ind.duplicate {
-            return;
-        }
-        let Some(f) = self.ch.get(&ind.handle) else { return };
-        let signal = ind.signal_dbm.round() as i32;
-        if ind.unicast {
-            self.signal_to.push((ind.handle, signal));
-        }
-        let receiver = self.radios[self.radio_of[ind.station as usize]].hw;
-        self.counters.deliveries += 1;
-        self.out.push(Output::Deliver { receiver, frame: f.bytes.clone(), rate: ind.rate, signal_dbm: signal, freq: self.freq });
-    }
-}
-
 impl HwsimMedium {
     /// A medium with no channel yet.
     pub fn new(setup: Setup) -> HwsimMedium {
-        let mut m = HwsimMedium { setup, channels: Vec::new(), radios: Vec::new(), next_handle: 1, counters: Counters::default() };
-        for a in m.setup.interfaces.clone() {
+        let media = setup.media().into_iter().map(MediumState::new).collect();
+        let mut m = HwsimMedium { setup, media, channels: Vec::new(), radios: Vec::new(), next_handle: 1, counters: Counters::default() };
+        let listed: Vec<Mac> = m.media.iter().flat_map(|x| x.setup.interfaces.clone()).collect();
+        for a in listed {
             let r = m.radio_for(hw_addr_of(a));
-            m.radios[r].addrs.push(a);
+            if !m.radios[r].addrs.contains(&a) {
+                m.radios[r].addrs.push(a);
+            }
         }
         m
     }
@@ -331,17 +271,37 @@ impl HwsimMedium {
         self.counters
     }
 
-    /// Channels (MHz) with a medium.
+    /// Channels (MHz) with an engine medium, one entry per (medium, channel).
     pub fn channels(&self) -> Vec<u32> {
         self.channels.iter().map(|c| c.freq).collect()
     }
 
-    /// The radio with hwsim address `hw`, created if new.
-    fn radio_for(&mut self, hw: Mac) -> usize {
+    /// (medium id, channel MHz) of every engine medium.
+    pub fn channels_by_medium(&self) -> Vec<(MediumId, u32)> {
+        self.channels.iter().map(|c| (self.media[c.within].setup.id, c.freq)).collect()
+    }
+
+    /// The ids of the media, the first (default) one first.
+    pub fn media(&self) -> Vec<MediumId> {
+        self.media.iter().map(|m| m.setup.id).collect()
+    }
+
+    /// The radio with hwsim address `hw`, created if new: in the medium that lists it
+    /// (its position, power and direction from there), else in the first medium.
+    pub(crate) fn radio_for(&mut self, hw: Mac) -> usize {
         if let Some(i) = self.radios.iter().position(|r| r.hw == hw) {
             return i;
         }
-        self.radios.push(Radio { hw, deleted: false, addrs: Vec::new(), station: HashMap::new() });
+        let probe = Radio::new(hw, 0);
+        let listing = self.media.iter().position(|m| m.setup.interfaces.iter().any(|a| probe.is(a)));
+        let mut radio = Radio::new(hw, listing.unwrap_or(0));
+        radio.everywhere = listing.is_some();
+        let medium = &self.media[radio.medium].setup;
+        let (pos, power) = medium.model.placement(|a| probe.is(a));
+        radio.pos = pos;
+        radio.power_dbm = power;
+        radio.direction = medium.movement.as_ref().and_then(|mv| mv.direction_of(|a| probe.is(a)));
+        self.radios.push(radio);
         self.radios.len() - 1
     }
 
@@ -355,45 +315,36 @@ impl HwsimMedium {
     }
 
     /// The radio that has interface or hwsim address `a`.
-    fn radio_by_addr(&self, a: Mac) -> Option<usize> {
+    pub(crate) fn radio_by_addr(&self, a: Mac) -> Option<usize> {
         self.radios.iter().position(|r| r.hw == a || r.addrs.contains(&a))
     }
 
-    /// The configured position and power of radio `r`.
-    fn placement(&self, r: usize) -> ([f64; 3], Option<f64>) {
-        if let LinkModel::PathLoss { positions, tx_power_dbm, .. } = &self.setup.model {
-            let addrs = &self.radios[r].addrs;
-            let hw = self.radios[r].hw;
-            let find = |a: &Mac| addrs.contains(a) || hw_addr_of(*a) == hw;
-            let pos = positions.iter().find(|(a, _)| find(a)).map_or([0.0; 3], |p| p.1);
-            let pw = tx_power_dbm.iter().find(|(a, _)| find(a)).map(|p| p.1);
-            return (pos, pw);
-        }
-        ([0.0; 3], None)
-    }
-
-    fn channel_index(&mut self, now: Time, freq: u32) -> usize {
-        if let Some(i) = self.channels.iter().position(|c| c.freq == freq) {
+    /// The engine medium of channel `freq` in medium `within`, created if new (with a
+    /// station for every radio of that medium that joins every channel).
+    fn channel_index(&mut self, now: Time, within: usize, freq: u32) -> usize {
+        if let Some(i) = self.channels.iter().position(|c| c.within == within && c.freq == freq) {
             return i;
         }
+        let medium = &self.media[within].setup;
         let phy = phy_for(freq);
         let mut cfg = MediumConfig::new(phy);
         cfg.freq_mhz = freq;
-        cfg.seed = self.setup.seed ^ freq as u64;
+        // The first medium keeps the seed it always had; others get their own.
+        cfg.seed = self.setup.seed ^ freq as u64 ^ ((within as u64) << 32);
         cfg.error_model = match &self.setup.per_table {
             Some(t) => ErrorModel::Table(t.clone()),
             None => ErrorModel::Nist,
         };
-        if let LinkModel::PathLoss { model, .. } = &self.setup.model {
+        if let LinkModel::PathLoss { model, .. } = &medium.model {
             cfg.path_loss = model.clone();
         }
-        let mut medium = Medium::new(cfg);
-        medium.advance(now, &mut sdmac_medium::Collect::default());
-        self.channels.push(Channel { freq, medium, radio_of: Vec::new(), in_flight: HashMap::new() });
+        let mut engine = Medium::new(cfg);
+        engine.set_fading(medium.fading_db);
+        engine.advance(now, &mut sdmac_medium::Collect::default());
+        self.channels.push(Channel { within, freq, engine, radio_of: Vec::new(), in_flight: HashMap::new() });
         let c = self.channels.len() - 1;
-        // Radios of the configuration are on every channel from the start.
         for r in 0..self.radios.len() {
-            if !self.radios[r].addrs.is_empty() && self.setup.interfaces.iter().any(|a| self.radios[r].addrs.contains(a)) {
+            if self.radios[r].everywhere && self.radios[r].medium == within {
                 self.station_for(c, r);
             }
         }
@@ -401,55 +352,65 @@ impl HwsimMedium {
     }
 
     /// Radio `r`'s station in channel `c`, added if new (with its links).
-    fn station_for(&mut self, c: usize, r: usize) -> StationId {
-        let freq = self.channels[c].freq;
-        if let Some(&s) = self.radios[r].station.get(&freq) {
+    pub(crate) fn station_for(&mut self, c: usize, r: usize) -> StationId {
+        if let Some(&s) = self.radios[r].station.get(&c) {
             return s;
         }
-        let (pos, power) = self.placement(r);
-        let phy = self.channels[c].medium.phy().clone();
-        let mut sc = StationConfig::new(&phy, self.radios[r].hw, pos).with_qos(&phy);
-        sc.noise_floor_dbm = self.setup.noise_floor_dbm;
-        if let Some(p) = power {
-            sc.tx_power_dbm = p;
+        let within = self.channels[c].within;
+        let phy = self.channels[c].engine.phy().clone();
+        let radio = &self.radios[r];
+        let mut sc = StationConfig::new(&phy, radio.hw, radio.pos).with_qos(&phy);
+        sc.noise_floor_dbm = self.media[within].setup.noise_floor_dbm;
+        sc.tx_power_dbm = self.tx_power_in(r, within, sc.tx_power_dbm);
+        if let Some(g) = radio.gain_dbi {
+            sc.antenna_gain_dbi = g;
         }
-        let s = self.channels[c].medium.add_station(sc);
+        let s = self.channels[c].engine.add_station(sc);
         self.channels[c].radio_of.push(r);
-        self.radios[r].station.insert(freq, s);
+        self.radios[r].station.insert(c, s);
         // Links to and from every station already there.
         let others: Vec<(StationId, usize)> = self.channels[c].radio_of.iter().enumerate().map(|(s2, &r2)| (s2 as StationId, r2)).collect();
         for (s2, r2) in others {
             if s2 == s {
                 continue;
             }
-            if let Some(o) = self.link_override(r, r2) {
-                self.channels[c].medium.set_link(s, s2, o);
+            if let Some(o) = self.pair_override(c, r, r2) {
+                self.channels[c].engine.set_link(s, s2, o);
             }
-            if let Some(o) = self.link_override(r2, r) {
-                self.channels[c].medium.set_link(s2, s, o);
+            if let Some(o) = self.pair_override(c, r2, r) {
+                self.channels[c].engine.set_link(s2, s, o);
             }
         }
         s
     }
 
-    /// The configured link from radio `a` to radio `b`.
-    fn link_override(&self, a: usize, b: usize) -> Option<LinkOverride> {
-        let is = |m: &Mac, r: usize| self.radios[r].addrs.contains(m) || self.radios[r].hw == *m || hw_addr_of(*m) == self.radios[r].hw;
-        match &self.setup.model {
-            LinkModel::Snr { default_snr_db, links } => {
-                let snr = links.iter().find(|(f, t, _)| is(f, a) && is(t, b)).map_or(*default_snr_db, |l| l.2);
-                Some(LinkOverride { snr_db: Some(snr), ..LinkOverride::default() })
-            }
-            LinkModel::Prob { default_prob, links } => {
-                let p = links.iter().find(|(f, t, _)| is(f, a) && is(t, b)).map_or(*default_prob, |l| l.2);
-                Some(LinkOverride { snr_db: Some(30.0), error_prob: Some(p.clamp(0.0, 1.0)), ..LinkOverride::default() })
-            }
-            LinkModel::PathLoss { .. } => None,
+    /// Radio `r`'s transmit power in medium `within`: its own (or `default`), plus its
+    /// Gaussian random term in the log-normal shadowing model.
+    pub(crate) fn tx_power_in(&self, r: usize, within: usize, default: f64) -> f64 {
+        let radio = &self.radios[r];
+        let g = if self.media[within].setup.model.is_log_normal_shadowing() { radio.g_random_db } else { 0.0 };
+        radio.power_dbm.unwrap_or(default) + g
+    }
+
+    /// How the link from radio `a` to radio `b` is set in channel `c`: absent (no
+    /// signal, no carrier sense, no interference) when either is in another medium
+    /// now, cut (heard, never decoded) when either is deleted, else what the medium's
+    /// model says (None: follow positions).
+    pub(crate) fn pair_override(&self, c: usize, a: usize, b: usize) -> Option<LinkOverride> {
+        let (ra, rb) = (&self.radios[a], &self.radios[b]);
+        let within = self.channels[c].within;
+        if ra.medium != within || rb.medium != within {
+            return Some(LinkOverride { rx_power_dbm: Some(f64::NEG_INFINITY), ..LinkOverride::default() });
         }
+        if ra.deleted || rb.deleted {
+            return Some(LinkOverride { error_prob: Some(1.0), preamble_error_prob: Some(1.0), ..LinkOverride::default() });
+        }
+        self.media[within].setup.model.link_override(|m| ra.is(m), |m| rb.is(m))
     }
 
     /// A frame from the kernel at `now` (ns on the daemon's clock). Outputs that are
     /// due at once (a refusal) are appended to `out`; the rest come from `advance`.
+    /// Movement steps due by `now` are taken first.
     pub fn on_frame(&mut self, now: Time, f: KernelFrame<'_>, out: &mut Vec<Output>) {
         self.counters.frames_in += 1;
         let refuse = |out: &mut Vec<Output>, counters: &mut Counters| {
@@ -472,11 +433,13 @@ impl HwsimMedium {
             refuse(out, &mut self.counters);
             return;
         };
+        self.take_movement_steps(now, out);
         let r = self.radio_for(f.transmitter);
         if let Some(a2) = frame.addr2() {
             self.add_address(f.transmitter, a2.0);
         }
-        let c = self.channel_index(now, f.freq);
+        let within = self.radios[r].medium;
+        let c = self.channel_index(now, within, f.freq);
         self.advance_channel(c, now, out);
         let s = self.station_for(c, r);
         let a1 = frame.addr1().0;
@@ -484,8 +447,9 @@ impl HwsimMedium {
             Dest::Broadcast
         } else {
             match self.radio_by_addr(a1) {
-                Some(r2) => Dest::Station(self.station_for(c, r2)),
-                None => Dest::Unknown,
+                // A radio of another medium is as unknown as no radio at all.
+                Some(r2) if self.radios[r2].medium == within => Dest::Station(self.station_for(c, r2)),
+                _ => Dest::Unknown,
             }
         };
         let handle = self.next_handle;
@@ -498,7 +462,7 @@ impl HwsimMedium {
             rates: Some(rates),
             no_ack: f.no_ack || dst == Dest::Broadcast,
         };
-        match self.channels[c].medium.enqueue(now, s, req) {
+        match self.channels[c].engine.enqueue(now, s, req) {
             Ok(()) => {
                 self.channels[c].in_flight.insert(handle, InFlight { transmitter: f.transmitter, cookie: f.cookie, bytes: f.frame.to_vec(), n_rates: f.rates.len(), echo: f.echo });
             }
@@ -518,19 +482,72 @@ impl HwsimMedium {
             signal_to: Vec::new(),
             capture: self.setup.capture,
         };
-        ch.medium.advance(now.max(ch.medium.now()), &mut col);
+        ch.engine.advance(now.max(ch.engine.now()), &mut col);
     }
 
-    /// Runs every channel up to `now`.
+    /// Runs every channel up to `now`, taking the movement steps due on the way (each
+    /// at its own time: every channel is run up to a step before it is taken).
     pub fn advance(&mut self, now: Time, out: &mut Vec<Output>) {
+        self.take_movement_steps(now, out);
         for c in 0..self.channels.len() {
             self.advance_channel(c, now, out);
         }
     }
 
-    /// When the next event of any channel is due.
+    /// Takes every movement step due by `now`, in time order.
+    fn take_movement_steps(&mut self, now: Time, out: &mut Vec<Output>) {
+        while let Some((t, m)) = self.media.iter().enumerate().filter_map(|(i, m)| m.clock.as_ref()?.due(now).map(|t| (t, i))).min() {
+            for c in 0..self.channels.len() {
+                self.advance_channel(c, t, out);
+            }
+            self.step_medium(m);
+            if let Some(clock) = self.media[m].clock.as_mut() {
+                clock.step();
+            }
+        }
+    }
+
+    /// Moves every radio of medium `m` that has a direction by one step; only the
+    /// moved stations' links are recomputed.
+    fn step_medium(&mut self, m: usize) {
+        for r in 0..self.radios.len() {
+            let radio = &self.radios[r];
+            let Some(d) = radio.direction.filter(|_| radio.medium == m) else { continue };
+            let pos = moved(radio.pos, d);
+            self.place(r, pos);
+        }
+    }
+
+    /// Puts radio `r` at `pos`, in every channel it has a station in.
+    pub(crate) fn place(&mut self, r: usize, pos: [f64; 3]) {
+        self.radios[r].pos = pos;
+        for (&c, &s) in &self.radios[r].station {
+            self.channels[c].engine.set_position(s, pos);
+        }
+    }
+
+    /// Does some radio of medium `m` move?
+    fn moves(&self, m: usize) -> bool {
+        self.radios.iter().any(|r| r.medium == m && r.direction.is_some())
+    }
+
+    /// When the next event of any channel, or the next movement step, is due.
     pub fn next_event_time(&self) -> Option<Time> {
-        self.channels.iter().filter_map(|c| c.medium.next_event_time()).min()
+        let events = self.channels.iter().filter_map(|c| c.engine.next_event_time());
+        events.chain(self.next_step_time()).min()
+    }
+
+    /// When any channel may next have an output for the kernel, if no frame arrives
+    /// meanwhile (see `Medium::next_output_time`), or the next movement step is due
+    /// (moving changes links, so what comes out after it): the daemon's wake-up time.
+    pub fn next_output_time(&self) -> Option<Time> {
+        let outputs = self.channels.iter().filter_map(|c| c.engine.next_output_time());
+        outputs.chain(self.next_step_time()).min()
+    }
+
+    /// When the next movement step of a medium where some radio moves is due.
+    pub fn next_step_time(&self) -> Option<Time> {
+        self.media.iter().enumerate().filter(|(i, _)| self.moves(*i)).filter_map(|(_, m)| m.clock.as_ref().map(|k| k.next())).min()
     }
 
     /// Answers every frame still in flight as not acknowledged (on shutdown).
@@ -550,170 +567,15 @@ impl HwsimMedium {
         }
     }
 
-    /// Applies `f` to every (channel, station of radio `a`, station of radio `b`)
-    /// where both have a station.
-    fn each_pair(&mut self, a: usize, b: usize, mut f: impl FnMut(&mut Medium, StationId, StationId)) {
-        for ch in &mut self.channels {
-            let (Some(&sa), Some(&sb)) = (self.radios[a].station.get(&ch.freq), self.radios[b].station.get(&ch.freq)) else { continue };
-            f(&mut ch.medium, sa, sb);
-        }
-    }
-
-    /// Registers a station by interface address (Mininet-WiFi's "add"); returns its
-    /// id, or None if it exists already.
-    pub fn add_station(&mut self, addr: Mac) -> Option<usize> {
-        if self.radio_by_addr(addr).is_some_and(|r| !self.radios[r].deleted) {
-            return None;
-        }
-        let r = self.radio_for(hw_addr_of(addr));
-        let was_deleted = self.radios[r].deleted;
-        self.radios[r].deleted = false;
-        if !self.radios[r].addrs.contains(&addr) {
-            self.radios[r].addrs.push(addr);
-        }
-        if was_deleted {
-            // Back from a delete: its links are what the model says again.
-            for other in 0..self.radios.len() {
-                if other == r || self.radios[other].deleted {
-                    continue;
-                }
-                let (fwd, back) = (self.link_override(r, other).unwrap_or_default(), self.link_override(other, r).unwrap_or_default());
-                self.each_pair(r, other, |m, a, b| {
-                    m.set_link(a, b, fwd);
-                    m.set_link(b, a, back);
-                });
-            }
-        }
-        Some(r)
-    }
-
-    /// The id of the station with interface or hwsim address `addr`.
-    pub fn station_id(&self, addr: Mac) -> Option<usize> {
-        self.radio_by_addr(addr).filter(|&r| !self.radios[r].deleted)
-    }
-
-    /// Deletes a station: it stops hearing and being heard (its frames are still
-    /// answered, as not acknowledged). False if there is no such station.
-    pub fn delete_station(&mut self, id: usize) -> bool {
-        if id >= self.radios.len() || self.radios[id].deleted {
-            return false;
-        }
-        self.radios[id].deleted = true;
-        let cut = LinkOverride { error_prob: Some(1.0), preamble_error_prob: Some(1.0), ..LinkOverride::default() };
-        for other in 0..self.radios.len() {
-            if other != id {
-                self.each_pair(id, other, |m, a, b| {
-                    m.set_link(a, b, cut);
-                    m.set_link(b, a, cut);
-                });
-            }
-        }
-        true
-    }
-
-    /// Sets the SNR of the link between stations `a` and `b`, both directions.
-    pub fn set_snr(&mut self, a: usize, b: usize, snr_db: f64) {
-        self.remember_link(a, b, LinkKnob::Snr(snr_db));
-        self.each_pair(a, b, |m, x, y| {
-            m.set_link(x, y, LinkOverride { snr_db: Some(snr_db), ..LinkOverride::default() });
-            m.set_link(y, x, LinkOverride { snr_db: Some(snr_db), ..LinkOverride::default() });
-        });
-    }
-
-    /// Sets the error probability of the link from `a` to `b`.
-    pub fn set_error_prob(&mut self, a: usize, b: usize, p: f64) {
-        let p = p.clamp(0.0, 1.0);
-        self.remember_link(a, b, LinkKnob::Prob(p));
-        let snr = self.current_snr(a, b);
-        self.each_pair(a, b, |m, x, y| m.set_link(x, y, LinkOverride { snr_db: Some(snr), error_prob: Some(p), ..LinkOverride::default() }));
-    }
-
-    fn current_snr(&self, a: usize, b: usize) -> f64 {
-        let is = |m: &Mac, r: usize| self.radios[r].addrs.contains(m) || hw_addr_of(*m) == self.radios[r].hw;
-        match &self.setup.model {
-            LinkModel::Snr { default_snr_db, links } => links.iter().find(|(f, t, _)| is(f, a) && is(t, b)).map_or(*default_snr_db, |l| l.2),
-            _ => 30.0,
-        }
-    }
-
-    /// Keeps a runtime link change in the set-up, so media created later have it.
-    fn remember_link(&mut self, a: usize, b: usize, knob: LinkKnob) {
-        let (Some(&ma), Some(&mb)) = (self.radios[a].addrs.first(), self.radios[b].addrs.first()) else { return };
-        match (&mut self.setup.model, knob) {
-            (LinkModel::Snr { links, .. }, LinkKnob::Snr(v)) => {
-                links.retain(|l| !((l.0 == ma && l.1 == mb) || (l.0 == mb && l.1 == ma)));
-                links.push((ma, mb, v));
-                links.push((mb, ma, v));
-            }
-            (LinkModel::Prob { links, .. }, LinkKnob::Prob(v)) => {
-                links.retain(|l| !(l.0 == ma && l.1 == mb));
-                links.push((ma, mb, v));
-            }
-            _ => {}
-        }
-    }
-
-    /// Moves station `id` (path-loss model); only its own links are recomputed.
-    pub fn set_position(&mut self, id: usize, pos: [f64; 3]) {
-        self.set_placement(id, |positions, _| positions.push(pos));
-        for ch in &mut self.channels {
-            if let Some(&s) = self.radios[id].station.get(&ch.freq) {
-                ch.medium.set_position(s, pos);
-            }
-        }
-    }
-
-    /// Sets station `id`'s transmit power (dBm).
-    pub fn set_tx_power(&mut self, id: usize, dbm: f64) {
-        self.set_placement(id, |_, powers| powers.push(dbm));
-        for ch in &mut self.channels {
-            if let Some(&s) = self.radios[id].station.get(&ch.freq) {
-                ch.medium.set_tx_power(s, dbm);
-            }
-        }
-    }
-
-    /// Sets station `id`'s antenna gain (dBi).
-    pub fn set_antenna_gain(&mut self, id: usize, dbi: f64) {
-        for ch in &mut self.channels {
-            if let Some(&s) = self.radios[id].station.get(&ch.freq) {
-                ch.medium.set_antenna_gain(s, dbi);
-            }
-        }
-    }
-
-    /// The position of station `id` (path-loss model), if known.
-    pub fn position(&self, id: usize) -> Option<[f64; 3]> {
-        let (pos, _) = self.placement(id);
-        Some(pos)
-    }
-
-    /// Records a position or power in the set-up (path-loss model).
-    fn set_placement(&mut self, id: usize, f: impl FnOnce(&mut Vec<[f64; 3]>, &mut Vec<f64>)) {
-        let Some(&addr) = self.radios[id].addrs.first() else { return };
-        if let LinkModel::PathLoss { positions, tx_power_dbm, .. } = &mut self.setup.model {
-            let mut p = Vec::new();
-            let mut w = Vec::new();
-            f(&mut p, &mut w);
-            if let Some(pos) = p.pop() {
-                positions.retain(|x| x.0 != addr);
-                positions.push((addr, pos));
-            }
-            if let Some(dbm) = w.pop() {
-                tx_power_dbm.retain(|x| x.0 != addr);
-                tx_power_dbm.push((addr, dbm));
-            }
-        }
-    }
-
-    /// Is the link model positions + propagation?
-    pub fn is_path_loss(&self) -> bool {
-        matches!(self.setup.model, LinkModel::PathLoss { .. })
-    }
-
-    /// Counters of each channel's medium: (MHz, engine statistics).
+    /// Counters of each channel's engine medium: (MHz, engine statistics); two media
+    /// on one channel give two entries (see `medium_stats_by_medium`).
     pub fn medium_stats(&self) -> Vec<(u32, sdmac_medium::MediumStats)> {
-        self.channels.iter().map(|c| (c.freq, c.medium.stats())).collect()
+        self.channels.iter().map(|c| (c.freq, c.engine.stats())).collect()
+    }
+
+    /// Counters of each engine medium: (medium id, MHz, engine statistics).
+    pub fn medium_stats_by_medium(&self) -> Vec<(MediumId, u32, sdmac_medium::MediumStats)> {
+        self.channels.iter().map(|c| (self.media[c.within].setup.id, c.freq, c.engine.stats())).collect()
     }
 
     /// Frames in flight over all channels.

@@ -1,18 +1,27 @@
 //! # sdmac-mediumd
 //!
 //! The medium daemon for Linux `mac80211_hwsim` radios, a drop-in for wmediumd, on
-//! sdmac's medium engine. This crate grows in steps; so far:
-//! - [`control`]: Mininet-WiFi's control-socket protocol (the `-s` UNIX socket):
-//!   requests decoded from a byte stream, replies encoded as its client expects.
+//! sdmac's medium engine.
 //! - [`hwsim_medium`]: the medium without sockets — kernel frames in, TX statuses and
-//!   deliveries out, one engine medium per channel.
+//!   deliveries out, one engine medium per configured medium and channel
+//!   ([`media`]), with movement ([`movement`]) and fading.
+//! - [`daemon`]: the loop — generic netlink ([`netlink`], batched), a wait
+//!   ([`poller`]) until the medium's next output, the control socket ([`control`],
+//!   [`control_apply`]), capture ([`capture`]) and statistics ([`stats`]).
+//! - [`config`]: wmediumd / yawmd configurations to a medium set-up.
 
 pub mod control;
 pub mod capture;
+mod collector;
 pub mod config;
 pub mod control_apply;
 pub mod daemon;
 pub mod hwsim_medium;
+pub mod link_model;
+pub mod media;
+pub mod movement;
 pub mod netlink;
+mod radio;
 pub mod stats;
+mod station_control;
 pub mod timer;
