@@ -91,10 +91,18 @@ def _check_capture_and_stats(share: Path) -> None:
         assert kinds.count(0x08) > 10, "beacons in the capture"  # management, beacon
         assert any(k in (0x20, 0x28) for k in kinds), "data frames in the capture"
         assert {r[1] for r in rows if len(r) > 1} == {"2412"}
-    lines = [json.loads(x) for x in (share / "stats.jsonl").read_text().splitlines() if x.strip()]
-    assert lines and all(x["freq"] == 2412 for x in lines)
-    assert all(0.0 <= x["utilization"] <= 1.0 for x in lines)
+    every = [json.loads(x) for x in (share / "stats.jsonl").read_text().splitlines() if x.strip()]
+    lines = [x for x in every if "freq" in x]
+    assert lines and all(x["freq"] == 2412 and x["medium"] == 0 for x in lines)
+    assert all(0.0 <= x["utilization"] <= x["backlog"] <= 1.0 + 1e-9 for x in lines)
     assert sum(x["ac"]["VO"]["attempts"] + x["ac"]["BE"]["attempts"] for x in lines) > 20
+    # The daemon's own line: cumulative frames and system calls, never decreasing.
+    daemon = [x["daemon"] for x in every if "daemon" in x]
+    assert len(daemon) == len(lines)
+    last = daemon[-1]
+    assert last["frames"] > 20 and last["statuses"] == last["frames"], last
+    assert 0 < last["syscalls"] < 10 * last["frames"] + 200, last
+    assert all(a["syscalls"] <= b["syscalls"] and a["frames"] <= b["frames"] for a, b in zip(daemon, daemon[1:]))
 
 
 def test_mininet_mobility_positions_move_a_station_out_and_back(share: Path) -> None:

@@ -1,21 +1,30 @@
 //! The daemon: registers with mac80211_hwsim over generic netlink and runs the medium
-//! on the wall clock in a mio loop — netlink socket, a timerfd for the medium's next
-//! event, SIGTERM/SIGINT. Outputs of a round are packed into one datagram.
+//! on the wall clock in an epoll loop — netlink socket, control socket, a deadline,
+//! SIGTERM/SIGINT.
+//!
+//! System calls are the cost of a medium daemon, so a round makes few: one epoll
+//! wait; one recvmmsg for every frame the kernel sent meanwhile (each frame is its own
+//! datagram), only when the socket became readable; one send for every output of the
+//! round (several netlink messages per datagram, no ACK requested); the deadline is
+//! the wait's own timeout (epoll_pwait2, nanoseconds), no timer descriptor to set or
+//! read. The daemon wakes when a frame
+//! arrives and at the medium's next *output* (`next_output_time`), not at each of the
+//! engine's internal events: those run, at their own times, when it next advances.
 
 use crate::control::{encode_reply, Decoder};
 use crate::control_apply::apply;
 use crate::hwsim_medium::{HwsimMedium, KernelFrame, Output, Setup, StatusEcho};
 use crate::capture::Capture;
-use crate::netlink::NlSocket;
-use crate::stats::StatsWriter;
-use crate::timer::Timer;
-use mio::unix::SourceFd;
-use mio::{Events, Interest, Poll, Token};
+use crate::netlink::{NlSocket, RecvBatch};
+use crate::syscall_count;
+use crate::stats::{DaemonCounters, StatsWriter};
+use crate::poller::Poller;
 use sdmac_hwsim::genl::ctrl::{FamilyInfo, GetFamily};
 use sdmac_hwsim::hwsim::{HwsimFlags, HwsimMsg, RxFrame, TxInfoFrame, TxRate, FAMILY_NAME, TX_MAX_RATES};
 use sdmac_hwsim::nl::{self, ErrorMsg, NlHeader, NlPacket};
 use sdmac_hwsim::rate::{rx_rate_index, Band};
 use std::collections::HashMap;
+use std::os::unix::net::{UnixListener, UnixStream};
 use std::io::{self, Write};
 use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -68,14 +77,13 @@ pub struct Options {
 
 /// A client of the control socket.
 struct Client {
-    stream: mio::net::UnixStream,
+    stream: UnixStream,
     decoder: Decoder,
 }
 
-const NL: Token = Token(0);
-const TIMER: Token = Token(1);
-const LISTENER: Token = Token(2);
-const FIRST_CLIENT: usize = 16;
+const NL: u64 = 0;
+const LISTENER: u64 = 2;
+const FIRST_CLIENT: u64 = 16;
 
 fn io_err(what: &'static str) -> impl FnOnce(io::Error) -> DaemonError {
     move |e| DaemonError::Io(what, e)
@@ -141,22 +149,21 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
     for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
         signal_hook::flag::register(sig, stop.clone()).map_err(io_err("signal handler"))?;
     }
-    let mut poll = Poll::new().map_err(io_err("epoll"))?;
-    let mut timer = Timer::new().map_err(io_err("timerfd"))?;
-    poll.registry().register(&mut SourceFd(&sock.as_raw_fd()), NL, Interest::READABLE).map_err(io_err("epoll add"))?;
-    poll.registry().register(&mut SourceFd(&timer.as_raw_fd()), TIMER, Interest::READABLE).map_err(io_err("epoll add"))?;
-    let mut listener = match &opts.control_socket {
+    let mut poller = Poller::new().map_err(io_err("epoll"))?;
+    poller.add(sock.as_raw_fd(), NL).map_err(io_err("epoll add"))?;
+    let listener = match &opts.control_socket {
         Some(path) => {
             let _ = std::fs::remove_file(path);
-            let mut l = mio::net::UnixListener::bind(path).map_err(io_err("control socket"))?;
-            poll.registry().register(&mut l, LISTENER, Interest::READABLE).map_err(io_err("epoll add"))?;
+            let l = UnixListener::bind(path).map_err(io_err("control socket"))?;
+            l.set_nonblocking(true).map_err(io_err("control socket"))?;
+            poller.add(l.as_raw_fd(), LISTENER).map_err(io_err("epoll add"))?;
             Some(l)
         }
         None => None,
     };
-    let mut clients: HashMap<Token, Client> = HashMap::new();
+    let mut clients: HashMap<u64, Client> = HashMap::new();
     let mut next_client = FIRST_CLIENT;
-    let mut events = Events::with_capacity(16);
+    let mut ready: Vec<u64> = Vec::new();
     let origin = sdmac_rt::monotonic_ns();
     let mut setup = opts.setup.clone();
     setup.capture = opts.capture.is_some();
@@ -165,48 +172,48 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
         None => None,
     };
     let mut stats = match &opts.stats {
-        Some(p) if p.as_os_str() == "-" => Some(StatsWriter::new(Box::new(io::stdout()) as Box<dyn Write>)),
-        Some(p) => Some(StatsWriter::new(Box::new(std::fs::File::create(p).map_err(io_err("stats file"))?) as Box<dyn Write>)),
+        // Buffered: a write system call per interval, not per field.
+        Some(p) if p.as_os_str() == "-" => Some(StatsWriter::new(Box::new(io::BufWriter::new(io::stdout())) as Box<dyn Write>)),
+        Some(p) => Some(StatsWriter::new(Box::new(io::BufWriter::new(std::fs::File::create(p).map_err(io_err("stats file"))?)) as Box<dyn Write>)),
         None => None,
     };
     let mut next_stats = 1_000_000_000u64;
     let mut medium = HwsimMedium::new(setup);
-    let mut rx = vec![0u8; 1 << 20];
+    let mut rx = RecvBatch::new(64, 16 << 10);
+    let mut nl_ready = true;
+    let mut rounds = 0u64;
     let mut out: Vec<Output> = Vec::new();
     let mut tx = vec![0u8; 1 << 16];
     let mut seq = 3u32;
     let now = || sdmac_rt::monotonic_ns() - origin;
     loop {
-        let next = medium.next_event_time().map(|t| t + origin);
-        timer.arm(next).map_err(io_err("timerfd"))?;
-        match poll.poll(&mut events, Some(std::time::Duration::from_millis(200))) {
-            Ok(()) => {}
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(DaemonError::Io("epoll", e)),
-        }
-        if events.iter().any(|e| e.token() == TIMER) {
-            timer.clear();
-        }
-        if let Some(l) = listener.as_mut() {
-            if events.iter().any(|e| e.token() == LISTENER) {
-                while let Ok((mut stream, _)) = l.accept() {
-                    let t = Token(next_client);
+        rounds += 1;
+        let deadline = medium.next_output_time().map(|t| t + origin);
+        ready.clear();
+        ready.extend_from_slice(poller.wait(deadline, 500).map_err(io_err("epoll"))?);
+        nl_ready |= ready.contains(&NL);
+        if let Some(l) = listener.as_ref() {
+            if ready.contains(&LISTENER) {
+                while let Ok((stream, _)) = {
+                    syscall_count::add(1);
+                    l.accept()
+                } {
+                    let t = next_client;
                     next_client += 1;
-                    if poll.registry().register(&mut stream, t, Interest::READABLE).is_ok() {
+                    if stream.set_nonblocking(true).is_ok() && poller.add(stream.as_raw_fd(), t).is_ok() {
                         clients.insert(t, Client { stream, decoder: Decoder::new() });
                     }
                 }
             }
         }
-        let ready: Vec<Token> = events.iter().map(|e| e.token()).filter(|t| t.0 >= FIRST_CLIENT).collect();
-        for t in ready {
+        for &t in ready.iter().filter(|&&t| t >= FIRST_CLIENT) {
             let keep = match clients.get_mut(&t) {
                 Some(c) => serve_client(c, &mut medium, &stop, opts.log_level),
                 None => continue,
             };
             if !keep {
-                if let Some(mut c) = clients.remove(&t) {
-                    let _ = poll.registry().deregister(&mut c.stream);
+                if let Some(c) = clients.remove(&t) {
+                    poller.remove(c.stream.as_raw_fd());
                 }
             }
         }
@@ -217,56 +224,78 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
                 c.flush().map_err(io_err("capture file"))?;
             }
             if let Some(w) = stats.as_mut() {
-                w.write(now(), &medium.medium_stats()).map_err(io_err("stats file"))?;
+                w.write(now(), &medium.medium_stats_by_medium(), &daemon_counters(&medium, rounds)).map_err(io_err("stats file"))?;
             }
             if opts.log_level >= 5 {
-                eprintln!("sdmac-mediumd: stopping; {:?}", medium.counters());
+                eprintln!("sdmac-mediumd: stopping; {:?}; {} system calls in {rounds} rounds", medium.counters(), syscall_count::total());
             }
             if let Some(path) = &opts.control_socket {
                 let _ = std::fs::remove_file(path);
             }
             return Ok(());
         }
-        // Everything the kernel sent.
-        while let Some(n) = sock.recv(&mut rx, false).map_err(io_err("netlink recv"))? {
+        // Everything the kernel sent: a batch that comes back short emptied the
+        // socket.
+        while nl_ready {
+            let n = sock.recv_batch(&mut rx).map_err(io_err("netlink recv"))?;
+            nl_ready = n == rx.capacity();
             let t = now();
-            for m in nl::messages(&rx[..n]) {
-                let Ok(m) = m else { break };
-                if m.header().ty != family {
-                    continue;
-                }
-                match HwsimMsg::parse(&m) {
-                    Ok(HwsimMsg::Frame(f)) => {
-                        let rates: Vec<(sdmac_phy::Rate, u8)> =
-                            f.rate_series().filter_map(|r| r.ok()).map(|(r, c)| (r.to_phy().unwrap_or_else(|_| r.nearest_phy()), c)).collect();
-                        let kf = KernelFrame {
-                            transmitter: f.transmitter,
-                            frame: f.frame,
-                            no_ack: !f.wants_ack(),
-                            freq: f.freq.unwrap_or(2412),
-                            rates,
-                            cookie: f.cookie,
-                            echo: StatusEcho { rate_idx: f.tx_info.map(|r| r.idx), flags: f.flags.bits() },
-                        };
-                        medium.on_frame(t, kf, &mut out);
-                    }
-                    Ok(HwsimMsg::AddMacAddr(e)) => medium.add_address(e.radio, e.addr),
-                    Ok(_) => {}
-                    Err(e) => {
-                        if opts.log_level >= 4 {
-                            eprintln!("sdmac-mediumd: ignoring a malformed message: {e}");
-                        }
-                    }
-                }
+            for d in rx.datagrams() {
+                on_datagram(d, family, t, &mut medium, &mut out, opts.log_level);
             }
         }
-        medium.advance(now(), &mut out);
+        let t = now();
+        medium.advance(t, &mut out);
         send_outputs(&sock, family, &mut seq, &mut out, &mut tx, &mut capture, origin)?;
         if let Some(w) = stats.as_mut() {
-            let t = now();
             if t >= next_stats {
-                w.write(t, &medium.medium_stats()).map_err(io_err("stats file"))?;
+                w.write(t, &medium.medium_stats_by_medium(), &daemon_counters(&medium, rounds)).map_err(io_err("stats file"))?;
                 next_stats = t - t % 1_000_000_000 + 1_000_000_000;
+            }
+        }
+    }
+}
+
+fn daemon_counters(m: &HwsimMedium, rounds: u64) -> DaemonCounters {
+    let c = m.counters();
+    DaemonCounters {
+        mono_ns: sdmac_rt::monotonic_ns(),
+        frames: c.frames_in,
+        deliveries: c.deliveries,
+        statuses: c.statuses,
+        syscalls: syscall_count::total(),
+        rounds,
+    }
+}
+
+/// Hands every hwsim message of a datagram from the kernel to the medium.
+fn on_datagram(d: &[u8], family: u16, t: u64, medium: &mut HwsimMedium, out: &mut Vec<Output>, log: u8) {
+    for m in nl::messages(d) {
+        let Ok(m) = m else { break };
+        if m.header().ty != family {
+            continue;
+        }
+        match HwsimMsg::parse(&m) {
+            Ok(HwsimMsg::Frame(f)) => {
+                let rates: Vec<(sdmac_phy::Rate, u8)> =
+                    f.rate_series().filter_map(|r| r.ok()).map(|(r, c)| (r.to_phy().unwrap_or_else(|_| r.nearest_phy()), c)).collect();
+                let kf = KernelFrame {
+                    transmitter: f.transmitter,
+                    frame: f.frame,
+                    no_ack: !f.wants_ack(),
+                    freq: f.freq.unwrap_or(2412),
+                    rates,
+                    cookie: f.cookie,
+                    echo: StatusEcho { rate_idx: f.tx_info.map(|r| r.idx), flags: f.flags.bits() },
+                };
+                medium.on_frame(t, kf, out);
+            }
+            Ok(HwsimMsg::AddMacAddr(e)) => medium.add_address(e.radio, e.addr),
+            Ok(_) => {}
+            Err(e) => {
+                if log >= 4 {
+                    eprintln!("sdmac-mediumd: ignoring a malformed message: {e}");
+                }
             }
         }
     }
@@ -279,6 +308,7 @@ fn serve_client(c: &mut Client, medium: &mut HwsimMedium, stop: &AtomicBool, log
     use std::io::Read;
     let mut buf = [0u8; 4096];
     loop {
+        syscall_count::add(1);
         match c.stream.read(&mut buf) {
             Ok(0) => return false,
             Ok(n) => c.decoder.push(&buf[..n]),
@@ -314,10 +344,11 @@ fn serve_client(c: &mut Client, medium: &mut HwsimMedium, stop: &AtomicBool, log
     }
 }
 
-fn write_all(s: &mut mio::net::UnixStream, mut b: &[u8]) -> io::Result<()> {
+fn write_all(s: &mut UnixStream, mut b: &[u8]) -> io::Result<()> {
     use std::io::Write as _;
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(1);
     while !b.is_empty() {
+        syscall_count::add(1);
         match s.write(b) {
             Ok(n) => b = &b[n..],
             Err(e) if e.kind() == io::ErrorKind::WouldBlock && std::time::Instant::now() < deadline => std::thread::yield_now(),

@@ -22,6 +22,8 @@ pub mod media;
 pub mod movement;
 pub mod netlink;
 mod radio;
+pub mod poller;
 pub mod stats;
 mod station_control;
+pub mod syscall_count;
 pub mod timer;

@@ -1,6 +1,7 @@
 //! The generic netlink socket of the daemon (one syscall per batch, a big receive
 //! buffer, no ENOBUFS storms).
 
+use crate::syscall_count;
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 
@@ -66,6 +67,7 @@ impl NlSocket {
         let mut sa: libc::sockaddr_nl = unsafe { std::mem::zeroed() };
         sa.nl_family = libc::AF_NETLINK as u16;
         loop {
+            syscall_count::add(1);
             // SAFETY: buf and sa are valid for the lengths given.
             let r = unsafe {
                 libc::sendto(
@@ -91,6 +93,7 @@ impl NlSocket {
     pub fn recv(&self, buf: &mut [u8], block: bool) -> io::Result<Option<usize>> {
         let flags = if block { 0 } else { libc::MSG_DONTWAIT };
         loop {
+            syscall_count::add(1);
             // SAFETY: buf is valid for writing buf.len() bytes.
             let r = unsafe { libc::recv(self.fd.as_raw_fd(), buf.as_mut_ptr() as *mut libc::c_void, buf.len(), flags) };
             if r >= 0 {
@@ -100,6 +103,80 @@ impl NlSocket {
             match e.kind() {
                 io::ErrorKind::Interrupted => continue,
                 io::ErrorKind::WouldBlock => return Ok(None),
+                _ => return Err(e),
+            }
+        }
+    }
+}
+
+/// Room for a batch of datagrams received with one system call.
+#[derive(Debug)]
+pub struct RecvBatch {
+    data: Vec<u8>,
+    slot: usize,
+    lens: Vec<usize>,
+    truncated: u64,
+}
+
+impl RecvBatch {
+    /// `slots` datagrams of up to `slot` bytes each.
+    pub fn new(slots: usize, slot: usize) -> RecvBatch {
+        RecvBatch { data: vec![0; slots * slot], slot, lens: Vec::with_capacity(slots), truncated: 0 }
+    }
+
+    /// How many datagrams one call can take.
+    pub fn capacity(&self) -> usize {
+        self.data.len() / self.slot
+    }
+
+    /// The datagrams of the last call, in arrival order.
+    pub fn datagrams(&self) -> impl Iterator<Item = &[u8]> + '_ {
+        self.lens.iter().enumerate().map(|(i, &n)| &self.data[i * self.slot..i * self.slot + n])
+    }
+
+    /// Datagrams cut short since the batch was made (bigger than a slot; dropped).
+    pub fn truncated(&self) -> u64 {
+        self.truncated
+    }
+}
+
+impl NlSocket {
+    /// Receives every datagram waiting, up to the batch's capacity, with one system
+    /// call (recvmmsg, non-blocking). Returns how many arrived: fewer than the
+    /// capacity means the socket was empty.
+    pub fn recv_batch(&self, b: &mut RecvBatch) -> io::Result<usize> {
+        let slots = b.capacity();
+        b.lens.clear();
+        let base = b.data.as_mut_ptr();
+        let mut iov: Vec<libc::iovec> = (0..slots)
+            // SAFETY: every slot lies inside `data`.
+            .map(|i| libc::iovec { iov_base: unsafe { base.add(i * b.slot) } as *mut libc::c_void, iov_len: b.slot })
+            .collect();
+        // SAFETY: a zeroed mmsghdr is valid (null name and control).
+        let mut hdrs: Vec<libc::mmsghdr> = (0..slots).map(|_| unsafe { std::mem::zeroed() }).collect();
+        for (h, v) in hdrs.iter_mut().zip(iov.iter_mut()) {
+            h.msg_hdr.msg_iov = v;
+            h.msg_hdr.msg_iovlen = 1;
+        }
+        loop {
+            syscall_count::add(1);
+            // SAFETY: hdrs and the buffers they point to live across the call.
+            let r = unsafe { libc::recvmmsg(self.fd.as_raw_fd(), hdrs.as_mut_ptr(), slots as libc::c_uint, libc::MSG_DONTWAIT, std::ptr::null_mut()) };
+            if r >= 0 {
+                for h in &hdrs[..r as usize] {
+                    if h.msg_hdr.msg_flags & libc::MSG_TRUNC != 0 {
+                        b.truncated += 1;
+                        b.lens.push(0);
+                    } else {
+                        b.lens.push(h.msg_len as usize);
+                    }
+                }
+                return Ok(r as usize);
+            }
+            let e = io::Error::last_os_error();
+            match e.kind() {
+                io::ErrorKind::Interrupted => continue,
+                io::ErrorKind::WouldBlock => return Ok(0),
                 _ => return Err(e),
             }
         }

@@ -1,6 +1,11 @@
-//! Per-second statistics of each medium as JSON lines (`--stats FILE`): frames,
-//! airtime (medium utilization), retries, failures, drops and collisions per access
-//! category, from the engine's counters.
+//! Per-second statistics as JSON lines (`--stats FILE`). Per medium (configured
+//! medium id and channel): frames,
+//! airtime, retries, failures, drops and collisions per access category, from the
+//! engine's counters; `utilization` (time with a frame on air) and `backlog` (time
+//! with a frame queued or in its exchange: 1.0 means the medium never waited for the
+//! daemon or the kernel). Then one line for the daemon itself: cumulative frames,
+//! deliveries and system calls, and the CLOCK_MONOTONIC time (`mono_s`) to line
+//! the statistics up with other clocks.
 
 use sdmac_medium::MediumStats;
 use std::collections::HashMap;
@@ -8,10 +13,27 @@ use std::io::{self, Write};
 
 const ACS: [&str; 4] = ["BK", "BE", "VI", "VO"];
 
-/// Writes one line per medium per interval.
+/// Cumulative counters of the daemon, for its statistics line.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct DaemonCounters {
+    /// CLOCK_MONOTONIC now, ns.
+    pub mono_ns: u64,
+    /// Frames from the kernel.
+    pub frames: u64,
+    /// Copies delivered to radios.
+    pub deliveries: u64,
+    /// TX statuses sent.
+    pub statuses: u64,
+    /// System calls made.
+    pub syscalls: u64,
+    /// Wake-ups of the loop.
+    pub rounds: u64,
+}
+
+/// Writes one line per medium per interval, and one for the daemon.
 pub struct StatsWriter<W: Write> {
     out: W,
-    last: HashMap<u32, (u64, MediumStats)>,
+    last: HashMap<(i32, u32), (u64, MediumStats)>,
 }
 
 impl<W: Write> StatsWriter<W> {
@@ -22,9 +44,10 @@ impl<W: Write> StatsWriter<W> {
 
     /// Writes the changes since the previous call for every medium, at `t_ns` (the
     /// daemon's clock).
-    pub fn write(&mut self, t_ns: u64, media: &[(u32, MediumStats)]) -> io::Result<()> {
-        for (freq, s) in media {
-            let (t0, prev) = self.last.get(freq).copied().unwrap_or((0, MediumStats::default()));
+    /// `media` holds (configured medium id, channel MHz, engine counters).
+    pub fn write(&mut self, t_ns: u64, media: &[(i32, u32, MediumStats)], daemon: &DaemonCounters) -> io::Result<()> {
+        for (id, freq, s) in media {
+            let (t0, prev) = self.last.get(&(*id, *freq)).copied().unwrap_or((0, MediumStats::default()));
             let dt = (t_ns.saturating_sub(t0)).max(1) as f64;
             let mut acs = String::new();
             for (k, name) in ACS.iter().enumerate() {
@@ -44,14 +67,28 @@ impl<W: Write> StatsWriter<W> {
             }
             writeln!(
                 self.out,
-                "{{\"t\": {:.3}, \"freq\": {freq}, \"interval_s\": {:.3}, \"utilization\": {:.6}, \"events\": {}, \"ac\": {{{acs}}}}}",
+                "{{\"t\": {:.3}, \"medium\": {id}, \"freq\": {freq}, \"interval_s\": {:.3}, \"utilization\": {:.6}, \"backlog\": {:.6}, \"events\": {}, \"ac\": {{{acs}}}}}",
                 t_ns as f64 / 1e9,
                 dt / 1e9,
                 (s.busy_ns - prev.busy_ns) as f64 / dt,
+                (s.backlog_ns - prev.backlog_ns) as f64 / dt,
                 s.events - prev.events,
             )?;
-            self.last.insert(*freq, (t_ns, *s));
+            self.last.insert((*id, *freq), (t_ns, *s));
         }
+        let d = daemon;
+        writeln!(
+            self.out,
+            "{{\"t\": {:.3}, \"mono_s\": {:.6}, \"daemon\": {{\"frames\": {}, \"deliveries\": {}, \"statuses\": {}, \"syscalls\": {}, \"rounds\": {}}}}}",
+            t_ns as f64 / 1e9,
+            d.mono_ns as f64 / 1e9,
+            d.frames,
+            d.deliveries,
+            d.statuses,
+            d.syscalls,
+            d.rounds,
+        )?;
+        crate::syscall_count::add(1);
         self.out.flush()
     }
 }
@@ -66,13 +103,21 @@ mod tests {
         let mut s = MediumStats { busy_ns: 500_000_000, events: 10, ..MediumStats::default() };
         s.attempts[1] = 7;
         s.airtime_ns[1] = 250_000_000;
-        w.write(1_000_000_000, &[(2412, s)]).unwrap();
+        s.backlog_ns = 750_000_000;
+        let d = DaemonCounters { mono_ns: 5_500_000_000, frames: 9, syscalls: 20, ..DaemonCounters::default() };
+        w.write(1_000_000_000, &[(0, 2412, s)], &d).unwrap();
         s.busy_ns += 1_000_000_000;
+        s.backlog_ns += 1_000_000_000;
         s.attempts[1] += 3;
-        w.write(2_000_000_000, &[(2412, s)]).unwrap();
+        w.write(2_000_000_000, &[(0, 2412, s)], &d).unwrap();
         let text = String::from_utf8(w.out).unwrap();
-        let lines: Vec<&str> = text.lines().collect();
+        let lines: Vec<&str> = text.lines().filter(|l| l.contains("freq")).collect();
         assert_eq!(lines.len(), 2);
+        assert!(lines[0].contains("\"backlog\": 0.750000"), "{}", lines[0]);
+        assert!(lines[1].contains("\"backlog\": 1.000000"), "{}", lines[1]);
+        let daemon: Vec<&str> = text.lines().filter(|l| l.contains("daemon")).collect();
+        assert_eq!(daemon.len(), 2);
+        assert!(daemon[0].contains("\"mono_s\": 5.500000") && daemon[0].contains("\"frames\": 9") && daemon[0].contains("\"syscalls\": 20"), "{}", daemon[0]);
         assert!(lines[0].contains("\"utilization\": 0.500000"), "{}", lines[0]);
         assert!(lines[0].contains("\"BE\": {\"attempts\": 7"), "{}", lines[0]);
         assert!(lines[0].contains("\"airtime\": 0.250000"), "{}", lines[0]);

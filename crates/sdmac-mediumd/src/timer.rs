@@ -1,6 +1,7 @@
 //! A timerfd on CLOCK_MONOTONIC, armed at absolute times: the daemon's wake-up for
 //! the medium's next event, with microsecond resolution (epoll's own timeout has 1 ms).
 
+use crate::syscall_count;
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 
@@ -9,6 +10,9 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 pub struct Timer {
     fd: OwnedFd,
     armed_at: Option<u64>,
+    /// It expired and the expiry was not read: the descriptor stays readable until
+    /// the timer is set again.
+    expired: bool,
 }
 
 impl Timer {
@@ -20,13 +24,14 @@ impl Timer {
             return Err(io::Error::last_os_error());
         }
         // SAFETY: a fresh descriptor nobody else owns.
-        Ok(Timer { fd: unsafe { OwnedFd::from_raw_fd(fd) }, armed_at: None })
+        Ok(Timer { fd: unsafe { OwnedFd::from_raw_fd(fd) }, armed_at: None, expired: false })
     }
 
     /// Arms the timer to fire at `at` (CLOCK_MONOTONIC ns), or disarms it (None).
-    /// Does nothing (no syscall) when already armed for that time.
+    /// Does nothing (no syscall) when already armed for that time. Setting the timer
+    /// also clears an expiry not yet read (see [`Timer::fired`]).
     pub fn arm(&mut self, at: Option<u64>) -> io::Result<()> {
-        if self.armed_at == at {
+        if self.armed_at == at && !self.expired {
             return Ok(());
         }
         let t = at.unwrap_or(0).max(if at.is_some() { 1 } else { 0 });
@@ -34,21 +39,22 @@ impl Timer {
             it_interval: libc::timespec { tv_sec: 0, tv_nsec: 0 },
             it_value: libc::timespec { tv_sec: (t / 1_000_000_000) as libc::time_t, tv_nsec: (t % 1_000_000_000) as libc::c_long },
         };
+        syscall_count::add(1);
         // SAFETY: spec is a valid itimerspec; the old value is not requested.
         let r = unsafe { libc::timerfd_settime(self.fd.as_raw_fd(), libc::TFD_TIMER_ABSTIME, &spec, std::ptr::null_mut()) };
         if r < 0 {
             return Err(io::Error::last_os_error());
         }
         self.armed_at = at;
+        self.expired = false;
         Ok(())
     }
 
-    /// Clears a pending expiry (after the descriptor became readable).
-    pub fn clear(&mut self) {
-        let mut v = 0u64;
-        // SAFETY: reads 8 bytes into a valid u64 from our own non-blocking descriptor.
-        unsafe { libc::read(self.fd.as_raw_fd(), &mut v as *mut u64 as *mut libc::c_void, 8) };
-        self.armed_at = None;
+    /// Notes that the timer expired (its descriptor became readable). The expiry is
+    /// not read: the next [`Timer::arm`] sets the timer again, which clears it, and
+    /// saves a system call per wake-up.
+    pub fn fired(&mut self) {
+        self.expired = true;
     }
 }
 
