@@ -206,6 +206,11 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
                 }
             }
         }
+        if ready.iter().any(|&t| t >= FIRST_CLIENT) {
+            // Whatever was due before the request happens first (a movement step, a
+            // frame's end), so the request applies to the medium as it is now.
+            medium.advance(now(), &mut out);
+        }
         for &t in ready.iter().filter(|&&t| t >= FIRST_CLIENT) {
             let keep = match clients.get_mut(&t) {
                 Some(c) => serve_client(c, &mut medium, &stop, opts.log_level),
