@@ -248,6 +248,13 @@ EOF
 	rx2=$(echo "$out" | replies)
 	[ "${rx2:-0}" -ge 2 ] || fail "$mode: ping AP -> station: ${rx2:-0} of 3 replies"
 	ok "$mode: ping across: station -> AP $rx/5, AP -> station $rx2/3"
+	# TCP for 3 s, station -> AP; the receiver's rate in Mb/s.
+	$AP iperf3 -s -D -1 >/dev/null 2>&1
+	sleep 0.5
+	$STA iperf3 -c "$AP_IP" -t 3 -f m >"$T/iperf3-$mode.log" 2>&1 || { cat "$T/iperf3-$mode.log"; fail "$mode: iperf3 station -> AP failed"; }
+	mbps=$(awk '/receiver/{for (i = 1; i < NF; i++) if ($(i + 1) == "Mbits/sec") v = $i} END{print v + 0}' "$T/iperf3-$mode.log")
+	echo "SMOKE MEASURE iperf3 mode=$mode mbps=$mbps"
+	ok "$mode: iperf3 TCP station -> AP: $mbps Mb/s"
 	[ -n "$CTL" ] && [ "$mode" = open ] && control_checks
 	stop_daemons
 }
