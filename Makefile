@@ -5,6 +5,7 @@
 #   make test     cargo test + pytest
 #   make demo     sdmac bench oneshot: the SDMAC paper's experiment on the emulated medium
 #   make bench    bench/run.sh
+#   make bench-mediumd   the medium-daemon benchmark alone (VM; N pairs, iperf3)
 #   make vmtest   the tests that boot a VM (testbed/: QEMU + Debian kernel + mac80211_hwsim)
 #   make clean    build products; `make distclean` also drops .venv and .stamps
 #
@@ -37,7 +38,7 @@ CARGO_FLAGS ?= --release
 # in .venv) and pytest tests it, so plain cargo leaves it out.
 CARGO_WS := --workspace --exclude sdmac-py
 
-.PHONY: all deps build test demo bench vmtest clean distclean check-cargo
+.PHONY: all deps build test demo bench bench-mediumd vmtest clean distclean check-cargo
 
 all: build
 
@@ -111,6 +112,10 @@ demo: build
 
 bench: build
 	@if [ -f bench/run.sh ]; then bash bench/run.sh; else echo "bench: no bench/run.sh yet"; fi
+
+bench-mediumd: build
+	mkdir -p bench/out
+	python3 bench/mediumd.py --stations 2,10,40 --seconds 10 --json bench/out/mediumd.json
 
 vmtest: build
 	bash testbed/build.sh >/dev/null

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # All benchmarks: engine speed and memory (bench/engine.py), the side-by-side
 # comparison with ns-3 (bench/compare_ns3.py; skipped with a message without ns-3),
-# and the software overhead of the SDMAC API on emu (bench/api_overhead.py).
+# the software overhead of the SDMAC API on emu (bench/api_overhead.py), and the
+# medium daemon in the VM beside the kernel's own medium (bench/mediumd.py).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 mkdir -p bench/out
@@ -9,3 +10,5 @@ python3 bench/engine.py --runs 5 --json bench/out/engine.json
 python3 bench/compare_ns3.py --stations 10,50 --duration 10 --seeds 1,2,3 --json bench/out/compare_ns3.json
 # Software overhead of the SDMAC API on emu (Rust and Python), beside its baselines.
 .venv/bin/python bench/api_overhead.py --count 50000 --runs 3 --json bench/out/api_overhead.json
+# sdmac-mediumd against the kernel's own medium: N stations in iperf3 TCP pairs (VM).
+python3 bench/mediumd.py --stations 2,10,40 --seconds 10 --json bench/out/mediumd.json || [ $? -eq 77 ]

@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+"""The medium-daemon benchmark: N mac80211_hwsim stations in ad-hoc pairs, iperf3 TCP
+on every pair at once, in the VM test bed (testbed/), against several media side by
+side — the kernel's own perfect medium (the baseline: no airtime at all), sdmac-mediumd,
+and any other medium daemon given with --daemon (wmediumd, or an older sdmac-mediumd).
+
+    python3 bench/mediumd.py [--stations 2,10,40,100] [--channels 1] [--seconds 10]
+                             [--daemon PATH ...] [--no-kernel] [--strace] [--runs 1]
+                             [--json OUT]
+
+Per run it reports: aggregate TCP goodput and pairs served (> 0.1 Mb/s); hwsim's
+d_tx_failed (frames the kernel could not hand to the daemon); the daemon's CPU time
+per delivered frame and peak RSS; for sdmac-mediumd its own statistics — medium
+utilization (time with a frame on air), backlog (time with a frame queued or in its
+exchange: 1.0 = the medium never waited for the daemon) and system calls per frame
+(its own count; with --strace, strace -c's count for every daemon). Frames are
+mac80211's, counted by ethtool on every radio, so every medium is measured alike.
+
+--channels K spreads the pairs over K channels (each its own medium): --stations 200
+--channels 10 is 10 media x 20 stations. With --runs R every figure is the median of
+R runs. Each run boots its own VM (software emulation here: everything, the daemon
+included, runs much slower than on hardware; compare media side by side, not with
+numbers from elsewhere).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGET = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+SDMAC = TARGET / "release" / "sdmac-mediumd"
+GUEST = ROOT / "bench" / "mediumd_pairs.sh"
+SERVED_BPS = 100e3
+USER_MEM = os.environ.get("SDMAC_VM_MEM")
+
+
+def load_runner():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("sdmac_testbed_run", ROOT / "testbed" / "run.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def parse_results(output: str) -> Dict[str, str]:
+    r: Dict[str, str] = {}
+    for line in output.splitlines():
+        if line.startswith("RESULT "):
+            for kv in line.split()[1:]:
+                k, _, v = kv.partition("=")
+                r[k] = v
+    return r
+
+
+def pair_bps(out: Path, pairs: int) -> List[float]:
+    bps = []
+    for p in range(pairs):
+        try:
+            d = json.loads((out / f"client{p}.json").read_text())
+            bps.append(float(d["end"]["sum_received"]["bits_per_second"]))
+        except (OSError, ValueError, KeyError):
+            bps.append(0.0)
+    return bps
+
+
+def window_stats(path: Path, t0: float, t1: float) -> Dict[str, Any]:
+    """sdmac-mediumd's statistics lines inside [t0, t1] (CLOCK_MONOTONIC s)."""
+    if not path.exists():
+        return {}
+    lines = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+    # Each daemon line closes an interval; medium lines just before it share its t.
+    daemon = [x for x in lines if "daemon" in x]
+    if not daemon:
+        return {}
+    offset = daemon[0]["mono_s"] - daemon[0]["t"]
+    inside = [x for x in lines if "freq" in x and t0 + 1.0 <= x["t"] + offset <= t1 and x["interval_s"] > 0.5]
+    d_in = [x for x in daemon if t0 <= x["mono_s"] <= t1]
+    res: Dict[str, Any] = {}
+    if inside:
+        res["utilization"] = statistics.mean(x["utilization"] for x in inside)
+        res["backlog"] = statistics.mean(x["backlog"] for x in inside)
+        res["backlog_min"] = min(x["backlog"] for x in inside)
+        res["media"] = len({(x.get("medium", 0), x["freq"]) for x in inside})
+    if len(d_in) >= 2:
+        a, b = d_in[0]["daemon"], d_in[-1]["daemon"]
+        frames = b["frames"] - a["frames"]
+        if frames > 0:
+            res["syscalls_per_frame"] = (b["syscalls"] - a["syscalls"]) / frames
+            res["rounds_per_frame"] = (b["rounds"] - a["rounds"]) / frames
+    return res
+
+
+def strace_total(path: Path) -> Optional[int]:
+    if not path.exists():
+        return None
+    for line in path.read_text().splitlines():
+        f = line.split()
+        if f and f[-1] == "total":
+            nums = [x for x in f if x.isdigit()]
+            # "100.00 secs usecs/call calls [errors] total": calls is the first integer
+            # after the seconds column.
+            return int(nums[0]) if nums else None
+    return None
+
+
+def run_once(vm, n: int, channels: int, seconds: int, medium: str, strace: bool, rate: int) -> Dict[str, Any]:
+    share = Path(tempfile.mkdtemp(prefix="sdmac-bench-"))
+    try:
+        arg_medium = "kernel"
+        if medium != "kernel":
+            shutil.copy2(medium, share / "daemon")
+            arg_medium = "/share/daemon"
+        args = [f"N={n}", f"SECONDS={seconds}", f"CHANNELS={channels}", f"RATE={rate}", f"MEDIUM={arg_medium}", f"STRACE={int(strace)}"]
+        os.environ["SDMAC_VM_MEM"] = USER_MEM or str(max(768, 512 + 24 * n))
+        timeout = 120 + 4 * n + 3 * seconds
+        r = vm.run(GUEST, args=args, timeout=timeout, share=share)
+        if r.status != 0:
+            tail = "\n".join(r.output.splitlines()[-25:])
+            raise RuntimeError(f"{medium} at N={n}: the guest script failed (status {r.status}):\n{tail}")
+        res = parse_results(r.output)
+        out = share / "out"
+        pairs = n // 2
+        bps = pair_bps(out, pairs)
+        t0, t1 = float(res["window_start"]), float(res["window_end"])
+        rx = int(res.get("rx_packets", 0))
+        row: Dict[str, Any] = {
+            "medium": medium,
+            "stations": n,
+            "channels": channels,
+            "mbps": sum(bps) / 1e6,
+            "pairs": pairs,
+            "served": sum(1 for b in bps if b > SERVED_BPS),
+            "pair_mbps_min": min(bps) / 1e6,
+            "pair_mbps_max": max(bps) / 1e6,
+            "jain": (sum(bps) ** 2 / (len(bps) * sum(b * b for b in bps))) if any(bps) else 0.0,
+            "d_tx_failed": int(res.get("d_tx_failed", 0)),
+            "rx_frames": rx,
+            "wall_s": t1 - t0,
+        }
+        if "cpu_ticks" in res:
+            cpu_s = int(res["cpu_ticks"]) / int(res.get("hz", 100))
+            row["daemon_cpu_s"] = cpu_s
+            row["daemon_cpu_pct"] = 100 * cpu_s / max(t1 - t0, 1e-9)
+            row["cpu_us_per_frame"] = 1e6 * cpu_s / rx if rx else None
+            row["rss_kb"] = int(res.get("rss_kb", 0))
+            row.update(window_stats(out / "stats.jsonl", t0, t1))
+            st = strace_total(out / "strace.txt")
+            if st is not None and rx:
+                row["strace_syscalls_per_frame"] = st / rx
+        return row
+    finally:
+        shutil.rmtree(share, ignore_errors=True)
+
+
+def median_row(rows: List[Dict[str, Any]]) -> Dict[str, Any]:
+    if len(rows) == 1:
+        return rows[0]
+    m = dict(rows[0])
+    for k, v in rows[0].items():
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            vals = [r[k] for r in rows if isinstance(r.get(k), (int, float))]
+            m[k] = statistics.median(vals)
+    m["runs"] = len(rows)
+    return m
+
+
+def fmt(v: Any, spec: str = ".1f") -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        return format(v, spec)
+    return str(v)
+
+
+def name_of(medium: str) -> str:
+    return "kernel" if medium == "kernel" else Path(medium).name
+
+
+def print_table(rows: List[Dict[str, Any]]) -> None:
+    hdr = f"{'N':>4} {'ch':>3} {'medium':<16} {'Mb/s':>7} {'served':>7} {'jain':>5} {'d_tx_failed':>11} {'cpu %':>6} {'cpu µs/fr':>9} {'RSS MB':>6} {'util':>5} {'backlog':>7} {'sys/fr':>6}"
+    print(hdr)
+    for r in rows:
+        sysfr = r.get("syscalls_per_frame", r.get("strace_syscalls_per_frame"))
+        print(
+            f"{r['stations']:>4} {r['channels']:>3} {name_of(r['medium']):<16} {fmt(r['mbps']):>7} "
+            f"{str(r['served']) + '/' + str(r['pairs']):>7} {fmt(r['jain'], '.2f'):>5} {r['d_tx_failed']:>11} "
+            f"{fmt(r.get('daemon_cpu_pct')):>6} {fmt(r.get('cpu_us_per_frame')):>9} "
+            f"{fmt(r['rss_kb'] / 1024 if r.get('rss_kb') else None):>6} {fmt(r.get('utilization'), '.2f'):>5} "
+            f"{fmt(r.get('backlog'), '.3f'):>7} {fmt(sysfr, '.2f'):>6}"
+        )
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n", 1)[1])
+    ap.add_argument("--stations", default="2,10,40", help="comma-separated N (even), default 2,10,40")
+    ap.add_argument("--channels", type=int, default=1, help="channels (media) the pairs are spread over")
+    ap.add_argument("--seconds", type=int, default=10, help="iperf3 duration per run")
+    ap.add_argument("--rate", type=int, default=54, help="legacy rate of every frame, Mb/s")
+    ap.add_argument("--daemon", action="append", default=[], metavar="PATH", help="another medium daemon to run the same experiment against (wmediumd's command line)")
+    ap.add_argument("--sdmac", default=str(SDMAC), metavar="PATH", help="the sdmac-mediumd binary (default: the release build)")
+    ap.add_argument("--no-kernel", action="store_true", help="skip the kernel's own medium (the baseline)")
+    ap.add_argument("--strace", action="store_true", help="count every daemon's system calls with strace -c (slows them)")
+    ap.add_argument("--runs", type=int, default=1, help="runs per point; figures are medians")
+    ap.add_argument("--json", metavar="OUT", help="write the rows as JSON")
+    a = ap.parse_args(argv)
+    vm = load_runner()
+    why = vm.availability()
+    if why:
+        print(f"mediumd benchmark: the VM test bed cannot run here: {why}", file=sys.stderr)
+        return 77
+    if not Path(a.sdmac).exists():
+        print(f"mediumd benchmark: {a.sdmac} is not built (cargo build --release -p sdmac-mediumd)", file=sys.stderr)
+        return 2
+    for d in a.daemon:
+        if not os.access(d, os.X_OK):
+            print(f"mediumd benchmark: --daemon {d} is not an executable file", file=sys.stderr)
+            return 2
+    vm.build_image()
+    media = ([] if a.no_kernel else ["kernel"]) + [a.sdmac] + a.daemon
+    stations = [int(x) for x in a.stations.split(",") if x.strip()]
+    rows: List[Dict[str, Any]] = []
+    total = len(stations) * len(media) * a.runs
+    k = 0
+    for n in stations:
+        if n < 2 or n % 2:
+            print(f"mediumd benchmark: N={n} must be even and at least 2", file=sys.stderr)
+            return 2
+        for m in media:
+            runs = []
+            for _ in range(a.runs):
+                k += 1
+                print(f"[{k}/{total}] N={n} channels={a.channels} medium={name_of(m)} ...", file=sys.stderr, flush=True)
+                runs.append(run_once(vm, n, a.channels, a.seconds, m, a.strace, a.rate))
+            rows.append(median_row(runs))
+    print_table(rows)
+    # Side by side: sdmac-mediumd against every other medium, per N.
+    for n in stations:
+        at = {r["medium"]: r for r in rows if r["stations"] == n}
+        s = at.get(a.sdmac)
+        for m, r in at.items():
+            if m == a.sdmac or not s:
+                continue
+            ratio = s["mbps"] / r["mbps"] if r["mbps"] > 0 else float("inf")
+            line = f"N={n}: sdmac-mediumd / {name_of(m)}: goodput x{ratio:.2f}"
+            if r.get("cpu_us_per_frame") and s.get("cpu_us_per_frame"):
+                line += f", CPU per frame x{s['cpu_us_per_frame'] / r['cpu_us_per_frame']:.2f}"
+            print(line)
+    if a.json:
+        Path(a.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(a.json).write_text(json.dumps(rows, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,186 @@
+#!/bin/sh
+# One run of the medium-daemon benchmark, in the guest (as root): N mac80211_hwsim
+# radios in pairs, each radio in its own network namespace, each pair an ad-hoc
+# (IBSS) cell at a fixed legacy rate, iperf3 TCP between the two radios of every
+# pair at once. Driven by bench/mediumd.py (which boots the VM and reads the
+# "RESULT" lines this prints).
+#
+#   mediumd_pairs.sh N=40 SECONDS=10 CHANNELS=1 RATE=54 MEDIUM=kernel|PATH [STRACE=1] [BEACON=100]
+#
+# MEDIUM=kernel runs with no daemon: the kernel's own perfect medium (the baseline).
+# MEDIUM=PATH starts that binary as the medium daemon with a wmediumd configuration
+# listing every radio (prob model, loss 0, as in the thesis methodology) and the
+# command line wmediumd understands (-l 0 -c CFG); sdmac-mediumd (recognised by its
+# -V line) also writes its per-second statistics. The N radios are split over
+# CHANNELS channels (2412, 2437, 2462, 2422, ... MHz), pairs within a channel.
+# STRACE=1 counts the daemon's system calls with strace -c (slows the daemon).
+# BEACON: the beacon interval (TU). Every station of an IBSS beacons (hwsim has no
+# beacon backoff), and every beacon reaches all N-1 other radios of the channel:
+# ~10 N (N-1) deliveries per second at 100 TU, ~99,000/s at N = 100.
+#
+# Writes to $SHARE/out: client<p>.json (iperf3 -J of pair p), and for a daemon
+# mediumd.log, stats.jsonl (sdmac-mediumd's statistics), strace.txt (STRACE=1).
+# Prints "RESULT key=value ..." lines:
+#   window_start= window_end=   the iperf3 run, s on CLOCK_BOOTTIME (/proc/uptime)
+#   d_tx_failed=                hwsim's count of frames the kernel could not hand to
+#                               the daemon during the run, summed over radios
+#   rx_packets= tx_packets=     mac80211's frames received / sent during the run,
+#                               summed over radios (any medium)
+#   cpu_ticks= hz= rss_kb=      the daemon's CPU time (user+system) during the run,
+#                               and its peak RSS
+set -u
+N=40 SECONDS_RUN=10 CHANNELS=1 RATE=54 MEDIUM=kernel STRACE=0 BEACON=100
+for a in "$@"; do
+	case "$a" in
+		N=*) N=${a#N=} ;;
+		SECONDS=*) SECONDS_RUN=${a#SECONDS=} ;;
+		CHANNELS=*) CHANNELS=${a#CHANNELS=} ;;
+		RATE=*) RATE=${a#RATE=} ;;
+		MEDIUM=*) MEDIUM=${a#MEDIUM=} ;;
+		STRACE=*) STRACE=${a#STRACE=} ;;
+		BEACON=*) BEACON=${a#BEACON=} ;;
+		*) echo "unknown argument $a"; exit 2 ;;
+	esac
+done
+T=/tmp/bench
+mkdir -p "$T"
+# Results go to the share (iperf3 JSON, statistics, logs), for bench/mediumd.py.
+OUT=${SHARE:-/tmp}/out
+mkdir -p "$OUT" || { echo "BENCH FAIL: cannot write $OUT"; exit 1; }
+fail() {
+	echo "BENCH FAIL: $*"
+	for f in "$T"/*.log; do [ -f "$f" ] && { echo "---- $f"; tail -n 20 "$f"; }; done
+	dmesg | tail -n 20
+	exit 1
+}
+[ $((N % 2)) -eq 0 ] && [ "$N" -ge 2 ] || fail "N must be even and at least 2"
+PAIRS=$((N / 2))
+FREQS="2412 2437 2462 2417 2442 2467 2422 2447 2427 2452 2432 2457 2472"
+freq() { echo "$FREQS" | awk -v k=$(($1 % 13 + 1)) '{print $k}'; }
+
+modprobe mac80211_hwsim radios="$N" || fail "modprobe mac80211_hwsim radios=$N"
+# hwsim numbers its radios from 0 with addresses 02:00:00:00:ii:00 (ii the index,
+# the high octet in the third position past 255).
+i=0
+printf 'ifaces : { ids = [' >"$T/medium.cfg"
+while [ "$i" -lt "$N" ]; do
+	[ "$i" -gt 0 ] && printf ', ' >>"$T/medium.cfg"
+	printf '"%s"' "$(cat /sys/class/net/wlan$i/address)" >>"$T/medium.cfg"
+	i=$((i + 1))
+done
+printf ' ]; };\nmodel : { type = "prob"; default_prob = 0.0; };\n' >>"$T/medium.cfg"
+
+MD_PID=
+if [ "$MEDIUM" != kernel ]; then
+	[ -x "$MEDIUM" ] || fail "$MEDIUM is not executable"
+	set -- -l 0 -c "$T/medium.cfg"
+	SDMAC=0
+	"$MEDIUM" -V 2>&1 | grep -q sdmac && SDMAC=1
+	[ "$SDMAC" = 1 ] && set -- "$@" --stats "$T/stats.jsonl"
+	"$MEDIUM" "$@" >"$T/mediumd.log" 2>&1 &
+	MD_PID=$!
+	n=0
+	until grep -q "REGISTER SENT!" "$T/mediumd.log" 2>/dev/null; do
+		n=$((n + 1))
+		[ $n -gt 100 ] && fail "$MEDIUM did not register"
+		kill -0 "$MD_PID" 2>/dev/null || fail "$MEDIUM exited"
+		sleep 0.1
+	done
+fi
+
+i=0
+while [ "$i" -lt "$N" ]; do
+	p=$(cat /sys/class/net/wlan$i/phy80211/name) || fail "no wlan$i"
+	ip netns add n$i || fail "ip netns add n$i"
+	iw phy "$p" set netns name n$i || fail "iw phy $p set netns name n$i"
+	X="ip netns exec n$i"
+	$X ip link set lo up
+	pair=$((i / 2))
+	ch=$((pair % CHANNELS))
+	f=$(freq $ch)
+	$X iw dev wlan$i set type ibss || fail "wlan$i: set type ibss"
+	$X ip link set wlan$i up || fail "wlan$i up"
+	# Every frame at RATE: the cell's basic rate set is RATE alone (a rate mask must
+	# keep a basic rate), so beacons and broadcasts use it too.
+	$X iw dev wlan$i ibss join "bench$pair" "$f" fixed-freq "02:5d:ac:00:$(printf '%02x:%02x' $((pair / 256)) $((pair % 256)))" \
+		beacon-interval "$BEACON" basic-rates "$RATE" || fail "wlan$i: ibss join"
+	$X iw dev wlan$i set bitrates legacy-2.4 "$RATE" || fail "wlan$i: set bitrates legacy-2.4 $RATE"
+	$X ip addr add "10.$((pair / 250)).$((pair % 250)).$((i % 2 + 1))/24" dev wlan$i
+	i=$((i + 1))
+done
+echo "BENCH: $N radios in $PAIRS IBSS pairs over $CHANNELS channel(s) at $RATE Mb/s, medium $MEDIUM (uptime $(cut -d' ' -f1 /proc/uptime) s)"
+
+# Every pair must reach its peer before the run (the first frames also settle ARP).
+ipof() { echo "10.$(($1 / 250)).$(($1 % 250)).$2"; }
+p=0
+while [ "$p" -lt "$PAIRS" ]; do
+	n=0
+	until ip netns exec n$((2 * p)) ping -c 1 -W 1 "$(ipof $p 2)" >/dev/null 2>&1; do
+		n=$((n + 1))
+		[ $n -gt 20 ] && break
+	done
+	[ $n -gt 20 ] && echo "BENCH: pair $p does not ping before the run"
+	ip netns exec n$((2 * p + 1)) iperf3 -s -D -1 --logfile "$T/server$p.log" >/dev/null 2>&1
+	p=$((p + 1))
+done
+echo "BENCH: every pair pings; iperf3 servers up (uptime $(cut -d' ' -f1 /proc/uptime) s)"
+sleep 1
+
+# sumstats: "d_tx_failed rx_packets tx_packets" summed over the radios (ethtool -S:
+# hwsim's counter of frames it could not hand to the daemon, mac80211's frame counts).
+sumstats() {
+	i=0
+	while [ "$i" -lt "$N" ]; do
+		ip netns exec n$i ethtool -S wlan$i 2>/dev/null
+		i=$((i + 1))
+	done | awk '$1 == "d_tx_failed:" {d += $2} $1 == "rx_packets:" {r += $2} $1 == "tx_packets:" {t += $2}
+		END {print d + 0, r + 0, t + 0}'
+}
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+S0=$(sumstats)
+if [ -n "$MD_PID" ]; then
+	C0=$(cpu_ticks "$MD_PID")
+	if [ "$STRACE" = 1 ]; then
+		strace -c -f -p "$MD_PID" -o "$T/strace.txt" >/dev/null 2>&1 &
+		ST_PID=$!
+		sleep 1
+	fi
+fi
+U0=$(uptime_s)
+# Progress while iperf3 runs: the daemon's last statistics line, every 5 s.
+(
+	while sleep 5; do
+		echo "BENCH: running (uptime $(uptime_s) s) $( [ -f "$T/stats.jsonl" ] && grep daemon "$T/stats.jsonl" | tail -n 1)"
+		[ -n "$MD_PID" ] && echo "BENCH: daemon state $(awk '{print $3, "utime", $14, "stime", $15}' /proc/$MD_PID/stat) wchan $(cat /proc/$MD_PID/wchan) syscall $(cut -d' ' -f1 /proc/$MD_PID/syscall)"
+	done
+) &
+PROGRESS=$!
+CLIENTS=
+p=0
+while [ "$p" -lt "$PAIRS" ]; do
+	ip netns exec n$((2 * p)) iperf3 -c "$(ipof $p 2)" -t "$SECONDS_RUN" -J >"$OUT/client$p.json" 2>"$T/client$p.log" &
+	CLIENTS="$CLIENTS $!"
+	p=$((p + 1))
+done
+for j in $CLIENTS; do wait "$j"; done
+kill "$PROGRESS" 2>/dev/null
+U1=$(uptime_s)
+set -- $S0 $(sumstats)
+echo "RESULT window_start=$U0 window_end=$U1 d_tx_failed=$(($4 - $1)) rx_packets=$(($5 - $2)) tx_packets=$(($6 - $3))"
+if [ -n "$MD_PID" ]; then
+	C1=$(cpu_ticks "$MD_PID")
+	echo "RESULT cpu_ticks=$((C1 - C0)) hz=$(getconf CLK_TCK 2>/dev/null || echo 100) rss_kb=$(awk '/VmHWM/{print $2}' "/proc/$MD_PID/status")"
+	if [ "$STRACE" = 1 ]; then
+		kill -INT "$ST_PID"
+		wait "$ST_PID" 2>/dev/null
+		cp "$T/strace.txt" "$OUT/strace.txt"
+	fi
+	kill -TERM "$MD_PID"
+	n=0
+	while kill -0 "$MD_PID" 2>/dev/null && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+	kill -0 "$MD_PID" 2>/dev/null && { echo "RESULT daemon_stop=killed"; kill -KILL "$MD_PID"; }
+	cp "$T/mediumd.log" "$OUT/mediumd.log"
+	[ -f "$T/stats.jsonl" ] && cp "$T/stats.jsonl" "$OUT/stats.jsonl"
+fi
+echo "BENCH DONE"
