@@ -1,0 +1,39 @@
+"""bench/mediumd.py end to end at its smallest (one pair, 3 s): both media run, and its
+figures hold together — TCP through sdmac-mediumd stays under the 54 Mb/s rate on
+air, the kernel's own medium (no airtime) is faster, and the daemon's counters add up."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+from vmbed import DAEMON, ROOT, require_vm
+
+
+def test_one_pair_against_the_kernel_medium(tmp_path: Path) -> None:
+    require_vm()
+    if not DAEMON.exists():
+        import pytest
+
+        pytest.skip(f"{DAEMON} is not built")
+    spec = importlib.util.spec_from_file_location("bench_mediumd", ROOT / "bench" / "mediumd.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = bench
+    spec.loader.exec_module(bench)
+    out = tmp_path / "rows.json"
+    rc = bench.main(["--stations", "2", "--seconds", "3", "--sdmac", str(DAEMON), "--json", str(out)])
+    assert rc == 0
+    rows = {("kernel" if r["medium"] == "kernel" else "sdmac"): r for r in json.loads(out.read_text())}
+    k, s = rows["kernel"], rows["sdmac"]
+    assert k["served"] == s["served"] == 1 == s["pairs"]
+    assert s["d_tx_failed"] == 0
+    # 54 Mb/s on air: TCP goodput cannot reach it; the airtime-free kernel medium can.
+    assert 3.0 < s["mbps"] < 54.0, s
+    assert k["mbps"] > s["mbps"], (k, s)
+    # The daemon's own statistics over the run.
+    assert 0.3 < s["utilization"] <= s["backlog"] <= 1.0 + 1e-6, s
+    assert 0.5 < s["syscalls_per_frame"] < 10, s
+    assert 0 < s["cpu_us_per_frame"] and 0 < s["rss_kb"] < 64 * 1024, s
