@@ -18,7 +18,9 @@
 #             another IBSS on 2437 MHz, unicast data at a fixed 1 Mb/s so that
 #             airtime, not CPU, limits throughput; pings on both pairs, then iperf3
 #             UDP on pair 1 alone, pair 2 alone, both at once ("MEASURE channels ...").
-#             "channels same" puts pair 2 on 2412 MHz too (control: they share).
+#             "channels same" puts pair 2 on 2412 MHz too (control: they share);
+#             "channels threads" runs the daemon with --threads (a thread per
+#             channel's medium; each pair must still get its channel's airtime).
 #   hidden    three radios, wmediumd snr model: A-B and B-C 30 dB, A-C -10 dB;
 #             one IBSS on 2412 MHz. A-B and B-C ping, A-C does not, A never lists
 #             C as a peer; then A->B and C->B UDP at once (a hidden-terminal pair)
@@ -33,6 +35,8 @@
 #   linkflip  (exposes a daemon bug) A-C, A-D at -10 dB; while A floods B, the
 #             control socket sets them to 30 dB; then C, D ping B.
 #             "lateadd noflood" / "linkflip noflood": the same on an idle channel.
+#
+# "threads" after any scenario starts the daemon with --threads.
 #
 # Prints "MD OK: <what>" per check, "MEASURE <scenario> key=value ..." lines for
 # the test to judge, the daemon's log (with its counters at SIGTERM), and
@@ -73,9 +77,11 @@ SCENARIO=${1:-}
 [ $# -gt 0 ] && shift
 MEDIUMD=
 VARIANT=
+MD_ARGS=
 for a in "$@"; do
 	case "$a" in
 		mediumd=*) MEDIUMD=${a#mediumd=} ;;
+		threads) MD_ARGS=--threads ;;
 		*) VARIANT=$a ;;
 	esac
 done
@@ -101,11 +107,12 @@ start_mediumd() {
 		set --
 	fi
 	[ -n "$MD_SOCK" ] && set -- "$@" -s "$MD_SOCK"
-	"$MEDIUMD" -l 5 "$@" >"$log" 2>&1 &
+	# shellcheck disable=SC2086 # MD_ARGS: no argument or one word
+	"$MEDIUMD" -l 5 $MD_ARGS "$@" >"$log" 2>&1 &
 	MD_PID=$!
 	FALLBACKS=$(fallbacks)
 	wait_for 10 grep -q "REGISTER SENT!" "$log" || { cat "$log"; fail "$MEDIUMD did not register"; }
-	ok "medium daemon registered (pid $MD_PID)"
+	ok "medium daemon registered (pid $MD_PID${MD_ARGS:+, $MD_ARGS})"
 }
 # stop_mediumd: SIGTERM; it must exit 0 within 5 s; prints its log (counters).
 stop_mediumd() {

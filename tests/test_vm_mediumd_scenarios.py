@@ -36,6 +36,9 @@ by what the kernel reports. The guest side is testbed/mediumd_scenarios.sh.
    iperf3 UDP saturating both pairs at once gives each > 70 % of its solo throughput
    (the daemon keeps one medium per channel). The control run puts both pairs on
    2412 MHz: then they share the airtime and each gets < 70 % (measured ~48 %).
+   With --threads ("channels threads"), each channel's medium runs on its own thread:
+   the same assertions, and the daemon's log shows a worker for each channel that
+   answered every frame it took.
 
 3. Hidden terminal (wmediumd `snr` config: A-B, B-C 30 dB, A-C -10 dB; one IBSS):
    A-B and B-C ping both ways, A-C neither way; B lists both as peers, A and C do
@@ -192,6 +195,29 @@ def test_two_channels_keep_their_own_airtime(share: Path) -> None:
     t, detail = _channels(share)
     assert t["both1"] > 0.7 * t["solo1"], f"pair 1 (2412 MHz) lost airtime to pair 2 (2437 MHz): {t}\n{detail}"
     assert t["both2"] > 0.7 * t["solo2"], f"pair 2 (2437 MHz) lost airtime to pair 1 (2412 MHz): {t}\n{detail}"
+
+
+def _worker_counters(output: str) -> Dict[int, Dict[str, int]]:
+    """The counters each worker thread logged at the stop (--threads), by MHz."""
+    pat = r"medium -?\d+ on (\d+) MHz: Counters \{ frames_in: (\d+), statuses: (\d+), acked: (\d+), deliveries: (\d+), refused: (\d+) \}"
+    keys = ("frames_in", "statuses", "acked", "deliveries", "refused")
+    return {int(m.group(1)): dict(zip(keys, map(int, m.groups()[1:]))) for m in re.finditer(pat, output)}
+
+
+def test_two_channels_on_threads_keep_their_own_airtime(share: Path) -> None:
+    # --threads: a thread per channel's medium; the kernel sees the same medium.
+    t, detail = _channels(share, "threads")
+    assert "MD OK: medium daemon registered" in detail and ", --threads)" in detail, detail
+    assert t["both1"] > 0.7 * t["solo1"], f"pair 1 (2412 MHz) lost airtime to pair 2 (2437 MHz): {t}\n{detail}"
+    assert t["both2"] > 0.7 * t["solo2"], f"pair 2 (2437 MHz) lost airtime to pair 1 (2412 MHz): {t}\n{detail}"
+    workers = _worker_counters(detail)
+    print(f"channels threads: workers {workers}")
+    for f in (2412, 2437):
+        assert f in workers, f"no worker thread for {f} MHz: {workers}\n{detail}"
+        w = workers[f]
+        assert w["frames_in"] > 100 and w["frames_in"] == w["statuses"], f"{f} MHz worker: {w}\n{detail}"
+    total = _counters(detail)[0]
+    assert sum(w["frames_in"] for w in workers.values()) <= total["frames_in"], f"{workers} vs {total}\n{detail}"
 
 
 def test_two_pairs_on_one_channel_share_its_airtime(share: Path) -> None:

@@ -15,8 +15,6 @@ pub(crate) struct Collector<'a> {
     pub radios: &'a [Radio],
     pub freq: u32,
     pub counters: &'a mut Counters,
-    /// Signal at the destination of unicast frames delivered in this round.
-    pub signal_to: Vec<(u64, i32)>,
     pub capture: bool,
 }
 
@@ -65,8 +63,9 @@ impl Sink for Collector<'_> {
             }
         }
         let acked = matches!(r.outcome, sdmac_medium::Outcome::Acked) || (matches!(r.outcome, sdmac_medium::Outcome::NoAck) && r.attempts > 0);
-        let signal_dbm = self.signal_to.iter().find(|s| s.0 == r.handle).map_or(-91, |s| s.1);
-        self.signal_to.retain(|s| s.0 != r.handle);
+        // The signal its destination received it with (kept with the frame: the
+        // reception and the outcome may come out of different rounds).
+        let signal_dbm = f.signal_dbm.unwrap_or(-91);
         self.counters.statuses += 1;
         if acked {
             self.counters.acked += 1;
@@ -78,12 +77,17 @@ impl Sink for Collector<'_> {
         if ind.kind != FrameKind::Data || ind.duplicate {
             return;
         }
-        let Some(f) = self.ch.get(&ind.handle) else { return };
+        let Some(f) = self.ch.get_mut(&ind.handle) else { return };
         let signal = ind.signal_dbm.round() as i32;
         if ind.unicast {
-            self.signal_to.push((ind.handle, signal));
+            f.signal_dbm = Some(signal);
         }
-        let receiver = self.radios[self.radio_of[ind.station as usize]].hw;
+        let radio = &self.radios[self.radio_of[ind.station as usize]];
+        if radio.tuned.is_some_and(|f| f != self.freq) {
+            // It sends on another channel now: the kernel would drop the copy.
+            return;
+        }
+        let receiver = radio.hw;
         self.counters.deliveries += 1;
         self.out.push(Output::Deliver { receiver, frame: f.bytes.clone(), rate: ind.rate, signal_dbm: signal, freq: self.freq });
     }

@@ -195,6 +195,9 @@ pub(crate) struct InFlight {
     pub bytes: Vec<u8>,
     pub n_rates: usize,
     pub echo: StatusEcho,
+    /// Signal at its destination (dBm) of its last attempt that arrived, for the
+    /// status; None until one did.
+    pub signal_dbm: Option<i32>,
 }
 
 /// One channel of one medium: an engine medium.
@@ -206,6 +209,20 @@ pub(crate) struct Channel {
     /// Station → radio index.
     pub radio_of: Vec<usize>,
     pub in_flight: HashMap<u64, InFlight>,
+}
+
+/// What a frame teaches the radio table (see [`HwsimMedium::learn_from_frame`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Learned {
+    /// The id of the medium the transmitter is in: its frame goes to that medium's
+    /// engine medium of the frame's channel.
+    pub medium: MediumId,
+    /// The interface address the frame was sent from (its second address).
+    pub addr: Option<Mac>,
+    /// The radio is new, or the address is new for it.
+    pub changed: bool,
+    /// The radio sent on another channel before (or never): see [`HwsimMedium::set_tuned`].
+    pub retuned: bool,
 }
 
 /// Counters.
@@ -435,6 +452,7 @@ impl HwsimMedium {
         };
         self.take_movement_steps(now, out);
         let r = self.radio_for(f.transmitter);
+        self.radios[r].tuned = Some(f.freq);
         if let Some(a2) = frame.addr2() {
             self.add_address(f.transmitter, a2.0);
         }
@@ -464,10 +482,60 @@ impl HwsimMedium {
         };
         match self.channels[c].engine.enqueue(now, s, req) {
             Ok(()) => {
-                self.channels[c].in_flight.insert(handle, InFlight { transmitter: f.transmitter, cookie: f.cookie, bytes: f.frame.to_vec(), n_rates: f.rates.len(), echo: f.echo });
+                self.channels[c].in_flight.insert(handle, InFlight { transmitter: f.transmitter, cookie: f.cookie, bytes: f.frame.to_vec(), n_rates: f.rates.len(), echo: f.echo, signal_dbm: None });
             }
             Err(_) => refuse(out, &mut self.counters),
         }
+    }
+
+    /// What [`on_frame`](Self::on_frame) learns from `f` before the frame reaches a
+    /// channel — its transmitter (a radio, created if new) and the interface address
+    /// it sends from — learnt here without running any channel: for a dispatcher that
+    /// hands the frame to the thread of its engine medium. None if `on_frame` would
+    /// refuse the frame (it learns nothing from it then).
+    pub fn learn_from_frame(&mut self, f: &KernelFrame<'_>) -> Option<Learned> {
+        let frame = Frame::new_checked(f.frame).ok()?;
+        RateSeries::new(&f.rates)?;
+        let addr = frame.addr2().map(|a| a.0);
+        let (r, changed) = self.learn_radio(f.transmitter, addr);
+        let retuned = self.radios[r].tuned != Some(f.freq);
+        self.radios[r].tuned = Some(f.freq);
+        Some(Learned { medium: self.media[self.radios[r].medium].setup.id, addr, changed, retuned })
+    }
+
+    /// Radio `hw` sends on `freq` now (a frame of it went to another thread's
+    /// channel): it is no longer delivered other channels' frames.
+    pub fn set_tuned(&mut self, hw: Mac, freq: u32) {
+        if let Some(r) = self.radios.iter().position(|r| r.hw == hw) {
+            self.radios[r].tuned = Some(freq);
+        }
+    }
+
+    /// Learns radio `hw` (created if new) and, if given, its interface address `addr`,
+    /// as a frame from it or an ADD_MAC_ADDR event teaches them. Returns the radio's
+    /// index and whether the radio table changed.
+    pub fn learn_radio(&mut self, hw: Mac, addr: Option<Mac>) -> (usize, bool) {
+        let n = self.radios.len();
+        let r = self.radio_for(hw);
+        let mut changed = self.radios.len() != n;
+        if let Some(a) = addr {
+            if !self.radios[r].addrs.contains(&a) {
+                self.radios[r].addrs.push(a);
+                changed = true;
+            }
+        }
+        (r, changed)
+    }
+
+    /// A copy of the radios and media, without any channel and with counters at 0:
+    /// the state a new engine-medium thread starts from, so that radio indices (the
+    /// control socket's station ids) are the same on every thread.
+    pub fn replica(&self) -> HwsimMedium {
+        let mut radios = self.radios.clone();
+        for r in &mut radios {
+            r.station.clear();
+        }
+        HwsimMedium { setup: self.setup.clone(), media: self.media.clone(), channels: Vec::new(), radios, next_handle: 1, counters: Counters::default() }
     }
 
     fn advance_channel(&mut self, c: usize, now: Time, out: &mut Vec<Output>) {
@@ -479,7 +547,6 @@ impl HwsimMedium {
             radios: &self.radios,
             freq: ch.freq,
             counters: &mut self.counters,
-            signal_to: Vec::new(),
             capture: self.setup.capture,
         };
         ch.engine.advance(now.max(ch.engine.now()), &mut col);

@@ -8,6 +8,9 @@
 //! - [`daemon`]: the loop — generic netlink ([`netlink`], batched), a wait
 //!   ([`poller`]) until the medium's next output, the control socket ([`control`],
 //!   [`control_apply`]), capture ([`capture`]) and statistics ([`stats`]).
+//!   With `--threads` ([`threaded`]) each engine medium runs on its own thread
+//!   (`worker`), fed by a [`dispatch`]er that keeps every thread's radio table the
+//!   same.
 //! - [`config`]: wmediumd / yawmd configurations to a medium set-up.
 
 pub mod control;
@@ -15,15 +18,25 @@ pub mod capture;
 mod collector;
 pub mod config;
 pub mod control_apply;
+mod control_clients;
 pub mod daemon;
+pub mod dispatch;
+pub mod encode;
+pub mod error;
+pub mod kernel_msg;
 pub mod hwsim_medium;
 pub mod link_model;
 pub mod media;
 pub mod movement;
 pub mod netlink;
+pub mod options;
 mod radio;
 pub mod poller;
+pub mod radios;
+mod startup;
 pub mod stats;
 mod station_control;
 pub mod syscall_count;
+pub mod threaded;
 pub mod timer;
+mod worker;

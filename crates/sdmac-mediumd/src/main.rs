@@ -4,7 +4,7 @@
 use sdmac_mediumd::daemon::{run, Options};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: sdmac-mediumd [-h] [-V] [-l LEVEL] [-c CONFIG] [-x PER_FILE] [-s [SOCKET]] [-d] [-p PCAP]
+const USAGE: &str = "usage: sdmac-mediumd [-h] [-V] [-l LEVEL] [-c CONFIG] [-x PER_FILE] [-s [SOCKET]] [-d] [-p PCAP] [-t]
 
   -h          print this help and exit
   -V          print the version and exit
@@ -14,7 +14,11 @@ const USAGE: &str = "usage: sdmac-mediumd [-h] [-V] [-l LEVEL] [-c CONFIG] [-x P
   -s [PATH]   Mininet-WiFi control socket (default /var/run/wmediumd.sock)
   -d          accepted for compatibility (debug output with -l 7)
   -p PCAP     capture the medium (pcapng, radiotap), ACKs included
-  --stats F   per-second statistics per medium and AC as JSON lines (- for stdout)";
+  --stats F   per-second statistics per medium and AC as JSON lines (- for stdout)
+  -t, --threads
+              run each medium (configured medium id and channel) on its own thread,
+              so that media on different channels run in parallel; the main thread
+              receives from the kernel and serves the control socket";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -66,6 +70,14 @@ fn main() -> ExitCode {
                 Ok(())
             }
             "-d" => Ok(()),
+            // wmediumd's -t takes a socket (its time control); here it is a flag.
+            "-t" | "--threads" if args.get(i + 1).is_some_and(|n| !n.starts_with('-')) => {
+                Err(format!("{a} takes no value ({:?} given): it runs a thread per medium; wmediumd's -t SOCKET (time control) is not supported", args[i + 1]))
+            }
+            "-t" | "--threads" => {
+                opts.threads = true;
+                Ok(())
+            }
             other => Err(format!("unknown option {other:?}\n{USAGE}")),
         };
         if let Err(e) = r {

@@ -109,6 +109,10 @@ impl NlSocket {
     }
 }
 
+/// Receive batches a loop takes per round at most, so that its outputs go out even
+/// while the kernel sends faster than it reads.
+pub const MAX_BATCHES_PER_ROUND: usize = 4;
+
 /// Room for a batch of datagrams received with one system call.
 #[derive(Debug)]
 pub struct RecvBatch {

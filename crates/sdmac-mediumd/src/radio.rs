@@ -32,6 +32,11 @@ pub(crate) struct Radio {
     /// Mininet-WiFi's Gaussian random term (dB): added to the signal of the frames it
     /// sends in the log-normal shadowing model.
     pub g_random_db: f64,
+    /// The channel (MHz) it last sent on: a hwsim radio has one channel at a time,
+    /// and the kernel drops what arrives for another, so frames on other channels are
+    /// not delivered to it. None until it sends: then it gets every channel's frames
+    /// (a radio scanning passively must hear beacons before it says anything).
+    pub tuned: Option<u32>,
 }
 
 impl Radio {
@@ -49,6 +54,7 @@ impl Radio {
             gain_dbi: None,
             direction: None,
             g_random_db: 0.0,
+            tuned: None,
         }
     }
 

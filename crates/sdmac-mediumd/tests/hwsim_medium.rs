@@ -142,3 +142,67 @@ fn flush_answers_everything_in_flight() {
     assert_eq!(statuses, 20);
     assert_eq!(m.in_flight(), 0);
 }
+
+#[test]
+fn a_status_reports_the_signal_its_destination_received_even_in_a_later_round() {
+    // Advanced in small steps (as the daemon does, waking at every output), the
+    // delivery and the outcome come out of different calls; the status still carries
+    // the destination's signal, not the noise floor.
+    let mut m = HwsimMedium::new(snr_setup());
+    let mut out = Vec::new();
+    let frame = data(A, B, &[7u8; 1000]);
+    m.on_frame(0, kf(A, &frame, 2412, vec![(Rate::Ofdm54, 3)], 9), &mut out);
+    let mut t = 0;
+    while let Some(w) = m.next_output_time() {
+        t = w.max(t + 1);
+        m.advance(t, &mut out);
+        if out.iter().any(|o| matches!(o, Output::TxStatus { .. })) {
+            break;
+        }
+    }
+    let delivered = out.iter().find_map(|o| match o {
+        Output::Deliver { signal_dbm, .. } => Some(*signal_dbm),
+        _ => None,
+    });
+    let status = out.iter().find_map(|o| match o {
+        Output::TxStatus { signal_dbm, acked: true, .. } => Some(*signal_dbm),
+        _ => None,
+    });
+    assert!(delivered.is_some() && status == delivered, "delivery {delivered:?}, status {status:?}: {out:?}");
+    assert!(status.unwrap() > -91);
+}
+
+#[test]
+fn a_radio_that_sends_on_another_channel_gets_no_copies_from_this_one() {
+    // All three are listed (stations of every channel's medium). C last sent on
+    // 2437 MHz, so A's broadcast on 2412 MHz goes to B (never sent: could be anywhere,
+    // e.g. scanning) but not to C, whose kernel would drop it. When C sends on 2412
+    // MHz again, it hears 2412 MHz again.
+    let mut m = HwsimMedium::new(snr_setup());
+    let mut out = Vec::new();
+    let fc = data(C, [0xff; 6], &[1u8; 50]);
+    m.on_frame(MS, kf(C, &fc, 2437, vec![(Rate::Ofdm6, 1)], 1), &mut out);
+    out.extend(run(&mut m, 2 * MS));
+    let receivers = |out: &[Output], freq: u32| -> Vec<[u8; 6]> {
+        out.iter()
+            .filter_map(|o| match o {
+                Output::Deliver { receiver, freq: f, .. } if *f == freq => Some(*receiver),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(receivers(&out, 2437), vec![hw_addr_of(A), hw_addr_of(B)], "on 2437 MHz C reaches both");
+    let fa = data(A, [0xff; 6], &[2u8; 50]);
+    let mut out = Vec::new();
+    m.on_frame(3 * MS, kf(A, &fa, 2412, vec![(Rate::Ofdm6, 1)], 2), &mut out);
+    out.extend(run(&mut m, 4 * MS));
+    assert_eq!(receivers(&out, 2412), vec![hw_addr_of(B)], "C is on 2437 MHz");
+    m.on_frame(5 * MS, kf(C, &fc, 2412, vec![(Rate::Ofdm6, 1)], 3), &mut out);
+    out.extend(run(&mut m, 6 * MS));
+    let mut out = Vec::new();
+    m.on_frame(7 * MS, kf(A, &fa, 2412, vec![(Rate::Ofdm6, 1)], 4), &mut out);
+    out.extend(run(&mut m, 8 * MS));
+    let mut got = receivers(&out, 2412);
+    got.sort();
+    assert_eq!(got, vec![hw_addr_of(B), hw_addr_of(C)], "C is back on 2412 MHz");
+}

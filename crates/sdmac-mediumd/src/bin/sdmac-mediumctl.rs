@@ -4,8 +4,11 @@
 //! sdmac-mediumctl [-s SOCKET] add MAC | del MAC | del-id ID | snr MAC MAC DB |
 //!                 errprob MAC MAC P | pos MAC X Y Z | txpower MAC DBM | gain MAC DBI |
 //!                 height MAC M | medium MAC ID | shutdown
+//! sdmac-mediumctl new-radios COUNT
 //! Prints the result (success, not_found, duplicate, wrong_mode; and the id for add);
-//! exits 0 on success, 1 otherwise.
+//! exits 0 on success, 1 otherwise. `new-radios` does not use the control socket: it
+//! asks mac80211_hwsim itself (generic netlink, root) for COUNT more radios — its
+//! `radios=` module parameter stops at 100 — and prints their indices.
 
 use sdmac_mediumd::control::{encode_request, request_len, types, Request};
 use std::io::{Read, Write};
@@ -52,6 +55,22 @@ fn main() -> ExitCode {
     if args.first().map(String::as_str) == Some("-s") && args.len() > 1 {
         path = args[1].clone();
         args.drain(..2);
+    }
+    if let ["new-radios", count] = args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+        let Ok(count) = count.parse::<u32>() else {
+            eprintln!("sdmac-mediumctl: new-radios: {count:?} is not a count");
+            return ExitCode::from(2);
+        };
+        return match sdmac_mediumd::radios::new_radios(count) {
+            Ok(ids) => {
+                println!("{}", ids.iter().map(u32::to_string).collect::<Vec<_>>().join(" "));
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("sdmac-mediumctl: new-radios: {e}");
+                ExitCode::FAILURE
+            }
+        };
     }
     let req = match parse(&args) {
         Ok(r) => r,

@@ -1,0 +1,105 @@
+//! The medium's outputs as netlink messages to the kernel: TX_INFO_FRAME for a
+//! status, FRAME for a delivery, several messages per datagram (no ACK requested).
+//! Frames on air go to a capture instead.
+//!
+//! The kernel matches a status by transmitter and cookie and checks that it comes
+//! from the registered socket's port id; it does not look at sequence numbers, so
+//! threads that share the socket each number their own messages.
+
+use crate::error::{io_err, DaemonError};
+use crate::hwsim_medium::Output;
+use crate::netlink::NlSocket;
+use sdmac_hwsim::hwsim::{HwsimFlags, HwsimMsg, RxFrame, TxInfoFrame, TxRate, TX_MAX_RATES};
+use sdmac_hwsim::nl::{self, NlHeader};
+use sdmac_hwsim::rate::{rx_rate_index, Band};
+use sdmac_phy::Rate;
+use std::io;
+
+/// Where datagrams for the kernel go: the netlink socket, or a stand-in in tests.
+/// Shared by every thread that sends (one `sendto` per datagram is atomic).
+pub trait Datagrams: Send + Sync {
+    /// Sends one datagram.
+    fn send(&self, datagram: &[u8]) -> io::Result<()>;
+    /// The port id messages carry.
+    fn pid(&self) -> u32;
+}
+
+impl Datagrams for NlSocket {
+    fn send(&self, datagram: &[u8]) -> io::Result<()> {
+        NlSocket::send(self, datagram)
+    }
+
+    fn pid(&self) -> u32 {
+        NlSocket::pid(self)
+    }
+}
+
+/// Packs outputs into datagrams for one sender (one thread).
+#[derive(Debug)]
+pub struct Encoder {
+    family: u16,
+    pid: u32,
+    seq: u32,
+    tx: Vec<u8>,
+}
+
+impl Encoder {
+    /// An encoder for family `family`, port id `pid`; its first message gets sequence
+    /// number `seq + 1`.
+    pub fn new(family: u16, pid: u32, seq: u32) -> Encoder {
+        Encoder { family, pid, seq, tx: vec![0u8; 1 << 16] }
+    }
+
+    /// Encodes every output of `out` (which it empties) and hands the datagrams to
+    /// `send` — as few as fit, usually one; frames on air go to `air` (start on air on
+    /// the daemon's clock, MHz, rate, frame).
+    pub fn send(
+        &mut self,
+        out: &mut Vec<Output>,
+        mut send: impl FnMut(&[u8]) -> io::Result<()>,
+        mut air: impl FnMut(u64, u32, Rate, &[u8]) -> io::Result<()>,
+    ) -> Result<(), DaemonError> {
+        let mut at = 0;
+        for o in out.drain(..) {
+            if let Output::Air { t_start, freq, rate, frame } = &o {
+                air(*t_start, *freq, *rate, frame).map_err(io_err("capture file"))?;
+                continue;
+            }
+            self.seq = self.seq.wrapping_add(1);
+            let hdr = NlHeader::request(self.family, nl::flags::REQUEST, self.seq, self.pid);
+            let msg = match &o {
+                Output::TxStatus { transmitter, cookie, acked, signal_dbm, attempts, echo } => {
+                    // The frame's own rate indices with the attempts made; the list ends
+                    // at the first entry not used.
+                    let mut tx_info = [TxRate::END; TX_MAX_RATES];
+                    for (k, r) in tx_info.iter_mut().enumerate() {
+                        let n = attempts.get(k).copied().unwrap_or(0);
+                        if echo.rate_idx[k] < 0 || n == 0 {
+                            break;
+                        }
+                        *r = TxRate::new(echo.rate_idx[k], n);
+                    }
+                    let flags = HwsimFlags::from_bits_retain(echo.flags);
+                    let flags = if *acked { flags | HwsimFlags::STAT_ACK } else { flags };
+                    HwsimMsg::TxInfo(TxInfoFrame { transmitter: *transmitter, flags, cookie: *cookie, signal: *signal_dbm, tx_info })
+                }
+                Output::Deliver { receiver, frame, rate, signal_dbm, freq } => {
+                    let band = Band::from_freq(*freq).unwrap_or(Band::from_freq(2412).expect("2.4 GHz band"));
+                    HwsimMsg::Delivery(RxFrame { receiver: *receiver, frame, rx_rate: rx_rate_index(*rate, band), signal: *signal_dbm, freq: *freq })
+                }
+                Output::Air { .. } => continue,
+            };
+            let len = msg.buffer_len();
+            if at + len > self.tx.len() {
+                send(&self.tx[..at]).map_err(io_err("netlink send"))?;
+                at = 0;
+            }
+            let n = msg.emit(&hdr, &mut self.tx[at..]).map_err(|e| DaemonError::Protocol(e.to_string()))?;
+            at += n;
+        }
+        if at > 0 {
+            send(&self.tx[..at]).map_err(io_err("netlink send"))?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,48 @@
+//! What the kernel sends the medium, read from its datagrams: frames to carry and
+//! the addresses radios take on.
+
+use crate::hwsim_medium::{KernelFrame, Mac, StatusEcho};
+use sdmac_hwsim::hwsim::HwsimMsg;
+use sdmac_hwsim::nl;
+
+/// One message of the kernel that the medium acts on.
+pub enum KernelMsg<'a> {
+    /// A frame to carry (FRAME with a transmitter).
+    Frame(KernelFrame<'a>),
+    /// ADD_MAC_ADDR: radio `0` (hwsim address) has interface address `1`.
+    AddMacAddr(Mac, Mac),
+}
+
+/// Calls `f` with every hwsim message of datagram `d` the medium acts on, in order.
+/// Messages of other families and other commands are skipped; a malformed one is
+/// reported (at `log` ≥ 4) and skipped; a malformed netlink header ends the datagram.
+pub fn each_message(d: &[u8], family: u16, log: u8, mut f: impl FnMut(KernelMsg<'_>)) {
+    for m in nl::messages(d) {
+        let Ok(m) = m else { break };
+        if m.header().ty != family {
+            continue;
+        }
+        match HwsimMsg::parse(&m) {
+            Ok(HwsimMsg::Frame(fr)) => {
+                let rates: Vec<(sdmac_phy::Rate, u8)> =
+                    fr.rate_series().filter_map(|r| r.ok()).map(|(r, c)| (r.to_phy().unwrap_or_else(|_| r.nearest_phy()), c)).collect();
+                f(KernelMsg::Frame(KernelFrame {
+                    transmitter: fr.transmitter,
+                    frame: fr.frame,
+                    no_ack: !fr.wants_ack(),
+                    freq: fr.freq.unwrap_or(2412),
+                    rates,
+                    cookie: fr.cookie,
+                    echo: StatusEcho { rate_idx: fr.tx_info.map(|r| r.idx), flags: fr.flags.bits() },
+                }));
+            }
+            Ok(HwsimMsg::AddMacAddr(e)) => f(KernelMsg::AddMacAddr(e.radio, e.addr)),
+            Ok(_) => {}
+            Err(e) => {
+                if log >= 4 {
+                    eprintln!("sdmac-mediumd: ignoring a malformed message: {e}");
+                }
+            }
+        }
+    }
+}

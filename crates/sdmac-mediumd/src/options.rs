@@ -1,0 +1,21 @@
+//! The options of a run of the daemon.
+
+use crate::hwsim_medium::Setup;
+
+/// Options of a run.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The medium.
+    pub setup: Setup,
+    /// Log level (0 quiet … 7 debug).
+    pub log_level: u8,
+    /// Mininet-WiFi's control socket (UNIX stream) to listen on.
+    pub control_socket: Option<std::path::PathBuf>,
+    /// Capture every frame on air here (pcapng, radiotap).
+    pub capture: Option<std::path::PathBuf>,
+    /// Write per-second statistics here (JSON lines; "-" for stdout).
+    pub stats: Option<std::path::PathBuf>,
+    /// Run each engine medium (configured medium id, channel) on its own thread
+    /// (`--threads`); the main thread receives from the kernel and dispatches.
+    pub threads: bool,
+}

@@ -1,0 +1,122 @@
+//! The daemon with `--threads`: the main thread receives from the kernel (one
+//! recvmmsg per batch, as on one thread), serves the control socket and writes the
+//! statistics; each engine medium — (configured medium id, channel) — runs on its own
+//! thread (`worker`), fed by the [`Dispatcher`]. Every thread sends its own
+//! outputs on the one netlink socket.
+//!
+//! Shutdown (SIGTERM/SIGINT, or a control client's shutdown): every worker answers
+//! every frame still in flight and ends; the main thread joins them, writes the last
+//! statistics and exits. If a worker fails (a panic, a send error), it answers its
+//! frames in flight as not acknowledged, the others are stopped the same way and the
+//! daemon exits with an error.
+
+use crate::control_clients::Clients;
+use crate::dispatch::Dispatcher;
+use crate::encode::Datagrams;
+use crate::error::{io_err, DaemonError};
+use crate::netlink::{RecvBatch, MAX_BATCHES_PER_ROUND};
+use crate::options::Options;
+use crate::poller::Poller;
+use crate::stats::DaemonCounters;
+use crate::{startup, syscall_count};
+use std::os::fd::AsRawFd;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+
+const NL: u64 = 0;
+const FAILED: u64 = 1;
+
+/// Runs until SIGTERM/SIGINT (or a control client's shutdown).
+pub fn run(opts: Options) -> Result<(), DaemonError> {
+    let (sock, family) = startup::connect()?;
+    let sock = Arc::new(sock);
+    let stop = startup::stop_flag()?;
+    let mut poller = Poller::new().map_err(io_err("epoll"))?;
+    poller.add(sock.as_raw_fd(), NL).map_err(io_err("epoll add"))?;
+    let mut clients = Clients::bind(opts.control_socket.as_deref(), &poller)?;
+    let mut ready: Vec<u64> = Vec::new();
+    let origin = sdmac_rt::monotonic_ns();
+    let mut setup = opts.setup.clone();
+    setup.capture = opts.capture.is_some();
+    let capture = startup::open_capture(&opts)?.map(|c| Arc::new(Mutex::new(c)));
+    let mut stats = startup::open_stats(&opts)?;
+    let log = opts.log_level;
+    let sink: Arc<dyn Datagrams> = sock.clone();
+    let mut d = Dispatcher::new(setup, sink, family, capture.clone(), stats.is_some(), origin, log).map_err(io_err("eventfd"))?;
+    poller.add(d.failure_fd(), FAILED).map_err(io_err("epoll add"))?;
+    let mut next_stats = 1_000_000_000u64;
+    let mut rx = RecvBatch::new(64, 16 << 10);
+    let mut nl_ready = true;
+    let mut rounds = 0u64;
+    let now = || sdmac_rt::monotonic_ns() - origin;
+    loop {
+        rounds += 1;
+        let deadline = stats.as_ref().map(|_| next_stats + origin);
+        ready.clear();
+        ready.extend_from_slice(poller.wait(deadline, 500).map_err(io_err("epoll"))?);
+        nl_ready |= ready.contains(&NL);
+        clients.accept(&ready, &poller);
+        if Clients::any_ready(&ready) {
+            clients.serve(&ready, &poller, &stop, log, |req| d.control(now(), req));
+        }
+        let failed = d.failure();
+        if stop.load(Ordering::Relaxed) || failed.is_some() {
+            let fin = d.stop()?;
+            if let Some(c) = capture.as_ref() {
+                c.lock().unwrap_or_else(|e| e.into_inner()).flush().map_err(io_err("capture file"))?;
+            }
+            if let Some(w) = stats.as_mut() {
+                let c = DaemonCounters {
+                    mono_ns: sdmac_rt::monotonic_ns(),
+                    frames: fin.counters.frames_in,
+                    deliveries: fin.counters.deliveries,
+                    statuses: fin.counters.statuses,
+                    syscalls: syscall_count::total(),
+                    rounds: rounds + fin.rounds,
+                };
+                w.write(now(), &fin.stats, &c).map_err(io_err("stats file"))?;
+            }
+            if log >= 5 {
+                for (k, m) in fin.keys.iter().zip(&fin.media) {
+                    eprintln!("sdmac-mediumd: medium {} on {} MHz: {:?}", k.0, k.1, m.counters());
+                }
+                eprintln!(
+                    "sdmac-mediumd: stopping; {:?}; {} system calls in {} rounds ({} threads)",
+                    fin.counters,
+                    syscall_count::total(),
+                    rounds + fin.rounds,
+                    fin.media.len() + 1
+                );
+            }
+            clients.remove_socket_file();
+            return match fin.failed {
+                Some(what) => Err(DaemonError::Worker(what)),
+                None => Ok(()),
+            };
+        }
+        // Everything the kernel sent: a batch that comes back short emptied the
+        // socket. The workers are woken once per batch.
+        let mut batches = 0;
+        while nl_ready && batches < MAX_BATCHES_PER_ROUND {
+            batches += 1;
+            let n = sock.recv_batch(&mut rx).map_err(io_err("netlink recv"))?;
+            nl_ready = n == rx.capacity();
+            let t = now();
+            for dg in rx.datagrams() {
+                d.on_datagram(dg, t);
+            }
+            d.wake_workers()?;
+        }
+        // Control requests handed on are taken when the workers next wake.
+        d.wake_workers()?;
+        if let Some(w) = stats.as_mut() {
+            let t = now();
+            if t >= next_stats {
+                let (media, c, n) = d.stats(rounds);
+                let dc = DaemonCounters { mono_ns: sdmac_rt::monotonic_ns(), frames: c.frames_in, deliveries: c.deliveries, statuses: c.statuses, syscalls: syscall_count::total(), rounds: n };
+                w.write(t, &media, &dc).map_err(io_err("stats file"))?;
+                next_stats = t - t % 1_000_000_000 + 1_000_000_000;
+            }
+        }
+    }
+}
