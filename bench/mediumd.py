@@ -5,15 +5,18 @@ side — the kernel's own perfect medium (the baseline: no airtime at all), sdma
 and any other medium daemon given with --daemon (wmediumd, or an older sdmac-mediumd).
 
     python3 bench/mediumd.py [--stations 2,10,40,100] [--channels 1] [--seconds 10]
-                             [--daemon PATH ...] [--no-kernel] [--strace] [--runs 1]
+                             [--daemon PATH ...] [--threads] [--no-kernel] [--strace] [--runs 1]
                              [--json OUT]
 
-Per run it reports: aggregate TCP goodput and pairs served (> 0.1 Mb/s); hwsim's
+Every medium daemon runs at nice -10 in the guest (it is the emulation's clock; at
+N = 100 a daemon at the default priority gets a few per cent of the CPU beside 100
+iperf3 processes). Per run it reports: aggregate TCP goodput and pairs served (> 0.1 Mb/s); hwsim's
 d_tx_failed (frames the kernel could not hand to the daemon); the daemon's CPU time
 per delivered frame and peak RSS; for sdmac-mediumd its own statistics — medium
 utilization (time with a frame on air), backlog (time with a frame queued or in its
 exchange: 1.0 = the medium never waited for the daemon) and system calls per frame
-(its own count; with --strace, strace -c's count for every daemon). Frames are
+the kernel handed it (its own count; with --strace, strace -c's count for every
+daemon), also per delivered copy in the JSON. Frames are
 mac80211's, counted by ethtool on every radio, so every medium is measured alike.
 
 --channels K spreads the pairs over K channels (each its own medium): --stations 200
@@ -37,6 +40,7 @@ from typing import Any, Dict, List, Optional
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
 SDMAC = TARGET / "release" / "sdmac-mediumd"
+CTL = TARGET / "release" / "sdmac-mediumctl"
 GUEST = ROOT / "bench" / "mediumd_pairs.sh"
 SERVED_BPS = 100e3
 USER_MEM = os.environ.get("SDMAC_VM_MEM")
@@ -95,9 +99,12 @@ def window_stats(path: Path, t0: float, t1: float) -> Dict[str, Any]:
     if len(d_in) >= 2:
         a, b = d_in[0]["daemon"], d_in[-1]["daemon"]
         frames = b["frames"] - a["frames"]
+        deliveries = b["deliveries"] - a["deliveries"]
         if frames > 0:
             res["syscalls_per_frame"] = (b["syscalls"] - a["syscalls"]) / frames
             res["rounds_per_frame"] = (b["rounds"] - a["rounds"]) / frames
+        if deliveries > 0:
+            res["syscalls_per_delivery"] = (b["syscalls"] - a["syscalls"]) / deliveries
     return res
 
 
@@ -114,14 +121,16 @@ def strace_total(path: Path) -> Optional[int]:
     return None
 
 
-def run_once(vm, n: int, channels: int, seconds: int, medium: str, strace: bool, rate: int) -> Dict[str, Any]:
+def run_once(vm, n: int, channels: int, seconds: int, medium: str, strace: bool, rate: int, medium_args: str = "", label: str = "") -> Dict[str, Any]:
     share = Path(tempfile.mkdtemp(prefix="sdmac-bench-"))
     try:
         arg_medium = "kernel"
         if medium != "kernel":
             shutil.copy2(medium, share / "daemon")
             arg_medium = "/share/daemon"
-        args = [f"N={n}", f"SECONDS={seconds}", f"CHANNELS={channels}", f"RATE={rate}", f"MEDIUM={arg_medium}", f"STRACE={int(strace)}"]
+        if CTL.exists():
+            shutil.copy2(CTL, share / "mediumctl")
+        args = ["CTL=/share/mediumctl", f"N={n}", f"SECONDS={seconds}", f"CHANNELS={channels}", f"RATE={rate}", f"MEDIUM={arg_medium}", f"STRACE={int(strace)}", f"MEDIUM_ARGS={medium_args}"]
         os.environ["SDMAC_VM_MEM"] = USER_MEM or str(max(768, 512 + 24 * n))
         timeout = 120 + 4 * n + 3 * seconds
         r = vm.run(GUEST, args=args, timeout=timeout, share=share)
@@ -136,6 +145,7 @@ def run_once(vm, n: int, channels: int, seconds: int, medium: str, strace: bool,
         rx = int(res.get("rx_packets", 0))
         row: Dict[str, Any] = {
             "medium": medium,
+            "label": label or name_of(medium),
             "stations": n,
             "channels": channels,
             "mbps": sum(bps) / 1e6,
@@ -193,7 +203,7 @@ def print_table(rows: List[Dict[str, Any]]) -> None:
     for r in rows:
         sysfr = r.get("syscalls_per_frame", r.get("strace_syscalls_per_frame"))
         print(
-            f"{r['stations']:>4} {r['channels']:>3} {name_of(r['medium']):<16} {fmt(r['mbps']):>7} "
+            f"{r['stations']:>4} {r['channels']:>3} {r['label']:<16} {fmt(r['mbps']):>7} "
             f"{str(r['served']) + '/' + str(r['pairs']):>7} {fmt(r['jain'], '.2f'):>5} {r['d_tx_failed']:>11} "
             f"{fmt(r.get('daemon_cpu_pct')):>6} {fmt(r.get('cpu_us_per_frame')):>9} "
             f"{fmt(r['rss_kb'] / 1024 if r.get('rss_kb') else None):>6} {fmt(r.get('utilization'), '.2f'):>5} "
@@ -210,6 +220,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--daemon", action="append", default=[], metavar="PATH", help="another medium daemon to run the same experiment against (wmediumd's command line)")
     ap.add_argument("--sdmac", default=str(SDMAC), metavar="PATH", help="the sdmac-mediumd binary (default: the release build)")
     ap.add_argument("--no-kernel", action="store_true", help="skip the kernel's own medium (the baseline)")
+    ap.add_argument("--threads", action="store_true", help="also run sdmac-mediumd with --threads (a thread per medium)")
     ap.add_argument("--strace", action="store_true", help="count every daemon's system calls with strace -c (slows them)")
     ap.add_argument("--runs", type=int, default=1, help="runs per point; figures are medians")
     ap.add_argument("--json", metavar="OUT", help="write the rows as JSON")
@@ -227,7 +238,11 @@ def main(argv: Optional[List[str]] = None) -> int:
             print(f"mediumd benchmark: --daemon {d} is not an executable file", file=sys.stderr)
             return 2
     vm.build_image()
-    media = ([] if a.no_kernel else ["kernel"]) + [a.sdmac] + a.daemon
+    # (binary, extra arguments, label)
+    media = ([] if a.no_kernel else [("kernel", "", "kernel")]) + [(a.sdmac, "", "sdmac-mediumd")]
+    if a.threads:
+        media.append((a.sdmac, "--threads", "sdmac-mediumd -t"))
+    media += [(d, "", name_of(d)) for d in a.daemon]
     stations = [int(x) for x in a.stations.split(",") if x.strip()]
     rows: List[Dict[str, Any]] = []
     total = len(stations) * len(media) * a.runs
@@ -236,23 +251,23 @@ def main(argv: Optional[List[str]] = None) -> int:
         if n < 2 or n % 2:
             print(f"mediumd benchmark: N={n} must be even and at least 2", file=sys.stderr)
             return 2
-        for m in media:
+        for m, margs, label in media:
             runs = []
             for _ in range(a.runs):
                 k += 1
-                print(f"[{k}/{total}] N={n} channels={a.channels} medium={name_of(m)} ...", file=sys.stderr, flush=True)
-                runs.append(run_once(vm, n, a.channels, a.seconds, m, a.strace, a.rate))
+                print(f"[{k}/{total}] N={n} channels={a.channels} medium={label} ...", file=sys.stderr, flush=True)
+                runs.append(run_once(vm, n, a.channels, a.seconds, m, a.strace, a.rate, margs, label))
             rows.append(median_row(runs))
     print_table(rows)
     # Side by side: sdmac-mediumd against every other medium, per N.
     for n in stations:
-        at = {r["medium"]: r for r in rows if r["stations"] == n}
-        s = at.get(a.sdmac)
+        at = {r["label"]: r for r in rows if r["stations"] == n}
+        s = at.get("sdmac-mediumd")
         for m, r in at.items():
-            if m == a.sdmac or not s:
+            if m == "sdmac-mediumd" or not s:
                 continue
             ratio = s["mbps"] / r["mbps"] if r["mbps"] > 0 else float("inf")
-            line = f"N={n}: sdmac-mediumd / {name_of(m)}: goodput x{ratio:.2f}"
+            line = f"N={n}: sdmac-mediumd / {m}: goodput x{ratio:.2f}"
             if r.get("cpu_us_per_frame") and s.get("cpu_us_per_frame"):
                 line += f", CPU per frame x{s['cpu_us_per_frame'] / r['cpu_us_per_frame']:.2f}"
             print(line)

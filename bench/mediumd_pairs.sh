@@ -6,6 +6,7 @@
 # "RESULT" lines this prints).
 #
 #   mediumd_pairs.sh N=40 SECONDS=10 CHANNELS=1 RATE=54 MEDIUM=kernel|PATH [STRACE=1] [BEACON=100]
+#                    [MEDIUM_ARGS="--threads"] [CTL=/share/sdmac-mediumctl (N > 100)]
 #
 # MEDIUM=kernel runs with no daemon: the kernel's own perfect medium (the baseline).
 # MEDIUM=PATH starts that binary as the medium daemon with a wmediumd configuration
@@ -29,7 +30,7 @@
 #   cpu_ticks= hz= rss_kb=      the daemon's CPU time (user+system) during the run,
 #                               and its peak RSS
 set -u
-N=40 SECONDS_RUN=10 CHANNELS=1 RATE=54 MEDIUM=kernel STRACE=0 BEACON=100
+N=40 SECONDS_RUN=10 CHANNELS=1 RATE=54 MEDIUM=kernel STRACE=0 BEACON=100 MEDIUM_ARGS= CTL=
 for a in "$@"; do
 	case "$a" in
 		N=*) N=${a#N=} ;;
@@ -39,6 +40,8 @@ for a in "$@"; do
 		MEDIUM=*) MEDIUM=${a#MEDIUM=} ;;
 		STRACE=*) STRACE=${a#STRACE=} ;;
 		BEACON=*) BEACON=${a#BEACON=} ;;
+		MEDIUM_ARGS=*) MEDIUM_ARGS=${a#MEDIUM_ARGS=} ;;
+		CTL=*) CTL=${a#CTL=} ;;
 		*) echo "unknown argument $a"; exit 2 ;;
 	esac
 done
@@ -55,10 +58,20 @@ fail() {
 }
 [ $((N % 2)) -eq 0 ] && [ "$N" -ge 2 ] || fail "N must be even and at least 2"
 PAIRS=$((N / 2))
-FREQS="2412 2437 2462 2417 2442 2467 2422 2447 2427 2452 2432 2457 2472"
-freq() { echo "$FREQS" | awk -v k=$(($1 % 13 + 1)) '{print $k}'; }
+# Channels 1, 6, 11 first (they do not overlap), then the rest of 1-11 (12 and 13
+# allow no IBSS in the world regulatory domain). Each is its own medium.
+FREQS="2412 2437 2462 2417 2442 2422 2447 2427 2452 2432 2457"
+freq() { echo "$FREQS" | awk -v k=$(($1 % 11 + 1)) '{print $k}'; }
 
-modprobe mac80211_hwsim radios="$N" || fail "modprobe mac80211_hwsim radios=$N"
+# The module makes at most 100 radios; sdmac-mediumctl asks it for the rest.
+FIRST=$N
+[ "$FIRST" -gt 100 ] && FIRST=100
+modprobe mac80211_hwsim radios="$FIRST" || fail "modprobe mac80211_hwsim radios=$FIRST"
+if [ "$N" -gt "$FIRST" ]; then
+	[ -x "$CTL" ] || fail "N=$N needs CTL=sdmac-mediumctl for radios past 100"
+	"$CTL" new-radios $((N - FIRST)) >/dev/null || fail "$CTL new-radios $((N - FIRST))"
+	[ -e /sys/class/net/wlan$((N - 1)) ] || fail "no wlan$((N - 1)) after new-radios"
+fi
 # hwsim numbers its radios from 0 with addresses 02:00:00:00:ii:00 (ii the index,
 # the high octet in the third position past 255).
 i=0
@@ -77,8 +90,14 @@ if [ "$MEDIUM" != kernel ]; then
 	SDMAC=0
 	"$MEDIUM" -V 2>&1 | grep -q sdmac && SDMAC=1
 	[ "$SDMAC" = 1 ] && set -- "$@" --stats "$T/stats.jsonl"
+	# shellcheck disable=SC2086 # MEDIUM_ARGS is a word list
+	set -- "$@" $MEDIUM_ARGS
 	"$MEDIUM" "$@" >"$T/mediumd.log" 2>&1 &
 	MD_PID=$!
+	# The medium daemon is the emulation's clock: it runs ahead of the traffic it
+	# serves (nice -10), whichever daemon it is.
+	busybox renice -n -10 -p "$MD_PID" >/dev/null 2>&1 || renice -n -10 -p "$MD_PID" >/dev/null 2>&1 ||
+		echo "BENCH: could not raise the daemon's priority"
 	n=0
 	until grep -q "REGISTER SENT!" "$T/mediumd.log" 2>/dev/null; do
 		n=$((n + 1))
@@ -110,16 +129,26 @@ while [ "$i" -lt "$N" ]; do
 done
 echo "BENCH: $N radios in $PAIRS IBSS pairs over $CHANNELS channel(s) at $RATE Mb/s, medium $MEDIUM (uptime $(cut -d' ' -f1 /proc/uptime) s)"
 
-# Every pair must reach its peer before the run (the first frames also settle ARP).
+# Every pair must reach its peer before the run (the first frames also settle ARP):
+# all pairs at once, 30 s at most.
 ipof() { echo "10.$(($1 / 250)).$(($1 % 250)).$2"; }
+PINGS=
 p=0
 while [ "$p" -lt "$PAIRS" ]; do
-	n=0
-	until ip netns exec n$((2 * p)) ping -c 1 -W 1 "$(ipof $p 2)" >/dev/null 2>&1; do
-		n=$((n + 1))
-		[ $n -gt 20 ] && break
-	done
-	[ $n -gt 20 ] && echo "BENCH: pair $p does not ping before the run"
+	(
+		n=0
+		until ip netns exec n$((2 * p)) ping -c 1 -W 1 "$(ipof $p 2)" >/dev/null 2>&1; do
+			n=$((n + 1))
+			[ $n -ge 30 ] && { echo "BENCH: pair $p does not ping before the run"; break; }
+		done
+	) &
+	PINGS="$PINGS $!"
+	p=$((p + 1))
+done
+# (not a bare wait: the daemon is a child too)
+for j in $PINGS; do wait "$j"; done
+p=0
+while [ "$p" -lt "$PAIRS" ]; do
 	ip netns exec n$((2 * p + 1)) iperf3 -s -D -1 --logfile "$T/server$p.log" >/dev/null 2>&1
 	p=$((p + 1))
 done
@@ -152,6 +181,7 @@ U0=$(uptime_s)
 (
 	while sleep 5; do
 		echo "BENCH: running (uptime $(uptime_s) s) $( [ -f "$T/stats.jsonl" ] && grep daemon "$T/stats.jsonl" | tail -n 1)"
+		top -b -n 1 | sed -n '7,12p'
 		[ -n "$MD_PID" ] && echo "BENCH: daemon state $(awk '{print $3, "utime", $14, "stime", $15}' /proc/$MD_PID/stat) wchan $(cat /proc/$MD_PID/wchan) syscall $(cut -d' ' -f1 /proc/$MD_PID/syscall)"
 	done
 ) &
