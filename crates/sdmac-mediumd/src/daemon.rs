@@ -20,7 +20,7 @@ use crate::encode::Encoder;
 use crate::error::io_err;
 use crate::hwsim_medium::{HwsimMedium, Output};
 use crate::kernel_msg::{each_message, KernelMsg};
-use crate::netlink::{RecvBatch, MAX_BATCHES_PER_ROUND};
+use crate::netlink::RecvBatch;
 use crate::poller::Poller;
 use crate::stats::DaemonCounters;
 use crate::{startup, syscall_count};
@@ -95,23 +95,16 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             clients.remove_socket_file();
             return Ok(());
         }
-        // What the kernel sent: a batch that comes back short emptied the socket.
-        // At most MAX_BATCHES_PER_ROUND per round, so that outputs go out even while the
-        // kernel sends faster than the daemon reads (the socket stays readable and
-        // the next wait returns at once).
-        let mut batches = 0;
-        while nl_ready && batches < MAX_BATCHES_PER_ROUND {
-            batches += 1;
-            let n = sock.recv_batch(&mut rx).map_err(io_err("netlink recv"))?;
-            nl_ready = n == rx.capacity();
-            let t = now();
-            for d in rx.datagrams() {
+        // What the kernel sent (a bounded round: outputs go out even while it floods).
+        sock.recv_round(&mut rx, &mut nl_ready, now, |batch, t| {
+            for d in batch.datagrams() {
                 each_message(d, family, log, |m| match m {
                     KernelMsg::Frame(f) => medium.on_frame(t, f, &mut out),
                     KernelMsg::AddMacAddr(radio, addr) => medium.add_address(radio, addr),
                 });
             }
-        }
+            Ok(())
+        })?;
         let t = now();
         medium.advance(t, &mut out);
         send_outputs!()?;

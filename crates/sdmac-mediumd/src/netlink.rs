@@ -1,6 +1,7 @@
 //! The generic netlink socket of the daemon (one syscall per batch, a big receive
 //! buffer, no ENOBUFS storms).
 
+use crate::error::{io_err, DaemonError};
 use crate::syscall_count;
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
@@ -111,7 +112,7 @@ impl NlSocket {
 
 /// Receive batches a loop takes per round at most, so that its outputs go out even
 /// while the kernel sends faster than it reads.
-pub const MAX_BATCHES_PER_ROUND: usize = 4;
+const MAX_BATCHES_PER_ROUND: usize = 4;
 
 /// Room for a batch of datagrams received with one system call.
 #[derive(Debug)]
@@ -184,6 +185,30 @@ impl NlSocket {
                 _ => return Err(e),
             }
         }
+    }
+}
+
+impl NlSocket {
+    /// One round's receive: batches until one comes back short (the socket is then
+    /// empty) or MAX_BATCHES_PER_ROUND were read — the socket stays readable and the
+    /// next wait returns at once. `more` says whether the socket may still hold
+    /// datagrams (set it when epoll reports it readable; a round cut short leaves it
+    /// set). `each` gets every batch with the time it was read (`now()`).
+    pub fn recv_round(
+        &self,
+        b: &mut RecvBatch,
+        more: &mut bool,
+        now: impl Fn() -> u64,
+        mut each: impl FnMut(&RecvBatch, u64) -> Result<(), DaemonError>,
+    ) -> Result<(), DaemonError> {
+        let mut batches = 0;
+        while *more && batches < MAX_BATCHES_PER_ROUND {
+            batches += 1;
+            let n = self.recv_batch(b).map_err(io_err("netlink recv"))?;
+            *more = n == b.capacity();
+            each(b, now())?;
+        }
+        Ok(())
     }
 }
 

@@ -14,7 +14,7 @@ use crate::control_clients::Clients;
 use crate::dispatch::Dispatcher;
 use crate::encode::Datagrams;
 use crate::error::{io_err, DaemonError};
-use crate::netlink::{RecvBatch, MAX_BATCHES_PER_ROUND};
+use crate::netlink::RecvBatch;
 use crate::options::Options;
 use crate::poller::Poller;
 use crate::stats::DaemonCounters;
@@ -96,17 +96,12 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
         }
         // Everything the kernel sent: a batch that comes back short emptied the
         // socket. The workers are woken once per batch.
-        let mut batches = 0;
-        while nl_ready && batches < MAX_BATCHES_PER_ROUND {
-            batches += 1;
-            let n = sock.recv_batch(&mut rx).map_err(io_err("netlink recv"))?;
-            nl_ready = n == rx.capacity();
-            let t = now();
-            for dg in rx.datagrams() {
+        sock.recv_round(&mut rx, &mut nl_ready, now, |batch, t| {
+            for dg in batch.datagrams() {
                 d.on_datagram(dg, t);
             }
-            d.wake_workers()?;
-        }
+            d.wake_workers()
+        })?;
         // Control requests handed on are taken when the workers next wake.
         d.wake_workers()?;
         if let Some(w) = stats.as_mut() {
