@@ -634,12 +634,6 @@ impl HwsimMedium {
         }
     }
 
-    /// Counters of each channel's engine medium: (MHz, engine statistics); two media
-    /// on one channel give two entries (see `medium_stats_by_medium`).
-    pub fn medium_stats(&self) -> Vec<(u32, sdmac_medium::MediumStats)> {
-        self.channels.iter().map(|c| (c.freq, c.engine.stats())).collect()
-    }
-
     /// Counters of each engine medium: (medium id, MHz, engine statistics).
     pub fn medium_stats_by_medium(&self) -> Vec<(MediumId, u32, sdmac_medium::MediumStats)> {
         self.channels.iter().map(|c| (self.media[c.within].setup.id, c.freq, c.engine.stats())).collect()
