@@ -112,9 +112,30 @@ impl Medium {
         }
         self.active_count += 1;
         let (kind, dst) = (tx.kind, tx.dst);
+        // The interference at each receiver from the other transmissions on air, summed
+        // in `on_air` order: each sender's links are sorted by receiver, as are this
+        // one's, so a cursor per interferer walks them alongside.
+        let mut interferers = std::mem::take(&mut self.interferers);
+        interferers.clear();
+        for &o in &self.on_air {
+            let y = &self.txs[o as usize];
+            if o != slot && !y.ended {
+                interferers.push((y.src, 0));
+            }
+        }
         for li in 0..self.links.from[s as usize].len() {
             let l = self.links.from[s as usize][li];
             let j = l.rx as usize;
+            let mut interference = 0.0;
+            for (src, cur) in interferers.iter_mut() {
+                let list = &self.links.from[*src as usize];
+                while *cur < list.len() && list[*cur].rx < l.rx {
+                    *cur += 1;
+                }
+                if *cur < list.len() && list[*cur].rx == l.rx {
+                    interference += list[*cur].power_mw;
+                }
+            }
             let st = &mut self.stations[j];
             let was_idle = st.idle_since.is_some();
             if l.cs {
@@ -139,7 +160,7 @@ impl Medium {
             }
             let st = &self.stations[j];
             let free = !st.transmitting && !st.responding && st.rx_lock == NO_SLOT;
-            let detected = free && l.detect && self.preamble_detected(l.rx, l.power_mw, slot);
+            let detected = free && l.detect && self.preamble_clear(l.rx, l.power_mw, interference);
             // A configured preamble miss is drawn only when the receiver would lock.
             let p_miss = l.preamble_error_prob;
             let missed = detected && p_miss > 0.0 && (p_miss >= 1.0 || self.mac_rng.unit() < p_miss);
@@ -177,6 +198,7 @@ impl Medium {
                 self.on_busy(t, l.rx);
             }
         }
+        self.interferers = interferers;
         let end = self.txs[slot as usize].end;
         self.events.push(end, Event::TxEnd { slot });
     }
@@ -203,6 +225,12 @@ impl Medium {
                 }
             }
         }
+        self.preamble_clear(j, power_mw, interference)
+    }
+
+    /// Does station `j` detect a preamble received at `power_mw` against its noise and
+    /// `interference` (mW)?
+    fn preamble_clear(&self, j: StationId, power_mw: f64, interference: f64) -> bool {
         let noise = self.stations[j as usize].noise_mw;
         power_mw >= self.preamble_threshold * (noise + interference)
     }
@@ -248,11 +276,18 @@ impl Medium {
         }
         let mut received_any = false;
         let recs = std::mem::take(&mut self.slot_rx[slot as usize]);
+        // `recs` (the receivers at the start) and the links now are both sorted by
+        // receiver: one walk over both finds each receiver's start entry.
+        debug_assert!(recs.windows(2).all(|w| w[0].0 < w[1].0));
+        let mut ri = 0;
         for li in 0..self.links.from[s as usize].len() {
             let l = self.links.from[s as usize][li];
             let j = l.rx;
             // Undo the start's carrier sense as it was then (links may have changed).
-            let sensed = recs.binary_search_by_key(&j, |r| r.0).is_ok_and(|i| recs[i].1);
+            while ri < recs.len() && recs[ri].0 < j {
+                ri += 1;
+            }
+            let sensed = ri < recs.len() && recs[ri].0 == j && recs[ri].1;
             if sensed {
                 self.stations[j as usize].cs_count -= 1;
             }
@@ -272,8 +307,13 @@ impl Medium {
         }
         // Receivers whose link vanished while the frame was on air: undo their carrier
         // sense, and a lock on the frame ends in a failed reception.
+        let mut li = 0;
         for &(j, cs, power_dbm) in &recs {
-            if self.links.from[s as usize].binary_search_by_key(&j, |l| l.rx).is_ok() {
+            let links = &self.links.from[s as usize];
+            while li < links.len() && links[li].rx < j {
+                li += 1;
+            }
+            if li < links.len() && links[li].rx == j {
                 continue;
             }
             if cs {

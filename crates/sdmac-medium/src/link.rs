@@ -19,10 +19,36 @@ pub(crate) struct Link {
     pub error_prob: f64,
     /// Fixed probability that the receiver misses the preamble (never locks on).
     pub preamble_error_prob: f64,
-    /// One-entry cache of the success probability of a clean reception.
-    pub cache_rate: Option<Rate>,
-    pub cache_len: u32,
-    pub cache_p: f64,
+    /// Success probabilities of clean receptions (no interference, no fading).
+    pub clean: CleanCache,
+}
+
+/// The success probabilities of the last two (rate, length) pairs received clean on a
+/// link: a sender's data frames and its beacons or ACK-sized frames alternate, and a
+/// single entry would miss at each switch.
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct CleanCache {
+    /// Most recent first.
+    entries: [Option<(Rate, u32, f64)>; 2],
+}
+
+impl CleanCache {
+    /// The probability cached for (`rate`, `len`), if it is.
+    pub fn get(&mut self, rate: Rate, len: u32) -> Option<f64> {
+        match self.entries {
+            [Some((r, l, p)), _] if r == rate && l == len => Some(p),
+            [first, Some((r, l, p))] if r == rate && l == len => {
+                self.entries = [Some((r, l, p)), first];
+                Some(p)
+            }
+            _ => None,
+        }
+    }
+
+    /// Remembers `p` for (`rate`, `len`), forgetting the older entry.
+    pub fn put(&mut self, rate: Rate, len: u32, p: f64) {
+        self.entries = [Some((rate, len, p)), self.entries[0]];
+    }
 }
 
 /// Links of every transmitter, each list sorted by receiver.

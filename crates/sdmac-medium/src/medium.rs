@@ -247,6 +247,9 @@ pub struct Medium {
     pub(crate) backlog_start: Time,
     pub(crate) next_handle: u64,
     pub(crate) scratch: Vec<(Time, Time, f64)>,
+    /// Scratch of `start_transmission`: the senders of the other transmissions on air,
+    /// each with a cursor into its links.
+    pub(crate) interferers: Vec<(StationId, usize)>,
     /// EIFS − DIFS: the extra wait after a frame received in error.
     pub(crate) eifs_extra: Time,
     /// The access event fired: find the next one by scanning every station.
@@ -288,6 +291,7 @@ impl Medium {
             backlog_start: 0,
             next_handle: GENERATED_HANDLE_BASE,
             scratch: Vec::new(),
+            interferers: Vec::new(),
             eifs_extra,
             force_scan: false,
         }
@@ -832,9 +836,7 @@ impl Medium {
             detect: power_dbm >= b.rx_sensitivity_dbm,
             error_prob: o.error_prob.unwrap_or(0.0).clamp(0.0, 1.0),
             preamble_error_prob: o.preamble_error_prob.unwrap_or(0.0).clamp(0.0, 1.0),
-            cache_rate: None,
-            cache_len: 0,
-            cache_p: 0.0,
+            clean: Default::default(),
         })
     }
 

@@ -53,15 +53,14 @@ impl Medium {
         let faded = self.links.fading.is_some();
         let signal_mw = if faded { link.power_mw * 10f64.powf(self.links.draw_fade_db() / 10.0) } else { link.power_mw };
         let p_success = if pieces.is_empty() && !faded {
-            let l = &mut self.links.from[src as usize][li];
-            if l.cache_rate == Some(tx.rate) && l.cache_len == tx.len {
-                l.cache_p
-            } else {
-                let p = success_probability(&self.cfg.error_model, tx.rate, link.power_mw, noise, &[], tx.start, tx.end, tx.len);
-                l.cache_rate = Some(tx.rate);
-                l.cache_len = tx.len;
-                l.cache_p = p;
-                p
+            let cache = &mut self.links.from[src as usize][li].clean;
+            match cache.get(tx.rate, tx.len) {
+                Some(p) => p,
+                None => {
+                    let p = success_probability(&self.cfg.error_model, tx.rate, link.power_mw, noise, &[], tx.start, tx.end, tx.len);
+                    cache.put(tx.rate, tx.len, p);
+                    p
+                }
             }
         } else {
             interfered = pieces.iter().any(|p| p.2 > COLLISION_FRACTION_OF_NOISE * noise);
