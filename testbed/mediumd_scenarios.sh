@@ -36,7 +36,8 @@
 #             control socket sets them to 30 dB; then C, D ping B.
 #             "lateadd noflood" / "linkflip noflood": the same on an idle channel.
 #
-# "threads" after any scenario starts the daemon with --threads.
+# "threads" after any scenario starts the daemon with --threads, "coalesce" with
+# --coalesce-us 100 (a delivery leaves with its TX status at the ACK's end).
 #
 # Prints "MD OK: <what>" per check, "MEASURE <scenario> key=value ..." lines for
 # the test to judge, the daemon's log (with its counters at SIGTERM), and
@@ -81,7 +82,8 @@ MD_ARGS=
 for a in "$@"; do
 	case "$a" in
 		mediumd=*) MEDIUMD=${a#mediumd=} ;;
-		threads) MD_ARGS=--threads ;;
+		threads) MD_ARGS="${MD_ARGS:+$MD_ARGS }--threads" ;;
+		coalesce) MD_ARGS="${MD_ARGS:+$MD_ARGS }--coalesce-us 100" ;;
 		*) VARIANT=$a ;;
 	esac
 done
@@ -107,7 +109,7 @@ start_mediumd() {
 		set --
 	fi
 	[ -n "$MD_SOCK" ] && set -- "$@" -s "$MD_SOCK"
-	# shellcheck disable=SC2086 # MD_ARGS: no argument or one word
+	# shellcheck disable=SC2086 # MD_ARGS: words without spaces of their own
 	"$MEDIUMD" -l 5 $MD_ARGS "$@" >"$log" 2>&1 &
 	MD_PID=$!
 	FALLBACKS=$(fallbacks)

@@ -70,7 +70,7 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
 import pytest
 
@@ -130,8 +130,13 @@ P_LOSS = 0.3
 P_ATTEMPT = (1 - P_LOSS) * (1 - P_LOSS)  # DATA and its ACK both survive: 0.49
 
 
-def test_error_probability_model_per_attempt_ack_ratio(share: Path) -> None:
-    r, detail = _run(share, "prob")
+@pytest.mark.parametrize("variant", [(), ("coalesce",)], ids=["exact", "coalesce"])
+def test_error_probability_model_per_attempt_ack_ratio(share: Path, variant: Tuple[str, ...]) -> None:
+    # "coalesce": --coalesce-us 100, deliveries leave with their status; the model
+    # must come out the same.
+    r, detail = _run(share, "prob", *variant)
+    if variant:
+        assert "MD OK: medium daemon registered" in r.output and ", --coalesce-us 100)" in r.output, detail
     for line in ("MD OK: A, B, C joined IBSS sdmac-prob on 2412 MHz", "MD OK: A reaches B (lossy link) and C (perfect link)"):
         assert line in r.output, f"missing {line!r}\n{detail}"
     ms = [m for m in _measures(r.output, "prob") if "peer" in m]

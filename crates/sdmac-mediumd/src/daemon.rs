@@ -10,10 +10,13 @@
 //! read. The daemon wakes when a frame
 //! arrives and at the medium's next *output* (`next_output_time`), not at each of the
 //! engine's internal events: those run, at their own times, when it next advances.
+//! With `--coalesce-us` ([`Coalesce`]) outputs due within that window of each other
+//! leave in one send.
 //!
 //! With `--threads` ([`Options::threads`]) the loop of [`crate::threaded`] runs
 //! instead: each engine medium on its own thread.
 
+use crate::coalesce::Coalesce;
 use crate::control_apply::apply;
 use crate::control_clients::Clients;
 use crate::encode::Encoder;
@@ -54,6 +57,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
     let mut rx = RecvBatch::new(64, 16 << 10);
     let mut nl_ready = true;
     let mut rounds = 0u64;
+    let mut coalesce = Coalesce::new(opts.coalesce_ns);
     let mut out: Vec<Output> = Vec::new();
     let mut enc = Encoder::new(family, sock.pid(), 3);
     let log = opts.log_level;
@@ -107,7 +111,9 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
         })?;
         let t = now();
         medium.advance(t, &mut out);
-        send_outputs!()?;
+        if coalesce.send_now(t, !out.is_empty(), medium.next_output_time()) {
+            send_outputs!()?;
+        }
         if let Some(w) = stats.as_mut() {
             if t >= next_stats {
                 w.write(t, &medium.medium_stats_by_medium(), &daemon_counters(&medium, rounds)).map_err(io_err("stats file"))?;

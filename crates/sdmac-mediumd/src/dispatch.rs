@@ -97,8 +97,15 @@ impl Dispatcher {
     pub fn new(setup: Setup, sink: Arc<dyn Datagrams>, family: u16, capture: Option<Arc<Mutex<crate::capture::Capture>>>, stats: bool, origin: u64, log: u8) -> std::io::Result<Dispatcher> {
         let failure = Arc::new(Failure::new()?);
         let enc = Encoder::new(family, sink.pid(), 3);
-        let shared = Shared { sink, family, capture, stats, origin, log, failure };
+        let shared = Shared { sink, family, capture, stats, origin, coalesce_ns: 0, log, failure };
         Ok(Dispatcher { replica: HwsimMedium::new(setup), workers: Vec::new(), shared, enc, out: Vec::new(), own: Counters::default() })
+    }
+
+    /// Workers hold outputs up to `ns` for the next ones ([`crate::coalesce`]); set
+    /// before the first worker starts.
+    pub fn coalesce(mut self, ns: u64) -> Dispatcher {
+        self.shared.coalesce_ns = ns;
+        self
     }
 
     /// The descriptor that becomes readable when a worker fails.

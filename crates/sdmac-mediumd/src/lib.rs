@@ -10,11 +10,12 @@
 //!   [`control_apply`]), capture ([`capture`]) and statistics ([`stats`]).
 //!   With `--threads` ([`threaded`]) each engine medium runs on its own thread
 //!   (`worker`), fed by a [`dispatch`]er that keeps every thread's radio table the
-//!   same.
+//!   same. [`coalesce`] lets outputs due within a short window leave together.
 //! - [`config`]: wmediumd / yawmd configurations to a medium set-up.
 
 pub mod control;
 pub mod capture;
+pub mod coalesce;
 mod collector;
 pub mod config;
 pub mod control_apply;

@@ -4,7 +4,7 @@
 use sdmac_mediumd::daemon::{run, Options};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: sdmac-mediumd [-h] [-V] [-l LEVEL] [-c CONFIG] [-x PER_FILE] [-s [SOCKET]] [-d] [-p PCAP] [-t]
+const USAGE: &str = "usage: sdmac-mediumd [-h] [-V] [-l LEVEL] [-c CONFIG] [-x PER_FILE] [-s [SOCKET]] [-d] [-p PCAP] [-t] [--coalesce-us US]
 
   -h          print this help and exit
   -V          print the version and exit
@@ -18,7 +18,12 @@ const USAGE: &str = "usage: sdmac-mediumd [-h] [-V] [-l LEVEL] [-c CONFIG] [-x P
   -t, --threads
               run each medium (configured medium id and channel) on its own thread,
               so that media on different channels run in parallel; the main thread
-              receives from the kernel and serves the control socket";
+              receives from the kernel and serves the control socket
+  --coalesce-us US
+              hold outputs up to US microseconds so that they leave with the
+              medium's next ones: a frame's delivery goes with its TX status at
+              the ACK's end (fewer system calls; receivers get frames up to US
+              later); default 0, every output at its own time";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -70,6 +75,13 @@ fn main() -> ExitCode {
                 Ok(())
             }
             "-d" => Ok(()),
+            "--coalesce-us" => value(&mut i).and_then(|v| match v.parse::<u64>() {
+                Ok(us) if us <= 1_000_000 => {
+                    opts.coalesce_ns = us * 1000;
+                    Ok(())
+                }
+                _ => Err(format!("--coalesce-us: {v:?} is not a number of microseconds from 0 to 1000000")),
+            }),
             // wmediumd's -t takes a socket (its time control); here it is a flag.
             "-t" | "--threads" if args.get(i + 1).is_some_and(|n| !n.starts_with('-')) => {
                 Err(format!("{a} takes no value ({:?} given): it runs a thread per medium; wmediumd's -t SOCKET (time control) is not supported", args[i + 1]))

@@ -42,7 +42,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
     let mut stats = startup::open_stats(&opts)?;
     let log = opts.log_level;
     let sink: Arc<dyn Datagrams> = sock.clone();
-    let mut d = Dispatcher::new(setup, sink, family, capture.clone(), stats.is_some(), origin, log).map_err(io_err("eventfd"))?;
+    let mut d = Dispatcher::new(setup, sink, family, capture.clone(), stats.is_some(), origin, log).map_err(io_err("eventfd"))?.coalesce(opts.coalesce_ns);
     poller.add(d.failure_fd(), FAILED).map_err(io_err("epoll add"))?;
     let mut next_stats = 1_000_000_000u64;
     let mut rx = RecvBatch::new(64, 16 << 10);

@@ -10,6 +10,7 @@
 //! same on every thread.
 
 use crate::capture::Capture;
+use crate::coalesce::Coalesce;
 use crate::control::{Request, UpdateResult};
 use crate::control_apply::apply;
 use crate::encode::{Datagrams, Encoder};
@@ -118,6 +119,8 @@ pub(crate) struct Shared {
     pub stats: bool,
     /// CLOCK_MONOTONIC at the daemon's time 0.
     pub origin: u64,
+    /// Outputs wait up to this long for the next ones ([`Coalesce`]).
+    pub coalesce_ns: u64,
     pub log: u8,
     pub failure: Arc<Failure>,
 }
@@ -190,6 +193,7 @@ impl Worker {
         let mut poller = Poller::new().map_err(io_err("epoll"))?;
         poller.add(self.wake.as_raw_fd(), WAKE).map_err(io_err("epoll add"))?;
         let origin = self.shared.origin;
+        let mut coalesce = Coalesce::new(self.shared.coalesce_ns);
         loop {
             self.rounds += 1;
             let deadline = self.medium.next_output_time().map(|t| t + origin);
@@ -208,8 +212,11 @@ impl Worker {
                     return Ok(());
                 }
             }
-            self.medium.advance(sdmac_rt::monotonic_ns() - origin, &mut self.out);
-            self.send()?;
+            let t = sdmac_rt::monotonic_ns() - origin;
+            self.medium.advance(t, &mut self.out);
+            if coalesce.send_now(t, !self.out.is_empty(), self.medium.next_output_time()) {
+                self.send()?;
+            }
             if self.shared.stats {
                 self.publish();
             }

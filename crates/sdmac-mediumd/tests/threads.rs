@@ -8,6 +8,7 @@ use sdmac_frame::MacAddress;
 use sdmac_hwsim::hwsim::{HwsimFlags, HwsimMsg, MacAddrEvent, TxFrame, TxRate};
 use sdmac_hwsim::nl::{self, NlHeader, NlPacket};
 use sdmac_mediumd::capture::Capture;
+use sdmac_mediumd::coalesce::Coalesce;
 use sdmac_mediumd::control::{Request, UpdateResult};
 use sdmac_mediumd::control_apply::apply;
 use sdmac_mediumd::dispatch::{Dispatcher, Finished};
@@ -148,9 +149,14 @@ struct Run {
 /// the workers woken after each, as the daemon does; waits (up to 20 s) until
 /// `want_statuses` statuses came out (0: stops at once); stops it.
 fn threaded(setup: Setup, steps: &[Step], want_statuses: usize, capture: Option<Arc<Mutex<Capture>>>) -> Run {
+    threaded_coalescing(setup, steps, want_statuses, capture, 0).0
+}
+
+/// [`threaded`] with outputs held up to `coalesce_ns`; also gives the datagrams.
+fn threaded_coalescing(setup: Setup, steps: &[Step], want_statuses: usize, capture: Option<Arc<Mutex<Capture>>>, coalesce_ns: u64) -> (Run, Vec<Vec<u8>>) {
     let rec = Arc::new(Recorder::default());
     let origin = sdmac_rt::monotonic_ns();
-    let mut d = Dispatcher::new(setup, rec.clone(), FAMILY, capture, true, origin, 3).unwrap();
+    let mut d = Dispatcher::new(setup, rec.clone(), FAMILY, capture, true, origin, 3).unwrap().coalesce(coalesce_ns);
     let mut answers = Vec::new();
     let mut stamped = Vec::new();
     for s in steps {
@@ -178,7 +184,7 @@ fn threaded(setup: Setup, steps: &[Step], want_statuses: usize, capture: Option<
     let (stats, counters, _) = d.stats(0);
     let fin = d.stop().unwrap();
     let got = rec.got.lock().unwrap().clone();
-    Run { seen: decode(&got), answers, fin, stamped, live: (stats, counters) }
+    (Run { seen: decode(&got), answers, fin, stamped, live: (stats, counters) }, got)
 }
 
 /// The same steps, at the same times, through one `HwsimMedium` as the one-thread
@@ -359,4 +365,70 @@ fn statistics_and_capture_come_from_every_thread() {
     let packets = sdmac_frame::pcapng::read_packets(&bytes).unwrap();
     // 10 frames per channel, and an ACK for each of the 8 unicast ones.
     assert_eq!(packets.len(), 2 * (10 + 8), "frames and ACKs of both channels in the capture");
+}
+
+/// The one-thread daemon's loop on a virtual clock that wakes exactly at each next
+/// output: `steps` at time 0, then rounds until nothing is left; the datagrams sent.
+fn paced(setup: Setup, steps: &[Step], coalesce_ns: u64) -> Vec<Vec<u8>> {
+    let mut m = HwsimMedium::new(setup);
+    let mut out = Vec::new();
+    let mut c = Coalesce::new(coalesce_ns);
+    for s in steps {
+        if let Step::Kernel(dg) = s {
+            each_message(dg, FAMILY, 0, |k| match k {
+                KernelMsg::Frame(f) => m.on_frame(0, f, &mut out),
+                KernelMsg::AddMacAddr(hw, a) => m.add_address(hw, a),
+            });
+        }
+    }
+    let mut enc = Encoder::new(FAMILY, 4242, 3);
+    let mut got = Vec::new();
+    while let Some(t) = m.next_output_time() {
+        m.advance(t, &mut out);
+        if c.send_now(t, !out.is_empty(), m.next_output_time()) {
+            enc.send(
+                &mut out,
+                |d| {
+                    got.push(d.to_vec());
+                    Ok(())
+                },
+                |_, _, _, _| Ok(()),
+            )
+            .unwrap();
+        }
+    }
+    assert!(out.is_empty(), "outputs left unsent: {out:?}");
+    got
+}
+
+#[test]
+fn coalescing_sends_a_delivery_with_its_status() {
+    // One unicast exchange at 6 Mb/s: the delivery at the DATA's end, the status
+    // SIFS + ACK (16 + 44 µs) later.
+    let steps = vec![Step::Kernel(kernel_frame(A, &data(A, B, 200, 1), 2412, R6M, 1))];
+    let apart = paced(snr30(vec![A, B]), &steps, 0);
+    assert_eq!(apart.len(), 2, "without coalescing: delivery and status each at its own time");
+    assert_eq!(paced(snr30(vec![A, B]), &steps, 59_000).len(), 2, "59 µs is shorter than SIFS + ACK");
+    let together = paced(snr30(vec![A, B]), &steps, 60_000);
+    assert_eq!(together.len(), 1, "60 µs: one datagram");
+    assert_eq!(comparable(&decode(&apart)), comparable(&decode(&together)), "the same outputs either way");
+    // A broadcast has one output time (delivery and status at the DATA's end).
+    let bcast = vec![Step::Kernel(kernel_frame(A, &data(A, BCAST, 200, 2), 2412, R6M, 2))];
+    assert_eq!(paced(snr30(vec![A, B]), &bcast, 0).len(), 1);
+    // Two exchanges (the second 2.7 ms long) are not joined by a 100 µs window.
+    let two = vec![steps[0].clone(), Step::Kernel(kernel_frame(B, &data(B, A, 2000, 3), 2412, R6M, 2))];
+    let sent = paced(snr30(vec![A, B]), &two, 100_000);
+    assert_eq!(statuses(&decode(&sent)), 2);
+    assert_eq!(sent.len(), 2, "one datagram per exchange: {:?}", sent.iter().map(|d| decode(std::slice::from_ref(d))).collect::<Vec<_>>());
+}
+
+#[test]
+fn coalescing_on_threads() {
+    let steps = vec![Step::Kernel(kernel_frame(A, &data(A, B, 200, 1), 2412, R6M, 1))];
+    let (apart, _) = threaded_coalescing(snr30(vec![A, B]), &steps, 1, None, 0);
+    let (together, sent_together) = threaded_coalescing(snr30(vec![A, B]), &steps, 1, None, 200_000);
+    assert_eq!(statuses(&together.seen), 1);
+    assert_eq!(comparable(&apart.seen), comparable(&together.seen), "the same outputs either way");
+    // However late the worker wakes, a 200 µs window covers SIFS + ACK.
+    assert_eq!(sent_together.len(), 1, "with a 200 µs window: one datagram");
 }
