@@ -5,8 +5,8 @@ side — the kernel's own perfect medium (the baseline: no airtime at all), sdma
 and any other medium daemon given with --daemon (wmediumd, or an older sdmac-mediumd).
 
     python3 bench/mediumd.py [--stations 2,10,40,100] [--channels 1] [--seconds 10]
-                             [--daemon PATH ...] [--threads] [--no-kernel] [--strace] [--runs 1]
-                             [--json OUT]
+                             [--daemon PATH ...] [--threads] [--coalesce-us US] [--beacon TU]
+                             [--no-kernel] [--strace] [--runs 1] [--json OUT]
 
 Every medium daemon runs at nice -10 in the guest (it is the emulation's clock; at
 N = 100 a daemon at the default priority gets a few per cent of the CPU beside 100
@@ -100,7 +100,11 @@ def window_stats(path: Path, t0: float, t1: float) -> Dict[str, Any]:
         a, b = d_in[0]["daemon"], d_in[-1]["daemon"]
         frames = b["frames"] - a["frames"]
         deliveries = b["deliveries"] - a["deliveries"]
+        span = d_in[-1]["mono_s"] - d_in[0]["mono_s"]
+        if span > 0:
+            res["daemon_frames_per_s"] = frames / span
         if frames > 0:
+            res["deliveries_per_frame"] = deliveries / frames
             res["syscalls_per_frame"] = (b["syscalls"] - a["syscalls"]) / frames
             res["rounds_per_frame"] = (b["rounds"] - a["rounds"]) / frames
         if deliveries > 0:
@@ -121,7 +125,7 @@ def strace_total(path: Path) -> Optional[int]:
     return None
 
 
-def run_once(vm, n: int, channels: int, seconds: int, medium: str, strace: bool, rate: int, medium_args: str = "", label: str = "") -> Dict[str, Any]:
+def run_once(vm, n: int, channels: int, seconds: int, medium: str, strace: bool, rate: int, medium_args: str = "", label: str = "", beacon: int = 100) -> Dict[str, Any]:
     share = Path(tempfile.mkdtemp(prefix="sdmac-bench-"))
     try:
         arg_medium = "kernel"
@@ -130,7 +134,7 @@ def run_once(vm, n: int, channels: int, seconds: int, medium: str, strace: bool,
             arg_medium = "/share/daemon"
         if CTL.exists():
             shutil.copy2(CTL, share / "mediumctl")
-        args = ["CTL=/share/mediumctl", f"N={n}", f"SECONDS={seconds}", f"CHANNELS={channels}", f"RATE={rate}", f"MEDIUM={arg_medium}", f"STRACE={int(strace)}", f"MEDIUM_ARGS={medium_args}"]
+        args = ["CTL=/share/mediumctl", f"N={n}", f"SECONDS={seconds}", f"CHANNELS={channels}", f"RATE={rate}", f"MEDIUM={arg_medium}", f"STRACE={int(strace)}", f"MEDIUM_ARGS={medium_args}", f"BEACON={beacon}"]
         os.environ["SDMAC_VM_MEM"] = USER_MEM or str(max(768, 512 + 24 * n))
         timeout = 120 + 4 * n + 3 * seconds
         r = vm.run(GUEST, args=args, timeout=timeout, share=share)
@@ -163,6 +167,9 @@ def run_once(vm, n: int, channels: int, seconds: int, medium: str, strace: bool,
             row["daemon_cpu_s"] = cpu_s
             row["daemon_cpu_pct"] = 100 * cpu_s / max(t1 - t0, 1e-9)
             row["cpu_us_per_frame"] = 1e6 * cpu_s / rx if rx else None
+            if "sys_ticks" in res and cpu_s > 0:
+                # The kernel's part: system calls, and hwsim's work inside them.
+                row["cpu_sys_fraction"] = int(res["sys_ticks"]) / int(res.get("hz", 100)) / cpu_s
             row["rss_kb"] = int(res.get("rss_kb", 0))
             row.update(window_stats(out / "stats.jsonl", t0, t1))
             st = strace_total(out / "strace.txt")
@@ -198,16 +205,17 @@ def name_of(medium: str) -> str:
 
 
 def print_table(rows: List[Dict[str, Any]]) -> None:
-    hdr = f"{'N':>4} {'ch':>3} {'medium':<16} {'Mb/s':>7} {'served':>7} {'jain':>5} {'d_tx_failed':>11} {'cpu %':>6} {'cpu µs/fr':>9} {'RSS MB':>6} {'util':>5} {'backlog':>7} {'sys/fr':>6}"
+    hdr = f"{'N':>4} {'ch':>3} {'medium':<24} {'Mb/s':>7} {'served':>7} {'jain':>5} {'d_tx_failed':>11} {'cpu %':>6} {'cpu µs/fr':>9} {'RSS MB':>6} {'util':>5} {'backlog':>7} {'sys/fr':>6} {'kern%':>5}"
     print(hdr)
     for r in rows:
         sysfr = r.get("syscalls_per_frame", r.get("strace_syscalls_per_frame"))
         print(
-            f"{r['stations']:>4} {r['channels']:>3} {r['label']:<16} {fmt(r['mbps']):>7} "
+            f"{r['stations']:>4} {r['channels']:>3} {r['label']:<24} {fmt(r['mbps']):>7} "
             f"{str(r['served']) + '/' + str(r['pairs']):>7} {fmt(r['jain'], '.2f'):>5} {r['d_tx_failed']:>11} "
             f"{fmt(r.get('daemon_cpu_pct')):>6} {fmt(r.get('cpu_us_per_frame')):>9} "
             f"{fmt(r['rss_kb'] / 1024 if r.get('rss_kb') else None):>6} {fmt(r.get('utilization'), '.2f'):>5} "
-            f"{fmt(r.get('backlog'), '.3f'):>7} {fmt(sysfr, '.2f'):>6}"
+            f"{fmt(r.get('backlog'), '.3f'):>7} {fmt(sysfr, '.2f'):>6} "
+            f"{fmt(100 * r['cpu_sys_fraction'] if r.get('cpu_sys_fraction') is not None else None, '.0f'):>5}"
         )
 
 
@@ -221,6 +229,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--sdmac", default=str(SDMAC), metavar="PATH", help="the sdmac-mediumd binary (default: the release build)")
     ap.add_argument("--no-kernel", action="store_true", help="skip the kernel's own medium (the baseline)")
     ap.add_argument("--threads", action="store_true", help="also run sdmac-mediumd with --threads (a thread per medium)")
+    ap.add_argument("--coalesce-us", type=int, metavar="US", help="also run sdmac-mediumd with --coalesce-us US (a delivery leaves with its TX status)")
+    ap.add_argument("--beacon", type=int, default=100, metavar="TU", help="beacon interval of every IBSS, TU (default 100; every station beacons)")
     ap.add_argument("--strace", action="store_true", help="count every daemon's system calls with strace -c (slows them)")
     ap.add_argument("--runs", type=int, default=1, help="runs per point; figures are medians")
     ap.add_argument("--json", metavar="OUT", help="write the rows as JSON")
@@ -242,7 +252,15 @@ def main(argv: Optional[List[str]] = None) -> int:
     media = ([] if a.no_kernel else [("kernel", "", "kernel")]) + [(a.sdmac, "", "sdmac-mediumd")]
     if a.threads:
         media.append((a.sdmac, "--threads", "sdmac-mediumd -t"))
+    if a.coalesce_us is not None:
+        if not 0 <= a.coalesce_us <= 1_000_000:
+            print(f"mediumd benchmark: --coalesce-us {a.coalesce_us} is not from 0 to 1000000", file=sys.stderr)
+            return 2
+        media.append((a.sdmac, f"--coalesce-us {a.coalesce_us}", f"sdmac-mediumd coalesce {a.coalesce_us}"))
     media += [(d, "", name_of(d)) for d in a.daemon]
+    if a.beacon < 1 or a.beacon > 10000:
+        print(f"mediumd benchmark: --beacon {a.beacon} TU is not from 1 to 10000", file=sys.stderr)
+        return 2
     stations = [int(x) for x in a.stations.split(",") if x.strip()]
     rows: List[Dict[str, Any]] = []
     total = len(stations) * len(media) * a.runs
@@ -256,7 +274,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             for _ in range(a.runs):
                 k += 1
                 print(f"[{k}/{total}] N={n} channels={a.channels} medium={label} ...", file=sys.stderr, flush=True)
-                runs.append(run_once(vm, n, a.channels, a.seconds, m, a.strace, a.rate, margs, label))
+                runs.append(run_once(vm, n, a.channels, a.seconds, m, a.strace, a.rate, margs, label, a.beacon))
             rows.append(median_row(runs))
     print_table(rows)
     # Side by side: sdmac-mediumd against every other medium, per N.

@@ -29,6 +29,7 @@
 #                               summed over radios (any medium)
 #   cpu_ticks= hz= rss_kb=      the daemon's CPU time (user+system) during the run,
 #                               and its peak RSS
+#   sys_ticks=                  the system (kernel) part of that CPU time
 set -u
 N=40 SECONDS_RUN=10 CHANNELS=1 RATE=54 MEDIUM=kernel STRACE=0 BEACON=100 MEDIUM_ARGS= CTL=
 for a in "$@"; do
@@ -166,10 +167,12 @@ sumstats() {
 		END {print d + 0, r + 0, t + 0}'
 }
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+sys_ticks() { awk '{print $15}' "/proc/$1/stat"; }
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 S0=$(sumstats)
 if [ -n "$MD_PID" ]; then
 	C0=$(cpu_ticks "$MD_PID")
+	K0=$(sys_ticks "$MD_PID")
 	if [ "$STRACE" = 1 ]; then
 		strace -c -f -p "$MD_PID" -o "$T/strace.txt" >/dev/null 2>&1 &
 		ST_PID=$!
@@ -200,7 +203,8 @@ set -- $S0 $(sumstats)
 echo "RESULT window_start=$U0 window_end=$U1 d_tx_failed=$(($4 - $1)) rx_packets=$(($5 - $2)) tx_packets=$(($6 - $3))"
 if [ -n "$MD_PID" ]; then
 	C1=$(cpu_ticks "$MD_PID")
-	echo "RESULT cpu_ticks=$((C1 - C0)) hz=$(getconf CLK_TCK 2>/dev/null || echo 100) rss_kb=$(awk '/VmHWM/{print $2}' "/proc/$MD_PID/status")"
+	K1=$(sys_ticks "$MD_PID")
+	echo "RESULT cpu_ticks=$((C1 - C0)) sys_ticks=$((K1 - K0)) hz=$(getconf CLK_TCK 2>/dev/null || echo 100) rss_kb=$(awk '/VmHWM/{print $2}' "/proc/$MD_PID/status")"
 	if [ "$STRACE" = 1 ]; then
 		kill -INT "$ST_PID"
 		wait "$ST_PID" 2>/dev/null
