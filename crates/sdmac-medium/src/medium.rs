@@ -239,6 +239,8 @@ pub struct Medium {
     pub(crate) access_at: Time,
     pub(crate) dirty: Vec<StationId>,
     pub(crate) is_dirty: Vec<bool>,
+    /// Stations away from this medium (`set_detached`): no link to or from them.
+    pub(crate) detached: Vec<bool>,
     pub(crate) stats: MediumStats,
     pub(crate) active_count: u32,
     pub(crate) busy_start: Time,
@@ -284,6 +286,7 @@ impl Medium {
             access_at: NEVER,
             dirty: Vec::new(),
             is_dirty: Vec::new(),
+            detached: Vec::new(),
             stats: MediumStats::default(),
             active_count: 0,
             busy_start: 0,
@@ -371,6 +374,7 @@ impl Medium {
         self.stations.push(st);
         self.expiry.push(NEVER);
         self.is_dirty.push(false);
+        self.detached.push(false);
         self.links.from.push(Vec::new());
         self.compute_links_of(id);
         self.reschedule(id, self.now);
@@ -400,6 +404,24 @@ impl Medium {
         self.links.set_override(tx, rx, o);
         let link = self.make_link(tx, rx);
         self.links.put(tx, link, rx);
+    }
+
+    /// Takes a station away from this medium (`true`) or back (`false`): while away it
+    /// has no link in either direction — it neither hears nor is heard, senses no
+    /// carrier and interferes with nothing (a radio tuned to another channel). Links
+    /// that vanish while a frame is on air end as they do for a station moved out of
+    /// range. Only its own links are recomputed.
+    pub fn set_detached(&mut self, id: StationId, detached: bool) {
+        match self.detached.get_mut(id as usize) {
+            Some(d) if *d != detached => *d = detached,
+            _ => return,
+        }
+        self.compute_links_of(id);
+    }
+
+    /// Whether a station is away from this medium ([`Medium::set_detached`]).
+    pub fn is_detached(&self, id: StationId) -> bool {
+        self.detached.get(id as usize).copied().unwrap_or(false)
     }
 
     /// Moves a station; only its own links are recomputed.
@@ -793,6 +815,9 @@ impl Medium {
 
     /// Recomputes every link to and from `id` (O(stations)).
     fn compute_links_of(&mut self, id: StationId) {
+        if self.detached[id as usize] {
+            self.links.from[id as usize].clear();
+        }
         for other in 0..self.stations.len() as StationId {
             if other == id {
                 continue;
@@ -805,6 +830,9 @@ impl Medium {
     }
 
     fn make_link(&self, tx: StationId, rx: StationId) -> Option<Link> {
+        if self.detached[tx as usize] || self.detached[rx as usize] {
+            return None;
+        }
         let (a, b) = (&self.stations[tx as usize].cfg, &self.stations[rx as usize].cfg);
         let o = self.links.override_for(tx, rx).copied().unwrap_or_default();
         let power_dbm = if let Some(p) = o.rx_power_dbm {

@@ -250,6 +250,11 @@ pub struct HwsimMedium {
     counters: Counters,
 }
 
+/// A radio last sent on another channel than `freq`.
+fn radio_tuned_elsewhere(tuned: Option<u32>, freq: u32) -> bool {
+    tuned.is_some_and(|f| f != freq)
+}
+
 fn phy_for(freq: u32) -> Phy {
     if freq >= 4900 {
         Phy::new(Standard::Dot11a)
@@ -385,6 +390,9 @@ impl HwsimMedium {
         let s = self.channels[c].engine.add_station(sc);
         self.channels[c].radio_of.push(r);
         self.radios[r].station.insert(c, s);
+        if radio_tuned_elsewhere(self.radios[r].tuned, self.channels[c].freq) {
+            self.channels[c].engine.set_detached(s, true);
+        }
         // Links to and from every station already there.
         let others: Vec<(StationId, usize)> = self.channels[c].radio_of.iter().enumerate().map(|(s2, &r2)| (s2 as StationId, r2)).collect();
         for (s2, r2) in others {
@@ -452,7 +460,7 @@ impl HwsimMedium {
         };
         self.take_movement_steps(now, out);
         let r = self.radio_for(f.transmitter);
-        self.radios[r].tuned = Some(f.freq);
+        self.retune(r, f.freq);
         if let Some(a2) = frame.addr2() {
             self.add_address(f.transmitter, a2.0);
         }
@@ -507,7 +515,22 @@ impl HwsimMedium {
     /// channel): it is no longer delivered other channels' frames.
     pub fn set_tuned(&mut self, hw: Mac, freq: u32) {
         if let Some(r) = self.radios.iter().position(|r| r.hw == hw) {
-            self.radios[r].tuned = Some(freq);
+            self.retune(r, freq);
+        }
+    }
+
+    /// Radio `r` sends on `freq` now: in its station of every other channel it is
+    /// away (no links: it neither hears nor is heard there, and costs nothing per
+    /// frame), in `freq`'s it is back. A radio that has not sent yet is everywhere.
+    fn retune(&mut self, r: usize, freq: u32) {
+        if self.radios[r].tuned == Some(freq) {
+            return;
+        }
+        self.radios[r].tuned = Some(freq);
+        let stations: Vec<(usize, StationId)> = self.radios[r].station.iter().map(|(&c, &s)| (c, s)).collect();
+        for (c, s) in stations {
+            let away = self.channels[c].freq != freq;
+            self.channels[c].engine.set_detached(s, away);
         }
     }
 

@@ -206,3 +206,34 @@ fn a_radio_that_sends_on_another_channel_gets_no_copies_from_this_one() {
     got.sort();
     assert_eq!(got, vec![hw_addr_of(B), hw_addr_of(C)], "C is back on 2412 MHz");
 }
+
+#[test]
+fn a_radio_on_another_channel_does_not_acknowledge() {
+    // C last sent on 2437 MHz: a unicast from A to C on 2412 MHz finds nobody to
+    // acknowledge it (C's station on 2412 MHz is away: no link either way), so A uses
+    // every try. Once C sends on 2412 MHz again, A's next frame to it is acknowledged.
+    let mut m = HwsimMedium::new(snr_setup());
+    let mut out = Vec::new();
+    let fc = data(C, [0xff; 6], &[1u8; 50]);
+    m.on_frame(MS, kf(C, &fc, 2437, vec![(Rate::Ofdm6, 1)], 1), &mut out);
+    out.extend(run(&mut m, 2 * MS));
+    let to_c = data(A, C, &[3u8; 100]);
+    let mut out = Vec::new();
+    m.on_frame(3 * MS, kf(A, &to_c, 2412, vec![(Rate::Ofdm6, 3)], 2), &mut out);
+    out.extend(run(&mut m, 10 * MS));
+    let status = |out: &[Output], cookie: u64| {
+        out.iter()
+            .find_map(|o| match o {
+                Output::TxStatus { cookie: c, acked, attempts, .. } if *c == cookie => Some((*acked, attempts.clone())),
+                _ => None,
+            })
+            .expect("a status")
+    };
+    assert_eq!(status(&out, 2), (false, vec![3]), "C is on 2437 MHz: {out:?}");
+    assert!(!out.iter().any(|o| matches!(o, Output::Deliver { .. })), "{out:?}");
+    let mut out = Vec::new();
+    m.on_frame(11 * MS, kf(C, &fc, 2412, vec![(Rate::Ofdm6, 1)], 3), &mut out);
+    m.on_frame(13 * MS, kf(A, &to_c, 2412, vec![(Rate::Ofdm6, 3)], 4), &mut out);
+    out.extend(run(&mut m, 20 * MS));
+    assert_eq!(status(&out, 4), (true, vec![1]), "C is back on 2412 MHz: {out:?}");
+}
