@@ -37,7 +37,8 @@
 #             "lateadd noflood" / "linkflip noflood": the same on an idle channel.
 #
 # "threads" after any scenario starts the daemon with --threads, "coalesce" with
-# --coalesce-us 100 (a delivery leaves with its TX status at the ACK's end).
+# --coalesce-us 100 (a delivery leaves with its TX status at the ACK's end), "epoll"
+# with --epoll (the loop without io_uring).
 #
 # Prints "MD OK: <what>" per check, "MEASURE <scenario> key=value ..." lines for
 # the test to judge, the daemon's log (with its counters at SIGTERM), and
@@ -84,6 +85,7 @@ for a in "$@"; do
 		mediumd=*) MEDIUMD=${a#mediumd=} ;;
 		threads) MD_ARGS="${MD_ARGS:+$MD_ARGS }--threads" ;;
 		coalesce) MD_ARGS="${MD_ARGS:+$MD_ARGS }--coalesce-us 100" ;;
+		epoll) MD_ARGS="${MD_ARGS:+$MD_ARGS }--epoll" ;;
 		*) VARIANT=$a ;;
 	esac
 done

@@ -26,6 +26,7 @@ use crate::kernel_msg::{each_message, KernelMsg};
 use crate::netlink::RecvBatch;
 use crate::poller::Poller;
 use crate::stats::DaemonCounters;
+use crate::uring::Ring;
 use crate::{startup, syscall_count};
 use std::os::fd::AsRawFd;
 use std::sync::atomic::Ordering;
@@ -34,6 +35,9 @@ pub use crate::error::DaemonError;
 pub use crate::options::Options;
 
 const NL: u64 = 0;
+/// Frames taken from the kernel per round at most, so that outputs go out while it
+/// floods (the epoll loop's 4 batches of 64).
+const MAX_FRAMES_PER_ROUND: usize = 256;
 
 /// Runs until SIGTERM/SIGINT (or a control client's shutdown). Every frame still in
 /// flight is answered before exit.
@@ -44,7 +48,28 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
     let (sock, family) = startup::connect()?;
     let stop = startup::stop_flag()?;
     let mut poller = Poller::new().map_err(io_err("epoll"))?;
-    poller.add(sock.as_raw_fd(), NL).map_err(io_err("epoll add"))?;
+    // One system call a round where io_uring can (see `uring`); the epoll set then
+    // holds only the control sockets.
+    let mut ring = if opts.epoll {
+        None
+    } else {
+        match Ring::new(sock.as_raw_fd(), poller.as_raw_fd(), 64, 16 << 10) {
+            Ok(r) => Some(r),
+            Err(e) => {
+                if opts.log_level >= 4 {
+                    eprintln!("sdmac-mediumd: io_uring not available ({e}); waiting with epoll");
+                }
+                None
+            }
+        }
+    };
+    if ring.is_none() {
+        poller.add(sock.as_raw_fd(), NL).map_err(io_err("epoll add"))?;
+    }
+    let loop_name = if ring.is_some() { "io_uring" } else { "epoll" };
+    if opts.log_level >= 5 {
+        eprintln!("sdmac-mediumd: the loop waits with {loop_name}");
+    }
     let mut clients = Clients::bind(opts.control_socket.as_deref(), &poller)?;
     let mut ready: Vec<u64> = Vec::new();
     let origin = sdmac_rt::monotonic_ns();
@@ -63,19 +88,45 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
     let log = opts.log_level;
     let now = || sdmac_rt::monotonic_ns() - origin;
     // Frames on air go to the capture, on CLOCK_MONOTONIC.
+    // Outputs go to the kernel (with io_uring: queued, sent with the next wait);
+    // frames on air go to the capture, on CLOCK_MONOTONIC.
     macro_rules! send_outputs {
         () => {
-            enc.send(&mut out, |d| sock.send(d), |t, freq, rate, frame| match capture.as_mut() {
-                Some(c) => c.record(origin + t, freq, rate, frame),
-                None => Ok(()),
-            })
+            enc.send(
+                &mut out,
+                |d| match ring.as_mut() {
+                    Some(r) => r.queue_send(d),
+                    None => sock.send(d),
+                },
+                |t, freq, rate, frame| match capture.as_mut() {
+                    Some(c) => c.record(origin + t, freq, rate, frame),
+                    None => Ok(()),
+                },
+            )
         };
     }
     loop {
         rounds += 1;
         let deadline = medium.next_output_time().map(|t| t + origin);
         ready.clear();
-        ready.extend_from_slice(poller.wait(deadline, 500).map_err(io_err("epoll"))?);
+        if let Some(r) = ring.as_mut() {
+            // Sends this round's outputs, waits, and takes what the kernel sent
+            // (bounded, as the epoll loop's receive).
+            let woken = r
+                .wait(deadline, 500, MAX_FRAMES_PER_ROUND, |d| {
+                    let t = now();
+                    each_message(d, family, log, |m| match m {
+                        KernelMsg::Frame(f) => medium.on_frame(t, f, &mut out),
+                        KernelMsg::AddMacAddr(radio, addr) => medium.add_address(radio, addr),
+                    })
+                })
+                .map_err(io_err("io_uring"))?;
+            if woken.control {
+                ready.extend_from_slice(poller.wait(Some(0), 0).map_err(io_err("epoll"))?);
+            }
+        } else {
+            ready.extend_from_slice(poller.wait(deadline, 500).map_err(io_err("epoll"))?);
+        }
         nl_ready |= ready.contains(&NL);
         clients.accept(&ready, &poller);
         if Clients::any_ready(&ready) {
@@ -87,6 +138,9 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
         if stop.load(Ordering::Relaxed) {
             medium.flush(&mut out);
             send_outputs!()?;
+            if let Some(r) = ring.as_mut() {
+                r.flush().map_err(io_err("netlink send"))?;
+            }
             if let Some(c) = capture.as_mut() {
                 c.flush().map_err(io_err("capture file"))?;
             }
@@ -94,13 +148,14 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
                 w.write(now(), &medium.medium_stats_by_medium(), &daemon_counters(&medium, rounds)).map_err(io_err("stats file"))?;
             }
             if log >= 5 {
-                eprintln!("sdmac-mediumd: stopping; {:?}; {} system calls in {rounds} rounds", medium.counters(), syscall_count::total());
+                eprintln!("sdmac-mediumd: stopping; {:?}; {} system calls in {rounds} rounds ({loop_name})", medium.counters(), syscall_count::total());
             }
             clients.remove_socket_file();
             return Ok(());
         }
         // What the kernel sent (a bounded round: outputs go out even while it floods).
-        sock.recv_round(&mut rx, &mut nl_ready, now, |batch, t| {
+        if ring.is_none() {
+            sock.recv_round(&mut rx, &mut nl_ready, now, |batch, t| {
             for d in batch.datagrams() {
                 each_message(d, family, log, |m| match m {
                     KernelMsg::Frame(f) => medium.on_frame(t, f, &mut out),
@@ -109,6 +164,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             }
             Ok(())
         })?;
+        }
         let t = now();
         medium.advance(t, &mut out);
         if coalesce.send_now(t, !out.is_empty(), medium.next_output_time()) {

@@ -40,4 +40,5 @@ mod station_control;
 pub mod syscall_count;
 pub mod threaded;
 pub mod timer;
+pub mod uring;
 mod worker;

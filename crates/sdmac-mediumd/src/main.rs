@@ -4,7 +4,7 @@
 use sdmac_mediumd::daemon::{run, Options};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: sdmac-mediumd [-h] [-V] [-l LEVEL] [-c CONFIG] [-x PER_FILE] [-s [SOCKET]] [-d] [-p PCAP] [-t] [--coalesce-us US]
+const USAGE: &str = "usage: sdmac-mediumd [-h] [-V] [-l LEVEL] [-c CONFIG] [-x PER_FILE] [-s [SOCKET]] [-d] [-p PCAP] [-t] [--coalesce-us US] [--epoll]
 
   -h          print this help and exit
   -V          print the version and exit
@@ -23,7 +23,9 @@ const USAGE: &str = "usage: sdmac-mediumd [-h] [-V] [-l LEVEL] [-c CONFIG] [-x P
               hold outputs up to US microseconds so that they leave with the
               medium's next ones: a frame's delivery goes with its TX status at
               the ACK's end (fewer system calls; receivers get frames up to US
-              later); default 0, every output at its own time";
+              later); default 0, every output at its own time
+  --epoll     wait with epoll and receive and send with a system call each, even
+              where io_uring is available (by default a round is one io_uring_enter)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -75,6 +77,10 @@ fn main() -> ExitCode {
                 Ok(())
             }
             "-d" => Ok(()),
+            "--epoll" => {
+                opts.epoll = true;
+                Ok(())
+            }
             "--coalesce-us" => value(&mut i).and_then(|v| match v.parse::<u64>() {
                 Ok(us) if us <= 1_000_000 => {
                     opts.coalesce_ns = us * 1000;

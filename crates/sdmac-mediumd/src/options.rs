@@ -21,4 +21,7 @@ pub struct Options {
     /// Hold outputs back up to this long (ns) so that they leave with the medium's
     /// next ones (`--coalesce-us`; see [`crate::coalesce`]); 0 sends each at its time.
     pub coalesce_ns: u64,
+    /// Wait with epoll (a system call each for the wait, the receive and the send)
+    /// even where io_uring is available (`--epoll`).
+    pub epoll: bool,
 }

@@ -113,6 +113,13 @@ impl Poller {
     }
 }
 
+impl AsRawFd for Poller {
+    /// The epoll descriptor (readable when a watched descriptor is).
+    fn as_raw_fd(&self) -> RawFd {
+        self.fd.as_raw_fd()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,460 @@
+//! The daemon's wait, receive and send in one system call per round, over io_uring.
+//!
+//! A round of the epoll loop makes up to three system calls: the wait, a recvmmsg when
+//! the netlink socket is readable, a sendto when there are outputs. Here the kernel
+//! keeps one multishot receive armed on the netlink socket (each datagram lands in a
+//! buffer of a registered buffer ring, in arrival order), the round's datagrams to
+//! the kernel are submitted as linked sends, and one `io_uring_enter` submits them and
+//! waits — with the medium's next output as its timeout — for a datagram, the control
+//! sockets (a poll on the epoll descriptor that holds them) or the deadline.
+//!
+//! Needs Linux 6.0 (multishot recvmsg, buffer rings, EXT_ARG timeouts); `Ring::new`
+//! fails where any of it is missing and the daemon keeps its epoll loop.
+
+use crate::syscall_count;
+use io_uring::types::{BufRingEntry, Fd, RecvMsgOut, SubmitArgs, Timespec};
+use io_uring::{cqueue, opcode, squeue, IoUring};
+use std::alloc::{alloc_zeroed, dealloc, Layout};
+use std::collections::VecDeque;
+use std::io;
+use std::os::fd::RawFd;
+use std::sync::atomic::{AtomicU16, Ordering};
+
+const RECV: u64 = 1;
+const POLL: u64 = 2;
+const SEND: u64 = 3;
+const GROUP: u16 = 0;
+
+/// Receive buffers: a ring of `count` buffers of `size` bytes the kernel picks from.
+struct BufRing {
+    ring: *mut BufRingEntry,
+    layout: Layout,
+    count: u16,
+    size: usize,
+    data: Vec<u8>,
+    tail: u16,
+}
+
+impl BufRing {
+    fn new(count: u16, size: usize) -> BufRing {
+        assert!(count.is_power_of_two());
+        let layout = Layout::from_size_align(count as usize * std::mem::size_of::<BufRingEntry>(), 4096).expect("buffer ring layout");
+        // SAFETY: a non-zero size; freed in Drop with the same layout.
+        let ring = unsafe { alloc_zeroed(layout) } as *mut BufRingEntry;
+        assert!(!ring.is_null(), "out of memory for the buffer ring");
+        BufRing { ring, layout, count, size, data: vec![0; count as usize * size], tail: 0 }
+    }
+
+    /// Hands buffer `bid` (back) to the kernel.
+    fn provide(&mut self, bid: u16) {
+        let mask = self.count - 1;
+        // SAFETY: the index is masked into the ring; the kernel reads an entry only
+        // once the tail (published below) covers it.
+        let e = unsafe { &mut *self.ring.add((self.tail & mask) as usize) };
+        e.set_addr(self.data[bid as usize * self.size..].as_ptr() as u64);
+        e.set_len(self.size as u32);
+        e.set_bid(bid);
+        self.tail = self.tail.wrapping_add(1);
+    }
+
+    /// Publishes the buffers provided since the last call.
+    fn publish(&self) {
+        // SAFETY: the tail field of the first entry, which the kernel reads atomically.
+        let tail = unsafe { &*(BufRingEntry::tail(self.ring) as *const AtomicU16) };
+        tail.store(self.tail, Ordering::Release);
+    }
+
+    fn buffer(&self, bid: u16) -> &[u8] {
+        &self.data[bid as usize * self.size..(bid as usize + 1) * self.size]
+    }
+}
+
+impl Drop for BufRing {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with this layout.
+        unsafe { dealloc(self.ring as *mut u8, self.layout) };
+    }
+}
+
+/// What a wait brought.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Woken {
+    /// Datagrams handed over.
+    pub datagrams: usize,
+    /// The control sockets have something (serve them through their epoll set).
+    pub control: bool,
+}
+
+/// The netlink socket and the control sockets' epoll set on an io_uring.
+pub struct Ring {
+    // Dropped first: the kernel lets go of the buffer ring with the io_uring.
+    ring: IoUring,
+    nl: RawFd,
+    control: RawFd,
+    bufs: BufRing,
+    msghdr: Box<libc::msghdr>,
+    recv_armed: bool,
+    poll_armed: bool,
+    /// Completions taken from the kernel and not yet handled (receives, polls).
+    pending: VecDeque<cqueue::Entry>,
+    /// Datagrams queued for the next submission, back to back.
+    send_buf: Vec<u8>,
+    send_spans: Vec<(usize, usize)>,
+    /// Sends submitted whose completion has not been seen: `send_buf` is theirs.
+    in_flight: usize,
+    /// The first send that failed (reported by the next call).
+    send_error: Option<io::Error>,
+    /// Datagrams longer than a buffer (dropped, as recvmmsg's MSG_TRUNC).
+    pub truncated: u64,
+}
+
+// SAFETY: the raw ring pointer is owned by the Ring and only used through it.
+unsafe impl Send for Ring {}
+
+impl Ring {
+    /// A ring on netlink socket `nl` and epoll descriptor `control`, with `count`
+    /// receive buffers of `size` bytes.
+    pub fn new(nl: RawFd, control: RawFd, count: u16, size: usize) -> io::Result<Ring> {
+        syscall_count::add(1);
+        let ring = IoUring::builder().build(256)?;
+        if !ring.params().is_feature_ext_arg() {
+            return Err(io::Error::new(io::ErrorKind::Unsupported, "io_uring without EXT_ARG (Linux < 5.11)"));
+        }
+        let mut bufs = BufRing::new(count, size);
+        syscall_count::add(1);
+        // SAFETY: the ring memory lives in `bufs`, which the Ring owns and drops after
+        // the IoUring (field order); the kernel lets go of it with the io_uring.
+        unsafe { ring.submitter().register_buf_ring_with_flags(bufs.ring as u64, count, GROUP, 0)? };
+        for bid in 0..count {
+            bufs.provide(bid);
+        }
+        bufs.publish();
+        // SAFETY: a zeroed msghdr asks for no name and no control data.
+        let msghdr: Box<libc::msghdr> = Box::new(unsafe { std::mem::zeroed() });
+        let mut r = Ring {
+            ring,
+            nl,
+            control,
+            bufs,
+            msghdr,
+            recv_armed: false,
+            poll_armed: false,
+            pending: VecDeque::new(),
+            send_buf: Vec::with_capacity(1 << 16),
+            send_spans: Vec::new(),
+            in_flight: 0,
+            send_error: None,
+            truncated: 0,
+        };
+        // Arm now: a kernel without multishot recvmsg (< 6.0) refuses it at once.
+        r.arm();
+        syscall_count::add(1);
+        r.ring.submit()?;
+        r.drain();
+        if let Some(e) = r.pending.iter().find(|c| c.user_data() == RECV && c.result() < 0) {
+            return Err(io::Error::from_raw_os_error(-e.result()));
+        }
+        Ok(r)
+    }
+
+    fn arm(&mut self) {
+        let mut sq = self.ring.submission();
+        if !self.recv_armed {
+            let e = opcode::RecvMsgMulti::new(Fd(self.nl), &*self.msghdr as *const libc::msghdr, GROUP).build().user_data(RECV);
+            // SAFETY: the msghdr and the buffer ring outlive the request (owned by self).
+            if unsafe { sq.push(&e) }.is_ok() {
+                self.recv_armed = true;
+            }
+        }
+        if !self.poll_armed {
+            let e = opcode::PollAdd::new(Fd(self.control), libc::POLLIN as u32).build().user_data(POLL);
+            // SAFETY: no buffer involved.
+            if unsafe { sq.push(&e) }.is_ok() {
+                self.poll_armed = true;
+            }
+        }
+    }
+
+    /// Moves the kernel's completions to `pending`; sends are settled here.
+    fn drain(&mut self) {
+        for cqe in self.ring.completion() {
+            if cqe.user_data() == SEND {
+                self.in_flight -= 1;
+                if cqe.result() < 0 && self.send_error.is_none() {
+                    self.send_error = Some(io::Error::from_raw_os_error(-cqe.result()));
+                }
+            } else {
+                self.pending.push_back(cqe);
+            }
+        }
+        if self.in_flight == 0 {
+            self.send_buf.clear();
+        }
+    }
+
+    /// Queues a datagram for the kernel; it goes out with the next `wait` (or
+    /// `flush`), after those queued before it.
+    pub fn queue_send(&mut self, d: &[u8]) -> io::Result<()> {
+        if self.in_flight > 0 {
+            // Earlier sends are not complete (the kernel punted them): their buffer is
+            // still theirs.
+            self.reap_sends()?;
+        }
+        let at = self.send_buf.len();
+        self.send_buf.extend_from_slice(d);
+        self.send_spans.push((at, d.len()));
+        Ok(())
+    }
+
+    fn push_sends(&mut self) {
+        let n = self.send_spans.len();
+        let base = self.send_buf.as_ptr();
+        let mut sq = self.ring.submission();
+        for (k, &(at, len)) in self.send_spans.iter().enumerate() {
+            // SAFETY: inside send_buf, which stays untouched until every send completed.
+            let mut e = opcode::Send::new(Fd(self.nl), unsafe { base.add(at) }, len as u32).build().user_data(SEND);
+            if k + 1 < n {
+                // In order: a punted send must not be overtaken by the next.
+                e = e.flags(squeue::Flags::IO_LINK);
+            }
+            // SAFETY: as above.
+            if unsafe { sq.push(&e) }.is_err() {
+                // Full (more than ~250 datagrams in one round): submit what is there.
+                drop(sq);
+                syscall_count::add(1);
+                let _ = self.ring.submit();
+                sq = self.ring.submission();
+                // SAFETY: as above.
+                unsafe { sq.push(&e) }.expect("an empty submission queue takes a send");
+            }
+            self.in_flight += 1;
+        }
+        self.send_spans.clear();
+    }
+
+    fn take_send_error(&mut self) -> io::Result<()> {
+        match self.send_error.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// Submits the queued sends and waits until all have completed.
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.push_sends();
+        self.reap_sends()
+    }
+
+    fn reap_sends(&mut self) -> io::Result<()> {
+        while self.in_flight > 0 {
+            syscall_count::add(1);
+            match self.ring.submit_and_wait(1) {
+                Ok(_) => {}
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+            self.drain();
+        }
+        self.take_send_error()
+    }
+
+    /// Submits the queued sends and waits until a datagram arrives, the control
+    /// sockets are readable, `deadline_ns` (CLOCK_MONOTONIC) passes or `max_ms`
+    /// elapse; then hands `each` up to `max` datagrams, in arrival order (the rest
+    /// stay for the next call, which then does not block).
+    pub fn wait(&mut self, deadline_ns: Option<u64>, max_ms: u64, max: usize, mut each: impl FnMut(&[u8])) -> io::Result<Woken> {
+        self.arm();
+        self.push_sends();
+        let ready = self.pending.iter().any(|c| c.user_data() != SEND);
+        let timeout = if ready {
+            0
+        } else {
+            let now = sdmac_rt::monotonic_ns();
+            match deadline_ns {
+                Some(d) => d.saturating_sub(now).min(max_ms * 1_000_000),
+                None => max_ms * 1_000_000,
+            }
+        };
+        let ts = Timespec::new().sec(timeout / 1_000_000_000).nsec((timeout % 1_000_000_000) as u32);
+        let args = SubmitArgs::new().timespec(&ts);
+        syscall_count::add(1);
+        // Every send's completion and one more event (or the timeout).
+        match self.ring.submitter().submit_with_args(self.in_flight + 1, &args) {
+            Ok(_) => {}
+            Err(e) if matches!(e.raw_os_error(), Some(libc::ETIME) | Some(libc::EINTR) | Some(libc::EBUSY)) => {}
+            Err(e) => return Err(e),
+        }
+        self.drain();
+        self.take_send_error()?;
+        let mut woken = Woken::default();
+        let mut provided = false;
+        while woken.datagrams < max {
+            let Some(cqe) = self.pending.pop_front() else { break };
+            match cqe.user_data() {
+                POLL => {
+                    self.poll_armed = false;
+                    woken.control = true;
+                }
+                RECV => {
+                    if !cqueue::more(cqe.flags()) {
+                        self.recv_armed = false;
+                    }
+                    let r = cqe.result();
+                    if r < 0 {
+                        // ENOBUFS: every buffer was in use; re-armed at the next wait.
+                        if r != -libc::ENOBUFS {
+                            return Err(io::Error::from_raw_os_error(-r));
+                        }
+                        continue;
+                    }
+                    let Some(bid) = cqueue::buffer_select(cqe.flags()) else { continue };
+                    let buf = &self.bufs.buffer(bid)[..r as usize];
+                    match RecvMsgOut::parse(buf, &self.msghdr) {
+                        Ok(m) if !m.is_payload_truncated() => {
+                            woken.datagrams += 1;
+                            each(m.payload_data());
+                        }
+                        _ => self.truncated += 1,
+                    }
+                    self.bufs.provide(bid);
+                    provided = true;
+                }
+                _ => {}
+            }
+        }
+        if provided {
+            self.bufs.publish();
+        }
+        Ok(woken)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::poller::Poller;
+    use std::os::fd::AsRawFd;
+    use std::os::unix::net::{UnixDatagram, UnixStream};
+
+    fn ring_on(sock: &UnixDatagram, poller: &Poller, count: u16, size: usize) -> Ring {
+        Ring::new(sock.as_raw_fd(), poller.as_raw_fd(), count, size).expect("io_uring with multishot recvmsg (Linux 6.0)")
+    }
+
+    #[test]
+    fn datagrams_come_in_order_through_every_buffer_many_times() {
+        let (a, b) = UnixDatagram::pair().unwrap();
+        b.set_nonblocking(true).unwrap();
+        let poller = Poller::new().unwrap();
+        let mut r = ring_on(&a, &poller, 8, 256);
+        let mut got: Vec<u32> = Vec::new();
+        let mut sent = 0u32;
+        // Bursts larger than the 8 buffers: the receive runs out, is re-armed, and
+        // nothing is lost or reordered.
+        for burst in [1u32, 5, 8, 20, 3, 50] {
+            for _ in 0..burst {
+                while b.send(&sent.to_le_bytes()).is_err() {
+                    r.wait(Some(0), 100, usize::MAX, |d| got.push(u32::from_le_bytes(d.try_into().unwrap()))).unwrap();
+                }
+                sent += 1;
+            }
+            let deadline = sdmac_rt::monotonic_ns() + 2_000_000_000;
+            while (got.len() as u32) < sent && sdmac_rt::monotonic_ns() < deadline {
+                r.wait(None, 50, usize::MAX, |d| got.push(u32::from_le_bytes(d.try_into().unwrap()))).unwrap();
+            }
+        }
+        assert_eq!(got, (0..sent).collect::<Vec<_>>());
+        assert_eq!(r.truncated, 0);
+    }
+
+    #[test]
+    fn at_most_max_per_wait_and_the_rest_at_once() {
+        let (a, b) = UnixDatagram::pair().unwrap();
+        let poller = Poller::new().unwrap();
+        let mut r = ring_on(&a, &poller, 16, 256);
+        for k in 0u8..10 {
+            b.send(&[k]).unwrap();
+        }
+        let mut got = Vec::new();
+        let w = r.wait(None, 1000, 4, |d| got.push(d[0])).unwrap();
+        assert_eq!(w.datagrams, 4);
+        let t0 = sdmac_rt::monotonic_ns();
+        // A far deadline: the six left are there already, so no waiting.
+        let w = r.wait(Some(t0 + 5_000_000_000), 5000, 100, |d| got.push(d[0])).unwrap();
+        assert_eq!(w.datagrams, 6);
+        assert!(sdmac_rt::monotonic_ns() - t0 < 1_000_000_000);
+        assert_eq!(got, (0..10).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn waits_until_the_deadline() {
+        let (a, _b) = UnixDatagram::pair().unwrap();
+        let poller = Poller::new().unwrap();
+        let mut r = ring_on(&a, &poller, 8, 256);
+        let t0 = sdmac_rt::monotonic_ns();
+        let w = r.wait(Some(t0 + 3_000_000), 1000, 64, |_| panic!("nothing was sent")).unwrap();
+        assert_eq!(w, Woken::default());
+        assert!(sdmac_rt::monotonic_ns() - t0 >= 3_000_000, "woke before the deadline");
+    }
+
+    #[test]
+    fn sends_go_out_in_order_with_the_next_wait() {
+        let (a, b) = UnixDatagram::pair().unwrap();
+        b.set_nonblocking(true).unwrap();
+        let poller = Poller::new().unwrap();
+        let mut r = ring_on(&a, &poller, 8, 256);
+        r.queue_send(b"one").unwrap();
+        r.queue_send(b"two").unwrap();
+        let mut buf = [0u8; 16];
+        assert!(b.recv(&mut buf).is_err(), "queued, not sent yet");
+        r.wait(Some(0), 10, 64, |_| {}).unwrap();
+        assert_eq!(b.recv(&mut buf).unwrap(), 3);
+        assert_eq!(&buf[..3], b"one");
+        assert_eq!(b.recv(&mut buf).unwrap(), 3);
+        assert_eq!(&buf[..3], b"two");
+        r.queue_send(b"three").unwrap();
+        r.flush().unwrap();
+        assert_eq!(b.recv(&mut buf).unwrap(), 5);
+    }
+
+    #[test]
+    fn a_failed_send_is_reported() {
+        let (a, b) = UnixDatagram::pair().unwrap();
+        drop(b);
+        let poller = Poller::new().unwrap();
+        let mut r = ring_on(&a, &poller, 8, 256);
+        r.queue_send(b"lost").unwrap();
+        assert!(r.flush().is_err(), "the peer is gone");
+    }
+
+    #[test]
+    fn control_sockets_wake_it() {
+        let (a, _b) = UnixDatagram::pair().unwrap();
+        let poller = Poller::new().unwrap();
+        let (c, mut d) = UnixStream::pair().unwrap();
+        poller.add(c.as_raw_fd(), 9).unwrap();
+        let mut r = ring_on(&a, &poller, 8, 256);
+        use std::io::Write;
+        d.write_all(b"x").unwrap();
+        let w = r.wait(None, 1000, 64, |_| {}).unwrap();
+        assert!(w.control);
+        // Level: still unread, so the re-armed poll fires again.
+        let w = r.wait(None, 1000, 64, |_| {}).unwrap();
+        assert!(w.control);
+    }
+
+    #[test]
+    fn a_datagram_longer_than_a_buffer_is_counted_and_dropped() {
+        let (a, b) = UnixDatagram::pair().unwrap();
+        let poller = Poller::new().unwrap();
+        let mut r = ring_on(&a, &poller, 8, 64);
+        b.send(&[7u8; 200]).unwrap();
+        b.send(&[8u8; 10]).unwrap();
+        let mut got = Vec::new();
+        let deadline = sdmac_rt::monotonic_ns() + 2_000_000_000;
+        while got.is_empty() && sdmac_rt::monotonic_ns() < deadline {
+            r.wait(None, 100, 64, |d| got.push(d.to_vec())).unwrap();
+        }
+        assert_eq!(got, vec![vec![8u8; 10]]);
+        assert_eq!(r.truncated, 1);
+    }
+}
