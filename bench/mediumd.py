@@ -5,7 +5,7 @@ side — the kernel's own perfect medium (the baseline: no airtime at all), sdma
 and any other medium daemon given with --daemon (wmediumd, or an older sdmac-mediumd).
 
     python3 bench/mediumd.py [--stations 2,10,40,100] [--channels 1] [--seconds 10]
-                             [--daemon PATH ...] [--threads] [--coalesce-us US] [--beacon TU]
+                             [--daemon PATH ...] [--threads] [--epoll] [--coalesce-us US] [--beacon TU]
                              [--no-kernel] [--strace] [--runs 1] [--json OUT]
 
 Every medium daemon runs at nice -10 in the guest (it is the emulation's clock; at
@@ -230,6 +230,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--no-kernel", action="store_true", help="skip the kernel's own medium (the baseline)")
     ap.add_argument("--threads", action="store_true", help="also run sdmac-mediumd with --threads (a thread per medium)")
     ap.add_argument("--coalesce-us", type=int, metavar="US", help="also run sdmac-mediumd with --coalesce-us US (a delivery leaves with its TX status)")
+    ap.add_argument("--epoll", action="store_true", help="also run sdmac-mediumd --epoll (its loop without io_uring)")
     ap.add_argument("--beacon", type=int, default=100, metavar="TU", help="beacon interval of every IBSS, TU (default 100; every station beacons)")
     ap.add_argument("--strace", action="store_true", help="count every daemon's system calls with strace -c (slows them)")
     ap.add_argument("--runs", type=int, default=1, help="runs per point; figures are medians")
@@ -252,6 +253,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     media = ([] if a.no_kernel else [("kernel", "", "kernel")]) + [(a.sdmac, "", "sdmac-mediumd")]
     if a.threads:
         media.append((a.sdmac, "--threads", "sdmac-mediumd -t"))
+    if a.epoll:
+        media.append((a.sdmac, "--epoll", "sdmac-mediumd --epoll"))
     if a.coalesce_us is not None:
         if not 0 <= a.coalesce_us <= 1_000_000:
             print(f"mediumd benchmark: --coalesce-us {a.coalesce_us} is not from 0 to 1000000", file=sys.stderr)
