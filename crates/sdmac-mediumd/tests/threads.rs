@@ -208,10 +208,15 @@ fn one_thread(setup: Setup, steps: &[(u64, Step)], until: u64) -> (Vec<Seen>, Ve
         }
     }
     m.advance(until, &mut out);
-    let mut enc = Encoder::new(FAMILY, 4242, 3);
     let mut got = Vec::new();
+    encode_into(&mut Encoder::new(FAMILY, 4242, 3), &mut out, &mut got);
+    (decode(&got), answers, m)
+}
+
+/// Encodes `out` (emptied) as the daemon sends it, the datagrams appended to `got`.
+fn encode_into(enc: &mut Encoder, out: &mut Vec<sdmac_mediumd::hwsim_medium::Output>, got: &mut Vec<Vec<u8>>) {
     enc.send(
-        &mut out,
+        out,
         |d| {
             got.push(d.to_vec());
             Ok(())
@@ -219,7 +224,6 @@ fn one_thread(setup: Setup, steps: &[(u64, Step)], until: u64) -> (Vec<Seen>, Ve
         |_, _, _, _| Ok(()),
     )
     .unwrap();
-    (decode(&got), answers, m)
 }
 
 fn snr30(interfaces: Vec<Mac>) -> Setup {
@@ -386,15 +390,7 @@ fn paced(setup: Setup, steps: &[Step], coalesce_ns: u64) -> Vec<Vec<u8>> {
     while let Some(t) = m.next_output_time() {
         m.advance(t, &mut out);
         if c.send_now(t, !out.is_empty(), m.next_output_time()) {
-            enc.send(
-                &mut out,
-                |d| {
-                    got.push(d.to_vec());
-                    Ok(())
-                },
-                |_, _, _, _| Ok(()),
-            )
-            .unwrap();
+            encode_into(&mut enc, &mut out, &mut got);
         }
     }
     assert!(out.is_empty(), "outputs left unsent: {out:?}");
