@@ -9,7 +9,8 @@
 //! sockets (a poll on the epoll descriptor that holds them) or the deadline.
 //!
 //! Needs Linux 6.0 (multishot recvmsg, buffer rings, EXT_ARG timeouts); `Ring::new`
-//! fails where any of it is missing and the daemon keeps its epoll loop.
+//! fails where any of it is missing and the daemon keeps its epoll loop. On 6.1 the
+//! kernel's completion work is deferred to the daemon's own `io_uring_enter`.
 
 use crate::syscall_count;
 use io_uring::types::{BufRingEntry, Fd, RecvMsgOut, SubmitArgs, Timespec};
@@ -115,8 +116,24 @@ impl Ring {
     /// A ring on netlink socket `nl` and epoll descriptor `control`, with `count`
     /// receive buffers of `size` bytes.
     pub fn new(nl: RawFd, control: RawFd, count: u16, size: usize) -> io::Result<Ring> {
+        // Completion work runs only when this thread asks for events (6.1: deferred
+        // task work) — or at least without an interrupt (5.19: cooperative) — rather
+        // than through an inter-processor interrupt per datagram while the daemon runs
+        // on another CPU, which is dear in a VM.
         syscall_count::add(1);
-        let ring = IoUring::builder().build(256)?;
+        let ring = match IoUring::builder().setup_single_issuer().setup_defer_taskrun().build(256) {
+            Ok(r) => r,
+            Err(_) => {
+                syscall_count::add(1);
+                match IoUring::builder().setup_coop_taskrun().setup_taskrun_flag().build(256) {
+                    Ok(r) => r,
+                    Err(_) => {
+                        syscall_count::add(1);
+                        IoUring::builder().build(256)?
+                    }
+                }
+            }
+        };
         if !ring.params().is_feature_ext_arg() {
             return Err(io::Error::new(io::ErrorKind::Unsupported, "io_uring without EXT_ARG (Linux < 5.11)"));
         }
@@ -261,33 +278,54 @@ impl Ring {
     /// Submits the queued sends and waits until a datagram arrives, the control
     /// sockets are readable, `deadline_ns` (CLOCK_MONOTONIC) passes or `max_ms`
     /// elapse; then hands `each` up to `max` datagrams, in arrival order (the rest
-    /// stay for the next call, which then does not block).
+    /// stay for the next call, which then does not block). When the receive ran out
+    /// of buffers, they are handed back and what the socket still holds is taken in
+    /// the same call (one more enter, not waiting), up to `max`.
     pub fn wait(&mut self, deadline_ns: Option<u64>, max_ms: u64, max: usize, mut each: impl FnMut(&[u8])) -> io::Result<Woken> {
-        self.arm();
-        self.push_sends();
-        let ready = self.pending.iter().any(|c| c.user_data() != SEND);
-        let timeout = if ready {
-            0
-        } else {
-            let now = sdmac_rt::monotonic_ns();
-            match deadline_ns {
-                Some(d) => d.saturating_sub(now).min(max_ms * 1_000_000),
-                None => max_ms * 1_000_000,
+        let mut woken = Woken::default();
+        let mut first = true;
+        loop {
+            self.arm();
+            self.push_sends();
+            let ready = self.pending.iter().any(|c| c.user_data() != SEND);
+            let timeout = if ready || !first {
+                0
+            } else {
+                let now = sdmac_rt::monotonic_ns();
+                match deadline_ns {
+                    Some(d) => d.saturating_sub(now).min(max_ms * 1_000_000),
+                    None => max_ms * 1_000_000,
+                }
+            };
+            first = false;
+            self.enter(timeout)?;
+            let ran_out = self.take(&mut woken, max, &mut each)?;
+            if !ran_out || woken.datagrams >= max {
+                return Ok(woken);
             }
-        };
-        let ts = Timespec::new().sec(timeout / 1_000_000_000).nsec((timeout % 1_000_000_000) as u32);
+        }
+    }
+
+    /// Submits and waits for every send's completion and one more event, or
+    /// `timeout_ns`; takes the completions.
+    fn enter(&mut self, timeout_ns: u64) -> io::Result<()> {
+        let ts = Timespec::new().sec(timeout_ns / 1_000_000_000).nsec((timeout_ns % 1_000_000_000) as u32);
         let args = SubmitArgs::new().timespec(&ts);
         syscall_count::add(1);
-        // Every send's completion and one more event (or the timeout).
         match self.ring.submitter().submit_with_args(self.in_flight + 1, &args) {
             Ok(_) => {}
             Err(e) if matches!(e.raw_os_error(), Some(libc::ETIME) | Some(libc::EINTR) | Some(libc::EBUSY)) => {}
             Err(e) => return Err(e),
         }
         self.drain();
-        self.take_send_error()?;
-        let mut woken = Woken::default();
+        self.take_send_error()
+    }
+
+    /// Handles pending completions until `woken` has `max` datagrams; true if the
+    /// receive stopped for want of buffers (they are handed back by then).
+    fn take(&mut self, woken: &mut Woken, max: usize, each: &mut impl FnMut(&[u8])) -> io::Result<bool> {
         let mut provided = false;
+        let mut ran_out = false;
         while woken.datagrams < max {
             let Some(cqe) = self.pending.pop_front() else { break };
             match cqe.user_data() {
@@ -301,10 +339,11 @@ impl Ring {
                     }
                     let r = cqe.result();
                     if r < 0 {
-                        // ENOBUFS: every buffer was in use; re-armed at the next wait.
+                        // ENOBUFS: every buffer was in use; the receive is armed again.
                         if r != -libc::ENOBUFS {
                             return Err(io::Error::from_raw_os_error(-r));
                         }
+                        ran_out = true;
                         continue;
                     }
                     let Some(bid) = cqueue::buffer_select(cqe.flags()) else { continue };
@@ -325,7 +364,7 @@ impl Ring {
         if provided {
             self.bufs.publish();
         }
-        Ok(woken)
+        Ok(ran_out)
     }
 }
 
@@ -383,6 +422,21 @@ mod tests {
         assert_eq!(w.datagrams, 6);
         assert!(sdmac_rt::monotonic_ns() - t0 < 1_000_000_000);
         assert_eq!(got, (0..10).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn one_wait_takes_more_frames_than_there_are_buffers() {
+        let (a, b) = UnixDatagram::pair().unwrap();
+        let poller = Poller::new().unwrap();
+        // 4 buffers, 9 datagrams queued (the socket holds up to 10).
+        let mut r = ring_on(&a, &poller, 4, 256);
+        for k in 0u8..9 {
+            b.send(&[k]).unwrap();
+        }
+        let mut got = Vec::new();
+        let w = r.wait(None, 1000, 100, |d| got.push(d[0])).unwrap();
+        assert_eq!(w.datagrams, 9, "{got:?}");
+        assert_eq!(got, (0..9).collect::<Vec<_>>());
     }
 
     #[test]
