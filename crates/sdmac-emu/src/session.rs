@@ -172,7 +172,7 @@ impl EmuSession {
             held_cons: Default::default(),
             stats: DeviceStats::default(),
             beacon_interval_tu,
-            channel: channel_of(freq),
+            channel: sdmac_frame::channel::number(freq),
             basic_500k,
         };
         let wakes: Vec<Arc<IfaceShared>> = device.ifaces.iter().map(|d| d.shared.clone()).collect();
@@ -246,15 +246,6 @@ impl Drop for EmuSession {
     }
 }
 
-/// Channel number of a centre frequency.
-pub(crate) fn channel_of(freq_mhz: u32) -> u8 {
-    match freq_mhz {
-        2484 => 14,
-        2412..=2472 => ((freq_mhz - 2407) / 5) as u8,
-        5000..=5900 => ((freq_mhz - 5000) / 5) as u8,
-        _ => 0,
-    }
-}
 
 fn queue_of(dev: &Device, i: usize, ac: Ac) -> Ac {
     if dev.ifaces[i].qos {
@@ -271,7 +262,7 @@ pub(crate) fn get_attribute(dev: &mut Device, i: usize, name: &'static str, scop
     Ok(match (name, scope) {
         ("address", _) => Value::Mac(MacAddress(cfg.address)),
         ("bssid", _) => Value::Mac(dev.ifaces[i].bssid),
-        ("channel", _) => Value::Int(channel_of(dev.medium.config().freq_mhz) as i64),
+        ("channel", _) => Value::Int(sdmac_frame::channel::number(dev.medium.config().freq_mhz) as i64),
         ("frequency", _) => Value::Int(dev.medium.config().freq_mhz as i64),
         ("tx_power", _) => Value::Float(cfg.tx_power_dbm),
         ("ack_timeout", _) => Value::Float(cfg.ack_timeout_ns.unwrap_or_else(|| dev.medium.phy().ack_timeout_ns()) as f64 / 1000.0),

@@ -51,6 +51,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod channel;
 pub mod fcs;
 pub mod ieee80211;
 pub mod mac_addr;

@@ -17,12 +17,7 @@ pub struct Capture {
 }
 
 fn channel_flags(freq: u32, rate: Rate) -> u16 {
-    let band = if freq < 3000 { 0x0080 } else { 0x0100 };
-    let modulation = match rate.class() {
-        sdmac_phy::ModulationClass::Dsss => 0x0020,
-        _ => 0x0040,
-    };
-    band | modulation
+    sdmac_frame::channel::radiotap_flags(freq, rate.class() == sdmac_phy::ModulationClass::Dsss)
 }
 
 impl Capture {

@@ -66,7 +66,7 @@ impl Capture {
         let mut rt = radiotap::Repr {
             tsft: Some(r.t_start / 1000),
             flags: Some(radiotap::flags::FCS_AT_END),
-            channel: Some(Channel::new(*freq as u16, channel_flags(*freq, r.rate))),
+            channel: Some(Channel::new(*freq as u16, radiotap_channel_flags(*freq, r.rate))),
             ..Default::default()
         };
         match r.rate {
@@ -81,7 +81,7 @@ impl Capture {
             FrameKind::Ack => ieee80211::write_ack_frame(body, dst, r.duration_us, true).map_err(err)?,
             FrameKind::Beacon => {
                 let rates = [SupportedRate::new(12, true), SupportedRate::new(24, true), SupportedRate::new(48, true), SupportedRate::new(108, false)];
-                let mut p = BeaconParams::new(src, b"sdmac", &rates, channel_number(*freq));
+                let mut p = BeaconParams::new(src, b"sdmac", &rates, sdmac_frame::channel::number(*freq));
                 p.timestamp = r.t_start / 1000;
                 p.seq = r.seq;
                 ieee80211::write_beacon_frame(body, &p, true).map_err(err)?
@@ -122,19 +122,6 @@ fn ac_tid(ac: sdmac_medium::Ac) -> u8 {
     }
 }
 
-fn channel_flags(freq: u32, rate: Rate) -> u16 {
-    let band = if freq < 3000 { 0x0080 } else { 0x0100 };
-    let modulation = match rate.class() {
-        sdmac_phy::ModulationClass::Dsss => 0x0020,
-        _ => 0x0040,
-    };
-    band | modulation
-}
-
-fn channel_number(freq: u32) -> u8 {
-    match freq {
-        2484 => 14,
-        f if f < 3000 => ((f.saturating_sub(2407)) / 5) as u8,
-        f => ((f.saturating_sub(5000)) / 5) as u8,
-    }
+fn radiotap_channel_flags(freq: u32, rate: Rate) -> u16 {
+    sdmac_frame::channel::radiotap_flags(freq, rate.class() == sdmac_phy::ModulationClass::Dsss)
 }
