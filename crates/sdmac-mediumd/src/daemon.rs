@@ -111,10 +111,13 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
         ready.clear();
         if let Some(r) = ring.as_mut() {
             // Sends this round's outputs, waits, and takes what the kernel sent
-            // (bounded, as the epoll loop's receive).
+            // (bounded, as the epoll loop's receive). Frames that came together carry
+            // one time, the wake-up's — not the times the daemon got round to each,
+            // which would depend on how fast it parses them.
+            let mut woke_at = None;
             let woken = r
                 .wait(deadline, 500, MAX_FRAMES_PER_ROUND, |d| {
-                    let t = now();
+                    let t = *woke_at.get_or_insert_with(now);
                     each_message(d, family, log, |m| match m {
                         KernelMsg::Frame(f) => medium.on_frame(t, f, &mut out),
                         KernelMsg::AddMacAddr(radio, addr) => medium.add_address(radio, addr),
