@@ -115,7 +115,7 @@ bench: build
 
 bench-mediumd: build
 	mkdir -p bench/out
-	python3 bench/mediumd.py --stations 2,10,40 --seconds 10 --json bench/out/mediumd.json
+	python3 bench/mediumd.py --stations 2,10,40 --seconds 10 --epoll --json bench/out/mediumd.json
 
 vmtest: build
 	bash testbed/build.sh >/dev/null

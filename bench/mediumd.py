@@ -291,6 +291,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             line = f"N={n}: sdmac-mediumd / {m}: goodput x{ratio:.2f}"
             if r.get("cpu_us_per_frame") and s.get("cpu_us_per_frame"):
                 line += f", CPU per frame x{s['cpu_us_per_frame'] / r['cpu_us_per_frame']:.2f}"
+            if r.get("syscalls_per_frame") and s.get("syscalls_per_frame"):
+                line += f", system calls per frame x{s['syscalls_per_frame'] / r['syscalls_per_frame']:.2f}"
             print(line)
     if a.json:
         Path(a.json).parent.mkdir(parents=True, exist_ok=True)

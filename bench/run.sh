@@ -11,4 +11,4 @@ python3 bench/compare_ns3.py --stations 10,50 --duration 10 --seeds 1,2,3 --json
 # Software overhead of the SDMAC API on emu (Rust and Python), beside its baselines.
 .venv/bin/python bench/api_overhead.py --count 50000 --runs 3 --json bench/out/api_overhead.json
 # sdmac-mediumd against the kernel's own medium: N stations in iperf3 TCP pairs (VM).
-python3 bench/mediumd.py --stations 2,10,40 --seconds 10 --json bench/out/mediumd.json || [ $? -eq 77 ]
+python3 bench/mediumd.py --stations 2,10,40 --seconds 10 --epoll --json bench/out/mediumd.json || [ $? -eq 77 ]
