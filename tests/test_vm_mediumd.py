@@ -40,6 +40,18 @@ def test_daemon_prints_a_wmediumd_compatible_version() -> None:
     assert [int(x) for x in ver[:3]] >= [0, 3, 1], out.stdout
     bad = subprocess.run([str(DAEMON), "--bogus"], capture_output=True, text=True, timeout=10)
     assert bad.returncode == 2 and "unknown option" in bad.stderr
+    # Bad values name the option and what it takes, before anything starts.
+    for args, says in (
+        (["--coalesce-us", "abc"], "--coalesce-us: \"abc\" is not a number of microseconds"),
+        (["--coalesce-us", "2000000"], "from 0 to 1000000"),
+        (["--coalesce-us"], "option --coalesce-us needs a value"),
+        (["-t", "/tmp/time.sock"], "wmediumd's -t SOCKET (time control) is not supported"),
+    ):
+        r = subprocess.run([str(DAEMON), *args], capture_output=True, text=True, timeout=10)
+        assert r.returncode == 2 and says in r.stderr, (args, r.stderr)
+    usage = subprocess.run([str(DAEMON), "-h"], capture_output=True, text=True, timeout=10).stdout
+    for option in ("--coalesce-us US", "--epoll", "--threads", "--stats F", "-p PCAP"):
+        assert option in usage, option
 
 
 def test_ap_and_station_through_sdmac_mediumd(share: Path) -> None:
