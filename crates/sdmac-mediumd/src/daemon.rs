@@ -139,6 +139,28 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
         }
         clients.serve(&ready, &poller, &stop, log, |req| apply(&mut medium, req));
         if stop.load(Ordering::Relaxed) {
+            // Frames the kernel sent that the daemon has not looked at yet are taken
+            // too (a bounded number of rounds), so that every one is answered.
+            let t = now();
+            let mut feed = |d: &[u8]| {
+                each_message(d, family, log, |m| match m {
+                    KernelMsg::Frame(f) => medium.on_frame(t, f, &mut out),
+                    KernelMsg::AddMacAddr(radio, addr) => medium.add_address(radio, addr),
+                })
+            };
+            for _ in 0..16 {
+                let taken = match ring.as_mut() {
+                    Some(r) => r.wait(Some(0), 0, MAX_FRAMES_PER_ROUND, &mut feed).map_err(io_err("io_uring"))?.datagrams,
+                    None => {
+                        let n = sock.recv_batch(&mut rx).map_err(io_err("netlink recv"))?;
+                        rx.datagrams().for_each(&mut feed);
+                        n
+                    }
+                };
+                if taken == 0 {
+                    break;
+                }
+            }
             medium.flush(&mut out);
             send_outputs!()?;
             if let Some(r) = ring.as_mut() {
