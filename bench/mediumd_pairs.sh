@@ -51,12 +51,8 @@ mkdir -p "$T"
 # Results go to the share (iperf3 JSON, statistics, logs), for bench/mediumd.py.
 OUT=${SHARE:-/tmp}/out
 mkdir -p "$OUT" || { echo "BENCH FAIL: cannot write $OUT"; exit 1; }
-fail() {
-	echo "BENCH FAIL: $*"
-	for f in "$T"/*.log; do [ -f "$f" ] && { echo "---- $f"; tail -n 20 "$f"; }; done
-	dmesg | tail -n 20
-	exit 1
-}
+PREFIX=BENCH
+. /vmrun/lib.sh
 [ $((N % 2)) -eq 0 ] && [ "$N" -ge 2 ] || fail "N must be even and at least 2"
 PAIRS=$((N / 2))
 # Channels 1, 6, 11 first (they do not overlap), then the rest of 1-11 (12 and 13

@@ -48,30 +48,8 @@ set -u
 T=/tmp/md
 mkdir -p "$T"
 
-ok() { echo "MD OK: $*"; }
-dump() {
-	for f in "$T"/*.log; do
-		[ -f "$f" ] && { echo "---- $f"; tail -n 40 "$f"; }
-	done
-	echo "---- dmesg"
-	dmesg | tail -n 30
-}
-fail() {
-	echo "MD FAIL: $*"
-	dump
-	exit 1
-}
-# wait_for SECONDS COMMAND...: poll every 0.2 s until COMMAND succeeds.
-wait_for() {
-	n=$(($1 * 5))
-	shift
-	while [ "$n" -gt 0 ]; do
-		"$@" >/dev/null 2>&1 && return 0
-		sleep 0.2
-		n=$((n - 1))
-	done
-	return 1
-}
+PREFIX=MD
+. /vmrun/lib.sh
 # The number of replies in busybox/iputils ping's summary.
 replies() { sed -n 's/.* \([0-9][0-9]*\) \(packets \)\{0,1\}received.*/\1/p'; }
 

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import List, Optional, Sequence, Tuple, Union
 
 TESTBED = Path(__file__).resolve().parent
+GUEST_LIB = TESTBED / "guest_lib.sh"
 BUILD_SH = TESTBED / "build.sh"
 MARK_START = "SDMAC-VM: script start"
 
@@ -221,6 +222,8 @@ def run(
     try:
         (ctrl / "script").write_text(text)
         os.chmod(ctrl / "script", 0o755)
+        # The helpers every guest script may source (ok, fail, dump, wait_for).
+        shutil.copy(GUEST_LIB, ctrl / "lib.sh")
         runner = "exec /vmrun/script" if text.startswith("#!") else "exec /bin/sh /vmrun/script"
         (ctrl / "cmd").write_text(
             "# written by testbed/run.py\n"

@@ -22,29 +22,14 @@ STA_IP=10.99.0.2
 T=/tmp/smoke
 mkdir -p "$T"
 
-ok() { echo "SMOKE OK: $*"; }
+PREFIX=SMOKE
+. /vmrun/lib.sh
 dump() {
 	for f in "$T"/hostapd.log "$T"/wpa_supplicant.log; do
 		[ -f "$f" ] && { echo "---- $f"; tail -n 40 "$f"; }
 	done
 	echo "---- dmesg"
 	dmesg | tail -n 30
-}
-fail() {
-	echo "SMOKE FAIL: $*"
-	dump
-	exit 1
-}
-# wait_for SECONDS COMMAND...: poll every 0.2 s until COMMAND succeeds.
-wait_for() {
-	n=$(($1 * 5))
-	shift
-	while [ "$n" -gt 0 ]; do
-		"$@" >/dev/null 2>&1 && return 0
-		sleep 0.2
-		n=$((n - 1))
-	done
-	return 1
 }
 
 MEDIUMD=

@@ -41,6 +41,27 @@ def test_status_output_and_share_come_back(vm_image: Path, tmp_path: Path) -> No
     assert r.boot_seconds is not None and r.boot_seconds > 0
 
 
+def test_guest_helpers_pass_wait_and_fail(vm_image: Path) -> None:
+    # /vmrun/lib.sh (testbed/guest_lib.sh), as the guest scripts use it.
+    script = (
+        "#!/bin/sh\n"
+        "set -u\n"
+        "PREFIX=LIB T=/tmp/lib\n"
+        "mkdir -p $T && echo log-line > $T/a.log\n"
+        ". /vmrun/lib.sh\n"
+        "ok first\n"
+        "( sleep 0.5; touch $T/flag ) &\n"
+        "wait_for 5 test -e $T/flag && ok waited\n"
+        "wait_for 1 false || fail gave up\n"
+        "echo not reached\n"
+    )
+    r = _run(script, timeout=90)
+    assert r.status == 1, r.console
+    for line in ("LIB OK: first", "LIB OK: waited", "LIB FAIL: gave up", "---- /tmp/lib/a.log", "log-line", "---- dmesg"):
+        assert line in r.output, (line, r.output)
+    assert "not reached" not in r.output
+
+
 def test_hwsim_ap_and_station_associate_and_ping(vm_image: Path) -> None:
     r = _run(TESTBED / "smoke.sh", args=["open", "wpa2"], timeout=120)
     detail = f"status {r.status}, {r.accel}\n--- output\n{r.output}"
