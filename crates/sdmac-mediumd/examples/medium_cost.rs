@@ -20,7 +20,6 @@ use sdmac_hwsim::nl::{self, NlHeader};
 use sdmac_mediumd::coalesce::Coalesce;
 use sdmac_mediumd::encode::Encoder;
 use sdmac_mediumd::hwsim_medium::{hw_addr_of, HwsimMedium, LinkModel, Mac, Output, Setup};
-use sdmac_mediumd::kernel_msg::{each_message, KernelMsg};
 use std::time::Instant;
 
 const FAMILY: u16 = 0x1d;
@@ -89,10 +88,7 @@ fn main() {
         *cookie += 1;
         data_cookies.insert(*cookie);
         kernel_datagram(ifaces[from], ifaces[from + 1], *cookie, &mut dg);
-        each_message(&dg, FAMILY, 0, |k| match k {
-            KernelMsg::Frame(f) => m.on_frame(t, f, out),
-            KernelMsg::AddMacAddr(hw, a) => m.add_address(hw, a),
-        });
+        m.on_datagram(t, &dg, FAMILY, 0, out);
     };
     for i in (0..n).step_by(2) {
         feed(&mut m, 0, i, &mut out, &mut cookie, &mut data_cookies);
@@ -108,10 +104,7 @@ fn main() {
         if tb <= t {
             cookie += 1;
             beacon_datagram(ifaces[b], cookie, &mut bdg);
-            each_message(&bdg, FAMILY, 0, |k| match k {
-                KernelMsg::Frame(f) => m.on_frame(tb, f, &mut out),
-                KernelMsg::AddMacAddr(hw, a) => m.add_address(hw, a),
-            });
+            m.on_datagram(tb, &bdg, FAMILY, 0, &mut out);
             next_beacon[b] += beacon_ns;
             continue;
         }

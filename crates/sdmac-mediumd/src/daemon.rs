@@ -1,17 +1,19 @@
 //! The daemon: registers with mac80211_hwsim over generic netlink and runs the medium
-//! on the wall clock in an epoll loop — netlink socket, control socket, a deadline,
+//! on the wall clock in one loop — netlink socket, control socket, a deadline,
 //! SIGTERM/SIGINT.
 //!
-//! System calls are the cost of a medium daemon, so a round makes few: one epoll
-//! wait; one recvmmsg for every frame the kernel sent meanwhile (each frame is its own
-//! datagram), only when the socket became readable; one send for every output of the
-//! round (several netlink messages per datagram, no ACK requested); the deadline is
-//! the wait's own timeout (epoll_pwait2, nanoseconds), no timer descriptor to set or
-//! read. The daemon wakes when a frame
-//! arrives and at the medium's next *output* (`next_output_time`), not at each of the
-//! engine's internal events: those run, at their own times, when it next advances.
-//! With `--coalesce-us` ([`Coalesce`]) outputs due within that window of each other
-//! leave in one send.
+//! System calls are the cost of a medium daemon, so a round makes few. Where the
+//! kernel has io_uring ([`Ring`]) a round is one `io_uring_enter`: it sends the
+//! round's outputs and waits, with the deadline as its timeout, while a multishot
+//! receive takes the kernel's frames. Otherwise (or with `--epoll`) it is one
+//! epoll wait (epoll_pwait2, a nanosecond timeout: no timer descriptor to set or
+//! read); one recvmmsg for every frame the kernel sent meanwhile (each frame is its
+//! own datagram), only when the socket became readable; one send for every output
+//! of the round (several netlink messages per datagram, no ACK requested). The
+//! daemon wakes when a frame arrives and at the medium's next *output*
+//! (`next_output_time`), not at each of the engine's internal events: those run, at
+//! their own times, when it next advances. With `--coalesce-us` ([`Coalesce`])
+//! outputs due within that window of each other leave in one send.
 //!
 //! With `--threads` ([`Options::threads`]) the loop of [`crate::threaded`] runs
 //! instead: each engine medium on its own thread.
@@ -22,7 +24,6 @@ use crate::control_clients::Clients;
 use crate::encode::Encoder;
 use crate::error::io_err;
 use crate::hwsim_medium::{HwsimMedium, Output};
-use crate::kernel_msg::{each_message, KernelMsg};
 use crate::netlink::RecvBatch;
 use crate::poller::Poller;
 use crate::stats::DaemonCounters;
@@ -87,7 +88,6 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
     let mut enc = Encoder::new(family, sock.pid(), 3);
     let log = opts.log_level;
     let now = || sdmac_rt::monotonic_ns() - origin;
-    // Frames on air go to the capture, on CLOCK_MONOTONIC.
     // Outputs go to the kernel (with io_uring: queued, sent with the next wait);
     // frames on air go to the capture, on CLOCK_MONOTONIC.
     macro_rules! send_outputs {
@@ -118,10 +118,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             let woken = r
                 .wait(deadline, 500, MAX_FRAMES_PER_ROUND, |d| {
                     let t = *woke_at.get_or_insert_with(now);
-                    each_message(d, family, log, |m| match m {
-                        KernelMsg::Frame(f) => medium.on_frame(t, f, &mut out),
-                        KernelMsg::AddMacAddr(radio, addr) => medium.add_address(radio, addr),
-                    })
+                    medium.on_datagram(t, d, family, log, &mut out)
                 })
                 .map_err(io_err("io_uring"))?;
             if woken.control {
@@ -142,12 +139,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             // Frames the kernel sent that the daemon has not looked at yet are taken
             // too (a bounded number of rounds), so that every one is answered.
             let t = now();
-            let mut feed = |d: &[u8]| {
-                each_message(d, family, log, |m| match m {
-                    KernelMsg::Frame(f) => medium.on_frame(t, f, &mut out),
-                    KernelMsg::AddMacAddr(radio, addr) => medium.add_address(radio, addr),
-                })
-            };
+            let mut feed = |d: &[u8]| medium.on_datagram(t, d, family, log, &mut out);
             for _ in 0..16 {
                 let taken = match ring.as_mut() {
                     Some(r) => r.wait(Some(0), 0, MAX_FRAMES_PER_ROUND, &mut feed).map_err(io_err("io_uring"))?.datagrams,
@@ -181,14 +173,11 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
         // What the kernel sent (a bounded round: outputs go out even while it floods).
         if ring.is_none() {
             sock.recv_round(&mut rx, &mut nl_ready, now, |batch, t| {
-            for d in batch.datagrams() {
-                each_message(d, family, log, |m| match m {
-                    KernelMsg::Frame(f) => medium.on_frame(t, f, &mut out),
-                    KernelMsg::AddMacAddr(radio, addr) => medium.add_address(radio, addr),
-                });
-            }
-            Ok(())
-        })?;
+                for d in batch.datagrams() {
+                    medium.on_datagram(t, d, family, log, &mut out);
+                }
+                Ok(())
+            })?;
         }
         let t = now();
         medium.advance(t, &mut out);

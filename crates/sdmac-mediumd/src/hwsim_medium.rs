@@ -507,7 +507,7 @@ impl HwsimMedium {
         let addr = frame.addr2().map(|a| a.0);
         let (r, changed) = self.learn_radio(f.transmitter, addr);
         let retuned = self.radios[r].tuned != Some(f.freq);
-        self.radios[r].tuned = Some(f.freq);
+        self.retune(r, f.freq);
         Some(Learned { medium: self.media[self.radios[r].medium].setup.id, addr, changed, retuned })
     }
 

@@ -1,7 +1,7 @@
 //! What the kernel sends the medium, read from its datagrams: frames to carry and
 //! the addresses radios take on.
 
-use crate::hwsim_medium::{KernelFrame, Mac, StatusEcho};
+use crate::hwsim_medium::{HwsimMedium, KernelFrame, Mac, Output, StatusEcho};
 use sdmac_hwsim::hwsim::HwsimMsg;
 use sdmac_hwsim::nl;
 
@@ -44,5 +44,17 @@ pub fn each_message(d: &[u8], family: u16, log: u8, mut f: impl FnMut(KernelMsg<
                 }
             }
         }
+    }
+}
+
+impl HwsimMedium {
+    /// Takes every message of datagram `d` from the kernel, received at `t` (ns on the
+    /// daemon's clock): frames to carry (outputs due at once go to `out`) and the
+    /// addresses radios take on.
+    pub fn on_datagram(&mut self, t: u64, d: &[u8], family: u16, log: u8, out: &mut Vec<Output>) {
+        each_message(d, family, log, |m| match m {
+            KernelMsg::Frame(f) => self.on_frame(t, f, out),
+            KernelMsg::AddMacAddr(radio, addr) => self.add_address(radio, addr),
+        })
     }
 }

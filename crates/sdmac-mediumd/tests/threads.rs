@@ -14,7 +14,6 @@ use sdmac_mediumd::control_apply::apply;
 use sdmac_mediumd::dispatch::{Dispatcher, Finished};
 use sdmac_mediumd::encode::{Datagrams, Encoder};
 use sdmac_mediumd::hwsim_medium::{hw_addr_of, HwsimMedium, LinkModel, Mac, Setup};
-use sdmac_mediumd::kernel_msg::{each_message, KernelMsg};
 use std::io;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -195,10 +194,7 @@ fn one_thread(setup: Setup, steps: &[(u64, Step)], until: u64) -> (Vec<Seen>, Ve
     let mut answers = Vec::new();
     for (t, s) in steps {
         match s {
-            Step::Kernel(dg) => each_message(dg, FAMILY, 0, |k| match k {
-                KernelMsg::Frame(f) => m.on_frame(*t, f, &mut out),
-                KernelMsg::AddMacAddr(hw, a) => m.add_address(hw, a),
-            }),
+            Step::Kernel(dg) => m.on_datagram(*t, dg, FAMILY, 0, &mut out),
             Step::Control(r) => {
                 m.advance(*t, &mut out);
                 let a = apply(&mut m, r);
@@ -379,10 +375,7 @@ fn paced(setup: Setup, steps: &[Step], coalesce_ns: u64) -> Vec<Vec<u8>> {
     let mut c = Coalesce::new(coalesce_ns);
     for s in steps {
         if let Step::Kernel(dg) = s {
-            each_message(dg, FAMILY, 0, |k| match k {
-                KernelMsg::Frame(f) => m.on_frame(0, f, &mut out),
-                KernelMsg::AddMacAddr(hw, a) => m.add_address(hw, a),
-            });
+            m.on_datagram(0, dg, FAMILY, 0, &mut out);
         }
     }
     let mut enc = Encoder::new(FAMILY, 4242, 3);
