@@ -60,10 +60,7 @@ impl Poller {
     pub fn wait(&mut self, deadline_ns: Option<u64>, max_ms: u64) -> io::Result<&[u64]> {
         self.ready.clear();
         let now = sdmac_rt::monotonic_ns();
-        let timeout = match deadline_ns {
-            Some(d) => d.saturating_sub(now).min(max_ms * 1_000_000),
-            None => max_ms * 1_000_000,
-        };
+        let timeout = timeout_ns(deadline_ns, max_ms);
         let n = match self.fallback.as_mut() {
             None => {
                 let ts = libc::timespec { tv_sec: (timeout / 1_000_000_000) as libc::time_t, tv_nsec: (timeout % 1_000_000_000) as libc::c_long };
@@ -110,6 +107,16 @@ impl Poller {
             }
         }
         Ok(&self.ready)
+    }
+}
+
+/// How long a wait until the absolute CLOCK_MONOTONIC time `deadline_ns` (if any)
+/// lasts from now, at most `max_ms` (ns).
+pub fn timeout_ns(deadline_ns: Option<u64>, max_ms: u64) -> u64 {
+    let max = max_ms * 1_000_000;
+    match deadline_ns {
+        Some(d) => d.saturating_sub(sdmac_rt::monotonic_ns()).min(max),
+        None => max,
     }
 }
 

@@ -12,6 +12,7 @@
 //! fails where any of it is missing and the daemon keeps its epoll loop. On 6.1 the
 //! kernel's completion work is deferred to the daemon's own `io_uring_enter`.
 
+use crate::poller::timeout_ns;
 use crate::syscall_count;
 use io_uring::types::{BufRingEntry, Fd, RecvMsgOut, SubmitArgs, Timespec};
 use io_uring::{cqueue, opcode, squeue, IoUring};
@@ -120,20 +121,13 @@ impl Ring {
         // task work) — or at least without an interrupt (5.19: cooperative) — rather
         // than through an inter-processor interrupt per datagram while the daemon runs
         // on another CPU, which is dear in a VM.
-        syscall_count::add(1);
-        let ring = match IoUring::builder().setup_single_issuer().setup_defer_taskrun().build(256) {
-            Ok(r) => r,
-            Err(_) => {
-                syscall_count::add(1);
-                match IoUring::builder().setup_coop_taskrun().setup_taskrun_flag().build(256) {
-                    Ok(r) => r,
-                    Err(_) => {
-                        syscall_count::add(1);
-                        IoUring::builder().build(256)?
-                    }
-                }
-            }
+        let build = |b: &mut io_uring::Builder| {
+            syscall_count::add(1);
+            b.build(256)
         };
+        let ring = build(IoUring::builder().setup_single_issuer().setup_defer_taskrun())
+            .or_else(|_| build(IoUring::builder().setup_coop_taskrun().setup_taskrun_flag()))
+            .or_else(|_| build(&mut IoUring::builder()))?;
         if !ring.params().is_feature_ext_arg() {
             return Err(io::Error::new(io::ErrorKind::Unsupported, "io_uring without EXT_ARG (Linux < 5.11)"));
         }
@@ -287,16 +281,8 @@ impl Ring {
         loop {
             self.arm();
             self.push_sends();
-            let ready = self.pending.iter().any(|c| c.user_data() != SEND);
-            let timeout = if ready || !first {
-                0
-            } else {
-                let now = sdmac_rt::monotonic_ns();
-                match deadline_ns {
-                    Some(d) => d.saturating_sub(now).min(max_ms * 1_000_000),
-                    None => max_ms * 1_000_000,
-                }
-            };
+            // Completions already taken (sends never stay there) mean: do not block.
+            let timeout = if !self.pending.is_empty() || !first { 0 } else { timeout_ns(deadline_ns, max_ms) };
             first = false;
             self.enter(timeout)?;
             let ran_out = self.take(&mut woken, max, &mut each)?;
