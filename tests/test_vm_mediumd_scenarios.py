@@ -102,9 +102,10 @@ def _measures(output: str, scenario: str) -> List[Dict[str, str]]:
 
 
 def _counters(output: str) -> List[Dict[str, int]]:
-    """The daemon's counters, one dict per SIGTERM stop."""
-    pat = r"stopping; Counters \{ frames_in: (\d+), statuses: (\d+), acked: (\d+), deliveries: (\d+), refused: (\d+) \}"
-    keys = ("frames_in", "statuses", "acked", "deliveries", "refused")
+    """The daemon's counters, one dict per SIGTERM stop, with the number of outputs
+    whose lateness it counted (`timed`)."""
+    pat = r"stopping; Counters \{ frames_in: (\d+), statuses: (\d+), acked: (\d+), deliveries: (\d+), refused: (\d+) \}[^\n]*; (\d+) outputs late by p50 [\d.]+ µs"
+    keys = ("frames_in", "statuses", "acked", "deliveries", "refused", "timed")
     return [dict(zip(keys, map(int, m.groups()))) for m in re.finditer(pat, output)]
 
 
@@ -120,6 +121,7 @@ def _every_frame_answered(output: str, detail: str) -> List[Dict[str, int]]:
         assert c["frames_in"] == c["statuses"], f"frames not answered: {c}\n{detail}"
         assert c["refused"] == 0, f"frames refused: {c}\n{detail}"
         assert c["acked"] <= c["statuses"], f"{c}\n{detail}"
+        assert c["timed"] == c["statuses"] + c["deliveries"], f"every output's lateness counted once: {c}\n{detail}"
     return cs
 
 

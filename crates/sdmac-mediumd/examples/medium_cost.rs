@@ -20,6 +20,7 @@ use sdmac_hwsim::nl::{self, NlHeader};
 use sdmac_mediumd::coalesce::Coalesce;
 use sdmac_mediumd::encode::Encoder;
 use sdmac_mediumd::hwsim_medium::{hw_addr_of, HwsimMedium, LinkModel, Mac, Output, Setup};
+use sdmac_mediumd::lateness::Lateness;
 use std::time::Instant;
 
 const FAMILY: u16 = 0x1d;
@@ -72,6 +73,7 @@ fn main() {
     let mut m = HwsimMedium::new(setup);
     let mut out: Vec<Output> = Vec::new();
     let mut enc = Encoder::new(FAMILY, 4242, 3);
+    let mut late = Lateness::new();
     let mut c = Coalesce::new(coalesce_ns);
     // Every datagram to send, prepared beforehand: what the kernel would hand over.
     let mut dg = Vec::new();
@@ -121,6 +123,8 @@ fn main() {
         if c.send_now(t, !out.is_empty(), m.next_output_time()) {
             enc.send(
                 &mut out,
+                t,
+                &mut late,
                 |d| {
                     if with_digest {
                         digest = d.iter().fold(digest, |h, &b| (h ^ b as u64).wrapping_mul(0x100000001b3));

@@ -70,7 +70,7 @@ impl Sink for Collector<'_> {
         if acked {
             self.counters.acked += 1;
         }
-        self.out.push(Output::TxStatus { transmitter: f.transmitter, cookie: f.cookie, acked, signal_dbm, attempts, echo: f.echo });
+        self.out.push(Output::TxStatus { transmitter: f.transmitter, cookie: f.cookie, acked, signal_dbm, attempts, echo: f.echo, due: r.t_done });
     }
 
     fn rx(&mut self, ind: &RxIndication) {
@@ -89,6 +89,6 @@ impl Sink for Collector<'_> {
         }
         let receiver = radio.hw;
         self.counters.deliveries += 1;
-        self.out.push(Output::Deliver { receiver, frame: f.bytes.clone(), rate: ind.rate, signal_dbm: signal, freq: self.freq });
+        self.out.push(Output::Deliver { receiver, frame: f.bytes.clone(), rate: ind.rate, signal_dbm: signal, freq: self.freq, due: ind.t_end });
     }
 }

@@ -24,6 +24,7 @@ use crate::control_clients::Clients;
 use crate::encode::Encoder;
 use crate::error::io_err;
 use crate::hwsim_medium::{HwsimMedium, Output};
+use crate::lateness::{Lateness, LatenessSummary};
 use crate::netlink::RecvBatch;
 use crate::poller::Poller;
 use crate::stats::DaemonCounters;
@@ -86,6 +87,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
     let mut coalesce = Coalesce::new(opts.coalesce_ns);
     let mut out: Vec<Output> = Vec::new();
     let mut enc = Encoder::new(family, sock.pid(), 3);
+    let mut late = Lateness::new();
     let log = opts.log_level;
     let now = || sdmac_rt::monotonic_ns() - origin;
     // Outputs go to the kernel (with io_uring: queued, sent with the next wait);
@@ -94,6 +96,8 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
         () => {
             enc.send(
                 &mut out,
+                now(),
+                &mut late,
                 |d| match ring.as_mut() {
                     Some(r) => r.queue_send(d),
                     None => sock.send(d),
@@ -162,10 +166,10 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
                 c.flush().map_err(io_err("capture file"))?;
             }
             if let Some(w) = stats.as_mut() {
-                w.write(now(), &medium.medium_stats_by_medium(), &daemon_counters(&medium, rounds)).map_err(io_err("stats file"))?;
+                w.write(now(), &medium.medium_stats_by_medium(), &daemon_counters(&medium, rounds, late.take_interval())).map_err(io_err("stats file"))?;
             }
             if log >= 5 {
-                eprintln!("sdmac-mediumd: stopping; {:?}; {} system calls in {rounds} rounds ({loop_name})", medium.counters(), syscall_count::total());
+                eprintln!("sdmac-mediumd: stopping; {:?}; {} system calls in {rounds} rounds ({loop_name}); {}", medium.counters(), syscall_count::total(), late.total());
             }
             clients.remove_socket_file();
             return Ok(());
@@ -186,14 +190,14 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
         }
         if let Some(w) = stats.as_mut() {
             if t >= next_stats {
-                w.write(t, &medium.medium_stats_by_medium(), &daemon_counters(&medium, rounds)).map_err(io_err("stats file"))?;
+                w.write(t, &medium.medium_stats_by_medium(), &daemon_counters(&medium, rounds, late.take_interval())).map_err(io_err("stats file"))?;
                 next_stats = t - t % 1_000_000_000 + 1_000_000_000;
             }
         }
     }
 }
 
-fn daemon_counters(m: &HwsimMedium, rounds: u64) -> DaemonCounters {
+fn daemon_counters(m: &HwsimMedium, rounds: u64, late: LatenessSummary) -> DaemonCounters {
     let c = m.counters();
     DaemonCounters {
         mono_ns: sdmac_rt::monotonic_ns(),
@@ -202,5 +206,6 @@ fn daemon_counters(m: &HwsimMedium, rounds: u64) -> DaemonCounters {
         statuses: c.statuses,
         syscalls: syscall_count::total(),
         rounds,
+        late,
     }
 }

@@ -26,6 +26,7 @@ use crate::encode::{Datagrams, Encoder};
 use crate::error::DaemonError;
 use crate::hwsim_medium::{Counters, HwsimMedium, KernelFrame, Mac, Output, Setup};
 use crate::kernel_msg::{each_message, KernelMsg};
+use crate::lateness::{Lateness, LatenessSummary};
 use crate::media::MediumId;
 use crate::syscall_count;
 use crate::worker::{Exit, Failure, FrameMsg, Msg, Published, Shared, Worker};
@@ -67,6 +68,8 @@ pub struct Finished {
     pub diverged: u64,
     /// What failed, if a worker did.
     pub failed: Option<String>,
+    /// How late outputs left since the last statistics, and since the start.
+    pub late: (LatenessSummary, LatenessSummary),
 }
 
 /// Adds `b` to `a`.
@@ -88,6 +91,8 @@ pub struct Dispatcher {
     out: Vec<Output>,
     /// Frames the dispatcher answered because their worker was gone.
     own: Counters,
+    /// How late every thread's outputs left, gathered at each statistics line.
+    late: Lateness,
 }
 
 impl Dispatcher {
@@ -98,7 +103,7 @@ impl Dispatcher {
         let failure = Arc::new(Failure::new()?);
         let enc = Encoder::new(family, sink.pid(), 3);
         let shared = Shared { sink, family, capture, stats, origin, coalesce_ns: 0, log, failure };
-        Ok(Dispatcher { replica: HwsimMedium::new(setup), workers: Vec::new(), shared, enc, out: Vec::new(), own: Counters::default() })
+        Ok(Dispatcher { replica: HwsimMedium::new(setup), workers: Vec::new(), shared, enc, out: Vec::new(), own: Counters::default(), late: Lateness::new() })
     }
 
     /// Workers hold outputs up to `ns` for the next ones ([`crate::coalesce`]); set
@@ -155,7 +160,7 @@ impl Dispatcher {
         }
         match w {
             Ok(w) => self.push(w, Msg::Frame(t, FrameMsg::copy_of(f))),
-            Err(()) => self.answer_here(&FrameMsg::copy_of(f)),
+            Err(()) => self.answer_here(t, &FrameMsg::copy_of(f)),
         }
     }
 
@@ -189,24 +194,31 @@ impl Dispatcher {
     }
 
     fn send_own(&mut self) -> Result<(), DaemonError> {
+        if self.out.is_empty() {
+            return Ok(());
+        }
         let sink = &self.shared.sink;
-        self.enc.send(&mut self.out, |d| sink.send(d), |_, _, _, _| Ok(()))
+        let now = sdmac_rt::monotonic_ns() - self.shared.origin;
+        self.enc.send(&mut self.out, now, &mut self.late, |d| sink.send(d), |_, _, _, _| Ok(()))
     }
 
-    /// Per-second statistics: every worker's engine statistics, and the counters and
-    /// wake-ups of every thread (`rounds` of the dispatcher added).
-    pub fn stats(&self, rounds: u64) -> (Vec<(MediumId, u32, MediumStats)>, Counters, u64) {
+    /// Per-second statistics: every worker's engine statistics, the counters and
+    /// wake-ups of every thread (`rounds` of the dispatcher added), and how late
+    /// every thread's outputs left since the last call.
+    pub fn stats(&mut self, rounds: u64) -> (Vec<(MediumId, u32, MediumStats)>, Counters, u64, LatenessSummary) {
         let mut stats = Vec::new();
         let mut c = self.replica.counters();
         add_counters(&mut c, self.own);
         let mut n = rounds;
         for w in &self.workers {
-            let p = w.published.lock().unwrap_or_else(|e| e.into_inner());
+            let mut p = w.published.lock().unwrap_or_else(|e| e.into_inner());
             stats.extend_from_slice(&p.stats);
             add_counters(&mut c, p.counters);
             n += p.rounds;
+            self.late.merge(&p.late);
+            p.late.take_interval();
         }
-        (stats, c, n)
+        (stats, c, n, self.late.take_interval())
     }
 
     /// Stops every worker — each answers every frame still in flight — and waits for
@@ -226,9 +238,14 @@ impl Dispatcher {
                 continue;
             };
             while let Ok(m) = exit.left.pop() {
-                if let Msg::Frame(_, f) = m {
-                    self.answer_here(&f);
+                if let Msg::Frame(t, f) = m {
+                    self.answer_here(t, &f);
                 }
+            }
+            {
+                let mut p = w.published.lock().unwrap_or_else(|e| e.into_inner());
+                self.late.merge(&p.late);
+                p.late.take_interval();
             }
             add_counters(&mut counters, exit.medium.counters());
             stats.extend(exit.medium.medium_stats_by_medium());
@@ -245,7 +262,8 @@ impl Dispatcher {
             (None, false) => Some(lost.join("; ")),
             (Some(f), false) => Some(format!("{f}; {}", lost.join("; "))),
         };
-        Ok(Finished { media, keys, replica: self.replica, counters, stats, rounds, diverged, failed })
+        let late = (self.late.take_interval(), self.late.total());
+        Ok(Finished { media, keys, replica: self.replica, counters, stats, rounds, diverged, failed, late })
     }
 
     /// The worker of `key`, created (from a copy of the replica as it is at `t`) if
@@ -284,8 +302,8 @@ impl Dispatcher {
         let mut m = m;
         loop {
             if h.tx.is_abandoned() || h.thread.is_finished() {
-                if let Msg::Frame(_, f) = m {
-                    self.answer_here(&f);
+                if let Msg::Frame(t, f) = m {
+                    self.answer_here(t, &f);
                 }
                 return;
             }
@@ -304,12 +322,12 @@ impl Dispatcher {
         }
     }
 
-    /// Answers a frame no worker will carry: not acknowledged.
-    fn answer_here(&mut self, f: &FrameMsg) {
+    /// Answers a frame no worker will carry (it came at `t`): not acknowledged.
+    fn answer_here(&mut self, t: u64, f: &FrameMsg) {
         self.own.frames_in += 1;
         self.own.refused += 1;
         self.own.statuses += 1;
-        self.out.push(f.refusal());
+        self.out.push(f.refusal(t));
     }
 }
 

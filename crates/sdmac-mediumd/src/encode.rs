@@ -8,6 +8,7 @@
 
 use crate::error::{io_err, DaemonError};
 use crate::hwsim_medium::Output;
+use crate::lateness::Lateness;
 use crate::netlink::NlSocket;
 use sdmac_hwsim::hwsim::{HwsimFlags, HwsimMsg, RxFrame, TxInfoFrame, TxRate, TX_MAX_RATES};
 use sdmac_hwsim::nl::{self, NlHeader};
@@ -52,10 +53,13 @@ impl Encoder {
 
     /// Encodes every output of `out` (which it empties) and hands the datagrams to
     /// `send` — as few as fit, usually one; frames on air go to `air` (start on air on
-    /// the daemon's clock, MHz, rate, frame).
+    /// the daemon's clock, MHz, rate, frame). They leave at `now` (the daemon's
+    /// clock): how late each status and delivery is goes to `late`.
     pub fn send(
         &mut self,
         out: &mut Vec<Output>,
+        now: u64,
+        late: &mut Lateness,
         mut send: impl FnMut(&[u8]) -> io::Result<()>,
         mut air: impl FnMut(u64, u32, Rate, &[u8]) -> io::Result<()>,
     ) -> Result<(), DaemonError> {
@@ -68,7 +72,8 @@ impl Encoder {
             self.seq = self.seq.wrapping_add(1);
             let hdr = NlHeader::request(self.family, nl::flags::REQUEST, self.seq, self.pid);
             let msg = match &o {
-                Output::TxStatus { transmitter, cookie, acked, signal_dbm, attempts, echo } => {
+                Output::TxStatus { transmitter, cookie, acked, signal_dbm, attempts, echo, due } => {
+                    late.record(*due, now);
                     // The frame's own rate indices with the attempts made; the list ends
                     // at the first entry not used.
                     let mut tx_info = [TxRate::END; TX_MAX_RATES];
@@ -83,7 +88,8 @@ impl Encoder {
                     let flags = if *acked { flags | HwsimFlags::STAT_ACK } else { flags };
                     HwsimMsg::TxInfo(TxInfoFrame { transmitter: *transmitter, flags, cookie: *cookie, signal: *signal_dbm, tx_info })
                 }
-                Output::Deliver { receiver, frame, rate, signal_dbm, freq } => {
+                Output::Deliver { receiver, frame, rate, signal_dbm, freq, due } => {
+                    late.record(*due, now);
                     let band = Band::from_freq(*freq).unwrap_or(Band::from_freq(2412).expect("2.4 GHz band"));
                     HwsimMsg::Delivery(RxFrame { receiver: *receiver, frame, rx_rate: rx_rate_index(*rate, band), signal: *signal_dbm, freq: *freq })
                 }
@@ -101,5 +107,41 @@ impl Encoder {
             send(&self.tx[..at]).map_err(io_err("netlink send"))?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hwsim_medium::StatusEcho;
+
+    #[test]
+    fn lateness_is_the_send_time_after_each_output_time() {
+        let status = |due| Output::TxStatus { transmitter: [2, 0, 0, 0, 0, 0], cookie: 1, acked: true, signal_dbm: -50, attempts: vec![1], echo: StatusEcho { rate_idx: [0, -1, -1, -1], flags: 1 }, due };
+        let delivery = |due| Output::Deliver { receiver: [2, 0, 0, 0, 1, 0], frame: vec![0x08; 24], rate: Rate::Ofdm6, signal_dbm: -50, freq: 2412, due };
+        let air = Output::Air { t_start: 0, freq: 2412, rate: Rate::Ofdm6, frame: vec![0xd4, 0] };
+        let mut out = vec![delivery(1_000_000), status(1_060_000), air, status(1_090_000)];
+        let (mut late, mut datagrams, mut on_air) = (Lateness::new(), 0, 0);
+        let mut enc = Encoder::new(20, 1, 0);
+        let sent = enc.send(
+            &mut out,
+            1_100_000,
+            &mut late,
+            |_| {
+                datagrams += 1;
+                Ok(())
+            },
+            |_, _, _, _| {
+                on_air += 1;
+                Ok(())
+            },
+        );
+        sent.unwrap();
+        assert!(out.is_empty());
+        assert_eq!((datagrams, on_air), (1, 1));
+        // 100, 40 and 10 µs late; the frame on air is not an output to the kernel.
+        let s = late.take_interval();
+        assert_eq!(s.n, 3);
+        assert!(s.max_ns.abs_diff(100_000) <= 1_000 && s.p50_ns.abs_diff(40_000) <= 400, "{s:?}");
     }
 }

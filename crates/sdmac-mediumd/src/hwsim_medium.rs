@@ -83,6 +83,10 @@ pub enum Output {
         attempts: Vec<u8>,
         /// What the kernel's frame asked, repeated.
         echo: StatusEcho,
+        /// When the outcome is known on the medium (ns on the daemon's clock): the
+        /// ACK's end, the ACK timeout, the DATA end of a no-ack frame, or the time a
+        /// refused frame came.
+        due: Time,
     },
     /// A frame on air, for a capture (only when capturing).
     Air {
@@ -107,6 +111,8 @@ pub enum Output {
         signal_dbm: i32,
         /// Channel (MHz).
         freq: u32,
+        /// When it is received (ns on the daemon's clock): the DATA frame's end.
+        due: Time,
     },
 }
 
@@ -448,6 +454,7 @@ impl HwsimMedium {
                 signal_dbm: -91,
                 attempts: vec![0; f.rates.len().max(1)],
                 echo: f.echo,
+                due: now,
             });
         };
         let Ok(frame) = Frame::new_checked(f.frame) else {
@@ -643,6 +650,8 @@ impl HwsimMedium {
     /// Answers every frame still in flight as not acknowledged (on shutdown).
     pub fn flush(&mut self, out: &mut Vec<Output>) {
         for ch in &mut self.channels {
+            // Answered now, as far as this channel's medium has run.
+            let due = ch.engine.now();
             for (_, f) in ch.in_flight.drain() {
                 self.counters.statuses += 1;
                 out.push(Output::TxStatus {
@@ -652,6 +661,7 @@ impl HwsimMedium {
                     signal_dbm: -91,
                     attempts: vec![0; f.n_rates.max(1)],
                     echo: f.echo,
+                    due,
                 });
             }
         }

@@ -10,7 +10,8 @@
 //!   [`control_apply`]), capture ([`capture`]) and statistics ([`stats`]).
 //!   With `--threads` ([`threaded`]) each engine medium runs on its own thread
 //!   (`worker`), fed by a [`dispatch`]er that keeps every thread's radio table the
-//!   same. [`coalesce`] lets outputs due within a short window leave together.
+//!   same. [`coalesce`] lets outputs due within a short window leave together;
+//!   [`lateness`] counts how long after its time on the medium each output left.
 //! - [`config`]: wmediumd / yawmd configurations to a medium set-up.
 
 pub mod control;
@@ -25,6 +26,7 @@ pub mod dispatch;
 pub mod encode;
 pub mod error;
 pub mod kernel_msg;
+pub mod lateness;
 pub mod hwsim_medium;
 pub mod link_model;
 pub mod media;

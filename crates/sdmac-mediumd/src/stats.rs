@@ -4,9 +4,12 @@
 //! engine's counters; `utilization` (time with a frame on air) and `backlog` (time
 //! with a frame queued or in its exchange: 1.0 means the medium never waited for the
 //! daemon or the kernel). Then one line for the daemon itself: cumulative frames,
-//! deliveries and system calls, and the CLOCK_MONOTONIC time (`mono_s`) to line
-//! the statistics up with other clocks.
+//! deliveries and system calls, the CLOCK_MONOTONIC time (`mono_s`) to line
+//! the statistics up with other clocks, and how late the interval's outputs left
+//! (`late_us`: count, median, 99th percentile and largest, µs after their time on
+//! the medium; see [`crate::lateness`]).
 
+use crate::lateness::LatenessSummary;
 use sdmac_medium::MediumStats;
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -28,6 +31,8 @@ pub struct DaemonCounters {
     pub syscalls: u64,
     /// Wake-ups of the loop.
     pub rounds: u64,
+    /// How late the outputs of the interval left (not cumulative).
+    pub late: LatenessSummary,
 }
 
 /// Writes one line per medium per interval, and one for the daemon.
@@ -79,7 +84,7 @@ impl<W: Write> StatsWriter<W> {
         let d = daemon;
         writeln!(
             self.out,
-            "{{\"t\": {:.3}, \"mono_s\": {:.6}, \"daemon\": {{\"frames\": {}, \"deliveries\": {}, \"statuses\": {}, \"syscalls\": {}, \"rounds\": {}}}}}",
+            "{{\"t\": {:.3}, \"mono_s\": {:.6}, \"daemon\": {{\"frames\": {}, \"deliveries\": {}, \"statuses\": {}, \"syscalls\": {}, \"rounds\": {}}}, \"late_us\": {{\"n\": {}, \"p50\": {:.1}, \"p99\": {:.1}, \"max\": {:.1}}}}}",
             t_ns as f64 / 1e9,
             d.mono_ns as f64 / 1e9,
             d.frames,
@@ -87,6 +92,10 @@ impl<W: Write> StatsWriter<W> {
             d.statuses,
             d.syscalls,
             d.rounds,
+            d.late.n,
+            d.late.p50_ns as f64 / 1e3,
+            d.late.p99_ns as f64 / 1e3,
+            d.late.max_ns as f64 / 1e3,
         )?;
         crate::syscall_count::add(1);
         self.out.flush()
@@ -104,7 +113,8 @@ mod tests {
         s.attempts[1] = 7;
         s.airtime_ns[1] = 250_000_000;
         s.backlog_ns = 750_000_000;
-        let d = DaemonCounters { mono_ns: 5_500_000_000, frames: 9, syscalls: 20, ..DaemonCounters::default() };
+        let late = LatenessSummary { n: 4, p50_ns: 12_345, p99_ns: 80_000, max_ns: 81_200 };
+        let d = DaemonCounters { mono_ns: 5_500_000_000, frames: 9, syscalls: 20, late, ..DaemonCounters::default() };
         w.write(1_000_000_000, &[(0, 2412, s)], &d).unwrap();
         s.busy_ns += 1_000_000_000;
         s.backlog_ns += 1_000_000_000;
@@ -118,6 +128,7 @@ mod tests {
         let daemon: Vec<&str> = text.lines().filter(|l| l.contains("daemon")).collect();
         assert_eq!(daemon.len(), 2);
         assert!(daemon[0].contains("\"mono_s\": 5.500000") && daemon[0].contains("\"frames\": 9") && daemon[0].contains("\"syscalls\": 20"), "{}", daemon[0]);
+        assert!(daemon[0].ends_with("\"late_us\": {\"n\": 4, \"p50\": 12.3, \"p99\": 80.0, \"max\": 81.2}}"), "{}", daemon[0]);
         assert!(lines[0].contains("\"utilization\": 0.500000"), "{}", lines[0]);
         assert!(lines[0].contains("\"BE\": {\"attempts\": 7"), "{}", lines[0]);
         assert!(lines[0].contains("\"airtime\": 0.250000"), "{}", lines[0]);

@@ -73,6 +73,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
                     statuses: fin.counters.statuses,
                     syscalls: syscall_count::total(),
                     rounds: rounds + fin.rounds,
+                    late: fin.late.0,
                 };
                 w.write(now(), &fin.stats, &c).map_err(io_err("stats file"))?;
             }
@@ -81,11 +82,12 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
                     eprintln!("sdmac-mediumd: medium {} on {} MHz: {:?}", k.0, k.1, m.counters());
                 }
                 eprintln!(
-                    "sdmac-mediumd: stopping; {:?}; {} system calls in {} rounds ({} threads)",
+                    "sdmac-mediumd: stopping; {:?}; {} system calls in {} rounds ({} threads); {}",
                     fin.counters,
                     syscall_count::total(),
                     rounds + fin.rounds,
-                    fin.media.len() + 1
+                    fin.media.len() + 1,
+                    fin.late.1
                 );
             }
             clients.remove_socket_file();
@@ -107,8 +109,8 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
         if let Some(w) = stats.as_mut() {
             let t = now();
             if t >= next_stats {
-                let (media, c, n) = d.stats(rounds);
-                let dc = DaemonCounters { mono_ns: sdmac_rt::monotonic_ns(), frames: c.frames_in, deliveries: c.deliveries, statuses: c.statuses, syscalls: syscall_count::total(), rounds: n };
+                let (media, c, n, late) = d.stats(rounds);
+                let dc = DaemonCounters { mono_ns: sdmac_rt::monotonic_ns(), frames: c.frames_in, deliveries: c.deliveries, statuses: c.statuses, syscalls: syscall_count::total(), rounds: n, late };
                 w.write(t, &media, &dc).map_err(io_err("stats file"))?;
                 next_stats = t - t % 1_000_000_000 + 1_000_000_000;
             }

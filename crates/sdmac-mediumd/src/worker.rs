@@ -16,6 +16,7 @@ use crate::control_apply::apply;
 use crate::encode::{Datagrams, Encoder};
 use crate::error::{io_err, DaemonError};
 use crate::hwsim_medium::{Counters, HwsimMedium, KernelFrame, Mac, Output, StatusEcho};
+use crate::lateness::Lateness;
 use crate::media::MediumId;
 use crate::poller::Poller;
 use crate::syscall_count;
@@ -45,9 +46,10 @@ impl FrameMsg {
         FrameMsg { transmitter: f.transmitter, frame: f.frame.to_vec(), no_ack: f.no_ack, freq: f.freq, rates: f.rates, cookie: f.cookie, echo: f.echo }
     }
 
-    /// Its status when it cannot be carried: not acknowledged, no attempt.
-    pub fn refusal(&self) -> Output {
-        Output::TxStatus { transmitter: self.transmitter, cookie: self.cookie, acked: false, signal_dbm: -91, attempts: vec![0; self.rates.len().max(1)], echo: self.echo }
+    /// Its status when it cannot be carried (it came at `t`): not acknowledged, no
+    /// attempt.
+    pub fn refusal(&self, t: u64) -> Output {
+        Output::TxStatus { transmitter: self.transmitter, cookie: self.cookie, acked: false, signal_dbm: -91, attempts: vec![0; self.rates.len().max(1)], echo: self.echo, due: t }
     }
 }
 
@@ -77,6 +79,8 @@ pub(crate) struct Published {
     pub stats: Vec<(MediumId, u32, MediumStats)>,
     pub counters: Counters,
     pub rounds: u64,
+    /// How late the worker's outputs left (the dispatcher takes each interval).
+    pub late: Lateness,
 }
 
 /// A failure of some worker, for the main thread.
@@ -262,7 +266,11 @@ impl Worker {
         let sink = &self.shared.sink;
         let origin = self.shared.origin;
         let capture = self.shared.capture.as_deref();
-        self.enc.send(&mut self.out, |d| sink.send(d), |t, freq, rate, frame| match capture {
+        let now = sdmac_rt::monotonic_ns() - origin;
+        // Lateness goes straight to what the dispatcher reads (its lock is taken
+        // once a second there).
+        let mut p = self.published.lock().unwrap_or_else(|e| e.into_inner());
+        self.enc.send(&mut self.out, now, &mut p.late, |d| sink.send(d), |t, freq, rate, frame| match capture {
             Some(c) => c.lock().unwrap_or_else(|e| e.into_inner()).record(origin + t, freq, rate, frame),
             None => Ok(()),
         })

@@ -52,7 +52,16 @@ fn unicast_is_delivered_and_acked() {
         _ => unreachable!(),
     }
     let status = out.iter().find(|o| matches!(o, Output::TxStatus { .. })).expect("a status");
-    assert_eq!(status, &Output::TxStatus { transmitter: hw_addr_of(A), cookie: 42, acked: true, signal_dbm: match deliveries[0] { Output::Deliver { signal_dbm, .. } => *signal_dbm, _ => 0 }, attempts: vec![1], echo: StatusEcho { rate_idx: [3, 2, -1, -1], flags: 1 } });
+    let (delivered_at, signal) = match deliveries[0] {
+        Output::Deliver { due, signal_dbm, .. } => (*due, *signal_dbm),
+        _ => unreachable!(),
+    };
+    // The status is due at the ACK's end: SIFS 10 µs + ERP signal extension 6 µs +
+    // a 14-byte ACK at 24 Mb/s (20 µs preamble and header, 2 symbols of 4 µs) after
+    // the DATA frame's end, when the copy is delivered.
+    let acked_at = delivered_at + 44_000;
+    assert_eq!(status, &Output::TxStatus { transmitter: hw_addr_of(A), cookie: 42, acked: true, signal_dbm: signal, attempts: vec![1], echo: StatusEcho { rate_idx: [3, 2, -1, -1], flags: 1 }, due: acked_at });
+    assert!(delivered_at > MS && acked_at < 2 * MS, "{out:?}");
 }
 
 #[test]

@@ -14,6 +14,7 @@ use sdmac_mediumd::control_apply::apply;
 use sdmac_mediumd::dispatch::{Dispatcher, Finished};
 use sdmac_mediumd::encode::{Datagrams, Encoder};
 use sdmac_mediumd::hwsim_medium::{hw_addr_of, HwsimMedium, LinkModel, Mac, Setup};
+use sdmac_mediumd::lateness::Lateness;
 use std::io;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -180,7 +181,7 @@ fn threaded_coalescing(setup: Setup, steps: &[Step], want_statuses: usize, captu
         std::thread::sleep(Duration::from_millis(20));
     }
     assert!(d.failure().is_none(), "{:?}", d.failure());
-    let (stats, counters, _) = d.stats(0);
+    let (stats, counters, _, _) = d.stats(0);
     let fin = d.stop().unwrap();
     let got = rec.got.lock().unwrap().clone();
     (Run { seen: decode(&got), answers, fin, stamped, live: (stats, counters) }, got)
@@ -213,6 +214,8 @@ fn one_thread(setup: Setup, steps: &[(u64, Step)], until: u64) -> (Vec<Seen>, Ve
 fn encode_into(enc: &mut Encoder, out: &mut Vec<sdmac_mediumd::hwsim_medium::Output>, got: &mut Vec<Vec<u8>>) {
     enc.send(
         out,
+        0,
+        &mut Lateness::new(),
         |d| {
             got.push(d.to_vec());
             Ok(())
@@ -250,6 +253,10 @@ fn two_channels_on_threads_give_what_one_thread_gives() {
     assert_eq!(fin.counters.frames_in, 40);
     assert_eq!(fin.counters.statuses, 40);
     assert_eq!(fin.diverged, 0);
+    // Every status and delivery of every thread was timed, once: the ones counted
+    // before the stop (the statistics taken then) and after.
+    assert_eq!(fin.late.1.n, fin.counters.statuses + fin.counters.deliveries, "{:?}", fin.late);
+    assert!(fin.late.1.p50_ns <= fin.late.1.max_ns);
     let (reference, _, m) = one_thread(setup, &stamped, stamped.last().unwrap().0 + 1_000_000_000);
     assert_eq!(m.counters().statuses, 40);
     assert!(seen.iter().any(|s| matches!(s, Seen::Delivery { freq: 2437, .. })) && seen.iter().any(|s| matches!(s, Seen::Delivery { freq: 2412, .. })));
