@@ -1,26 +1,34 @@
 #!/usr/bin/env python3
 """The medium-daemon benchmark: N mac80211_hwsim stations in ad-hoc pairs, iperf3 TCP
-on every pair at once, in the VM test bed (testbed/), against several media side by
+(or UDP at a fixed offered load) on every pair at once, in the VM test bed (testbed/), against several media side by
 side — the kernel's own perfect medium (the baseline: no airtime at all), sdmac-mediumd,
 and any other medium daemon given with --daemon (wmediumd, or an older sdmac-mediumd).
 
     python3 bench/mediumd.py [--stations 2,10,40,100] [--channels 1] [--seconds 10]
                              [--daemon PATH ...] [--threads] [--epoll] [--coalesce-us US] [--beacon TU]
+                             [--rate MBPS] [--udp MBPS]
                              [--no-kernel] [--strace] [--runs 1] [--json OUT]
 
-Every medium daemon runs at nice -10 in the guest (it is the emulation's clock; at
-N = 100 a daemon at the default priority gets a few per cent of the CPU beside 100
-iperf3 processes). Per run it reports: aggregate TCP goodput and pairs served (> 0.1 Mb/s); hwsim's
-d_tx_failed (frames the kernel could not hand to the daemon); the daemon's CPU time
-per delivered frame and peak RSS; for sdmac-mediumd its own statistics — medium
-utilization (time with a frame on air), backlog (time with a frame queued or in its
-exchange: 1.0 = the medium never waited for the daemon) and system calls per frame
-the kernel handed it (its own count; with --strace, strace -c's count for every
-daemon), also per delivered copy in the JSON. Frames are
+Every medium daemon runs at real-time priority in the guest (SCHED_FIFO 10; --nice:
+nice -10 instead): it is the emulation's clock, and beside 100 or 200 runnable iperf3
+processes a daemon at a nice value waits tens of milliseconds for the CPU after each
+wake-up. Per run it reports: aggregate goodput and pairs served (more than
+0.1 Mb/s, or than a tenth of the mean pair's goodput where that is less: a pair
+with its fair share of a slow medium is served); hwsim's d_tx_failed (frames the kernel could not hand to the daemon); the
+daemon's CPU time per delivered frame and peak RSS; for sdmac-mediumd its own
+statistics — medium utilization (time with a frame on air), backlog (time with a
+frame queued or in its exchange: 1.0 = the medium never waited for the daemon),
+system calls per frame the kernel handed it (its own count; with --strace, strace
+-c's count for every daemon; also per delivered copy in the JSON), and how late its
+statuses and deliveries left after their time on the medium (medians of the
+per-second 50th and 99th percentiles; the largest in the JSON). Frames are
 mac80211's, counted by ethtool on every radio, so every medium is measured alike.
 
 --channels K spreads the pairs over K channels (each its own medium): --stations 200
---channels 10 is 10 media x 20 stations. With --runs R every figure is the median of
+--channels 10 is 10 media x 20 stations. --udp MBPS has every pair send iperf3 UDP at
+MBPS Mb/s instead of TCP: offered more than it carries, a medium stays saturated
+without the TCP work (ACKs, congestion control) that limits what an emulated VM can
+offer; --rate sets the legacy rate of every frame (54 by default). With --runs R every figure is the median of
 R runs. Each run boots its own VM (software emulation here: everything, the daemon
 included, runs much slower than on hardware; compare media side by side, not with
 numbers from elsewhere).
@@ -43,6 +51,15 @@ SDMAC = TARGET / "release" / "sdmac-mediumd"
 CTL = TARGET / "release" / "sdmac-mediumctl"
 GUEST = ROOT / "bench" / "mediumd_pairs.sh"
 SERVED_BPS = 100e3
+
+
+def served(bps: List[float]) -> int:
+    """Pairs that got more than 0.1 Mb/s, or more than a tenth of the mean pair's
+    goodput where that is less."""
+    if not bps:
+        return 0
+    floor = min(SERVED_BPS, 0.1 * sum(bps) / len(bps))
+    return sum(1 for b in bps if b > floor)
 USER_MEM = os.environ.get("SDMAC_VM_MEM")
 
 
@@ -78,16 +95,25 @@ def pair_bps(out: Path, pairs: int) -> List[float]:
     return bps
 
 
-def window_stats(path: Path, t0: float, t1: float) -> Dict[str, Any]:
-    """sdmac-mediumd's statistics lines inside [t0, t1] (CLOCK_MONOTONIC s)."""
+def read_stats(path: Path) -> Optional[tuple]:
+    """sdmac-mediumd's statistics lines, its daemon lines, and the offset from its
+    clock to CLOCK_MONOTONIC (s); None without daemon lines."""
     if not path.exists():
-        return {}
+        return None
     lines = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
     # Each daemon line closes an interval; medium lines just before it share its t.
     daemon = [x for x in lines if "daemon" in x]
     if not daemon:
+        return None
+    return lines, daemon, daemon[0]["mono_s"] - daemon[0]["t"]
+
+
+def window_stats(path: Path, t0: float, t1: float) -> Dict[str, Any]:
+    """sdmac-mediumd's statistics lines inside [t0, t1] (CLOCK_MONOTONIC s)."""
+    read = read_stats(path)
+    if read is None:
         return {}
-    offset = daemon[0]["mono_s"] - daemon[0]["t"]
+    lines, daemon, offset = read
     inside = [x for x in lines if "freq" in x and t0 + 1.0 <= x["t"] + offset <= t1 and x["interval_s"] > 0.5]
     d_in = [x for x in daemon if t0 <= x["mono_s"] <= t1]
     res: Dict[str, Any] = {}
@@ -109,7 +135,51 @@ def window_stats(path: Path, t0: float, t1: float) -> Dict[str, Any]:
             res["rounds_per_frame"] = (b["rounds"] - a["rounds"]) / frames
         if deliveries > 0:
             res["syscalls_per_delivery"] = (b["syscalls"] - a["syscalls"]) / deliveries
+    # How late outputs left, per second (the first second after t0 is the interval
+    # that ends there, so it is left out): medians of the seconds' percentiles, and
+    # the largest of all.
+    late = [x["late_us"] for x in d_in[1:] if x.get("late_us", {}).get("n", 0) > 0]
+    if late:
+        res["late_p50_us"] = statistics.median(x["p50"] for x in late)
+        res["late_p99_us"] = statistics.median(x["p99"] for x in late)
+        res["late_max_us"] = max(x["max"] for x in late)
     return res
+
+
+def steady_window(out: Path, pairs: int) -> Optional[tuple]:
+    """The seconds in which every pair's client runs (CLOCK_BOOTTIME s): from the last
+    start to the first end, less a second at each side (connection set-up, the
+    results exchange); None when there is no such second."""
+    spans = []
+    for p in range(pairs):
+        try:
+            s, e = (float(x) for x in (out / f"span{p}").read_text().split())
+        except (OSError, ValueError):
+            return None
+        spans.append((s, e))
+    if not spans:
+        return None
+    s0, s1 = max(s for s, _ in spans) + 1.0, min(e for _, e in spans) - 1.0
+    return (s0, s1) if s1 - s0 >= 1.0 else None
+
+
+def steady_stats(path: Path, window: tuple) -> Dict[str, Any]:
+    """Utilization and backlog over the statistics intervals that lie wholly inside
+    `window` (CLOCK_MONOTONIC s): the medium while every pair sends."""
+    read = read_stats(path)
+    if read is None:
+        return {}
+    lines, _, offset = read
+    s0, s1 = window
+    inside = [x for x in lines if "freq" in x and x["t"] + offset - x["interval_s"] >= s0 and x["t"] + offset <= s1]
+    if not inside:
+        return {}
+    return {
+        "steady_s": s1 - s0,
+        "utilization_steady": statistics.mean(x["utilization"] for x in inside),
+        "backlog_steady": statistics.mean(x["backlog"] for x in inside),
+        "backlog_steady_min": min(x["backlog"] for x in inside),
+    }
 
 
 def strace_total(path: Path) -> Optional[int]:
@@ -125,7 +195,7 @@ def strace_total(path: Path) -> Optional[int]:
     return None
 
 
-def run_once(vm, n: int, channels: int, seconds: int, medium: str, strace: bool, rate: int, medium_args: str = "", label: str = "", beacon: int = 100) -> Dict[str, Any]:
+def run_once(vm, n: int, channels: int, seconds: int, medium: str, strace: bool, rate: int, medium_args: str = "", label: str = "", beacon: int = 100, udp: float = 0.0, prio: str = "fifo") -> Dict[str, Any]:
     share = Path(tempfile.mkdtemp(prefix="sdmac-bench-"))
     try:
         arg_medium = "kernel"
@@ -134,7 +204,7 @@ def run_once(vm, n: int, channels: int, seconds: int, medium: str, strace: bool,
             arg_medium = "/share/daemon"
         if CTL.exists():
             shutil.copy2(CTL, share / "mediumctl")
-        args = ["CTL=/share/mediumctl", f"N={n}", f"SECONDS={seconds}", f"CHANNELS={channels}", f"RATE={rate}", f"MEDIUM={arg_medium}", f"STRACE={int(strace)}", f"MEDIUM_ARGS={medium_args}", f"BEACON={beacon}"]
+        args = ["CTL=/share/mediumctl", f"N={n}", f"SECONDS={seconds}", f"CHANNELS={channels}", f"RATE={rate}", f"MEDIUM={arg_medium}", f"STRACE={int(strace)}", f"MEDIUM_ARGS={medium_args}", f"BEACON={beacon}", f"UDP={udp:g}", f"PRIO={prio}"]
         os.environ["SDMAC_VM_MEM"] = USER_MEM or str(max(768, 512 + 24 * n))
         timeout = 120 + 4 * n + 3 * seconds
         r = vm.run(GUEST, args=args, timeout=timeout, share=share)
@@ -152,9 +222,12 @@ def run_once(vm, n: int, channels: int, seconds: int, medium: str, strace: bool,
             "label": label or name_of(medium),
             "stations": n,
             "channels": channels,
+            "rate_mbps": rate,
+            "traffic": f"udp {udp:g}" if udp else "tcp",
+            "daemon_prio": prio,
             "mbps": sum(bps) / 1e6,
             "pairs": pairs,
-            "served": sum(1 for b in bps if b > SERVED_BPS),
+            "served": served(bps),
             "pair_mbps_min": min(bps) / 1e6,
             "pair_mbps_max": max(bps) / 1e6,
             "jain": (sum(bps) ** 2 / (len(bps) * sum(b * b for b in bps))) if any(bps) else 0.0,
@@ -172,6 +245,9 @@ def run_once(vm, n: int, channels: int, seconds: int, medium: str, strace: bool,
                 row["cpu_sys_fraction"] = int(res["sys_ticks"]) / int(res.get("hz", 100)) / cpu_s
             row["rss_kb"] = int(res.get("rss_kb", 0))
             row.update(window_stats(out / "stats.jsonl", t0, t1))
+            steady = steady_window(out, pairs)
+            if steady is not None:
+                row.update(steady_stats(out / "stats.jsonl", steady))
             st = strace_total(out / "strace.txt")
             if st is not None and rx:
                 row["strace_syscalls_per_frame"] = st / rx
@@ -205,7 +281,7 @@ def name_of(medium: str) -> str:
 
 
 def print_table(rows: List[Dict[str, Any]]) -> None:
-    hdr = f"{'N':>4} {'ch':>3} {'medium':<24} {'Mb/s':>7} {'served':>7} {'jain':>5} {'d_tx_failed':>11} {'cpu %':>6} {'cpu µs/fr':>9} {'RSS MB':>6} {'util':>5} {'backlog':>7} {'sys/fr':>6} {'kern%':>5}"
+    hdr = f"{'N':>4} {'ch':>3} {'medium':<24} {'Mb/s':>7} {'served':>7} {'jain':>5} {'d_tx_failed':>11} {'cpu %':>6} {'cpu µs/fr':>9} {'RSS MB':>6} {'util':>5} {'backlog':>7} {'all-on':>7} {'sys/fr':>6} {'kern%':>5} {'late µs p50/p99':>15}"
     print(hdr)
     for r in rows:
         sysfr = r.get("syscalls_per_frame", r.get("strace_syscalls_per_frame"))
@@ -214,8 +290,9 @@ def print_table(rows: List[Dict[str, Any]]) -> None:
             f"{str(r['served']) + '/' + str(r['pairs']):>7} {fmt(r['jain'], '.2f'):>5} {r['d_tx_failed']:>11} "
             f"{fmt(r.get('daemon_cpu_pct')):>6} {fmt(r.get('cpu_us_per_frame')):>9} "
             f"{fmt(r['rss_kb'] / 1024 if r.get('rss_kb') else None):>6} {fmt(r.get('utilization'), '.2f'):>5} "
-            f"{fmt(r.get('backlog'), '.3f'):>7} {fmt(sysfr, '.2f'):>6} "
-            f"{fmt(100 * r['cpu_sys_fraction'] if r.get('cpu_sys_fraction') is not None else None, '.0f'):>5}"
+            f"{fmt(r.get('backlog'), '.3f'):>7} {fmt(r.get('backlog_steady'), '.3f'):>7} {fmt(sysfr, '.2f'):>6} "
+            f"{fmt(100 * r['cpu_sys_fraction'] if r.get('cpu_sys_fraction') is not None else None, '.0f'):>5} "
+            f"{(fmt(r['late_p50_us'], '.0f') + '/' + fmt(r['late_p99_us'], '.0f')) if r.get('late_p50_us') is not None else '-':>15}"
         )
 
 
@@ -224,7 +301,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--stations", default="2,10,40", help="comma-separated N (even), default 2,10,40")
     ap.add_argument("--channels", type=int, default=1, help="channels (media) the pairs are spread over")
     ap.add_argument("--seconds", type=int, default=10, help="iperf3 duration per run")
-    ap.add_argument("--rate", type=int, default=54, help="legacy rate of every frame, Mb/s")
+    ap.add_argument("--rate", type=int, default=54, choices=[6, 9, 12, 18, 24, 36, 48, 54], help="legacy rate of every frame, Mb/s (default 54)")
+    ap.add_argument("--udp", type=float, default=0.0, metavar="MBPS", help="iperf3 UDP at MBPS Mb/s per pair instead of TCP")
+    ap.add_argument("--nice", action="store_true", help="run the daemon at nice -10 instead of SCHED_FIFO 10")
     ap.add_argument("--daemon", action="append", default=[], metavar="PATH", help="another medium daemon to run the same experiment against (wmediumd's command line)")
     ap.add_argument("--sdmac", default=str(SDMAC), metavar="PATH", help="the sdmac-mediumd binary (default: the release build)")
     ap.add_argument("--no-kernel", action="store_true", help="skip the kernel's own medium (the baseline)")
@@ -264,6 +343,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     if a.beacon < 1 or a.beacon > 10000:
         print(f"mediumd benchmark: --beacon {a.beacon} TU is not from 1 to 10000", file=sys.stderr)
         return 2
+    if not 0 <= a.udp <= 1000:
+        print(f"mediumd benchmark: --udp {a.udp:g} Mb/s is not from 0 to 1000", file=sys.stderr)
+        return 2
     stations = [int(x) for x in a.stations.split(",") if x.strip()]
     rows: List[Dict[str, Any]] = []
     total = len(stations) * len(media) * a.runs
@@ -277,9 +359,12 @@ def main(argv: Optional[List[str]] = None) -> int:
             for _ in range(a.runs):
                 k += 1
                 print(f"[{k}/{total}] N={n} channels={a.channels} medium={label} ...", file=sys.stderr, flush=True)
-                runs.append(run_once(vm, n, a.channels, a.seconds, m, a.strace, a.rate, margs, label, a.beacon))
+                runs.append(run_once(vm, n, a.channels, a.seconds, m, a.strace, a.rate, margs, label, a.beacon, a.udp, "nice" if a.nice else "fifo"))
             rows.append(median_row(runs))
+    traffic = f"iperf3 UDP at {a.udp:g} Mb/s per pair" if a.udp else "iperf3 TCP"
+    print(f"{traffic}, every frame at {a.rate} Mb/s, beacons every {a.beacon} TU, {a.seconds} s per run, daemon at {'nice -10' if a.nice else 'SCHED_FIFO 10'}")
     print_table(rows)
+    print("backlog: over the whole run; all-on: while every pair's client runs (from the last start to the first end)")
     # Side by side: sdmac-mediumd against every other medium, per N.
     for n in stations:
         at = {r["label"]: r for r in rows if r["stations"] == n}

@@ -1,12 +1,13 @@
 #!/bin/sh
 # One run of the medium-daemon benchmark, in the guest (as root): N mac80211_hwsim
 # radios in pairs, each radio in its own network namespace, each pair an ad-hoc
-# (IBSS) cell at a fixed legacy rate, iperf3 TCP between the two radios of every
-# pair at once. Driven by bench/mediumd.py (which boots the VM and reads the
+# (IBSS) cell at a fixed legacy rate, iperf3 TCP (or UDP at a fixed offered load)
+# between the two radios of every pair at once. Driven by bench/mediumd.py (which boots the VM and reads the
 # "RESULT" lines this prints).
 #
 #   mediumd_pairs.sh N=40 SECONDS=10 CHANNELS=1 RATE=54 MEDIUM=kernel|PATH [STRACE=1] [BEACON=100]
 #                    [MEDIUM_ARGS="--threads"] [CTL=/share/sdmac-mediumctl (N > 100)]
+#                    [UDP=MBPS] [PRIO=fifo|nice]
 #
 # MEDIUM=kernel runs with no daemon: the kernel's own perfect medium (the baseline).
 # MEDIUM=PATH starts that binary as the medium daemon with a wmediumd configuration
@@ -18,8 +19,14 @@
 # BEACON: the beacon interval (TU). Every station of an IBSS beacons (hwsim has no
 # beacon backoff), and every beacon reaches all N-1 other radios of the channel:
 # ~10 N (N-1) deliveries per second at 100 TU, ~99,000/s at N = 100.
+# PRIO: how the daemon is put ahead of the traffic: fifo (SCHED_FIFO 10, the
+# default) or nice (nice -10, as before).
+# UDP: iperf3 UDP instead of TCP, MBPS Mb/s offered by every pair's first radio
+# (1400-byte datagrams): no TCP ACKs, no congestion control, so a medium offered more
+# than it carries stays saturated (0, the default: TCP).
 #
-# Writes to $SHARE/out: client<p>.json (iperf3 -J of pair p), and for a daemon
+# Writes to $SHARE/out: client<p>.json (iperf3 -J of pair p), span<p> (its client's
+# start and end, s on CLOCK_BOOTTIME), and for a daemon
 # mediumd.log, stats.jsonl (sdmac-mediumd's statistics), strace.txt (STRACE=1).
 # Prints "RESULT key=value ..." lines:
 #   window_start= window_end=   the iperf3 run, s on CLOCK_BOOTTIME (/proc/uptime)
@@ -31,7 +38,7 @@
 #                               and its peak RSS
 #   sys_ticks=                  the system (kernel) part of that CPU time
 set -u
-N=40 SECONDS_RUN=10 CHANNELS=1 RATE=54 MEDIUM=kernel STRACE=0 BEACON=100 MEDIUM_ARGS= CTL=
+N=40 SECONDS_RUN=10 CHANNELS=1 RATE=54 MEDIUM=kernel STRACE=0 BEACON=100 MEDIUM_ARGS= CTL= UDP=0 PRIO=fifo
 for a in "$@"; do
 	case "$a" in
 		N=*) N=${a#N=} ;;
@@ -43,6 +50,8 @@ for a in "$@"; do
 		BEACON=*) BEACON=${a#BEACON=} ;;
 		MEDIUM_ARGS=*) MEDIUM_ARGS=${a#MEDIUM_ARGS=} ;;
 		CTL=*) CTL=${a#CTL=} ;;
+		UDP=*) UDP=${a#UDP=} ;;
+		PRIO=*) PRIO=${a#PRIO=} ;;
 		*) echo "unknown argument $a"; exit 2 ;;
 	esac
 done
@@ -55,6 +64,14 @@ PREFIX=BENCH
 . /vmrun/lib.sh
 [ $((N % 2)) -eq 0 ] && [ "$N" -ge 2 ] || fail "N must be even and at least 2"
 PAIRS=$((N / 2))
+case "$PRIO" in fifo | nice) ;; *) fail "PRIO=$PRIO is not fifo or nice" ;; esac
+TRAFFIC="TCP"
+IPERF_UDP=
+if [ "$UDP" != 0 ]; then
+	echo "$UDP" | grep -Eq '^[0-9]+([.][0-9]+)?$' || fail "UDP=$UDP is not a rate in Mb/s"
+	TRAFFIC="UDP at $UDP Mb/s per pair"
+	IPERF_UDP="-u -b ${UDP}M -l 1400"
+fi
 # Channels 1, 6, 11 first (they do not overlap), then the rest of 1-11 (12 and 13
 # allow no IBSS in the world regulatory domain). Each is its own medium.
 FREQS="2412 2437 2462 2417 2442 2422 2447 2427 2452 2432 2457"
@@ -92,9 +109,14 @@ if [ "$MEDIUM" != kernel ]; then
 	"$MEDIUM" "$@" >"$T/mediumd.log" 2>&1 &
 	MD_PID=$!
 	# The medium daemon is the emulation's clock: it runs ahead of the traffic it
-	# serves (nice -10), whichever daemon it is.
-	busybox renice -n -10 -p "$MD_PID" >/dev/null 2>&1 || renice -n -10 -p "$MD_PID" >/dev/null 2>&1 ||
-		echo "BENCH: could not raise the daemon's priority"
+	# serves, whichever daemon it is — SCHED_FIFO (threads it starts later inherit
+	# it). A nice value is not enough: beside 100 or 200 runnable iperf3 processes a
+	# daemon at nice -10 waits tens of milliseconds for the CPU after each wake-up.
+	if [ "$PRIO" = fifo ]; then
+		chrt -a -f -p 10 "$MD_PID" >/dev/null 2>&1 || fail "chrt -f 10 on the daemon"
+	else
+		busybox renice -n -10 -p "$MD_PID" >/dev/null 2>&1 || fail "renice -10 on the daemon"
+	fi
 	n=0
 	until grep -q "REGISTER SENT!" "$T/mediumd.log" 2>/dev/null; do
 		n=$((n + 1))
@@ -124,7 +146,7 @@ while [ "$i" -lt "$N" ]; do
 	$X ip addr add "10.$((pair / 250)).$((pair % 250)).$((i % 2 + 1))/24" dev wlan$i
 	i=$((i + 1))
 done
-echo "BENCH: $N radios in $PAIRS IBSS pairs over $CHANNELS channel(s) at $RATE Mb/s, medium $MEDIUM (uptime $(cut -d' ' -f1 /proc/uptime) s)"
+echo "BENCH: $N radios in $PAIRS IBSS pairs over $CHANNELS channel(s) at $RATE Mb/s, $TRAFFIC, medium $MEDIUM (uptime $(cut -d' ' -f1 /proc/uptime) s)"
 
 # Every pair must reach its peer before the run (the first frames also settle ARP):
 # all pairs at once, 30 s at most.
@@ -188,7 +210,14 @@ PROGRESS=$!
 CLIENTS=
 p=0
 while [ "$p" -lt "$PAIRS" ]; do
-	ip netns exec n$((2 * p)) iperf3 -c "$(ipof $p 2)" -t "$SECONDS_RUN" -J >"$OUT/client$p.json" 2>"$T/client$p.log" &
+	# Each client's span (uptime when it started and when it ended) goes to span<p>:
+	# the window in which every pair sends is from the last start to the first end.
+	(
+		s=$(uptime_s)
+		# shellcheck disable=SC2086 # IPERF_UDP is a word list
+		ip netns exec n$((2 * p)) iperf3 -c "$(ipof $p 2)" -t "$SECONDS_RUN" $IPERF_UDP -J >"$OUT/client$p.json" 2>"$T/client$p.log"
+		echo "$s $(uptime_s)" >"$OUT/span$p"
+	) &
 	CLIENTS="$CLIENTS $!"
 	p=$((p + 1))
 done

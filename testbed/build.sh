@@ -192,7 +192,7 @@ which_bin() {
 }
 
 log "staging binaries"
-for t in iw ip tc ss bridge hostapd hostapd_cli wpa_supplicant wpa_cli iperf3 tcpdump ethtool kmod bash dash; do
+for t in iw ip tc ss bridge hostapd hostapd_cli wpa_supplicant wpa_cli iperf3 tcpdump ethtool kmod bash dash chrt; do
 	p=$(which_bin "$t") || die "$t not found on the host"
 	put_bin "$p" "$p"
 done

@@ -37,3 +37,7 @@ def test_one_pair_against_the_kernel_medium(tmp_path: Path) -> None:
     assert 0.3 < s["utilization"] <= s["backlog"] <= 1.0 + 1e-6, s
     assert 0.5 < s["syscalls_per_frame"] < 10, s
     assert 0 < s["cpu_us_per_frame"] and 0 < s["rss_kb"] < 64 * 1024, s
+    # How late statuses and deliveries left: counted every second, in order, and far
+    # below a beacon interval even in an emulated VM.
+    assert 0 <= s["late_p50_us"] <= s["late_p99_us"] <= s["late_max_us"], s
+    assert s["late_p50_us"] < 10_000, s
