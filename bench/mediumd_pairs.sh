@@ -187,6 +187,26 @@ sumstats() {
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 sys_ticks() { awk '{print $15}' "/proc/$1/stat"; }
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
+
+# The clients wait at a barrier (a line each from a FIFO this shell holds open) and
+# are let go together, so that every pair sends at the same time: started one
+# after another, 100 clients under emulation take seconds to get going. Each
+# client's span (uptime when it was let go and when it ended) goes to span<p>.
+mkfifo "$T/go" || fail "mkfifo $T/go"
+exec 8<>"$T/go"
+CLIENTS=
+p=0
+while [ "$p" -lt "$PAIRS" ]; do
+	(
+		read -r _ <"$T/go"
+		s=$(uptime_s)
+		# shellcheck disable=SC2086 # IPERF_UDP is a word list
+		ip netns exec n$((2 * p)) iperf3 -c "$(ipof $p 2)" -t "$SECONDS_RUN" $IPERF_UDP -J >"$OUT/client$p.json" 2>"$T/client$p.log"
+		echo "$s $(uptime_s)" >"$OUT/span$p"
+	) &
+	CLIENTS="$CLIENTS $!"
+	p=$((p + 1))
+done
 S0=$(sumstats)
 if [ -n "$MD_PID" ]; then
 	C0=$(cpu_ticks "$MD_PID")
@@ -207,21 +227,10 @@ U0=$(uptime_s)
 	done
 ) &
 PROGRESS=$!
-CLIENTS=
-p=0
-while [ "$p" -lt "$PAIRS" ]; do
-	# Each client's span (uptime when it started and when it ended) goes to span<p>:
-	# the window in which every pair sends is from the last start to the first end.
-	(
-		s=$(uptime_s)
-		# shellcheck disable=SC2086 # IPERF_UDP is a word list
-		ip netns exec n$((2 * p)) iperf3 -c "$(ipof $p 2)" -t "$SECONDS_RUN" $IPERF_UDP -J >"$OUT/client$p.json" 2>"$T/client$p.log"
-		echo "$s $(uptime_s)" >"$OUT/span$p"
-	) &
-	CLIENTS="$CLIENTS $!"
-	p=$((p + 1))
-done
+# Go: one line per client.
+awk -v n="$PAIRS" 'BEGIN { for (i = 0; i < n; i++) print "go" }' >&8
 for j in $CLIENTS; do wait "$j"; done
+exec 8>&-
 kill "$PROGRESS" 2>/dev/null
 U1=$(uptime_s)
 set -- $S0 $(sumstats)
