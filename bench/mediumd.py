@@ -149,9 +149,10 @@ def window_stats(path: Path, t0: float, t1: float) -> Dict[str, Any]:
 
 
 def steady_window(out: Path, pairs: int) -> Optional[tuple]:
-    """The seconds in which every pair's client runs (CLOCK_BOOTTIME s): from the last
-    start to the first end, less a second at each side (connection set-up, the
-    results exchange); None when there is no such second."""
+    """The seconds in which every pair sends (CLOCK_BOOTTIME s), from the clients'
+    spans: from 3 s after the last one was let go (under emulation 100 clients
+    connecting at once take that long to send) to 2 s before the first one ended
+    (its results exchange); None when less than 2 s is left."""
     spans = []
     for p in range(pairs):
         try:
@@ -161,8 +162,8 @@ def steady_window(out: Path, pairs: int) -> Optional[tuple]:
         spans.append((s, e))
     if not spans:
         return None
-    s0, s1 = max(s for s, _ in spans) + 1.0, min(e for _, e in spans) - 1.0
-    return (s0, s1) if s1 - s0 >= 1.0 else None
+    s0, s1 = max(s for s, _ in spans) + 3.0, min(e for _, e in spans) - 2.0
+    return (s0, s1) if s1 - s0 >= 2.0 else None
 
 
 def steady_stats(path: Path, window: tuple) -> Dict[str, Any]:
@@ -197,7 +198,7 @@ def strace_total(path: Path) -> Optional[int]:
     return None
 
 
-def run_once(vm, n: int, channels: int, seconds: int, medium: str, strace: bool, rate: int, medium_args: str = "", label: str = "", beacon: int = 100, udp: float = 0.0, prio: str = "fifo") -> Dict[str, Any]:
+def run_once(vm, n: int, channels: int, seconds: int, medium: str, strace: bool, rate: int, medium_args: str = "", label: str = "", beacon: int = 100, udp: float = 0.0, prio: str = "fifo", keep: Optional[Path] = None) -> Dict[str, Any]:
     share = Path(tempfile.mkdtemp(prefix="sdmac-bench-"))
     try:
         arg_medium = "kernel"
@@ -260,6 +261,10 @@ def run_once(vm, n: int, channels: int, seconds: int, medium: str, strace: bool,
                 row["strace_syscalls_per_frame"] = st / rx
         return row
     finally:
+        if keep is not None and (share / "out").is_dir():
+            dst = keep / f"n{n}-ch{channels}-{(label or name_of(medium)).replace(' ', '_')}-{os.path.basename(share)}"
+            shutil.copytree(share / "out", dst, dirs_exist_ok=True)
+            print(f"  raw outputs kept in {dst}", file=sys.stderr)
         shutil.rmtree(share, ignore_errors=True)
 
 
@@ -321,6 +326,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--strace", action="store_true", help="count every daemon's system calls with strace -c (slows them)")
     ap.add_argument("--runs", type=int, default=1, help="runs per point; figures are medians")
     ap.add_argument("--json", metavar="OUT", help="write the rows as JSON")
+    ap.add_argument("--keep", metavar="DIR", help="keep each run's raw outputs (iperf3 JSON, client spans, the daemon's log and statistics) under DIR")
     a = ap.parse_args(argv)
     vm = load_runner()
     why = vm.availability()
@@ -366,13 +372,13 @@ def main(argv: Optional[List[str]] = None) -> int:
             for _ in range(a.runs):
                 k += 1
                 print(f"[{k}/{total}] N={n} channels={a.channels} medium={label} ...", file=sys.stderr, flush=True)
-                runs.append(run_once(vm, n, a.channels, a.seconds, m, a.strace, a.rate, margs, label, a.beacon, a.udp, "nice" if a.nice else "fifo"))
+                runs.append(run_once(vm, n, a.channels, a.seconds, m, a.strace, a.rate, margs, label, a.beacon, a.udp, "nice" if a.nice else "fifo", Path(a.keep) if a.keep else None))
             rows.append(median_row(runs))
     traffic = f"iperf3 UDP at {a.udp:g} Mb/s per pair" if a.udp else "iperf3 TCP"
     print(f"{traffic}, every frame at {a.rate} Mb/s, beacons every {a.beacon} TU, {a.seconds} s per run, daemon at {'nice -10' if a.nice else 'SCHED_FIFO 10'}")
     print_table(rows)
     print("Mb/s: the sum of the pairs' goodputs; (wall): every byte received over the run's wall time, a lower bound when the clients do not run at the same time")
-    print("backlog: over the whole run; all-on: while every pair's client runs (from the last start to the first end)")
+    print("backlog: over the whole run; all-on: while every pair sends (from 3 s after the clients were let go to 2 s before the first one ended)")
     # Side by side: sdmac-mediumd against every other medium, per N.
     for n in stations:
         at = {r["label"]: r for r in rows if r["stations"] == n}
