@@ -64,8 +64,12 @@ def test_air_times_are_exact(run):
         comp = r["sets"][name]["components"]
         assert comp["Thw"]["max"] == 0.0
         # Back to back with a 200 µs gap, access is immediate — except for the few
-        # requests that meet one of the AP's beacons (one every 51.2 ms).
-        assert comp["Tca"]["p99"] == 0.0
+        # requests that meet one of the AP's beacons (one every 51.2 ms of wall time:
+        # ~20 in a run, ~0.6 % of the requests, more when the host is loaded and the
+        # run takes longer, so a set's 99th percentile may be one of them). A delay
+        # on every request (a DIFS, 28 µs) would put the mean far above 10 µs.
+        assert comp["Tca"]["min"] == 0.0
+        assert comp["Tca"]["mean"] < 10.0, comp["Tca"]
 
 
 def test_loss_proportions_match_the_configuration(run):
