@@ -215,8 +215,7 @@ impl Dispatcher {
             stats.extend_from_slice(&p.stats);
             add_counters(&mut c, p.counters);
             n += p.rounds;
-            self.late.merge(&p.late);
-            p.late.take_interval();
+            self.late.take_from(&mut p.late);
         }
         (stats, c, n, self.late.take_interval())
     }
@@ -242,11 +241,7 @@ impl Dispatcher {
                     self.answer_here(t, &f);
                 }
             }
-            {
-                let mut p = w.published.lock().unwrap_or_else(|e| e.into_inner());
-                self.late.merge(&p.late);
-                p.late.take_interval();
-            }
+            self.late.take_from(&mut w.published.lock().unwrap_or_else(|e| e.into_inner()).late);
             add_counters(&mut counters, exit.medium.counters());
             stats.extend(exit.medium.medium_stats_by_medium());
             rounds += exit.rounds;

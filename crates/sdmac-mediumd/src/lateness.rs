@@ -57,10 +57,12 @@ impl Lateness {
             .saturating_record(sent.saturating_sub(due).min(MAX_NS));
     }
 
-    /// Adds what `other` counted in its interval to this interval.
-    pub fn merge(&mut self, other: &Lateness) {
+    /// Moves what `other` counted in its interval (another thread's) to this
+    /// interval; `other`'s interval starts again.
+    pub fn take_from(&mut self, other: &mut Lateness) {
         // Both have the same bounds, so adding cannot fail.
         let _ = self.interval.add(&other.interval);
+        other.interval.reset();
     }
 
     /// The interval's summary; the interval then starts again (its counts go to the
@@ -155,15 +157,16 @@ mod tests {
     }
 
     #[test]
-    fn merging_adds_the_other_interval() {
+    fn taking_from_another_moves_its_interval() {
         let (mut a, mut b) = (Lateness::new(), Lateness::new());
         a.record(0, 1_000);
         b.record(0, 2_000);
         b.record(0, 2_000);
-        a.merge(&b);
+        a.take_from(&mut b);
         let s = a.take_interval();
         assert_eq!(s.n, 3);
         assert!(within_1pct(s.p50_ns, 2_000), "{s:?}");
+        assert_eq!(b.take_interval(), LatenessSummary::default());
     }
 
     #[test]
