@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The medium-daemon benchmark: N mac80211_hwsim stations in ad-hoc pairs, iperf3 TCP
-(or UDP at a fixed offered load) on every pair at once, in the VM test bed (testbed/), against several media side by
-side — the kernel's own perfect medium (the baseline: no airtime at all), sdmac-mediumd,
-and any other medium daemon given with --daemon (wmediumd, or an older sdmac-mediumd).
+(or UDP at a fixed offered load) on every pair at once, in the VM test bed (testbed/),
+against several media side by side — the kernel's own perfect medium (the baseline:
+no airtime at all), sdmac-mediumd, and any other medium daemon given with --daemon
+(wmediumd, or an older sdmac-mediumd).
 
     python3 bench/mediumd.py [--stations 2,10,40,100] [--channels 1] [--seconds 10]
                              [--daemon PATH ...] [--threads] [--epoll] [--coalesce-us US] [--beacon TU]
@@ -12,10 +13,10 @@ and any other medium daemon given with --daemon (wmediumd, or an older sdmac-med
 Every medium daemon runs at real-time priority in the guest (SCHED_FIFO 10; --nice:
 nice -10 instead): it is the emulation's clock, and beside 100 or 200 runnable iperf3
 processes a daemon at a nice value waits tens of milliseconds for the CPU after each
-wake-up. Per run it reports: aggregate goodput and pairs served (more than
-0.1 Mb/s, or than a tenth of the mean pair's goodput where that is less: a pair
-with its fair share of a slow medium is served); hwsim's d_tx_failed (frames the kernel could not hand to the daemon); the
-daemon's CPU time per delivered frame and peak RSS; for sdmac-mediumd its own
+wake-up. Per run it reports: aggregate goodput and pairs served (more than 0.1 Mb/s,
+or than a tenth of the mean pair's goodput where that is less: a pair with its fair
+share of a slow medium is served); hwsim's d_tx_failed (frames the kernel could not
+hand to the daemon); the daemon's CPU time per delivered frame and peak RSS; for sdmac-mediumd its own
 statistics — medium utilization (time with a frame on air), backlog (time with a
 frame queued or in its exchange: 1.0 = the medium never waited for the daemon),
 system calls per frame the kernel handed it (its own count; with --strace, strace
@@ -28,8 +29,8 @@ mac80211's, counted by ethtool on every radio, so every medium is measured alike
 --channels 10 is 10 media x 20 stations. --udp MBPS has every pair send iperf3 UDP at
 MBPS Mb/s instead of TCP: offered more than it carries, a medium stays saturated
 without the TCP work (ACKs, congestion control) that limits what an emulated VM can
-offer; --rate sets the legacy rate of every frame (54 by default). With --runs R every figure is the median of
-R runs. Each run boots its own VM (software emulation here: everything, the daemon
+offer; --rate sets the legacy rate of every frame (54 by default). With --runs R
+every figure is the median of R runs. Each run boots its own VM (software emulation here: everything, the daemon
 included, runs much slower than on hardware; compare media side by side, not with
 numbers from elsewhere).
 """
@@ -51,6 +52,7 @@ SDMAC = TARGET / "release" / "sdmac-mediumd"
 CTL = TARGET / "release" / "sdmac-mediumctl"
 GUEST = ROOT / "bench" / "mediumd_pairs.sh"
 SERVED_BPS = 100e3
+USER_MEM = os.environ.get("SDMAC_VM_MEM")
 
 
 def served(bps: List[float]) -> int:
@@ -60,7 +62,6 @@ def served(bps: List[float]) -> int:
         return 0
     floor = min(SERVED_BPS, 0.1 * sum(bps) / len(bps))
     return sum(1 for b in bps if b > floor)
-USER_MEM = os.environ.get("SDMAC_VM_MEM")
 
 
 def load_runner():
@@ -110,11 +111,9 @@ def read_stats(path: Path) -> Optional[tuple]:
     return lines, daemon, daemon[0]["mono_s"] - daemon[0]["t"]
 
 
-def window_stats(path: Path, t0: float, t1: float) -> Dict[str, Any]:
-    """sdmac-mediumd's statistics lines inside [t0, t1] (CLOCK_MONOTONIC s)."""
-    read = read_stats(path)
-    if read is None:
-        return {}
+def window_stats(read: tuple, t0: float, t1: float) -> Dict[str, Any]:
+    """sdmac-mediumd's statistics (as `read_stats` gives them) inside [t0, t1]
+    (CLOCK_MONOTONIC s)."""
     lines, daemon, offset = read
     inside = [x for x in lines if "freq" in x and t0 + 1.0 <= x["t"] + offset <= t1 and x["interval_s"] > 0.5]
     d_in = [x for x in daemon if t0 <= x["mono_s"] <= t1]
@@ -166,12 +165,10 @@ def steady_window(out: Path, pairs: int) -> Optional[tuple]:
     return (s0, s1) if s1 - s0 >= 2.0 else None
 
 
-def steady_stats(path: Path, window: tuple) -> Dict[str, Any]:
-    """Utilization and backlog over the statistics intervals that lie wholly inside
-    `window` (CLOCK_MONOTONIC s): the medium while every pair sends."""
-    read = read_stats(path)
-    if read is None:
-        return {}
+def steady_stats(read: tuple, window: tuple) -> Dict[str, Any]:
+    """Utilization and backlog over the statistics intervals (as `read_stats` gives
+    them) that lie wholly inside `window` (CLOCK_MONOTONIC s): the medium while every
+    pair sends."""
     lines, _, offset = read
     s0, s1 = window
     inside = [x for x in lines if "freq" in x and x["t"] + offset - x["interval_s"] >= s0 and x["t"] + offset <= s1]
@@ -252,10 +249,12 @@ def run_once(vm, n: int, channels: int, seconds: int, medium: str, strace: bool,
                 # The kernel's part: system calls, and hwsim's work inside them.
                 row["cpu_sys_fraction"] = int(res["sys_ticks"]) / int(res.get("hz", 100)) / cpu_s
             row["rss_kb"] = int(res.get("rss_kb", 0))
-            row.update(window_stats(out / "stats.jsonl", t0, t1))
-            steady = steady_window(out, pairs)
-            if steady is not None:
-                row.update(steady_stats(out / "stats.jsonl", steady))
+            read = read_stats(out / "stats.jsonl")
+            if read is not None:
+                row.update(window_stats(read, t0, t1))
+                steady = steady_window(out, pairs)
+                if steady is not None:
+                    row.update(steady_stats(read, steady))
             st = strace_total(out / "strace.txt")
             if st is not None and rx:
                 row["strace_syscalls_per_frame"] = st / rx
