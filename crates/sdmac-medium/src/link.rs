@@ -4,6 +4,7 @@
 use crate::config::{LinkOverride, StationId};
 use crate::fading::Fading;
 use sdmac_phy::Rate;
+use std::collections::HashMap;
 
 /// How one station hears another.
 #[derive(Copy, Clone, Debug)]
@@ -55,8 +56,9 @@ impl CleanCache {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct LinkTable {
     pub from: Vec<Vec<Link>>,
-    /// Explicit per-pair settings, sorted by (tx, rx).
-    pub overrides: Vec<((StationId, StationId), LinkOverride)>,
+    /// Explicit per-pair settings (a configuration may give one for every pair: adding
+    /// the n-th station must not move the others').
+    pub overrides: HashMap<(StationId, StationId), LinkOverride>,
     /// Fading of every reception (None: off).
     pub fading: Option<Fading>,
     /// The fading (dB) of the reception decided last; 0 when fading is off.
@@ -84,15 +86,12 @@ impl LinkTable {
 
     /// The override for (tx, rx).
     pub fn override_for(&self, tx: StationId, rx: StationId) -> Option<&LinkOverride> {
-        self.overrides.binary_search_by_key(&(tx, rx), |o| o.0).ok().map(|i| &self.overrides[i].1)
+        self.overrides.get(&(tx, rx))
     }
 
     /// Sets the override for (tx, rx).
     pub fn set_override(&mut self, tx: StationId, rx: StationId, o: LinkOverride) {
-        match self.overrides.binary_search_by_key(&(tx, rx), |o| o.0) {
-            Ok(i) => self.overrides[i].1 = o,
-            Err(i) => self.overrides.insert(i, ((tx, rx), o)),
-        }
+        self.overrides.insert((tx, rx), o);
     }
 
     /// Replaces (or inserts, or removes when None) the link tx -> rx.

@@ -3,15 +3,19 @@
 //! every radio beaconing (broadcast, 1 Mb/s) each BEACON_TU (0: none), each frame
 //! arriving as the kernel's netlink datagram, parsed, run through the
 //! medium, its outputs encoded into datagrams — the single-thread daemon's round on
-//! a virtual clock that wakes exactly at each next output.
+//! a virtual clock that wakes exactly at each next output. With CHANNELS > 1 the pairs
+//! are spread over that many channels (pair k on the k-th, round robin), every radio
+//! listed in the configuration as a benchmark's are: the 10 x 20 test bed is
+//! `200 FRAMES 0 1000 10`.
 //!
-//!     cargo run --release -p sdmac-mediumd --example medium_cost -- [N] [FRAMES] [COALESCE_US] [BEACON_TU]
+//!     cargo run --release -p sdmac-mediumd --example medium_cost -- [N] [FRAMES] [COALESCE_US] [BEACON_TU] [CHANNELS]
 //!
 //! With SDMAC_DIGEST=1 it also hashes every byte sent (a check that a change to the
 //! engine or the daemon leaves the outputs as they were; costs time).
 //!
-//! Prints one JSON line: ns of CPU per data frame (beacons' work included),
-//! deliveries and datagrams per data frame.
+//! Prints one JSON line: the time until every sender's first frame was answered
+//! (channels, stations and links being made), ns of CPU per data frame over the whole
+//! run (beacons' work and that start included), deliveries and datagrams per data frame.
 
 use sdmac_frame::ieee80211::{write_data_frame, DataParams};
 use sdmac_frame::MacAddress;
@@ -21,6 +25,8 @@ use sdmac_mediumd::coalesce::Coalesce;
 use sdmac_mediumd::encode::Encoder;
 use sdmac_mediumd::hwsim_medium::{hw_addr_of, HwsimMedium, LinkModel, Mac, Output, Setup};
 use sdmac_mediumd::lateness::Lateness;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
 use std::time::Instant;
 
 const FAMILY: u16 = 0x1d;
@@ -31,20 +37,29 @@ fn mac(i: usize) -> Mac {
     [2, 0, 0, (i >> 8) as u8, i as u8, 0]
 }
 
-fn kernel_datagram(from: Mac, to: Mac, cookie: u64, buf: &mut Vec<u8>) {
+/// The k-th channel's centre frequency (MHz): 2.4 GHz channels 1–13, then 5 GHz.
+fn freq_of(k: usize) -> u32 {
+    if k < 13 {
+        2412 + 5 * k as u32
+    } else {
+        5180 + 20 * (k as u32 - 13)
+    }
+}
+
+fn kernel_datagram(from: Mac, to: Mac, freq: u32, cookie: u64, buf: &mut Vec<u8>) {
     let mut frame = vec![0u8; 1600];
     let p = DataParams::new(MacAddress(to), MacAddress(from), MacAddress(from), 0x0800);
     let n = write_data_frame(&mut frame, &p, &[0x5a; 1500], false).unwrap();
     let mut tx_info = [TxRate::END; 4];
     tx_info[0] = TxRate::new(R54M, 7);
-    let msg = HwsimMsg::Frame(TxFrame { transmitter: hw_addr_of(from), frame: &frame[..n], flags: HwsimFlags::REQ_TX_STATUS, freq: Some(2412), tx_info, tx_info_flags: None, cookie, extra: Vec::new() });
+    let msg = HwsimMsg::Frame(TxFrame { transmitter: hw_addr_of(from), frame: &frame[..n], flags: HwsimFlags::REQ_TX_STATUS, freq: Some(freq), tx_info, tx_info_flags: None, cookie, extra: Vec::new() });
     buf.resize(4096, 0);
     let len = msg.emit(&NlHeader::request(FAMILY, nl::flags::REQUEST, 0, 0), buf).unwrap();
     buf.truncate(len);
 }
 
 /// An IBSS beacon of `from` (broadcast, no ACK, 1 Mb/s) as the kernel hands it over.
-fn beacon_datagram(from: Mac, cookie: u64, buf: &mut Vec<u8>) {
+fn beacon_datagram(from: Mac, freq: u32, cookie: u64, buf: &mut Vec<u8>) {
     let mut frame = vec![0x80, 0x00, 0, 0];
     frame.extend_from_slice(&[0xff; 6]);
     frame.extend_from_slice(&from);
@@ -55,19 +70,22 @@ fn beacon_datagram(from: Mac, cookie: u64, buf: &mut Vec<u8>) {
     frame.extend_from_slice(&[0, 5, b'p', b'a', b'i', b'r', b's', 1, 4, 0x02, 0x04, 0x0b, 0x16]);
     let mut tx_info = [TxRate::END; 4];
     tx_info[0] = TxRate::new(0, 1);
-    let msg = HwsimMsg::Frame(TxFrame { transmitter: hw_addr_of(from), frame: &frame, flags: HwsimFlags::NO_ACK, freq: Some(2412), tx_info, tx_info_flags: None, cookie, extra: Vec::new() });
+    let msg = HwsimMsg::Frame(TxFrame { transmitter: hw_addr_of(from), frame: &frame, flags: HwsimFlags::NO_ACK, freq: Some(freq), tx_info, tx_info_flags: None, cookie, extra: Vec::new() });
     buf.resize(4096, 0);
     let len = msg.emit(&NlHeader::request(FAMILY, nl::flags::REQUEST, 0, 0), buf).unwrap();
     buf.truncate(len);
 }
 
 fn main() {
-    let args: Vec<u64> = std::env::args().skip(1).map(|a| a.parse().expect("numbers: N FRAMES COALESCE_US")).collect();
+    let args: Vec<u64> = std::env::args().skip(1).map(|a| a.parse().expect("numbers: N FRAMES COALESCE_US BEACON_TU CHANNELS")).collect();
     let n = args.first().copied().unwrap_or(100) as usize;
     let frames = args.get(1).copied().unwrap_or(20_000);
     let coalesce_ns = args.get(2).copied().unwrap_or(0) * 1000;
     let beacon_ns = args.get(3).copied().unwrap_or(100) * 1_024_000;
+    let channels = args.get(4).copied().unwrap_or(1).max(1) as usize;
     assert!(n >= 2 && n.is_multiple_of(2), "N must be even and at least 2");
+    // Radio i's channel: its pair's, round robin.
+    let freq = |i: usize| freq_of(i / 2 % channels);
     let ifaces: Vec<Mac> = (0..n).map(mac).collect();
     let setup = Setup { interfaces: ifaces.clone(), model: LinkModel::Snr { default_snr_db: 30.0, links: vec![] }, ..Setup::default() };
     let mut m = HwsimMedium::new(setup);
@@ -89,34 +107,47 @@ fn main() {
     let mut feed = |m: &mut HwsimMedium, t: u64, from: usize, out: &mut Vec<Output>, cookie: &mut u64, data_cookies: &mut std::collections::HashSet<u64>| {
         *cookie += 1;
         data_cookies.insert(*cookie);
-        kernel_datagram(ifaces[from], ifaces[from + 1], *cookie, &mut dg);
+        kernel_datagram(ifaces[from], ifaces[from + 1], freq(from), *cookie, &mut dg);
         m.on_datagram(t, &dg, FAMILY, 0, out);
     };
     for i in (0..n).step_by(2) {
         feed(&mut m, 0, i, &mut out, &mut cookie, &mut data_cookies);
     }
     let mut done = 0u64;
+    // Until every sender's first frame is answered: channels, stations and links made.
+    let mut unanswered: std::collections::HashSet<usize> = (0..n).step_by(2).collect();
+    let mut started = None;
     let mut pending: Vec<usize> = Vec::new();
     // Each radio's next beacon: TBTTs spread over the interval (each IBSS its own TSF).
-    let mut next_beacon: Vec<u64> = (0..n as u64).map(|i| if beacon_ns > 0 { beacon_ns * i / n as u64 + 1 } else { u64::MAX }).collect();
+    // (time, radio), earliest first (the lowest radio first at equal times).
+    let mut next_beacon: BinaryHeap<Reverse<(u64, usize)>> =
+        (0..n).map(|i| Reverse((if beacon_ns > 0 { beacon_ns * i as u64 / n as u64 + 1 } else { u64::MAX }, i))).collect();
+    let index_of: HashMap<Mac, usize> = ifaces.iter().enumerate().map(|(i, &a)| (hw_addr_of(a), i)).collect();
     let mut bdg = Vec::new();
     while done < frames {
         let Some(t) = m.next_output_time() else { break };
-        let (b, &tb) = next_beacon.iter().enumerate().min_by_key(|(_, &x)| x).unwrap();
+        let Reverse((tb, b)) = *next_beacon.peek().unwrap();
         if tb <= t {
             cookie += 1;
-            beacon_datagram(ifaces[b], cookie, &mut bdg);
+            beacon_datagram(ifaces[b], freq(b), cookie, &mut bdg);
             m.on_datagram(tb, &bdg, FAMILY, 0, &mut out);
-            next_beacon[b] += beacon_ns;
+            next_beacon.pop();
+            next_beacon.push(Reverse((tb + beacon_ns, b)));
             continue;
         }
         m.advance(t, &mut out);
         for o in &out {
             if let Output::TxStatus { transmitter, cookie: c, .. } = o {
-                let i = ifaces.iter().position(|a| hw_addr_of(*a) == *transmitter).unwrap();
+                let i = index_of[transmitter];
                 if i % 2 == 0 && data_cookies.remove(c) {
                     done += 1;
                     pending.push(i);
+                    if started.is_none() {
+                        unanswered.remove(&i);
+                        if unanswered.is_empty() {
+                            started = Some(start.elapsed());
+                        }
+                    }
                 }
             }
         }
@@ -144,7 +175,8 @@ fn main() {
     let cpu = start.elapsed();
     let k = m.counters();
     println!(
-        "{{\"stations\": {n}, \"frames\": {done}, \"ns_per_frame\": {:.0}, \"deliveries_per_frame\": {:.2}, \"datagrams_per_frame\": {:.3}, \"bytes_per_frame\": {:.0}, \"digest\": {}}}",
+        "{{\"stations\": {n}, \"channels\": {channels}, \"frames\": {done}, \"start_ms\": {:.1}, \"ns_per_frame\": {:.0}, \"deliveries_per_frame\": {:.2}, \"datagrams_per_frame\": {:.3}, \"bytes_per_frame\": {:.0}, \"digest\": {}}}",
+        started.unwrap_or(cpu).as_secs_f64() * 1e3,
         cpu.as_nanos() as f64 / done as f64,
         k.deliveries as f64 / done as f64,
         datagrams as f64 / done as f64,

@@ -644,7 +644,8 @@ impl HwsimMedium {
 
     /// When the next movement step of a medium where some radio moves is due.
     pub fn next_step_time(&self) -> Option<Time> {
-        self.media.iter().enumerate().filter(|(i, _)| self.moves(*i)).filter_map(|(_, m)| m.clock.as_ref().map(|k| k.next())).min()
+        // The clock first: `moves` looks at every radio.
+        self.media.iter().enumerate().filter_map(|(i, m)| m.clock.as_ref().filter(|_| self.moves(i)).map(|k| k.next())).min()
     }
 
     /// Answers every frame still in flight as not acknowledged (on shutdown).
