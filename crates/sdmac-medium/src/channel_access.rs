@@ -14,15 +14,12 @@ impl Medium {
         self.force_scan = true;
         // Collect first: starting one transmission must not hide another that is
         // committed to the same slot.
-        let mut ready: Vec<StationId> = Vec::new();
-        for (i, &e) in self.expiry.iter().enumerate() {
-            if e == t {
-                ready.push(i as StationId);
-            }
-        }
-        for s in ready {
+        let mut ready = std::mem::take(&mut self.ready);
+        self.expiry.due_at(t, &mut ready);
+        for &s in &ready {
             self.start_access(t, s, sink);
         }
+        self.ready = ready;
     }
 
     fn start_access<S: Sink + ?Sized>(&mut self, t: Time, s: StationId, sink: &mut S) {

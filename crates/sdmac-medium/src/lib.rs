@@ -18,6 +18,7 @@ pub mod rng;
 pub mod time;
 
 mod channel_access;
+mod expiry;
 mod fading;
 mod frame_exchange;
 mod link;

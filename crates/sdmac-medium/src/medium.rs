@@ -18,6 +18,7 @@
 
 use crate::config::{Ac, Dest, EdcaError, EdcaParams, LinkOverride, RateSeries, StationConfig, StationId, TrafficPattern};
 use crate::event::{Event, EventQueue};
+use crate::expiry::Expiries;
 use crate::link::{Link, LinkTable};
 use crate::report::{Cause, FrameKind, MediumStats, Sink, StationStats};
 use crate::rng::SimRng;
@@ -221,7 +222,7 @@ pub(crate) struct Transmission {
 pub struct Medium {
     pub(crate) cfg: MediumConfig,
     pub(crate) stations: Vec<Station>,
-    pub(crate) expiry: Vec<Time>,
+    pub(crate) expiry: Expiries,
     pub(crate) links: LinkTable,
     pub(crate) events: EventQueue,
     pub(crate) now: Time,
@@ -252,6 +253,8 @@ pub struct Medium {
     /// Scratch of `start_transmission`: the senders of the other transmissions on air,
     /// each with a cursor into its links.
     pub(crate) interferers: Vec<(StationId, usize)>,
+    /// Scratch of `access`: the stations whose backoff ends now.
+    pub(crate) ready: Vec<StationId>,
     /// EIFS − DIFS: the extra wait after a frame received in error.
     pub(crate) eifs_extra: Time,
     /// The access event fired: find the next one by scanning every station.
@@ -274,7 +277,7 @@ impl Medium {
             traffic_rng: SimRng::new(cfg.seed, 2),
             cfg,
             stations: Vec::new(),
-            expiry: Vec::new(),
+            expiry: Expiries::default(),
             links: LinkTable::default(),
             events: EventQueue::default(),
             now: 0,
@@ -295,6 +298,7 @@ impl Medium {
             next_handle: GENERATED_HANDLE_BASE,
             scratch: Vec::new(),
             interferers: Vec::new(),
+            ready: Vec::new(),
             eifs_extra,
             force_scan: false,
         }
@@ -372,7 +376,7 @@ impl Medium {
             q.backoff = self.mac_rng.uniform_inclusive(q.cw);
         }
         self.stations.push(st);
-        self.expiry.push(NEVER);
+        self.expiry.push();
         self.is_dirty.push(false);
         self.detached.push(false);
         self.links.from.push(Vec::new());
@@ -885,9 +889,8 @@ impl Medium {
         for i in 0..self.dirty.len() {
             let s = self.dirty[i] as usize;
             self.is_dirty[s] = false;
-            let old = self.expiry[s];
             let new = self.stations[s].expiry();
-            self.expiry[s] = new;
+            let old = self.expiry.set(s as StationId, new);
             if old == self.access_at && new != old {
                 need_scan = true;
             }
@@ -895,7 +898,7 @@ impl Medium {
         }
         self.dirty.clear();
         if need_scan {
-            best = self.expiry.iter().copied().min().unwrap_or(NEVER);
+            best = self.expiry.min();
         }
         if best != self.access_at {
             self.access_at = best;

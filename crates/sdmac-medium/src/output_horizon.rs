@@ -47,11 +47,8 @@ impl Medium {
     fn shortest_start_at(&self, at: Time) -> Time {
         let phy = &self.cfg.phy;
         let mut best: Option<Time> = None;
-        for (i, &e) in self.expiry.iter().enumerate() {
-            if e != at {
-                continue;
-            }
-            for q in &self.stations[i].queues {
+        for i in self.expiry.each_due(at) {
+            for q in &self.stations[i as usize].queues {
                 let Some(f) = q.frames.front() else { continue };
                 if q.expiry != at {
                     continue;
