@@ -139,7 +139,7 @@ fn main() {
         for o in &out {
             if let Output::TxStatus { transmitter, cookie: c, .. } = o {
                 let i = index_of[transmitter];
-                if i % 2 == 0 && data_cookies.remove(c) {
+                if i.is_multiple_of(2) && data_cookies.remove(c) {
                     done += 1;
                     pending.push(i);
                     if started.is_none() {

@@ -17,7 +17,7 @@
 use crate::collector::Collector;
 use crate::media::{MediumId, MediumSetup, MediumState};
 use crate::movement::{moved, Movement};
-use crate::radio::Radio;
+use crate::radio::{Radio, RadioIndex};
 use sdmac_frame::ieee80211::{Frame, FrameType};
 use sdmac_medium::{Ac, Dest, LinkOverride, Medium, MediumConfig, RateSeries, StationConfig, StationId, Time, TxRequest};
 use sdmac_phy::error_model::ErrorModel;
@@ -252,6 +252,7 @@ pub struct HwsimMedium {
     pub(crate) media: Vec<MediumState>,
     pub(crate) channels: Vec<Channel>,
     pub(crate) radios: Vec<Radio>,
+    index: RadioIndex,
     next_handle: u64,
     counters: Counters,
 }
@@ -283,13 +284,11 @@ impl HwsimMedium {
     /// A medium with no channel yet.
     pub fn new(setup: Setup) -> HwsimMedium {
         let media = setup.media().into_iter().map(MediumState::new).collect();
-        let mut m = HwsimMedium { setup, media, channels: Vec::new(), radios: Vec::new(), next_handle: 1, counters: Counters::default() };
+        let mut m = HwsimMedium { setup, media, channels: Vec::new(), radios: Vec::new(), index: RadioIndex::default(), next_handle: 1, counters: Counters::default() };
         let listed: Vec<Mac> = m.media.iter().flat_map(|x| x.setup.interfaces.clone()).collect();
         for a in listed {
             let r = m.radio_for(hw_addr_of(a));
-            if !m.radios[r].addrs.contains(&a) {
-                m.radios[r].addrs.push(a);
-            }
+            m.give_addr(r, a);
         }
         m
     }
@@ -317,7 +316,7 @@ impl HwsimMedium {
     /// The radio with hwsim address `hw`, created if new: in the medium that lists it
     /// (its position, power and direction from there), else in the first medium.
     pub(crate) fn radio_for(&mut self, hw: Mac) -> usize {
-        if let Some(i) = self.radios.iter().position(|r| r.hw == hw) {
+        if let Some(i) = self.index.by_hw(hw) {
             return i;
         }
         let probe = Radio::new(hw, 0);
@@ -330,21 +329,31 @@ impl HwsimMedium {
         radio.power_dbm = power;
         radio.direction = medium.movement.as_ref().and_then(|mv| mv.direction_of(|a| probe.is(a)));
         self.radios.push(radio);
-        self.radios.len() - 1
+        let r = self.radios.len() - 1;
+        self.index.add_radio(r, hw);
+        r
+    }
+
+    /// Radio `r` has interface address `a` (nothing if it had it); true if new.
+    pub(crate) fn give_addr(&mut self, r: usize, a: Mac) -> bool {
+        if self.radios[r].addrs.contains(&a) {
+            return false;
+        }
+        self.radios[r].addrs.push(a);
+        self.index.add_addr(r, a);
+        true
     }
 
     /// Records that radio `hw` has interface address `addr` (ADD_MAC_ADDR, or seen in
     /// a frame).
     pub fn add_address(&mut self, hw: Mac, addr: Mac) {
         let r = self.radio_for(hw);
-        if !self.radios[r].addrs.contains(&addr) {
-            self.radios[r].addrs.push(addr);
-        }
+        self.give_addr(r, addr);
     }
 
     /// The radio that has interface or hwsim address `a`.
     pub(crate) fn radio_by_addr(&self, a: Mac) -> Option<usize> {
-        self.radios.iter().position(|r| r.hw == a || r.addrs.contains(&a))
+        self.index.by_addr(a)
     }
 
     /// The engine medium of channel `freq` in medium `within`, created if new (with a
@@ -521,7 +530,7 @@ impl HwsimMedium {
     /// Radio `hw` sends on `freq` now (a frame of it went to another thread's
     /// channel): it is no longer delivered other channels' frames.
     pub fn set_tuned(&mut self, hw: Mac, freq: u32) {
-        if let Some(r) = self.radios.iter().position(|r| r.hw == hw) {
+        if let Some(r) = self.index.by_hw(hw) {
             self.retune(r, freq);
         }
     }
@@ -549,10 +558,7 @@ impl HwsimMedium {
         let r = self.radio_for(hw);
         let mut changed = self.radios.len() != n;
         if let Some(a) = addr {
-            if !self.radios[r].addrs.contains(&a) {
-                self.radios[r].addrs.push(a);
-                changed = true;
-            }
+            changed |= self.give_addr(r, a);
         }
         (r, changed)
     }
@@ -565,7 +571,7 @@ impl HwsimMedium {
         for r in &mut radios {
             r.station.clear();
         }
-        HwsimMedium { setup: self.setup.clone(), media: self.media.clone(), channels: Vec::new(), radios, next_handle: 1, counters: Counters::default() }
+        HwsimMedium { setup: self.setup.clone(), media: self.media.clone(), channels: Vec::new(), radios, index: self.index.clone(), next_handle: 1, counters: Counters::default() }
     }
 
     fn advance_channel(&mut self, c: usize, now: Time, out: &mut Vec<Output>) {

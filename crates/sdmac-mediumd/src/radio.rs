@@ -64,3 +64,58 @@ impl Radio {
         self.addrs.contains(a) || self.hw == *a || hw_addr_of(*a) == self.hw
     }
 }
+
+/// Radios by address, for the per-frame lookups (a scan of 200 radios per frame costs
+/// more than the medium's work under emulation). Radios are never removed and an
+/// address never leaves a radio, so entries only get added.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RadioIndex {
+    by_hw: HashMap<Mac, usize>,
+    /// Interface and hwsim addresses: the lowest radio that has it, as a scan finds.
+    by_addr: HashMap<Mac, usize>,
+}
+
+impl RadioIndex {
+    /// Radio `r` has hwsim address `hw`.
+    pub fn add_radio(&mut self, r: usize, hw: Mac) {
+        self.by_hw.entry(hw).or_insert(r);
+        self.add_addr(r, hw);
+    }
+
+    /// Radio `r` has interface address `a`.
+    pub fn add_addr(&mut self, r: usize, a: Mac) {
+        let e = self.by_addr.entry(a).or_insert(r);
+        *e = (*e).min(r);
+    }
+
+    /// The radio with hwsim address `hw`.
+    pub fn by_hw(&self, hw: Mac) -> Option<usize> {
+        self.by_hw.get(&hw).copied()
+    }
+
+    /// The first radio with hwsim or interface address `a`.
+    pub fn by_addr(&self, a: Mac) -> Option<usize> {
+        self.by_addr.get(&a).copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_address_two_radios_have_finds_the_first_as_a_scan_would() {
+        let mut ix = RadioIndex::default();
+        let (a, b, shared) = ([2, 0, 0, 0, 1, 0], [2, 0, 0, 0, 2, 0], [0x42, 0, 0, 0, 9, 0]);
+        ix.add_radio(0, a);
+        ix.add_radio(1, b);
+        ix.add_addr(1, shared);
+        assert_eq!(ix.by_addr(shared), Some(1));
+        ix.add_addr(0, shared);
+        assert_eq!(ix.by_addr(shared), Some(0));
+        ix.add_addr(1, shared);
+        assert_eq!(ix.by_addr(shared), Some(0));
+        assert_eq!((ix.by_hw(a), ix.by_hw(b), ix.by_hw(shared)), (Some(0), Some(1), None));
+        assert_eq!(ix.by_addr(b), Some(1));
+    }
+}

@@ -17,9 +17,7 @@ impl HwsimMedium {
         let r = self.radio_for(hw_addr_of(addr));
         let was_deleted = self.radios[r].deleted;
         self.radios[r].deleted = false;
-        if !self.radios[r].addrs.contains(&addr) {
-            self.radios[r].addrs.push(addr);
-        }
+        self.give_addr(r, addr);
         if was_deleted {
             // Back from a delete: its links are what the model says again.
             self.refresh_links(r);
