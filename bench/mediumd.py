@@ -195,7 +195,7 @@ def strace_total(path: Path) -> Optional[int]:
     return None
 
 
-def run_once(vm, n: int, channels: int, seconds: int, medium: str, strace: bool, rate: int, medium_args: str = "", label: str = "", beacon: int = 100, udp: float = 0.0, prio: str = "fifo", keep: Optional[Path] = None) -> Dict[str, Any]:
+def run_once(vm, n: int, channels: int, seconds: int, medium: str, strace: bool, rate: int, medium_args: str = "", label: str = "", beacon: int = 100, udp: float = 0.0, prio: str = "fifo", keep: Optional[Path] = None, perf: int = 0) -> Dict[str, Any]:
     share = Path(tempfile.mkdtemp(prefix="sdmac-bench-"))
     try:
         arg_medium = "kernel"
@@ -204,7 +204,7 @@ def run_once(vm, n: int, channels: int, seconds: int, medium: str, strace: bool,
             arg_medium = "/share/daemon"
         if CTL.exists():
             shutil.copy2(CTL, share / "mediumctl")
-        args = ["CTL=/share/mediumctl", f"N={n}", f"SECONDS={seconds}", f"CHANNELS={channels}", f"RATE={rate}", f"MEDIUM={arg_medium}", f"STRACE={int(strace)}", f"MEDIUM_ARGS={medium_args}", f"BEACON={beacon}", f"UDP={udp:g}", f"PRIO={prio}"]
+        args = ["CTL=/share/mediumctl", f"N={n}", f"SECONDS={seconds}", f"CHANNELS={channels}", f"RATE={rate}", f"MEDIUM={arg_medium}", f"STRACE={int(strace)}", f"MEDIUM_ARGS={medium_args}", f"BEACON={beacon}", f"UDP={udp:g}", f"PRIO={prio}", f"PERF={perf if medium != 'kernel' else 0}"]
         os.environ["SDMAC_VM_MEM"] = USER_MEM or str(max(768, 512 + 24 * n))
         timeout = 120 + 4 * n + 3 * seconds
         r = vm.run(GUEST, args=args, timeout=timeout, share=share)
@@ -323,6 +323,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--epoll", action="store_true", help="also run sdmac-mediumd --epoll (its loop without io_uring)")
     ap.add_argument("--beacon", type=int, default=100, metavar="TU", help="beacon interval of every IBSS, TU (default 100; every station beacons)")
     ap.add_argument("--strace", action="store_true", help="count every daemon's system calls with strace -c (slows them)")
+    ap.add_argument("--perf", type=int, default=0, metavar="S", help="sample each daemon's CPU with perf for S seconds while the pairs send (needs linux-perf on the host; the profile is kept as perf.txt with --keep)")
     ap.add_argument("--runs", type=int, default=1, help="runs per point; figures are medians")
     ap.add_argument("--json", metavar="OUT", help="write the rows as JSON")
     ap.add_argument("--keep", metavar="DIR", help="keep each run's raw outputs (iperf3 JSON, client spans, the daemon's log and statistics) under DIR")
@@ -371,7 +372,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             for _ in range(a.runs):
                 k += 1
                 print(f"[{k}/{total}] N={n} channels={a.channels} medium={label} ...", file=sys.stderr, flush=True)
-                runs.append(run_once(vm, n, a.channels, a.seconds, m, a.strace, a.rate, margs, label, a.beacon, a.udp, "nice" if a.nice else "fifo", Path(a.keep) if a.keep else None))
+                runs.append(run_once(vm, n, a.channels, a.seconds, m, a.strace, a.rate, margs, label, a.beacon, a.udp, "nice" if a.nice else "fifo", Path(a.keep) if a.keep else None, a.perf))
             rows.append(median_row(runs))
     traffic = f"iperf3 UDP at {a.udp:g} Mb/s per pair" if a.udp else "iperf3 TCP"
     print(f"{traffic}, every frame at {a.rate} Mb/s, beacons every {a.beacon} TU, {a.seconds} s per run, daemon at {'nice -10' if a.nice else 'SCHED_FIFO 10'}")

@@ -7,7 +7,7 @@
 #
 #   mediumd_pairs.sh N=40 SECONDS=10 CHANNELS=1 RATE=54 MEDIUM=kernel|PATH [STRACE=1] [BEACON=100]
 #                    [MEDIUM_ARGS="--threads"] [CTL=/share/sdmac-mediumctl (N > 100)]
-#                    [UDP=MBPS] [PRIO=fifo|nice]
+#                    [UDP=MBPS] [PRIO=fifo|nice] [PERF=SECONDS]
 #
 # MEDIUM=kernel runs with no daemon: the kernel's own perfect medium (the baseline).
 # MEDIUM=PATH starts that binary as the medium daemon with a wmediumd configuration
@@ -16,6 +16,8 @@
 # -V line) also writes its per-second statistics. The N radios are split over
 # CHANNELS channels (2412, 2437, 2462, 2422, ... MHz), pairs within a channel.
 # STRACE=1 counts the daemon's system calls with strace -c (slows the daemon).
+# PERF=S samples the daemon's CPU with perf (cpu-clock, ~1 kHz) for S seconds from
+# 4 s after the clients are let go; its flat profile goes to perf.txt.
 # BEACON: the beacon interval (TU). Every station of an IBSS beacons (hwsim has no
 # beacon backoff), and every beacon reaches all N-1 other radios of the channel:
 # ~10 N (N-1) deliveries per second at 100 TU, ~99,000/s at N = 100.
@@ -27,7 +29,8 @@
 #
 # Writes to $SHARE/out: client<p>.json (iperf3 -J of pair p), span<p> (its client's
 # start and end, s on CLOCK_BOOTTIME), and for a daemon
-# mediumd.log, stats.jsonl (sdmac-mediumd's statistics), strace.txt (STRACE=1).
+# mediumd.log, stats.jsonl (sdmac-mediumd's statistics), strace.txt (STRACE=1),
+# perf.txt (PERF=S).
 # Prints "RESULT key=value ..." lines:
 #   window_start= window_end=   the iperf3 run, s on CLOCK_BOOTTIME (/proc/uptime)
 #   d_tx_failed=                hwsim's count of frames the kernel could not hand to
@@ -38,7 +41,7 @@
 #                               and its peak RSS
 #   sys_ticks=                  the system (kernel) part of that CPU time
 set -u
-N=40 SECONDS_RUN=10 CHANNELS=1 RATE=54 MEDIUM=kernel STRACE=0 BEACON=100 MEDIUM_ARGS= CTL= UDP=0 PRIO=fifo
+N=40 SECONDS_RUN=10 CHANNELS=1 RATE=54 MEDIUM=kernel STRACE=0 BEACON=100 MEDIUM_ARGS= CTL= UDP=0 PRIO=fifo PERF=0
 for a in "$@"; do
 	case "$a" in
 		N=*) N=${a#N=} ;;
@@ -52,6 +55,7 @@ for a in "$@"; do
 		CTL=*) CTL=${a#CTL=} ;;
 		UDP=*) UDP=${a#UDP=} ;;
 		PRIO=*) PRIO=${a#PRIO=} ;;
+		PERF=*) PERF=${a#PERF=} ;;
 		*) echo "unknown argument $a"; exit 2 ;;
 	esac
 done
@@ -218,6 +222,12 @@ if [ -n "$MD_PID" ]; then
 	fi
 fi
 U0=$(uptime_s)
+PERF_PID=
+if [ -n "$MD_PID" ] && [ "$PERF" != 0 ]; then
+	command -v perf >/dev/null 2>&1 || fail "PERF=$PERF: no perf in the image (install linux-perf on the host and rebuild it)"
+	(sleep 4; perf record -q -e cpu-clock -F 997 -p "$MD_PID" -o "$T/perf.data" -- sleep "$PERF" >"$T/perf.log" 2>&1) &
+	PERF_PID=$!
+fi
 # Progress while iperf3 runs: the daemon's last statistics line, every 5 s.
 (
 	while sleep 5; do
@@ -243,6 +253,10 @@ if [ -n "$MD_PID" ]; then
 		kill -INT "$ST_PID"
 		wait "$ST_PID" 2>/dev/null
 		cp "$T/strace.txt" "$OUT/strace.txt"
+	fi
+	if [ -n "$PERF_PID" ]; then
+		wait "$PERF_PID"
+		perf report -i "$T/perf.data" --stdio --no-children --sort dso,sym --percent-limit 0.3 >"$OUT/perf.txt" 2>>"$T/perf.log" || cat "$T/perf.log"
 	fi
 	kill -TERM "$MD_PID"
 	n=0

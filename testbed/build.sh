@@ -197,7 +197,7 @@ for t in iw ip tc ss bridge hostapd hostapd_cli wpa_supplicant wpa_cli iperf3 tc
 	put_bin "$p" "$p"
 done
 # Optional extras, copied when the host has them.
-for t in strace ping; do
+for t in strace ping perf; do
 	p=$(which_bin "$t") || continue
 	put_bin "$p" "$p"
 done
