@@ -17,7 +17,9 @@
 # CHANNELS channels (2412, 2437, 2462, 2422, ... MHz), pairs within a channel.
 # STRACE=1 counts the daemon's system calls with strace -c (slows the daemon).
 # PERF=S samples the daemon's CPU with perf (cpu-clock, ~1 kHz) for S seconds from
-# 4 s after the clients are let go; its flat profile goes to perf.txt.
+# 4 s after the clients are let go; its flat profile goes to perf.txt, the samples to
+# perf.data (on the host: perf annotate -i perf.data --symfs DIR, with the daemon
+# binary at DIR/share/daemon).
 # BEACON: the beacon interval (TU). Every station of an IBSS beacons (hwsim has no
 # beacon backoff), and every beacon reaches all N-1 other radios of the channel:
 # ~10 N (N-1) deliveries per second at 100 TU, ~99,000/s at N = 100.
@@ -30,7 +32,7 @@
 # Writes to $SHARE/out: client<p>.json (iperf3 -J of pair p), span<p> (its client's
 # start and end, s on CLOCK_BOOTTIME), and for a daemon
 # mediumd.log, stats.jsonl (sdmac-mediumd's statistics), strace.txt (STRACE=1),
-# perf.txt (PERF=S).
+# perf.txt and perf.data (PERF=S).
 # Prints "RESULT key=value ..." lines:
 #   window_start= window_end=   the iperf3 run, s on CLOCK_BOOTTIME (/proc/uptime)
 #   d_tx_failed=                hwsim's count of frames the kernel could not hand to
@@ -257,6 +259,7 @@ if [ -n "$MD_PID" ]; then
 	if [ -n "$PERF_PID" ]; then
 		wait "$PERF_PID"
 		perf report -i "$T/perf.data" --stdio --no-children --sort dso,sym --percent-limit 0.3 >"$OUT/perf.txt" 2>>"$T/perf.log" || cat "$T/perf.log"
+		cp "$T/perf.data" "$OUT/perf.data"
 	fi
 	kill -TERM "$MD_PID"
 	n=0
