@@ -64,10 +64,12 @@ def served(bps: List[float]) -> int:
     return sum(1 for b in bps if b > floor)
 
 
-def load_runner():
+def load_runner(kind: str = "qemu"):
+    """The test bed: testbed/run.py (QEMU) or testbed/uml.py (User-Mode Linux)."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("sdmac_testbed_run", ROOT / "testbed" / "run.py")
+    name, file = ("sdmac_testbed_uml", "uml.py") if kind == "uml" else ("sdmac_testbed_run", "run.py")
+    spec = importlib.util.spec_from_file_location(name, ROOT / "testbed" / file)
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = mod
@@ -197,14 +199,15 @@ def strace_total(path: Path) -> Optional[int]:
 
 def run_once(vm, n: int, channels: int, seconds: int, medium: str, strace: bool, rate: int, medium_args: str = "", label: str = "", beacon: int = 100, udp: float = 0.0, prio: str = "fifo", keep: Optional[Path] = None, perf: int = 0) -> Dict[str, Any]:
     share = Path(tempfile.mkdtemp(prefix="sdmac-bench-"))
+    guest_share = getattr(vm, "GUEST_SHARE", "/share")
     try:
         arg_medium = "kernel"
         if medium != "kernel":
             shutil.copy2(medium, share / "daemon")
-            arg_medium = "/share/daemon"
+            arg_medium = f"{guest_share}/daemon"
         if CTL.exists():
             shutil.copy2(CTL, share / "mediumctl")
-        args = ["CTL=/share/mediumctl", f"N={n}", f"SECONDS={seconds}", f"CHANNELS={channels}", f"RATE={rate}", f"MEDIUM={arg_medium}", f"STRACE={int(strace)}", f"MEDIUM_ARGS={medium_args}", f"BEACON={beacon}", f"UDP={udp:g}", f"PRIO={prio}", f"PERF={perf if medium != 'kernel' else 0}"]
+        args = [f"CTL={guest_share}/mediumctl", f"N={n}", f"SECONDS={seconds}", f"CHANNELS={channels}", f"RATE={rate}", f"MEDIUM={arg_medium}", f"STRACE={int(strace)}", f"MEDIUM_ARGS={medium_args}", f"BEACON={beacon}", f"UDP={udp:g}", f"PRIO={prio}", f"PERF={perf if medium != 'kernel' else 0}"]
         os.environ["SDMAC_VM_MEM"] = USER_MEM or str(max(768, 512 + 24 * n))
         timeout = 120 + 4 * n + 3 * seconds
         r = vm.run(GUEST, args=args, timeout=timeout, share=share)
@@ -225,6 +228,7 @@ def run_once(vm, n: int, channels: int, seconds: int, medium: str, strace: bool,
             "rate_mbps": rate,
             "traffic": f"udp {udp:g}" if udp else "tcp",
             "daemon_prio": prio,
+            "testbed": getattr(vm, "TESTBED", "qemu"),
             # The sum of the pairs' goodputs, each over its own run: the aggregate
             # when the clients run at the same time. Under emulation they start
             # and end seconds apart, so also every byte received over the whole
@@ -325,10 +329,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--strace", action="store_true", help="count every daemon's system calls with strace -c (slows them)")
     ap.add_argument("--perf", type=int, default=0, metavar="S", help="sample each daemon's CPU with perf for S seconds while the pairs send (needs linux-perf on the host; the profile is kept as perf.txt with --keep)")
     ap.add_argument("--runs", type=int, default=1, help="runs per point; figures are medians")
+    ap.add_argument("--vm", choices=["qemu", "uml"], default="qemu", help="the test bed: QEMU (TCG here; the default) or User-Mode Linux (testbed/build_uml.sh builds it, ~7 min the first time; one CPU, the setting FACTS.md §7 measured wmediumd in)")
     ap.add_argument("--json", metavar="OUT", help="write the rows as JSON")
     ap.add_argument("--keep", metavar="DIR", help="keep each run's raw outputs (iperf3 JSON, client spans, the daemon's log and statistics) under DIR")
     a = ap.parse_args(argv)
-    vm = load_runner()
+    vm = load_runner(a.vm)
     why = vm.availability()
     if why:
         print(f"mediumd benchmark: the VM test bed cannot run here: {why}", file=sys.stderr)
@@ -375,7 +380,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                 runs.append(run_once(vm, n, a.channels, a.seconds, m, a.strace, a.rate, margs, label, a.beacon, a.udp, "nice" if a.nice else "fifo", Path(a.keep) if a.keep else None, a.perf))
             rows.append(median_row(runs))
     traffic = f"iperf3 UDP at {a.udp:g} Mb/s per pair" if a.udp else "iperf3 TCP"
-    print(f"{traffic}, every frame at {a.rate} Mb/s, beacons every {a.beacon} TU, {a.seconds} s per run, daemon at {'nice -10' if a.nice else 'SCHED_FIFO 10'}")
+    print(f"{traffic}, every frame at {a.rate} Mb/s, beacons every {a.beacon} TU, {a.seconds} s per run, daemon at {'nice -10' if a.nice else 'SCHED_FIFO 10'}, {'User-Mode Linux (1 CPU)' if a.vm == 'uml' else 'QEMU'}")
     print_table(rows)
     print("Mb/s: the sum of the pairs' goodputs; (wall): every byte received over the run's wall time, a lower bound when the clients do not run at the same time")
     print("backlog: over the whole run; all-on: while every pair sends (from 3 s after the clients were let go to 2 s before the first one ended)")

@@ -67,7 +67,7 @@ mkdir -p "$T"
 OUT=${SHARE:-/tmp}/out
 mkdir -p "$OUT" || { echo "BENCH FAIL: cannot write $OUT"; exit 1; }
 PREFIX=BENCH
-. /vmrun/lib.sh
+. "${VMRUN:-/vmrun}/lib.sh"
 [ $((N % 2)) -eq 0 ] && [ "$N" -ge 2 ] || fail "N must be even and at least 2"
 PAIRS=$((N / 2))
 case "$PRIO" in fifo | nice) ;; *) fail "PRIO=$PRIO is not fifo or nice" ;; esac
@@ -83,12 +83,18 @@ fi
 FREQS="2412 2437 2462 2417 2442 2422 2447 2427 2452 2432 2457"
 freq() { echo "$FREQS" | awk -v k=$(($1 % 11 + 1)) '{print $k}'; }
 
-# The module makes at most 100 radios; sdmac-mediumctl asks it for the rest.
+# The module makes at most 100 radios; sdmac-mediumctl asks it for the rest. A kernel
+# with hwsim built in (the UML test bed, started with mac80211_hwsim.radios=0) gets
+# them all that way.
 FIRST=$N
 [ "$FIRST" -gt 100 ] && FIRST=100
-modprobe mac80211_hwsim radios="$FIRST" || fail "modprobe mac80211_hwsim radios=$FIRST"
+if [ -d /sys/module/mac80211_hwsim ] && [ ! -e /sys/class/net/wlan0 ]; then
+	FIRST=0
+else
+	modprobe mac80211_hwsim radios="$FIRST" || fail "modprobe mac80211_hwsim radios=$FIRST"
+fi
 if [ "$N" -gt "$FIRST" ]; then
-	[ -x "$CTL" ] || fail "N=$N needs CTL=sdmac-mediumctl for radios past 100"
+	[ -x "$CTL" ] || fail "N=$N needs CTL=sdmac-mediumctl for radios past $FIRST"
 	"$CTL" new-radios $((N - FIRST)) >/dev/null || fail "$CTL new-radios $((N - FIRST))"
 	[ -e /sys/class/net/wlan$((N - 1)) ] || fail "no wlan$((N - 1)) after new-radios"
 fi
@@ -157,12 +163,15 @@ echo "BENCH: $N radios in $PAIRS IBSS pairs over $CHANNELS channel(s) at $RATE M
 # Every pair must reach its peer before the run (the first frames also settle ARP):
 # all pairs at once, 30 s at most.
 ipof() { echo "10.$(($1 / 250)).$(($1 % 250)).$2"; }
+# ping: the image's busybox applet, or busybox's on a host root (the UML test bed;
+# Debian hosts lack iputils-ping).
+if command -v ping >/dev/null 2>&1; then PING=ping; elif command -v busybox >/dev/null 2>&1; then PING="busybox ping"; else fail "no ping and no busybox"; fi
 PINGS=
 p=0
 while [ "$p" -lt "$PAIRS" ]; do
 	(
 		n=0
-		until ip netns exec n$((2 * p)) ping -c 1 -W 1 "$(ipof $p 2)" >/dev/null 2>&1; do
+		until ip netns exec n$((2 * p)) $PING -c 1 -W 1 "$(ipof $p 2)" >/dev/null 2>&1; do
 			n=$((n + 1))
 			[ $n -ge 30 ] && { echo "BENCH: pair $p does not ping before the run"; break; }
 		done

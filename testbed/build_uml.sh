@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Builds a User-Mode Linux kernel with cfg80211, mac80211 and mac80211_hwsim built in,
+# from Debian's linux-source-6.1, for the medium-daemon benchmark's second test bed
+# (testbed/uml.py). UML runs the guest kernel as an ordinary host process: no CPU
+# emulation, so the guest's network stack is ~10x faster than under QEMU TCG, but
+# every system call a guest process makes costs tens of microseconds (it is
+# intercepted with ptrace) — the setting ../shared/notes/FACTS.md §7 measured
+# wmediumd in.
+#
+#   testbed/build_uml.sh            prints the directory holding the `linux` binary
+#   testbed/build_uml.sh --force    rebuilds even if a cached kernel exists
+#
+# Cache: $SDMAC_VM_OUT (default testbed/out)/uml-<source version>-<hash of this
+# script>/linux. Takes ~7 min on 2 cores the first time (the sources are unpacked
+# under the cache and removed after the build). Installs linux-source-6.1, flex,
+# bison, bc, gcc and make with apt-get when they are missing (as root).
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+OUT=${SDMAC_VM_OUT:-$HERE/out}
+FORCE=0
+[ "${1:-}" = --force ] && FORCE=1
+
+log() { echo "build_uml: $*" >&2; }
+die() { echo "build_uml: error: $*" >&2; exit 1; }
+
+need=()
+for t in flex bison bc gcc make xz; do
+	command -v "$t" >/dev/null 2>&1 || need+=("$t")
+done
+TARBALL=/usr/src/linux-source-6.1.tar.xz
+[ -f "$TARBALL" ] || need+=(linux-source-6.1)
+if [ ${#need[@]} -gt 0 ]; then
+	pkgs=()
+	for t in "${need[@]}"; do
+		case "$t" in xz) pkgs+=(xz-utils) ;; gcc) pkgs+=(gcc libc6-dev) ;; *) pkgs+=("$t") ;; esac
+	done
+	[ "$(id -u)" = 0 ] || die "missing ${need[*]}; install ${pkgs[*]} (as root)"
+	log "installing ${pkgs[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${pkgs[@]}" >&2 \
+		|| die "apt-get install ${pkgs[*]} failed"
+fi
+[ -f "$TARBALL" ] || die "no $TARBALL after installing linux-source-6.1"
+
+ver=$(dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null || echo unknown)
+hash=$(sha256sum "${BASH_SOURCE[0]}" | cut -c1-12)
+DIR=$OUT/uml-$ver-$hash
+if [ "$FORCE" = 0 ] && [ -x "$DIR/linux" ]; then
+	echo "$DIR"
+	exit 0
+fi
+mkdir -p "$OUT"
+exec 9>"$OUT/.uml.lock"
+flock 9
+if [ "$FORCE" = 0 ] && [ -x "$DIR/linux" ]; then
+	echo "$DIR"
+	exit 0
+fi
+
+SRC=$DIR/src
+rm -rf "$SRC"
+mkdir -p "$SRC"
+log "unpacking $TARBALL"
+tar -xJf "$TARBALL" -C "$SRC" --strip-components=1
+cd "$SRC"
+log "configuring (ARCH=um)"
+make ARCH=um defconfig >/dev/null
+# What the benchmark's guest needs: the wireless stack and hwsim built in (UML has no
+# module directory of its own), network namespaces, io_uring, the host's files over
+# hostfs (the root file system), tmpfs and devtmpfs, and magic SysRq to power off.
+# The regulatory database is read unsigned (the host's wireless-regdb).
+scripts/config \
+	--enable NET --enable INET --enable UNIX --enable PACKET --enable NETLINK_DIAG \
+	--enable NAMESPACES --enable NET_NS --enable UTS_NS --enable IPC_NS --enable PID_NS \
+	--enable WIRELESS --enable CFG80211 --disable CFG80211_REQUIRE_SIGNED_REGDB \
+	--enable CFG80211_DEFAULT_PS --enable CFG80211_WEXT \
+	--enable MAC80211 --enable MAC80211_RC_MINSTREL --enable MAC80211_HWSIM \
+	--enable CRYPTO_CCM --enable CRYPTO_GCM --enable CRYPTO_CMAC --enable CRYPTO_CTR \
+	--enable CRYPTO_AES --enable CRYPTO_ARC4 \
+	--enable HOSTFS --enable TMPFS --enable DEVTMPFS --enable PROC_FS --enable SYSFS \
+	--enable IO_URING --enable EPOLL --enable TIMERFD --enable EVENTFD --enable FUTEX \
+	--enable MAGIC_SYSRQ --enable BINFMT_ELF --enable BINFMT_SCRIPT --enable UNIX98_PTYS \
+	--enable FW_LOADER --enable PERF_EVENTS
+make ARCH=um olddefconfig >/dev/null
+for opt in CFG80211 MAC80211 MAC80211_HWSIM HOSTFS NET_NS IO_URING; do
+	grep -q "^CONFIG_$opt=y" .config || die "CONFIG_$opt is not built in after olddefconfig"
+done
+log "building (ARCH=um, $(nproc) jobs)"
+make ARCH=um -j"$(nproc)" linux >"$DIR/build.log" 2>&1 || { tail -n 30 "$DIR/build.log" >&2; die "make ARCH=um failed (see $DIR/build.log)"; }
+install -m 755 linux "$DIR/linux"
+cp .config "$DIR/config"
+cd /
+rm -rf "$SRC"
+log "done: $DIR/linux"
+echo "$DIR"
