@@ -7,6 +7,8 @@
 #   make bench    bench/run.sh
 #   make bench-mediumd   the medium-daemon benchmark alone (VM; N pairs, iperf3)
 #   make vmtest   the tests that boot a VM (testbed/: QEMU + Debian kernel + mac80211_hwsim)
+#   make uml      the User-Mode Linux kernel of the second test bed (testbed/build_uml.sh;
+#                 ~5 min the first time, then cached; make test builds it)
 #   make clean    build products; `make distclean` also drops .venv and .stamps
 #
 # Needs Rust (cargo) from rustup; everything else is installed here.
@@ -38,7 +40,7 @@ CARGO_FLAGS ?= --release
 # in .venv) and pytest tests it, so plain cargo leaves it out.
 CARGO_WS := --workspace --exclude sdmac-py
 
-.PHONY: all deps build test demo bench bench-mediumd vmtest clean distclean check-cargo
+.PHONY: all deps build test demo bench bench-mediumd vmtest uml clean distclean check-cargo
 
 all: build
 
@@ -102,7 +104,11 @@ build: deps
 	cargo build $(CARGO_FLAGS) $(CARGO_WS)
 	cd python && VIRTUAL_ENV=$(VENV) $(VENV)/bin/maturin develop $(CARGO_FLAGS) --quiet
 
-test: build
+# The UML test bed: a kernel built from Debian's linux-source-6.1 (installed here).
+uml: deps
+	bash testbed/build_uml.sh >/dev/null
+
+test: build uml
 	cargo test $(CARGO_FLAGS) $(CARGO_WS)
 	$(VENV)/bin/pytest -q tests/
 
