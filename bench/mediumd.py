@@ -228,7 +228,7 @@ def run_once(vm, n: int, channels: int, seconds: int, medium: str, strace: bool,
             "rate_mbps": rate,
             "traffic": f"udp {udp:g}" if udp else "tcp",
             "daemon_prio": prio,
-            "testbed": getattr(vm, "TESTBED", "qemu"),
+            "testbed": getattr(vm, "TESTBED_NAME", "qemu"),
             # The sum of the pairs' goodputs, each over its own run: the aggregate
             # when the clients run at the same time. Under emulation they start
             # and end seconds apart, so also every byte received over the whole

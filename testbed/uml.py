@@ -33,7 +33,7 @@ from typing import List, Optional, Sequence, Union
 HERE = Path(__file__).resolve().parent
 BUILD_SH = HERE / "build_uml.sh"
 INIT = HERE / "uml_init"
-TESTBED = "uml"
+TESTBED_NAME = "uml"
 GUEST_SHARE = "/mnt/share"
 GUEST_VMRUN = "/mnt/vmrun"
 MEM_MB_DEFAULT = 1536
