@@ -10,8 +10,8 @@
 #   testbed/build_uml.sh            prints the directory holding the `linux` binary
 #   testbed/build_uml.sh --force    rebuilds even if a cached kernel exists
 #
-# Cache: $SDMAC_VM_OUT (default testbed/out)/uml-<source version>-<hash of this
-# script>/linux. Takes ~7 min on 2 cores the first time (the sources are unpacked
+# Cache: $SDMAC_VM_OUT (default testbed/out)/uml-<source version>-<hash of the
+# configuration below>/linux. Takes ~7 min on 2 cores the first time (the sources are unpacked
 # under the cache and removed after the build). Installs linux-source-6.1, flex,
 # bison, bc, gcc and make with apt-get when they are missing (as root).
 set -euo pipefail
@@ -37,13 +37,35 @@ if [ ${#need[@]} -gt 0 ]; then
 	done
 	[ "$(id -u)" = 0 ] || die "missing ${need[*]}; install ${pkgs[*]} (as root)"
 	log "installing ${pkgs[*]}"
+	# A fresh machine may have no package lists yet: update once if the install fails.
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${pkgs[@]}" >&2 \
+		|| { apt-get update -q >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${pkgs[@]}" >&2; } \
 		|| die "apt-get install ${pkgs[*]} failed"
 fi
 [ -f "$TARBALL" ] || die "no $TARBALL after installing linux-source-6.1"
 
+# What the benchmark's guest needs: the wireless stack and hwsim built in (UML has no
+# module directory of its own), network namespaces, io_uring, the host's files over
+# hostfs (the root file system), tmpfs and devtmpfs, and magic SysRq to power off.
+# The regulatory database is read unsigned (the host's wireless-regdb). The cache key
+# is this list (and RECIPE), so editing the rest of the script rebuilds nothing.
+RECIPE=1
+CONFIG_ARGS=(
+	--enable NET --enable INET --enable UNIX --enable PACKET --enable NETLINK_DIAG
+	--enable NAMESPACES --enable NET_NS --enable UTS_NS --enable IPC_NS --enable PID_NS
+	--enable WIRELESS --enable CFG80211 --disable CFG80211_REQUIRE_SIGNED_REGDB
+	--enable CFG80211_DEFAULT_PS --enable CFG80211_WEXT
+	--enable MAC80211 --enable MAC80211_RC_MINSTREL --enable MAC80211_HWSIM
+	--enable CRYPTO_CCM --enable CRYPTO_GCM --enable CRYPTO_CMAC --enable CRYPTO_CTR
+	--enable CRYPTO_AES --enable CRYPTO_ARC4
+	--enable HOSTFS --enable TMPFS --enable DEVTMPFS --enable PROC_FS --enable SYSFS
+	--enable IO_URING --enable EPOLL --enable TIMERFD --enable EVENTFD --enable FUTEX
+	--enable MAGIC_SYSRQ --enable BINFMT_ELF --enable BINFMT_SCRIPT --enable UNIX98_PTYS
+	--enable FW_LOADER --enable PERF_EVENTS
+)
+
 ver=$(dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null || echo unknown)
-hash=$(sha256sum "${BASH_SOURCE[0]}" | cut -c1-12)
+hash=$(printf '%s\n' "$RECIPE" "${CONFIG_ARGS[@]}" | sha256sum | cut -c1-12)
 DIR=$OUT/uml-$ver-$hash
 if [ "$FORCE" = 0 ] && [ -x "$DIR/linux" ]; then
 	echo "$DIR"
@@ -65,22 +87,7 @@ tar -xJf "$TARBALL" -C "$SRC" --strip-components=1
 cd "$SRC"
 log "configuring (ARCH=um)"
 make ARCH=um defconfig >/dev/null
-# What the benchmark's guest needs: the wireless stack and hwsim built in (UML has no
-# module directory of its own), network namespaces, io_uring, the host's files over
-# hostfs (the root file system), tmpfs and devtmpfs, and magic SysRq to power off.
-# The regulatory database is read unsigned (the host's wireless-regdb).
-scripts/config \
-	--enable NET --enable INET --enable UNIX --enable PACKET --enable NETLINK_DIAG \
-	--enable NAMESPACES --enable NET_NS --enable UTS_NS --enable IPC_NS --enable PID_NS \
-	--enable WIRELESS --enable CFG80211 --disable CFG80211_REQUIRE_SIGNED_REGDB \
-	--enable CFG80211_DEFAULT_PS --enable CFG80211_WEXT \
-	--enable MAC80211 --enable MAC80211_RC_MINSTREL --enable MAC80211_HWSIM \
-	--enable CRYPTO_CCM --enable CRYPTO_GCM --enable CRYPTO_CMAC --enable CRYPTO_CTR \
-	--enable CRYPTO_AES --enable CRYPTO_ARC4 \
-	--enable HOSTFS --enable TMPFS --enable DEVTMPFS --enable PROC_FS --enable SYSFS \
-	--enable IO_URING --enable EPOLL --enable TIMERFD --enable EVENTFD --enable FUTEX \
-	--enable MAGIC_SYSRQ --enable BINFMT_ELF --enable BINFMT_SCRIPT --enable UNIX98_PTYS \
-	--enable FW_LOADER --enable PERF_EVENTS
+scripts/config "${CONFIG_ARGS[@]}"
 make ARCH=um olddefconfig >/dev/null
 for opt in CFG80211 MAC80211 MAC80211_HWSIM HOSTFS NET_NS IO_URING; do
 	grep -q "^CONFIG_$opt=y" .config || die "CONFIG_$opt is not built in after olddefconfig"
