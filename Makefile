@@ -6,6 +6,7 @@
 #   make demo     sdmac bench oneshot: the SDMAC paper's experiment on the emulated medium
 #   make bench    bench/run.sh
 #   make bench-mediumd   the medium-daemon benchmark alone (VM; N pairs, iperf3)
+#   make bench-mediumd-uml   the same in User-Mode Linux (beside wmediumd's FACTS §7 figures)
 #   make vmtest   the tests that boot a VM (testbed/: QEMU + Debian kernel + mac80211_hwsim)
 #   make uml      the User-Mode Linux kernel of the second test bed (testbed/build_uml.sh;
 #                 ~5 min the first time, then cached; make test builds it)
@@ -40,7 +41,7 @@ CARGO_FLAGS ?= --release
 # in .venv) and pytest tests it, so plain cargo leaves it out.
 CARGO_WS := --workspace --exclude sdmac-py
 
-.PHONY: all deps build test demo bench bench-mediumd vmtest uml clean distclean check-cargo
+.PHONY: all deps build test demo bench bench-mediumd bench-mediumd-uml vmtest uml clean distclean check-cargo
 
 all: build
 
@@ -122,6 +123,10 @@ bench: build
 bench-mediumd: build
 	mkdir -p bench/out
 	python3 bench/mediumd.py --stations 2,10,40 --seconds 10 --epoll --json bench/out/mediumd.json
+
+bench-mediumd-uml: build uml
+	mkdir -p bench/out
+	python3 bench/mediumd.py --vm uml --stations 2,10,40,100 --seconds 10 --json bench/out/mediumd-uml.json
 
 vmtest: build
 	bash testbed/build.sh >/dev/null

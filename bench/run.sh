@@ -2,7 +2,8 @@
 # All benchmarks: engine speed and memory (bench/engine.py), the side-by-side
 # comparison with ns-3 (bench/compare_ns3.py; skipped with a message without ns-3),
 # the software overhead of the SDMAC API on emu (bench/api_overhead.py), and the
-# medium daemon in the VM beside the kernel's own medium (bench/mediumd.py).
+# medium daemon in the VM beside the kernel's own medium (bench/mediumd.py), under QEMU
+# and in User-Mode Linux.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 mkdir -p bench/out
@@ -12,3 +13,6 @@ python3 bench/compare_ns3.py --stations 10,50 --duration 10 --seeds 1,2,3 --json
 .venv/bin/python bench/api_overhead.py --count 50000 --runs 3 --json bench/out/api_overhead.json
 # sdmac-mediumd against the kernel's own medium: N stations in iperf3 TCP pairs (VM).
 python3 bench/mediumd.py --stations 2,10,40 --seconds 10 --epoll --json bench/out/mediumd.json || [ $? -eq 77 ]
+# The same in User-Mode Linux (one CPU, costly system calls: the setting of the wmediumd
+# figures in ../shared/notes/FACTS.md §7); builds the UML kernel on first use (~5 min).
+python3 bench/mediumd.py --vm uml --stations 2,10,40,100 --seconds 10 --json bench/out/mediumd-uml.json || [ $? -eq 77 ]
