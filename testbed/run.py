@@ -192,6 +192,26 @@ def _qemu_cmd(qemu: str, img: Path, ctrl: Path, share: Optional[Path], kvm: bool
     return cmd
 
 
+def read_console(proc: subprocess.Popen, console: List[str], stream=None, on_line=None) -> threading.Thread:
+    """Starts a thread that reads the guest's console (`proc`'s stdout) line by line
+    into `console`, copies it to `stream` (live) and hands each line to `on_line`."""
+
+    def pump() -> None:
+        assert proc.stdout is not None
+        for raw in iter(proc.stdout.readline, b""):
+            line = raw.decode("utf-8", "replace").replace("\r", "")
+            if on_line is not None:
+                on_line(line)
+            console.append(line)
+            if stream is not None:
+                stream.write(line)
+                stream.flush()
+
+    reader = threading.Thread(target=pump, daemon=True)
+    reader.start()
+    return reader
+
+
 def run(
     script: Union[str, Path],
     args: Sequence[str] = (),
@@ -236,19 +256,11 @@ def run(
         t0 = time.monotonic()
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
 
-        def pump() -> None:
-            assert proc.stdout is not None
-            for raw in iter(proc.stdout.readline, b""):
-                line = raw.decode("utf-8", "replace").replace("\r", "")
-                if not seen_start and MARK_START in line:
-                    seen_start.append(time.monotonic() - t0)
-                console.append(line)
-                if stream is not None:
-                    stream.write(line)
-                    stream.flush()
+        def on_line(line: str) -> None:
+            if not seen_start and MARK_START in line:
+                seen_start.append(time.monotonic() - t0)
 
-        reader = threading.Thread(target=pump, daemon=True)
-        reader.start()
+        reader = read_console(proc, console, stream, on_line)
         timed_out = False
         try:
             proc.wait(timeout=timeout)

@@ -25,7 +25,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import List, Optional, Sequence, Union
@@ -138,17 +137,7 @@ def run(
         t0 = time.monotonic()
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, start_new_session=True)
 
-        def pump() -> None:
-            assert proc.stdout is not None
-            for raw in iter(proc.stdout.readline, b""):
-                line = raw.decode("utf-8", "replace").replace("\r", "")
-                console.append(line)
-                if stream is not None:
-                    stream.write(line)
-                    stream.flush()
-
-        reader = threading.Thread(target=pump, daemon=True)
-        reader.start()
+        reader = _run.read_console(proc, console, stream)
         timed_out = False
         try:
             proc.wait(timeout=timeout)
