@@ -54,12 +54,21 @@ class VMError(RuntimeError):
     def __init__(self, message: str, console: str = "") -> None:
         super().__init__(message)
         self.console = console
+        # A long log (a kernel oops) is kept whole in a file; the message shows its end.
+        self.console_file: Optional[Path] = None
+        if len(console.splitlines()) > 25:
+            fd, name = tempfile.mkstemp(prefix="sdmac-vm-console-", suffix=".log")
+            with os.fdopen(fd, "w") as f:
+                f.write(console)
+            self.console_file = Path(name)
 
     def __str__(self) -> str:
         msg = super().__str__()
         if self.console:
             tail = "\n".join(self.console.splitlines()[-25:])
             msg += f"\n--- last lines of the VM console / build log ---\n{tail}"
+            if self.console_file:
+                msg += f"\n--- the whole log: {self.console_file} ---"
         return msg
 
 

@@ -21,7 +21,7 @@ use sdmac_frame::ieee80211::{write_data_frame, DataParams};
 use sdmac_frame::MacAddress;
 use sdmac_hwsim::hwsim::{HwsimFlags, HwsimMsg, TxFrame, TxRate};
 use sdmac_hwsim::nl::{self, NlHeader};
-use sdmac_mediumd::coalesce::Coalesce;
+use sdmac_mediumd::coalesce::{first_due, Coalesce};
 use sdmac_mediumd::encode::Encoder;
 use sdmac_mediumd::hwsim_medium::{hw_addr_of, HwsimMedium, LinkModel, Mac, Output, Setup};
 use sdmac_mediumd::lateness::Lateness;
@@ -125,7 +125,7 @@ fn main() {
     let index_of: HashMap<Mac, usize> = ifaces.iter().enumerate().map(|(i, &a)| (hw_addr_of(a), i)).collect();
     let mut bdg = Vec::new();
     while done < frames {
-        let Some(t) = m.next_output_time() else { break };
+        let Some(t) = c.wake_at(m.next_output_time()) else { break };
         let Reverse((tb, b)) = *next_beacon.peek().unwrap();
         if tb <= t {
             cookie += 1;
@@ -151,7 +151,7 @@ fn main() {
                 }
             }
         }
-        if c.send_now(t, !out.is_empty(), m.next_output_time()) {
+        if c.send_now(t, first_due(&out), m.next_output_time()) {
             enc.send(
                 &mut out,
                 t,

@@ -12,13 +12,14 @@
 //! of the round (several netlink messages per datagram, no ACK requested). The
 //! daemon wakes when a frame arrives and at the medium's next *output*
 //! (`next_output_time`), not at each of the engine's internal events: those run, at
-//! their own times, when it next advances. With `--coalesce-us` ([`Coalesce`])
-//! outputs due within that window of each other leave in one send.
+//! their own times, when it next advances. With `--coalesce-us` ([`Coalesce`]) it
+//! wakes that window after an output is due instead, and sends what is due by then
+//! (a delivery and its status) at once.
 //!
 //! With `--threads` ([`Options::threads`]) the loop of [`crate::threaded`] runs
 //! instead: each engine medium on its own thread.
 
-use crate::coalesce::Coalesce;
+use crate::coalesce::{first_due, Coalesce};
 use crate::control_apply::apply;
 use crate::control_clients::Clients;
 use crate::encode::Encoder;
@@ -92,6 +93,9 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
     let now = || sdmac_rt::monotonic_ns() - origin;
     // Outputs go to the kernel (with io_uring: queued, sent with the next wait);
     // frames on air go to the capture, on CLOCK_MONOTONIC.
+    // Without io_uring the round's datagrams leave in one sendmmsg.
+    let mut batch: Vec<u8> = Vec::new();
+    let mut spans: Vec<(usize, usize)> = Vec::new();
     macro_rules! send_outputs {
         () => {
             enc.send(
@@ -100,18 +104,28 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
                 &mut late,
                 |d| match ring.as_mut() {
                     Some(r) => r.queue_send(d),
-                    None => sock.send(d),
+                    None => {
+                        spans.push((batch.len(), d.len()));
+                        batch.extend_from_slice(d);
+                        Ok(())
+                    }
                 },
                 |t, freq, rate, frame| match capture.as_mut() {
                     Some(c) => c.record(origin + t, freq, rate, frame),
                     None => Ok(()),
                 },
             )
+            .and_then(|()| {
+                let sent = if spans.is_empty() { Ok(()) } else { sock.send_many(&batch, &spans) };
+                batch.clear();
+                spans.clear();
+                sent.map_err(io_err("netlink send"))
+            })
         };
     }
     loop {
         rounds += 1;
-        let deadline = medium.next_output_time().map(|t| t + origin);
+        let deadline = coalesce.wake_at(medium.next_output_time()).map(|t| t + origin);
         ready.clear();
         if let Some(r) = ring.as_mut() {
             // Sends this round's outputs, waits, and takes what the kernel sent
@@ -185,7 +199,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
         }
         let t = now();
         medium.advance(t, &mut out);
-        if coalesce.send_now(t, !out.is_empty(), medium.next_output_time()) {
+        if coalesce.send_now(t, first_due(&out), medium.next_output_time()) {
             send_outputs!()?;
         }
         if let Some(w) = stats.as_mut() {

@@ -106,7 +106,7 @@ impl Dispatcher {
         Ok(Dispatcher { replica: HwsimMedium::new(setup), workers: Vec::new(), shared, enc, out: Vec::new(), own: Counters::default(), late: Lateness::new() })
     }
 
-    /// Workers hold outputs up to `ns` for the next ones ([`crate::coalesce`]); set
+    /// Workers send outputs up to `ns` after their time ([`crate::coalesce`]); set
     /// before the first worker starts.
     pub fn coalesce(mut self, ns: u64) -> Dispatcher {
         self.shared.coalesce_ns = ns;

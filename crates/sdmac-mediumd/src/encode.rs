@@ -35,6 +35,14 @@ impl Datagrams for NlSocket {
     }
 }
 
+/// The largest datagram the encoder fills with several messages. The kernel copies a
+/// datagram to the netlink socket into a buffer from its page allocator when it fits
+/// in NLMSG_GOODSIZE (a 4 KiB page less the skb's shared info, 3,776 bytes on x86-64)
+/// and into vmalloc'ed memory otherwise — mapped and unmapped for every send, which
+/// costs TLB flushes and, in User-Mode Linux, host mappings that ran out under load.
+/// A message longer than this (a frame of more than ~3.4 KB) goes alone.
+pub const DATAGRAM_MAX: usize = 3584;
+
 /// Packs outputs into datagrams for one sender (one thread).
 #[derive(Debug)]
 pub struct Encoder {
@@ -52,7 +60,7 @@ impl Encoder {
     }
 
     /// Encodes every output of `out` (which it empties) and hands the datagrams to
-    /// `send` — as few as fit, usually one; frames on air go to `air` (start on air on
+    /// `send` — as few as fit in [`DATAGRAM_MAX`]; frames on air go to `air` (start on air on
     /// the daemon's clock, MHz, rate, frame). They leave at `now` (the daemon's
     /// clock): how late each status and delivery is goes to `late`.
     pub fn send(
@@ -96,7 +104,7 @@ impl Encoder {
                 Output::Air { .. } => continue,
             };
             let len = msg.buffer_len();
-            if at + len > self.tx.len() {
+            if at > 0 && at + len > DATAGRAM_MAX {
                 send(&self.tx[..at]).map_err(io_err("netlink send"))?;
                 at = 0;
             }
@@ -143,5 +151,40 @@ mod tests {
         let s = late.take_interval();
         assert_eq!(s.n, 3);
         assert!(s.max_ns.abs_diff(100_000) <= 1_000 && s.p50_ns.abs_diff(40_000) <= 400, "{s:?}");
+    }
+
+    #[test]
+    fn datagrams_stay_within_the_kernels_good_size() {
+        let delivery = |len| Output::Deliver { receiver: [2, 0, 0, 0, 1, 0], frame: vec![0x08; len], rate: Rate::Ofdm54, signal_dbm: -50, freq: 2412, due: 0 };
+        // Ten deliveries of 1,500 bytes, then one frame larger than a datagram's limit.
+        let mut out: Vec<Output> = (0..10).map(|_| delivery(1500)).collect();
+        out.push(delivery(5000));
+        let mut enc = Encoder::new(20, 1, 0);
+        let mut sizes = Vec::new();
+        let mut messages = 0;
+        enc.send(
+            &mut out,
+            0,
+            &mut Lateness::new(),
+            |d| {
+                sizes.push(d.len());
+                // Count the messages: each starts with its length.
+                let mut at = 0;
+                while at < d.len() {
+                    let len = u32::from_ne_bytes(d[at..at + 4].try_into().unwrap()) as usize;
+                    assert!(len >= 16 && at + len <= d.len(), "a whole message at {at}");
+                    at += (len + 3) & !3;
+                    messages += 1;
+                }
+                Ok(())
+            },
+            |_, _, _, _| Ok(()),
+        )
+        .unwrap();
+        assert_eq!(messages, 11, "{sizes:?}");
+        // Two deliveries of 1,500 bytes fit in a datagram, three do not.
+        assert_eq!(sizes.len(), 6, "{sizes:?}");
+        assert!(sizes[..5].iter().all(|&n| n <= DATAGRAM_MAX && n > 3000), "{sizes:?}");
+        assert!(sizes[5] > 5000, "the large frame alone: {sizes:?}");
     }
 }

@@ -10,7 +10,8 @@
 //!   [`control_apply`]), capture ([`capture`]) and statistics ([`stats`]).
 //!   With `--threads` ([`threaded`]) each engine medium runs on its own thread
 //!   (`worker`), fed by a [`dispatch`]er that keeps every thread's radio table the
-//!   same. [`coalesce`] lets outputs due within a short window leave together;
+//!   same. [`coalesce`] lets the outputs due within a short window leave together,
+//!   at its end;
 //!   [`lateness`] counts how long after its time on the medium each output left.
 //! - [`config`]: wmediumd / yawmd configurations to a medium set-up.
 

@@ -20,10 +20,11 @@ const USAGE: &str = "usage: sdmac-mediumd [-h] [-V] [-l LEVEL] [-c CONFIG] [-x P
               so that media on different channels run in parallel; the main thread
               receives from the kernel and serves the control socket
   --coalesce-us US
-              hold outputs up to US microseconds so that they leave with the
-              medium's next ones: a frame's delivery goes with its TX status at
-              the ACK's end (fewer system calls; receivers get frames up to US
-              later); default 0, every output at its own time
+              send outputs up to US microseconds after their time on the medium:
+              the daemon sleeps through a frame's DATA end and sends its delivery
+              with its TX status (one wake-up and one system call where there
+              were two; receivers get frames up to US later). SIFS + ACK is 44 us
+              at 54 Mb/s, 60 us at 6 Mb/s. Default 0, every output at its time
   --epoll     wait with epoll and receive and send with a system call each, even
               where io_uring is available (by default a round is one io_uring_enter)";
 

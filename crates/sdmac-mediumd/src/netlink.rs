@@ -90,6 +90,46 @@ impl NlSocket {
         }
     }
 
+    /// Sends several datagrams (`spans` of `buf`: offset, length), in order, with one
+    /// sendmmsg (more only when the kernel takes part of them).
+    pub fn send_many(&self, buf: &[u8], spans: &[(usize, usize)]) -> io::Result<()> {
+        // SAFETY: a zeroed sockaddr_nl addresses the kernel (pid 0).
+        let mut sa: libc::sockaddr_nl = unsafe { std::mem::zeroed() };
+        sa.nl_family = libc::AF_NETLINK as u16;
+        let mut iov: Vec<libc::iovec> = spans
+            .iter()
+            .map(|&(at, len)| libc::iovec { iov_base: buf[at..at + len].as_ptr() as *mut libc::c_void, iov_len: len })
+            .collect();
+        let mut hdrs: Vec<libc::mmsghdr> = iov
+            .iter_mut()
+            .map(|v| {
+                // SAFETY: an all-zero msghdr is valid; the pointers are set below.
+                let mut h: libc::mmsghdr = unsafe { std::mem::zeroed() };
+                h.msg_hdr.msg_name = &mut sa as *mut _ as *mut libc::c_void;
+                h.msg_hdr.msg_namelen = std::mem::size_of::<libc::sockaddr_nl>() as u32;
+                h.msg_hdr.msg_iov = v as *mut libc::iovec;
+                h.msg_hdr.msg_iovlen = 1;
+                h
+            })
+            .collect();
+        let mut done = 0;
+        while done < hdrs.len() {
+            syscall_count::add(1);
+            let rest = &mut hdrs[done..];
+            // SAFETY: every header points at a live iovec, buffer and address.
+            let r = unsafe { libc::sendmmsg(self.fd.as_raw_fd(), rest.as_mut_ptr(), rest.len() as libc::c_uint, 0) };
+            if r < 0 {
+                let e = io::Error::last_os_error();
+                if e.kind() != io::ErrorKind::Interrupted {
+                    return Err(e);
+                }
+                continue;
+            }
+            done += r as usize;
+        }
+        Ok(())
+    }
+
     /// Receives one datagram; `Ok(None)` when nothing is waiting (non-blocking) .
     pub fn recv(&self, buf: &mut [u8], block: bool) -> io::Result<Option<usize>> {
         let flags = if block { 0 } else { libc::MSG_DONTWAIT };

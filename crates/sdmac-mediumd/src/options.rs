@@ -18,8 +18,8 @@ pub struct Options {
     /// Run each engine medium (configured medium id, channel) on its own thread
     /// (`--threads`); the main thread receives from the kernel and dispatches.
     pub threads: bool,
-    /// Hold outputs back up to this long (ns) so that they leave with the medium's
-    /// next ones (`--coalesce-us`; see [`crate::coalesce`]); 0 sends each at its time.
+    /// Send outputs up to this long (ns) after their time on the medium, together
+    /// (`--coalesce-us`; see [`crate::coalesce`]); 0 sends each at its time.
     pub coalesce_ns: u64,
     /// Wait with epoll (a system call each for the wait, the receive and the send)
     /// even where io_uring is available (`--epoll`).

@@ -10,7 +10,7 @@
 //! same on every thread.
 
 use crate::capture::Capture;
-use crate::coalesce::Coalesce;
+use crate::coalesce::{first_due, Coalesce};
 use crate::control::{Request, UpdateResult};
 use crate::control_apply::apply;
 use crate::encode::{Datagrams, Encoder};
@@ -200,7 +200,7 @@ impl Worker {
         let mut coalesce = Coalesce::new(self.shared.coalesce_ns);
         loop {
             self.rounds += 1;
-            let deadline = self.medium.next_output_time().map(|t| t + origin);
+            let deadline = coalesce.wake_at(self.medium.next_output_time()).map(|t| t + origin);
             // Only the eventfd is watched: woken by anything but the deadline means
             // it was signalled. Cleared before the ring is read, so nothing pushed
             // after the read goes unnoticed.
@@ -218,7 +218,7 @@ impl Worker {
             }
             let t = sdmac_rt::monotonic_ns() - origin;
             self.medium.advance(t, &mut self.out);
-            if coalesce.send_now(t, !self.out.is_empty(), self.medium.next_output_time()) {
+            if coalesce.send_now(t, first_due(&self.out), self.medium.next_output_time()) {
                 self.send()?;
             }
             if self.shared.stats {

@@ -8,7 +8,7 @@ use sdmac_frame::MacAddress;
 use sdmac_hwsim::hwsim::{HwsimFlags, HwsimMsg, MacAddrEvent, TxFrame, TxRate};
 use sdmac_hwsim::nl::{self, NlHeader, NlPacket};
 use sdmac_mediumd::capture::Capture;
-use sdmac_mediumd::coalesce::Coalesce;
+use sdmac_mediumd::coalesce::{first_due, Coalesce};
 use sdmac_mediumd::control::{Request, UpdateResult};
 use sdmac_mediumd::control_apply::apply;
 use sdmac_mediumd::dispatch::{Dispatcher, Finished};
@@ -387,9 +387,9 @@ fn paced(setup: Setup, steps: &[Step], coalesce_ns: u64) -> Vec<Vec<u8>> {
     }
     let mut enc = Encoder::new(FAMILY, 4242, 3);
     let mut got = Vec::new();
-    while let Some(t) = m.next_output_time() {
+    while let Some(t) = c.wake_at(m.next_output_time()) {
         m.advance(t, &mut out);
-        if c.send_now(t, !out.is_empty(), m.next_output_time()) {
+        if c.send_now(t, first_due(&out), m.next_output_time()) {
             encode_into(&mut enc, &mut out, &mut got);
         }
     }
