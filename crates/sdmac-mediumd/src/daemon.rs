@@ -22,7 +22,7 @@
 use crate::coalesce::{first_due, Coalesce};
 use crate::control_apply::apply;
 use crate::control_clients::Clients;
-use crate::encode::Encoder;
+use crate::encode::{Batch, Encoder};
 use crate::error::io_err;
 use crate::hwsim_medium::{HwsimMedium, Output};
 use crate::lateness::{Lateness, LatenessSummary};
@@ -94,8 +94,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
     // Outputs go to the kernel (with io_uring: queued, sent with the next wait);
     // frames on air go to the capture, on CLOCK_MONOTONIC.
     // Without io_uring the round's datagrams leave in one sendmmsg.
-    let mut batch: Vec<u8> = Vec::new();
-    let mut spans: Vec<(usize, usize)> = Vec::new();
+    let mut batch = Batch::default();
     macro_rules! send_outputs {
         () => {
             enc.send(
@@ -105,8 +104,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
                 |d| match ring.as_mut() {
                     Some(r) => r.queue_send(d),
                     None => {
-                        spans.push((batch.len(), d.len()));
-                        batch.extend_from_slice(d);
+                        batch.push(d);
                         Ok(())
                     }
                 },
@@ -115,12 +113,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
                     None => Ok(()),
                 },
             )
-            .and_then(|()| {
-                let sent = if spans.is_empty() { Ok(()) } else { sock.send_many(&batch, &spans) };
-                batch.clear();
-                spans.clear();
-                sent.map_err(io_err("netlink send"))
-            })
+            .and_then(|()| batch.send_on(&sock).map_err(io_err("netlink send")))
         };
     }
     loop {

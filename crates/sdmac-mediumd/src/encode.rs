@@ -21,6 +21,10 @@ use std::io;
 pub trait Datagrams: Send + Sync {
     /// Sends one datagram.
     fn send(&self, datagram: &[u8]) -> io::Result<()>;
+    /// Sends the datagrams of a [`Batch`], in order (the socket: with one system call).
+    fn send_batch(&self, batch: &Batch) -> io::Result<()> {
+        batch.datagrams().try_for_each(|d| self.send(d))
+    }
     /// The port id messages carry.
     fn pid(&self) -> u32;
 }
@@ -28,6 +32,10 @@ pub trait Datagrams: Send + Sync {
 impl Datagrams for NlSocket {
     fn send(&self, datagram: &[u8]) -> io::Result<()> {
         NlSocket::send(self, datagram)
+    }
+
+    fn send_batch(&self, batch: &Batch) -> io::Result<()> {
+        NlSocket::send_many(self, &batch.buf, &batch.spans)
     }
 
     fn pid(&self) -> u32 {
@@ -42,6 +50,39 @@ impl Datagrams for NlSocket {
 /// costs TLB flushes and, in User-Mode Linux, host mappings that ran out under load.
 /// A message longer than this (a frame of more than ~3.4 KB) goes alone.
 pub const DATAGRAM_MAX: usize = 3584;
+
+/// A round's datagrams, kept to leave together (with one sendmmsg).
+#[derive(Debug, Default)]
+pub struct Batch {
+    buf: Vec<u8>,
+    spans: Vec<(usize, usize)>,
+}
+
+impl Batch {
+    /// Adds a datagram.
+    pub fn push(&mut self, datagram: &[u8]) {
+        self.spans.push((self.buf.len(), datagram.len()));
+        self.buf.extend_from_slice(datagram);
+    }
+
+    /// The datagrams, in order.
+    pub fn datagrams(&self) -> impl Iterator<Item = &[u8]> {
+        self.spans.iter().map(|&(at, len)| &self.buf[at..at + len])
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// Sends them all on `sink` (if there are any) and empties the batch.
+    pub fn send_on(&mut self, sink: &(impl Datagrams + ?Sized)) -> io::Result<()> {
+        let sent = if self.is_empty() { Ok(()) } else { sink.send_batch(self) };
+        self.buf.clear();
+        self.spans.clear();
+        sent
+    }
+}
 
 /// Packs outputs into datagrams for one sender (one thread).
 #[derive(Debug)]

@@ -13,7 +13,7 @@ use crate::capture::Capture;
 use crate::coalesce::{first_due, Coalesce};
 use crate::control::{Request, UpdateResult};
 use crate::control_apply::apply;
-use crate::encode::{Datagrams, Encoder};
+use crate::encode::{Batch, Datagrams, Encoder};
 use crate::error::{io_err, DaemonError};
 use crate::hwsim_medium::{Counters, HwsimMedium, KernelFrame, Mac, Output, StatusEcho};
 use crate::lateness::Lateness;
@@ -149,6 +149,8 @@ pub(crate) struct Worker {
     shared: Shared,
     published: Arc<Mutex<Published>>,
     enc: Encoder,
+    /// The round's datagrams, sent together.
+    batch: Batch,
     out: Vec<Output>,
     rounds: u64,
     diverged: u64,
@@ -161,7 +163,7 @@ impl Worker {
     /// through `wake`; its netlink messages are numbered from `seq`.
     pub fn new(name: String, medium: HwsimMedium, rx: rtrb::Consumer<Msg>, wake: Arc<EventFd>, shared: Shared, published: Arc<Mutex<Published>>, seq: u32) -> Worker {
         let enc = Encoder::new(shared.family, shared.sink.pid(), seq);
-        Worker { name, medium, rx, wake, shared, published, enc, out: Vec::new(), rounds: 0, diverged: 0 }
+        Worker { name, medium, rx, wake, shared, published, enc, batch: Batch::default(), out: Vec::new(), rounds: 0, diverged: 0 }
     }
 
     /// Runs until told to stop, then answers every frame in flight. If the loop
@@ -270,10 +272,22 @@ impl Worker {
         // Lateness goes straight to what the dispatcher reads (its lock is taken
         // once a second there).
         let mut p = self.published.lock().unwrap_or_else(|e| e.into_inner());
-        self.enc.send(&mut self.out, now, &mut p.late, |d| sink.send(d), |t, freq, rate, frame| match capture {
-            Some(c) => c.lock().unwrap_or_else(|e| e.into_inner()).record(origin + t, freq, rate, frame),
-            None => Ok(()),
-        })
+        let batch = &mut self.batch;
+        let encoded = self.enc.send(
+            &mut self.out,
+            now,
+            &mut p.late,
+            |d| {
+                batch.push(d);
+                Ok(())
+            },
+            |t, freq, rate, frame| match capture {
+                Some(c) => c.lock().unwrap_or_else(|e| e.into_inner()).record(origin + t, freq, rate, frame),
+                None => Ok(()),
+            },
+        );
+        let sent = batch.send_on(sink.as_ref()).map_err(io_err("netlink send"));
+        encoded.and(sent)
     }
 
     fn publish(&self) {
