@@ -226,6 +226,8 @@ def run_once(vm, n: int, channels: int, seconds: int, medium: str, strace: bool,
             "stations": n,
             "channels": channels,
             "rate_mbps": rate,
+            "beacon_tu": beacon,
+            "seconds": seconds,
             "traffic": f"udp {udp:g}" if udp else "tcp",
             "daemon_prio": prio,
             "testbed": getattr(vm, "TESTBED_NAME", "qemu"),
@@ -274,12 +276,18 @@ def run_once(vm, n: int, channels: int, seconds: int, medium: str, strace: bool,
 def median_row(rows: List[Dict[str, Any]]) -> Dict[str, Any]:
     if len(rows) == 1:
         return rows[0]
-    m = dict(rows[0])
-    for k, v in rows[0].items():
+    # A figure some runs lack (the all-pairs-sending window when the clients ran too
+    # staggered) is the median of the runs that have it; steady_runs says how many.
+    m: Dict[str, Any] = {}
+    for r in rows:
+        for k, v in r.items():
+            m.setdefault(k, v)
+    for k, v in list(m.items()):
         if isinstance(v, (int, float)) and not isinstance(v, bool):
-            vals = [r[k] for r in rows if isinstance(r.get(k), (int, float))]
-            m[k] = statistics.median(vals)
+            vals = [r[k] for r in rows if isinstance(r.get(k), (int, float)) and not isinstance(r.get(k), bool)]
+            m[k] = vals[0] if len(set(vals)) == 1 else statistics.median(vals)
     m["runs"] = len(rows)
+    m["steady_runs"] = sum(1 for r in rows if r.get("backlog_steady") is not None)
     return m
 
 
@@ -309,6 +317,9 @@ def print_table(rows: List[Dict[str, Any]]) -> None:
             f"{fmt(100 * r['cpu_sys_fraction'] if r.get('cpu_sys_fraction') is not None else None, '.0f'):>5} "
             f"{(fmt(r['late_p50_us'], '.0f') + '/' + fmt(r['late_p99_us'], '.0f')) if r.get('late_p50_us') is not None else '-':>15}"
         )
+    for r in rows:
+        if r.get("runs", 1) > 1 and r.get("steady_runs", r["runs"]) < r["runs"]:
+            print(f"N={r['stations']} {r['label']}: all-on from {r['steady_runs']} of {r['runs']} runs (in the others the clients did not all send at once for long enough)")
 
 
 def main(argv: Optional[List[str]] = None) -> int:

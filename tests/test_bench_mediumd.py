@@ -41,3 +41,16 @@ def test_one_pair_against_the_kernel_medium(tmp_path: Path) -> None:
     # below a beacon interval even in an emulated VM.
     assert 0 <= s["late_p50_us"] <= s["late_p99_us"] <= s["late_max_us"], s
     assert s["late_p50_us"] < 10_000, s
+
+
+def test_medians_take_each_figure_from_the_runs_that_have_it() -> None:
+    spec = importlib.util.spec_from_file_location("bench_mediumd_median", ROOT / "bench" / "mediumd.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    # The first run had no all-pairs-sending window; the other two did.
+    runs = [{"label": "x", "mbps": 10.0}, {"label": "x", "mbps": 30.0, "backlog_steady": 0.8}, {"label": "x", "mbps": 20.0, "backlog_steady": 0.6}]
+    m = bench.median_row(runs)
+    assert m["mbps"] == 20.0 and m["label"] == "x"
+    assert m["backlog_steady"] == 0.7
+    assert (m["runs"], m["steady_runs"]) == (3, 2)
