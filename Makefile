@@ -6,7 +6,8 @@
 #   make demo     sdmac bench oneshot: the SDMAC paper's experiment on the emulated medium
 #   make bench    bench/run.sh
 #   make bench-mediumd   the medium-daemon benchmark alone (VM; N pairs, iperf3)
-#   make bench-mediumd-uml   the same in User-Mode Linux (beside wmediumd's FACTS §7 figures)
+#   make bench-mediumd-uml   the same in User-Mode Linux (beside wmediumd's FACTS §7 figures),
+#                 with and without --coalesce-us 50, and 10 media x 20 stations
 #   make vmtest   the tests that boot a VM (testbed/: QEMU + Debian kernel + mac80211_hwsim)
 #   make uml      the User-Mode Linux kernel of the second test bed (testbed/build_uml.sh;
 #                 ~5 min the first time, then cached; make test builds it)
@@ -126,7 +127,8 @@ bench-mediumd: build
 
 bench-mediumd-uml: build uml
 	mkdir -p bench/out
-	python3 bench/mediumd.py --vm uml --stations 2,10,40,100 --seconds 10 --json bench/out/mediumd-uml.json
+	python3 bench/mediumd.py --vm uml --stations 2,10,40,100 --seconds 10 --coalesce-us 50 --json bench/out/mediumd-uml.json
+	python3 bench/mediumd.py --vm uml --stations 200 --channels 10 --seconds 20 --no-kernel --coalesce-us 50 --json bench/out/mediumd-uml-10x20.json
 
 vmtest: build
 	bash testbed/build.sh >/dev/null
