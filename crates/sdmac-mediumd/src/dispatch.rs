@@ -22,8 +22,8 @@
 
 use crate::control::Request;
 use crate::control_apply::{apply, Applied};
-use crate::encode::{Datagrams, Encoder};
-use crate::error::DaemonError;
+use crate::encode::{Batch, Datagrams, Encoder};
+use crate::error::{io_err, DaemonError};
 use crate::hwsim_medium::{Counters, HwsimMedium, KernelFrame, Mac, Output, Setup};
 use crate::kernel_msg::{each_message, KernelMsg};
 use crate::lateness::{Lateness, LatenessSummary};
@@ -87,6 +87,8 @@ pub struct Dispatcher {
     workers: Vec<Handle>,
     shared: Shared,
     enc: Encoder,
+    /// The round's datagrams, sent together.
+    batch: Batch,
     /// The dispatcher's own answers (refusals).
     out: Vec<Output>,
     /// Frames the dispatcher answered because their worker was gone.
@@ -103,7 +105,7 @@ impl Dispatcher {
         let failure = Arc::new(Failure::new()?);
         let enc = Encoder::new(family, sink.pid(), 3);
         let shared = Shared { sink, family, capture, stats, origin, coalesce_ns: 0, log, failure };
-        Ok(Dispatcher { replica: HwsimMedium::new(setup), workers: Vec::new(), shared, enc, out: Vec::new(), own: Counters::default(), late: Lateness::new() })
+        Ok(Dispatcher { replica: HwsimMedium::new(setup), workers: Vec::new(), shared, enc, batch: Batch::default(), out: Vec::new(), own: Counters::default(), late: Lateness::new() })
     }
 
     /// Workers send outputs up to `ns` after their time ([`crate::coalesce`]); set
@@ -199,7 +201,19 @@ impl Dispatcher {
         }
         let sink = &self.shared.sink;
         let now = sdmac_rt::monotonic_ns() - self.shared.origin;
-        self.enc.send(&mut self.out, now, &mut self.late, |d| sink.send(d), |_, _, _, _| Ok(()))
+        let batch = &mut self.batch;
+        let encoded = self.enc.send(
+            &mut self.out,
+            now,
+            &mut self.late,
+            |d| {
+                batch.push(d);
+                Ok(())
+            },
+            |_, _, _, _| Ok(()),
+        );
+        let sent = batch.send_on(sink.as_ref()).map_err(io_err("netlink send"));
+        encoded.and(sent)
     }
 
     /// Per-second statistics: every worker's engine statistics, the counters and
