@@ -91,13 +91,14 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
     let mut late = Lateness::new();
     let log = opts.log_level;
     let now = || sdmac_rt::monotonic_ns() - origin;
-    // Outputs go to the kernel (with io_uring: queued, sent with the next wait);
-    // frames on air go to the capture, on CLOCK_MONOTONIC.
     // Without io_uring the round's datagrams leave in one sendmmsg.
     let mut batch = Batch::default();
+    // Outputs go to the kernel (with io_uring: queued, sent with the next wait);
+    // frames on air go to the capture, on CLOCK_MONOTONIC. What was encoded leaves
+    // even if a later output failed to encode (as in `Encoder::send_batched`).
     macro_rules! send_outputs {
-        () => {
-            enc.send(
+        () => {{
+            let encoded = enc.send(
                 &mut out,
                 now(),
                 &mut late,
@@ -112,9 +113,9 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
                     Some(c) => c.record(origin + t, freq, rate, frame),
                     None => Ok(()),
                 },
-            )
-            .and_then(|()| batch.send_on(&sock).map_err(io_err("netlink send")))
-        };
+            );
+            encoded.and(batch.send_on(&sock).map_err(io_err("netlink send")))
+        }};
     }
     loop {
         rounds += 1;

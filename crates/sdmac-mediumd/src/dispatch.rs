@@ -23,7 +23,7 @@
 use crate::control::Request;
 use crate::control_apply::{apply, Applied};
 use crate::encode::{Batch, Datagrams, Encoder};
-use crate::error::{io_err, DaemonError};
+use crate::error::DaemonError;
 use crate::hwsim_medium::{Counters, HwsimMedium, KernelFrame, Mac, Output, Setup};
 use crate::kernel_msg::{each_message, KernelMsg};
 use crate::lateness::{Lateness, LatenessSummary};
@@ -201,19 +201,7 @@ impl Dispatcher {
         }
         let sink = &self.shared.sink;
         let now = sdmac_rt::monotonic_ns() - self.shared.origin;
-        let batch = &mut self.batch;
-        let encoded = self.enc.send(
-            &mut self.out,
-            now,
-            &mut self.late,
-            |d| {
-                batch.push(d);
-                Ok(())
-            },
-            |_, _, _, _| Ok(()),
-        );
-        let sent = batch.send_on(sink.as_ref()).map_err(io_err("netlink send"));
-        encoded.and(sent)
+        self.enc.send_batched(&mut self.out, now, &mut self.late, &mut self.batch, sink.as_ref(), |_, _, _, _| Ok(()))
     }
 
     /// Per-second statistics: every worker's engine statistics, the counters and

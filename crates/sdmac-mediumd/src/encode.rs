@@ -157,6 +157,31 @@ impl Encoder {
         }
         Ok(())
     }
+
+    /// As [`Encoder::send`], with the datagrams gathered in `batch` and sent on `sink`
+    /// together — also those encoded before an output failed to encode.
+    pub fn send_batched(
+        &mut self,
+        out: &mut Vec<Output>,
+        now: u64,
+        late: &mut Lateness,
+        batch: &mut Batch,
+        sink: &(impl Datagrams + ?Sized),
+        air: impl FnMut(u64, u32, Rate, &[u8]) -> io::Result<()>,
+    ) -> Result<(), DaemonError> {
+        let encoded = self.send(
+            out,
+            now,
+            late,
+            |d| {
+                batch.push(d);
+                Ok(())
+            },
+            air,
+        );
+        let sent = batch.send_on(sink).map_err(io_err("netlink send"));
+        encoded.and(sent)
+    }
 }
 
 #[cfg(test)]

@@ -259,7 +259,7 @@ impl Worker {
         false
     }
 
-    /// Sends the round's outputs (one datagram unless they do not fit); frames on air
+    /// Sends the round's outputs (as few datagrams as fit, together); frames on air
     /// go to the capture.
     fn send(&mut self) -> Result<(), DaemonError> {
         if self.out.is_empty() {
@@ -272,22 +272,10 @@ impl Worker {
         // Lateness goes straight to what the dispatcher reads (its lock is taken
         // once a second there).
         let mut p = self.published.lock().unwrap_or_else(|e| e.into_inner());
-        let batch = &mut self.batch;
-        let encoded = self.enc.send(
-            &mut self.out,
-            now,
-            &mut p.late,
-            |d| {
-                batch.push(d);
-                Ok(())
-            },
-            |t, freq, rate, frame| match capture {
-                Some(c) => c.lock().unwrap_or_else(|e| e.into_inner()).record(origin + t, freq, rate, frame),
-                None => Ok(()),
-            },
-        );
-        let sent = batch.send_on(sink.as_ref()).map_err(io_err("netlink send"));
-        encoded.and(sent)
+        self.enc.send_batched(&mut self.out, now, &mut p.late, &mut self.batch, sink.as_ref(), |t, freq, rate, frame| match capture {
+            Some(c) => c.lock().unwrap_or_else(|e| e.into_inner()).record(origin + t, freq, rate, frame),
+            None => Ok(()),
+        })
     }
 
     fn publish(&self) {
