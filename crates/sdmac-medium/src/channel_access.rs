@@ -68,6 +68,12 @@ impl Medium {
                 q.backoff_running = false;
             } else if t > q.anchor {
                 q.backoff -= ((t - q.anchor) / slot) as u32;
+            } else if q.backoff == 0 && !q.backoff_running && !q.frames.is_empty() {
+                // A frame waiting out AIFS for immediate access finds the medium busy:
+                // it invokes the backoff procedure (IEEE 802.11-2016 §10.3.4.3), as
+                // one that came while the medium was busy does (`push_frame`).
+                q.backoff = self.mac_rng.uniform_inclusive(q.cw);
+                q.backoff_running = true;
             }
             q.expiry = NEVER;
         }

@@ -83,10 +83,12 @@ fn coefficient_zero_gives_the_outputs_of_the_daemon_before_fading() {
     let setup = Setup { interfaces: vec![A, B, C], model: LinkModel::Snr { default_snr_db: 26.0, links }, fading_db: 0.0, ..Setup::default() };
     let out = mixed_traffic(setup);
     // Pinned from the daemon as it was before media, movement and fading (same
-    // scenario, same seed): 696 outputs, 296 statuses acknowledged.
-    assert_eq!(out.len(), 696);
-    assert_eq!(out.iter().filter(|o| matches!(o, Output::TxStatus { acked: true, .. })).count(), 296);
-    assert_eq!(fingerprint(&out), 18_441_483_217_407_967_106);
+    // scenario, same seed), then again when a frame that finds the medium busy while
+    // it waits out AIFS began to draw a backoff (a draw more shifts every later one;
+    // before: 696 outputs, 296 acknowledged).
+    assert_eq!(out.len(), 693);
+    assert_eq!(out.iter().filter(|o| matches!(o, Output::TxStatus { acked: true, .. })).count(), 293);
+    assert_eq!(fingerprint(&out), 15_204_790_213_189_156_945);
 }
 
 #[test]
