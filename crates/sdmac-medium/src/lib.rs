@@ -22,6 +22,7 @@ mod expiry;
 mod fading;
 mod frame_exchange;
 mod link;
+mod lookahead;
 mod output_horizon;
 mod reception;
 mod station;
