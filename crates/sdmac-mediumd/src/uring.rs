@@ -14,17 +14,21 @@
 
 use crate::poller::timeout_ns;
 use crate::syscall_count;
-use io_uring::types::{BufRingEntry, Fd, RecvMsgOut, SubmitArgs, Timespec};
+use io_uring::types::{BufRingEntry, Fd, RecvMsgOut, SubmitArgs, TimeoutFlags, Timespec};
 use io_uring::{cqueue, opcode, squeue, IoUring};
 use std::alloc::{alloc_zeroed, dealloc, Layout};
 use std::collections::VecDeque;
 use std::io;
-use std::os::fd::RawFd;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::sync::atomic::{AtomicU16, Ordering};
 
 const RECV: u64 = 1;
 const POLL: u64 = 2;
 const SEND: u64 = 3;
+/// A timed send: this plus its index in `timed`.
+const TIMED: u64 = 1 << 32;
+/// The wait that holds a timed send back (cancelled at its time): this plus the index.
+const HOLD: u64 = 2 << 32;
 const GROUP: u16 = 0;
 
 /// Receive buffers: a ring of `count` buffers of `size` bytes the kernel picks from.
@@ -106,8 +110,24 @@ pub struct Ring {
     in_flight: usize,
     /// The first send that failed (reported by the next call).
     send_error: Option<io::Error>,
+    /// Timed sends not yet completed: when each is due, its datagram and its timer's
+    /// time (the kernel reads them until the send completes).
+    timed: Vec<Option<Timed>>,
+    free_timed: Vec<usize>,
+    /// An eventfd nobody writes: what a timed send's hold polls.
+    never: OwnedFd,
+    timed_ok: bool,
     /// Datagrams longer than a buffer (dropped, as recvmmsg's MSG_TRUNC).
     pub truncated: u64,
+}
+
+/// A datagram the kernel sends at its time.
+struct Timed {
+    due_ns: u64,
+    /// Its hold's completion (the first of its two) was taken.
+    held: bool,
+    datagram: Box<[u8]>,
+    at: Box<Timespec>,
 }
 
 // SAFETY: the raw ring pointer is owned by the Ring and only used through it.
@@ -140,6 +160,14 @@ impl Ring {
             bufs.provide(bid);
         }
         bufs.publish();
+        syscall_count::add(1);
+        // SAFETY: eventfd returns a new descriptor or -1.
+        let fd = unsafe { libc::eventfd(0, libc::EFD_CLOEXEC | libc::EFD_NONBLOCK) };
+        if fd < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: a descriptor just opened and owned by nothing else.
+        let never = unsafe { OwnedFd::from_raw_fd(fd) };
         // SAFETY: a zeroed msghdr asks for no name and no control data.
         let msghdr: Box<libc::msghdr> = Box::new(unsafe { std::mem::zeroed() });
         let mut r = Ring {
@@ -155,6 +183,10 @@ impl Ring {
             send_spans: Vec::new(),
             in_flight: 0,
             send_error: None,
+            timed: Vec::new(),
+            free_timed: Vec::new(),
+            never,
+            timed_ok: false,
             truncated: 0,
         };
         // Arm now: a kernel without multishot recvmsg (< 6.0) refuses it at once.
@@ -165,7 +197,47 @@ impl Ring {
         if let Some(e) = r.pending.iter().find(|c| c.user_data() == RECV && c.result() < 0) {
             return Err(io::Error::from_raw_os_error(-e.result()));
         }
+        r.timed_ok = r.probe_timed();
         Ok(r)
+    }
+
+    /// Whether this kernel runs a timed send as `queue_send_at` builds it: a no-op in
+    /// its place must run, after its hold was cancelled at its time.
+    fn probe_timed(&mut self) -> bool {
+        const PROBE: u64 = 5;
+        let at = Timespec::new();
+        let hold = opcode::PollAdd::new(Fd(self.never.as_raw_fd()), libc::POLLIN as u32).build().flags(squeue::Flags::IO_HARDLINK).user_data(PROBE);
+        let timer = opcode::LinkTimeout::new(&at).flags(TimeoutFlags::ABS).build().flags(squeue::Flags::IO_HARDLINK | squeue::Flags::SKIP_SUCCESS).user_data(PROBE);
+        let nop = opcode::Nop::new().build().user_data(PROBE + 1);
+        {
+            let mut sq = self.ring.submission();
+            // SAFETY: `at` outlives the submission below (the kernel copies it then).
+            if unsafe { sq.push_multiple(&[hold, timer, nop]) }.is_err() {
+                return false;
+            }
+        }
+        let mut results = Vec::new();
+        for _ in 0..4 {
+            syscall_count::add(1);
+            if self.ring.submit_and_wait(1).is_err() {
+                return false;
+            }
+            for cqe in self.ring.completion() {
+                match cqe.user_data() {
+                    u if u == PROBE || u == PROBE + 1 => results.push((u, cqe.result())),
+                    _ => self.pending.push_back(cqe),
+                }
+            }
+            if results.iter().any(|&(u, _)| u == PROBE + 1) {
+                break;
+            }
+        }
+        results.iter().any(|&(u, r)| u == PROBE + 1 && r == 0)
+    }
+
+    /// Whether [`queue_send_at`](Self::queue_send_at) works here (Linux 5.17).
+    pub fn can_time_sends(&self) -> bool {
+        self.timed_ok
     }
 
     fn arm(&mut self) {
@@ -189,7 +261,21 @@ impl Ring {
     /// Moves the kernel's completions to `pending`; sends are settled here.
     fn drain(&mut self) {
         for cqe in self.ring.completion() {
-            if cqe.user_data() == SEND {
+            let ud = cqe.user_data();
+            if ud >= HOLD {
+                // Cancelled at its time (or failed, and then its send fails too).
+                if let Some(Some(t)) = self.timed.get_mut((ud - HOLD) as usize) {
+                    t.held = true;
+                }
+            } else if ud >= TIMED {
+                let k = (ud - TIMED) as usize;
+                if self.timed.get_mut(k).and_then(Option::take).is_some() {
+                    self.free_timed.push(k);
+                }
+                if cqe.result() < 0 && self.send_error.is_none() {
+                    self.send_error = Some(io::Error::from_raw_os_error(-cqe.result()));
+                }
+            } else if ud == SEND {
                 self.in_flight -= 1;
                 if cqe.result() < 0 && self.send_error.is_none() {
                     self.send_error = Some(io::Error::from_raw_os_error(-cqe.result()));
@@ -215,6 +301,60 @@ impl Ring {
         self.send_buf.extend_from_slice(d);
         self.send_spans.push((at, d.len()));
         Ok(())
+    }
+
+    /// Queues a datagram that the kernel sends at `due_ns` (CLOCK_MONOTONIC),
+    /// submitted with the next `wait`; the kernel sends it while the daemon waits (on
+    /// 6.1, inside its own `io_uring_enter`). Several due at one time may go in any
+    /// order.
+    ///
+    /// The send is hard-linked behind a poll that never fires (on an eventfd nobody
+    /// writes), which a linked timeout cancels at `due_ns`. A plain timeout request
+    /// would do too, but the kernel ends every wait when one fires.
+    pub fn queue_send_at(&mut self, d: &[u8], due_ns: u64) -> io::Result<()> {
+        let k = self.free_timed.pop().unwrap_or_else(|| {
+            self.timed.push(None);
+            self.timed.len() - 1
+        });
+        let at = Box::new(Timespec::new().sec(due_ns / 1_000_000_000).nsec((due_ns % 1_000_000_000) as u32));
+        let t = Timed { due_ns, held: false, datagram: d.into(), at };
+        let hold = opcode::PollAdd::new(Fd(self.never.as_raw_fd()), libc::POLLIN as u32).build().flags(squeue::Flags::IO_HARDLINK).user_data(HOLD + k as u64);
+        let timer = opcode::LinkTimeout::new(&*t.at as *const Timespec)
+            .flags(TimeoutFlags::ABS)
+            .build()
+            .flags(squeue::Flags::IO_HARDLINK | squeue::Flags::SKIP_SUCCESS)
+            .user_data(HOLD + k as u64);
+        let send = opcode::Send::new(Fd(self.nl), t.datagram.as_ptr(), t.datagram.len() as u32).build().user_data(TIMED + k as u64);
+        self.timed[k] = Some(t);
+        // The three go in together: a link must not be cut by a full queue.
+        let room = {
+            let sq = self.ring.submission();
+            sq.capacity() - sq.len()
+        };
+        if room < 3 {
+            syscall_count::add(1);
+            self.ring.submit()?;
+        }
+        let mut sq = self.ring.submission();
+        // SAFETY: the timespec and the datagram live in `timed[k]` until the send's
+        // completion is taken (`drain`).
+        unsafe {
+            sq.push(&hold).expect("room for a hold");
+            sq.push(&timer).expect("room for its timer");
+            sq.push(&send).expect("room for its send");
+        }
+        Ok(())
+    }
+
+    /// Completions still to come from the timed sends due by `t_ns`: two each (its
+    /// hold, cancelled at its time, and its send), one once the hold's was taken.
+    fn timed_completions_by(&self, t_ns: u64) -> usize {
+        self.timed.iter().flatten().filter(|t| t.due_ns <= t_ns).map(|t| if t.held { 1 } else { 2 }).sum()
+    }
+
+    /// Timed sends not completed yet.
+    pub fn timed_pending(&self) -> usize {
+        self.timed.iter().flatten().count()
     }
 
     fn push_sends(&mut self) {
@@ -250,10 +390,21 @@ impl Ring {
         }
     }
 
-    /// Submits the queued sends and waits until all have completed.
+    /// Submits the queued sends and waits until all have completed, the timed ones
+    /// too.
     pub fn flush(&mut self) -> io::Result<()> {
         self.push_sends();
-        self.reap_sends()
+        self.reap_sends()?;
+        while self.timed_pending() > 0 {
+            syscall_count::add(1);
+            match self.ring.submit_and_wait(1) {
+                Ok(_) => {}
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+            self.drain();
+        }
+        self.take_send_error()
     }
 
     fn reap_sends(&mut self) -> io::Result<()> {
@@ -274,7 +425,9 @@ impl Ring {
     /// elapse; then hands `each` up to `max` datagrams, in arrival order (the rest
     /// stay for the next call, which then does not block). When the receive ran out
     /// of buffers, they are handed back and what the socket still holds is taken in
-    /// the same call (one more enter, not waiting), up to `max`.
+    /// the same call (one more enter, not waiting), up to `max`. Timed sends due by
+    /// the deadline complete within the wait without ending it: a datagram that comes
+    /// before they are out ends it once they are.
     pub fn wait(&mut self, deadline_ns: Option<u64>, max_ms: u64, max: usize, mut each: impl FnMut(&[u8])) -> io::Result<Woken> {
         let mut woken = Woken::default();
         let mut first = true;
@@ -284,7 +437,7 @@ impl Ring {
             // Completions already taken (sends never stay there) mean: do not block.
             let timeout = if !self.pending.is_empty() || !first { 0 } else { timeout_ns(deadline_ns, max_ms) };
             first = false;
-            self.enter(timeout)?;
+            self.enter(timeout, deadline_ns)?;
             let ran_out = self.take(&mut woken, max, &mut each)?;
             if !ran_out || woken.datagrams >= max {
                 return Ok(woken);
@@ -292,13 +445,15 @@ impl Ring {
         }
     }
 
-    /// Submits and waits for every send's completion and one more event, or
-    /// `timeout_ns`; takes the completions.
-    fn enter(&mut self, timeout_ns: u64) -> io::Result<()> {
+    /// Submits and waits for every send's completion — the timed sends' that are due
+    /// meanwhile too — and one more event, or `timeout_ns`; takes the completions.
+    /// `deadline_ns`: the timed sends due by then count.
+    fn enter(&mut self, timeout_ns: u64, deadline_ns: Option<u64>) -> io::Result<()> {
         let ts = Timespec::new().sec(timeout_ns / 1_000_000_000).nsec((timeout_ns % 1_000_000_000) as u32);
         let args = SubmitArgs::new().timespec(&ts);
+        let timed = if timeout_ns == 0 { 0 } else { self.timed_completions_by(deadline_ns.unwrap_or(u64::MAX)) };
         syscall_count::add(1);
-        match self.ring.submitter().submit_with_args(self.in_flight + 1, &args) {
+        match self.ring.submitter().submit_with_args(self.in_flight + timed + 1, &args) {
             Ok(_) => {}
             Err(e) if matches!(e.raw_os_error(), Some(libc::ETIME) | Some(libc::EINTR) | Some(libc::EBUSY)) => {}
             Err(e) => return Err(e),
@@ -454,6 +609,51 @@ mod tests {
         r.queue_send(b"three").unwrap();
         r.flush().unwrap();
         assert_eq!(b.recv(&mut buf).unwrap(), 5);
+    }
+
+    #[test]
+    fn a_timed_send_leaves_at_its_time_within_one_wait() {
+        let (a, b) = UnixDatagram::pair().unwrap();
+        let poller = Poller::new().unwrap();
+        let mut r = ring_on(&a, &poller, 8, 256);
+        assert!(r.can_time_sends(), "Linux 5.17 or later");
+        let receiver = std::thread::spawn(move || {
+            let mut buf = [0u8; 16];
+            let n = b.recv(&mut buf).unwrap();
+            (sdmac_rt::monotonic_ns(), buf[..n].to_vec())
+        });
+        let t0 = sdmac_rt::monotonic_ns();
+        let due = t0 + 20_000_000;
+        r.queue_send_at(b"later", due).unwrap();
+        assert_eq!(r.timed_pending(), 1);
+        // One wait until 50 ms: the send goes out at 20 ms inside it, and does not end it.
+        let w = r.wait(Some(t0 + 50_000_000), 1000, 64, |_| panic!("nothing comes")).unwrap();
+        assert_eq!(w, Woken::default());
+        assert!(sdmac_rt::monotonic_ns() >= t0 + 50_000_000, "the timed send ended the wait");
+        let (got_at, got) = receiver.join().unwrap();
+        assert_eq!(got, b"later");
+        assert!(got_at >= due, "sent {} µs early", (due - got_at) / 1000);
+        assert_eq!(r.timed_pending(), 0);
+    }
+
+    #[test]
+    fn timed_sends_go_out_on_flush_and_their_slots_are_reused() {
+        let (a, b) = UnixDatagram::pair().unwrap();
+        let poller = Poller::new().unwrap();
+        let mut r = ring_on(&a, &poller, 8, 256);
+        for round in 0..3u8 {
+            let t0 = sdmac_rt::monotonic_ns();
+            r.queue_send_at(&[round, 1], t0 + 2_000_000).unwrap();
+            r.queue_send_at(&[round, 0], t0 + 1_000_000).unwrap();
+            r.flush().unwrap();
+            assert!(sdmac_rt::monotonic_ns() >= t0 + 2_000_000);
+            let mut buf = [0u8; 4];
+            assert_eq!(b.recv(&mut buf).unwrap(), 2);
+            assert_eq!(buf[..2], [round, 0], "the earlier one first");
+            assert_eq!(b.recv(&mut buf).unwrap(), 2);
+            assert_eq!(buf[..2], [round, 1]);
+        }
+        assert_eq!(r.timed.len(), 2, "two slots, reused");
     }
 
     #[test]
