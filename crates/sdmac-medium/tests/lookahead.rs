@@ -5,20 +5,12 @@
 //! so the two runs must agree exactly; the backoff a late request draws is checked on
 //! its own below.
 
+mod common;
+
+use common::*;
 use proptest::prelude::*;
 use sdmac_medium::*;
 use sdmac_phy::{ErrorModel, Phy, Rate, Standard};
-
-const US: u64 = 1_000;
-
-#[derive(Clone, Debug)]
-struct Req {
-    at: u64,
-    station: u32,
-    dst: Option<u32>,
-    len: u32,
-    rate: Rate,
-}
 
 /// `n` stations 2 m apart, each with its own AIFSN (2..=4) and a window of `cw`;
 /// the pairs in `hidden` cannot hear each other. 802.11a, or 802.11g (`g`: its
@@ -48,17 +40,6 @@ fn medium_of(n: u32, hidden: &[(u32, u32)], cw: u32, seed: u64, g: bool) -> Medi
 
 fn medium(n: u32, hidden: &[(u32, u32)], cw: u32, seed: u64) -> Medium {
     medium_of(n, hidden, cw, seed, false)
-}
-
-fn request(h: u64, r: &Req) -> TxRequest {
-    TxRequest {
-        handle: h,
-        dst: r.dst.map_or(Dest::Broadcast, Dest::Station),
-        len: r.len,
-        ac: Ac::Be,
-        rates: Some(RateSeries::new(&[(r.rate, 2), (Rate::Ofdm6, 2)]).unwrap()),
-        no_ack: false,
-    }
 }
 
 /// Everything reported, with its time, sorted (a run ahead reports in another order).
@@ -119,15 +100,9 @@ fn run(mut m: Medium, reqs: &[Req], run_ahead: bool) -> (Vec<String>, usize, usi
     (reports(&c), wakes, late)
 }
 
-fn rate() -> impl Strategy<Value = Rate> {
-    prop_oneof![Just(Rate::Ofdm6), Just(Rate::Ofdm24), Just(Rate::Ofdm54)]
-}
-
 fn scenario() -> impl Strategy<Value = (u32, Vec<(u32, u32)>, Vec<Req>, bool)> {
     (2u32..6).prop_flat_map(|n| {
-        let req = (0u64..3_000, 0..n, prop::option::weighted(0.85, 0..n), 14u32..1600, rate())
-            .prop_map(|(at, station, dst, len, rate)| Req { at: at * US, station, dst, len, rate });
-        (Just(n), prop::collection::vec((0..n, 0..n), 0..3), prop::collection::vec(req, 1..40), any::<bool>())
+        (Just(n), prop::collection::vec((0..n, 0..n), 0..3), requests(n), any::<bool>())
     })
 }
 

@@ -2,20 +2,12 @@
 //! report ever happens before it, and a driver that advances only to it (and to the
 //! arrival of each request) sees exactly the reports of one that stops at every event.
 
+mod common;
+
+use common::*;
 use proptest::prelude::*;
 use sdmac_medium::*;
 use sdmac_phy::{ErrorModel, Phy, Rate, Standard};
-
-const US: u64 = 1_000;
-
-#[derive(Clone, Debug)]
-struct Req {
-    at: u64,
-    station: u32,
-    dst: Option<u32>,
-    len: u32,
-    rate: Rate,
-}
 
 fn medium(n: u32, hidden: &[(u32, u32)], seed: u64) -> Medium {
     let phy = Phy::new(Standard::Dot11a);
@@ -34,17 +26,6 @@ fn medium(n: u32, hidden: &[(u32, u32)], seed: u64) -> Medium {
         }
     }
     m
-}
-
-fn request(h: u64, r: &Req) -> TxRequest {
-    TxRequest {
-        handle: h,
-        dst: r.dst.map_or(Dest::Broadcast, Dest::Station),
-        len: r.len,
-        ac: Ac::Be,
-        rates: Some(RateSeries::new(&[(r.rate, 2), (Rate::Ofdm6, 2)]).unwrap()),
-        no_ack: false,
-    }
 }
 
 /// Everything reported, in order, with its time.
@@ -95,15 +76,9 @@ fn at_horizon(mut m: Medium, reqs: &[Req]) -> (Vec<String>, usize) {
     (reports(&c), wakes)
 }
 
-fn rate() -> impl Strategy<Value = Rate> {
-    prop_oneof![Just(Rate::Ofdm6), Just(Rate::Ofdm24), Just(Rate::Ofdm54)]
-}
-
 fn scenario() -> impl Strategy<Value = (u32, Vec<(u32, u32)>, Vec<Req>, u64)> {
     (2u32..6).prop_flat_map(|n| {
-        let req = (0u64..3_000, 0..n, prop::option::weighted(0.85, 0..n), 14u32..1600, rate())
-            .prop_map(|(at, station, dst, len, rate)| Req { at: at * US, station, dst, len, rate });
-        (Just(n), prop::collection::vec((0..n, 0..n), 0..3), prop::collection::vec(req, 1..40), any::<u64>())
+        (Just(n), prop::collection::vec((0..n, 0..n), 0..3), requests(n), any::<u64>())
     })
 }
 

@@ -1,0 +1,41 @@
+//! Helpers of the engine's tests: requests at given times, and their rates.
+#![allow(dead_code)]
+
+use proptest::prelude::*;
+use sdmac_medium::*;
+use sdmac_phy::Rate;
+
+pub const US: u64 = 1_000;
+
+/// A frame handed to `station` at `at` (broadcast when `dst` is None).
+#[derive(Clone, Debug)]
+pub struct Req {
+    pub at: u64,
+    pub station: u32,
+    pub dst: Option<u32>,
+    pub len: u32,
+    pub rate: Rate,
+}
+
+/// The request for `r` with handle `h`: two tries at its rate, two at 6 Mb/s.
+pub fn request(h: u64, r: &Req) -> TxRequest {
+    TxRequest {
+        handle: h,
+        dst: r.dst.map_or(Dest::Broadcast, Dest::Station),
+        len: r.len,
+        ac: Ac::Be,
+        rates: Some(RateSeries::new(&[(r.rate, 2), (Rate::Ofdm6, 2)]).unwrap()),
+        no_ack: false,
+    }
+}
+
+pub fn rate() -> impl Strategy<Value = Rate> {
+    prop_oneof![Just(Rate::Ofdm6), Just(Rate::Ofdm24), Just(Rate::Ofdm54)]
+}
+
+/// Up to 40 requests among `n` stations in the first 3 ms.
+pub fn requests(n: u32) -> impl Strategy<Value = Vec<Req>> {
+    let req = (0u64..3_000, 0..n, prop::option::weighted(0.85, 0..n), 14u32..1600, rate())
+        .prop_map(|(at, station, dst, len, rate)| Req { at: at * US, station, dst, len, rate });
+    prop::collection::vec(req, 1..40)
+}
