@@ -6,7 +6,7 @@ no airtime at all), sdmac-mediumd, and any other medium daemon given with --daem
 (wmediumd, or an older sdmac-mediumd).
 
     python3 bench/mediumd.py [--stations 2,10,40,100] [--channels 1] [--seconds 10]
-                             [--daemon PATH ...] [--threads] [--epoll] [--coalesce-us US] [--beacon TU]
+                             [--daemon PATH ...] [--threads] [--epoll] [--no-run-ahead] [--coalesce-us US] [--beacon TU]
                              [--rate MBPS] [--udp MBPS]
                              [--no-kernel] [--strace] [--runs 1] [--json OUT]
 
@@ -136,6 +136,9 @@ def window_stats(read: tuple, t0: float, t1: float) -> Dict[str, Any]:
             res["deliveries_per_frame"] = deliveries / frames
             res["syscalls_per_frame"] = (b["syscalls"] - a["syscalls"]) / frames
             res["rounds_per_frame"] = (b["rounds"] - a["rounds"]) / frames
+            if "timed" in b:
+                # Statuses and deliveries the kernel sent at their time (run ahead).
+                res["timed_per_frame"] = (b["timed"] - a.get("timed", 0)) / frames
         if deliveries > 0:
             res["syscalls_per_delivery"] = (b["syscalls"] - a["syscalls"]) / deliveries
     # How late outputs left, per second (the first second after t0 is the interval
@@ -336,6 +339,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--threads", action="store_true", help="also run sdmac-mediumd with --threads (a thread per medium)")
     ap.add_argument("--coalesce-us", type=int, metavar="US", help="also run sdmac-mediumd with --coalesce-us US (a delivery leaves with its TX status)")
     ap.add_argument("--epoll", action="store_true", help="also run sdmac-mediumd --epoll (its loop without io_uring)")
+    ap.add_argument("--no-run-ahead", action="store_true", help="also run sdmac-mediumd --no-run-ahead (a wake-up for every output, none sent by the kernel at its time)")
     ap.add_argument("--beacon", type=int, default=100, metavar="TU", help="beacon interval of every IBSS, TU (default 100; every station beacons)")
     ap.add_argument("--strace", action="store_true", help="count every daemon's system calls with strace -c (slows them)")
     ap.add_argument("--perf", type=int, default=0, metavar="S", help="sample each daemon's CPU with perf for S seconds while the pairs send (needs linux-perf on the host; the profile is kept as perf.txt with --keep)")
@@ -363,6 +367,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         media.append((a.sdmac, "--threads", "sdmac-mediumd -t"))
     if a.epoll:
         media.append((a.sdmac, "--epoll", "sdmac-mediumd --epoll"))
+    if a.no_run_ahead:
+        media.append((a.sdmac, "--no-run-ahead", "sdmac-mediumd --no-run-ahead"))
     if a.coalesce_us is not None:
         if not 0 <= a.coalesce_us <= 1_000_000:
             print(f"mediumd benchmark: --coalesce-us {a.coalesce_us} is not from 0 to 1000000", file=sys.stderr)

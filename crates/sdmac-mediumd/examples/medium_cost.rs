@@ -155,7 +155,7 @@ fn main() {
             enc.send(
                 &mut out,
                 t,
-                &mut late,
+                Some(&mut late),
                 |d| {
                     if with_digest {
                         digest = d.iter().fold(digest, |h, &b| (h ^ b as u64).wrapping_mul(0x100000001b3));

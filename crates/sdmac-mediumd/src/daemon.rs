@@ -30,7 +30,7 @@ use crate::netlink::RecvBatch;
 use crate::poller::Poller;
 use crate::stats::DaemonCounters;
 use crate::uring::Ring;
-use crate::{startup, syscall_count};
+use crate::{startup, syscall_count, timed};
 use std::os::fd::AsRawFd;
 use std::sync::atomic::Ordering;
 
@@ -90,6 +90,14 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
     let mut enc = Encoder::new(family, sock.pid(), 3);
     let mut late = Lateness::new();
     let log = opts.log_level;
+    // Run the medium ahead where the kernel can send what it then knows at its time.
+    let can_time = ring.as_ref().is_some_and(Ring::can_time_sends);
+    let run_ahead = can_time && opts.coalesce_ns == 0 && !opts.no_run_ahead;
+    if ring.is_some() && !can_time && log >= 4 {
+        eprintln!("sdmac-mediumd: this kernel's io_uring cannot send at a set time (Linux < 5.17): every output is sent by the daemon");
+    }
+    let mut later: Vec<(u64, Vec<Output>)> = Vec::new();
+    let mut timed_outputs = 0u64;
     let now = || sdmac_rt::monotonic_ns() - origin;
     // Without io_uring the round's datagrams leave in one sendmmsg.
     let mut batch = Batch::default();
@@ -101,7 +109,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             let encoded = enc.send(
                 &mut out,
                 now(),
-                &mut late,
+                Some(&mut late),
                 |d| match ring.as_mut() {
                     Some(r) => r.queue_send(d),
                     None => {
@@ -174,10 +182,15 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
                 c.flush().map_err(io_err("capture file"))?;
             }
             if let Some(w) = stats.as_mut() {
-                w.write(now(), &medium.medium_stats_by_medium(), &daemon_counters(&medium, rounds, late.take_interval())).map_err(io_err("stats file"))?;
+                w.write(now(), &medium.medium_stats_by_medium(), &daemon_counters(&medium, rounds, timed_outputs, late.take_interval())).map_err(io_err("stats file"))?;
             }
             if log >= 5 {
-                eprintln!("sdmac-mediumd: stopping; {:?}; {} system calls in {rounds} rounds ({loop_name}); {}", medium.counters(), syscall_count::total(), late.total());
+                eprintln!(
+                    "sdmac-mediumd: stopping; {:?}; {} system calls in {rounds} rounds ({loop_name}); {}; {timed_outputs} sent by the kernel at their time",
+                    medium.counters(),
+                    syscall_count::total(),
+                    late.total()
+                );
             }
             clients.remove_socket_file();
             return Ok(());
@@ -193,19 +206,29 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
         }
         let t = now();
         medium.advance(t, &mut out);
+        if run_ahead {
+            medium.advance_quiet(&mut out);
+        }
         if coalesce.send_now(t, first_due(&out), medium.next_output_time()) {
+            timed::take_later(&mut out, t, &mut later);
             send_outputs!()?;
+            if let Some(r) = ring.as_mut() {
+                for (due, mut group) in later.drain(..) {
+                    timed_outputs += group.len() as u64;
+                    enc.send(&mut group, due, None, |d| r.queue_send_at(d, origin + due), |_, _, _, _| Ok(()))?;
+                }
+            }
         }
         if let Some(w) = stats.as_mut() {
             if t >= next_stats {
-                w.write(t, &medium.medium_stats_by_medium(), &daemon_counters(&medium, rounds, late.take_interval())).map_err(io_err("stats file"))?;
+                w.write(t, &medium.medium_stats_by_medium(), &daemon_counters(&medium, rounds, timed_outputs, late.take_interval())).map_err(io_err("stats file"))?;
                 next_stats = t - t % 1_000_000_000 + 1_000_000_000;
             }
         }
     }
 }
 
-fn daemon_counters(m: &HwsimMedium, rounds: u64, late: LatenessSummary) -> DaemonCounters {
+fn daemon_counters(m: &HwsimMedium, rounds: u64, timed: u64, late: LatenessSummary) -> DaemonCounters {
     let c = m.counters();
     DaemonCounters {
         mono_ns: sdmac_rt::monotonic_ns(),
@@ -215,5 +238,6 @@ fn daemon_counters(m: &HwsimMedium, rounds: u64, late: LatenessSummary) -> Daemo
         syscalls: syscall_count::total(),
         rounds,
         late,
+        timed,
     }
 }

@@ -103,12 +103,13 @@ impl Encoder {
     /// Encodes every output of `out` (which it empties) and hands the datagrams to
     /// `send` — as few as fit in [`DATAGRAM_MAX`]; frames on air go to `air` (start on air on
     /// the daemon's clock, MHz, rate, frame). They leave at `now` (the daemon's
-    /// clock): how late each status and delivery is goes to `late`.
+    /// clock): how late each status and delivery is goes to `late` (None: they leave
+    /// at their time, sent by the kernel).
     pub fn send(
         &mut self,
         out: &mut Vec<Output>,
         now: u64,
-        late: &mut Lateness,
+        mut late: Option<&mut Lateness>,
         mut send: impl FnMut(&[u8]) -> io::Result<()>,
         mut air: impl FnMut(u64, u32, Rate, &[u8]) -> io::Result<()>,
     ) -> Result<(), DaemonError> {
@@ -122,7 +123,9 @@ impl Encoder {
             let hdr = NlHeader::request(self.family, nl::flags::REQUEST, self.seq, self.pid);
             let msg = match &o {
                 Output::TxStatus { transmitter, cookie, acked, signal_dbm, attempts, echo, due } => {
-                    late.record(*due, now);
+                    if let Some(l) = late.as_deref_mut() {
+                        l.record(*due, now);
+                    }
                     // The frame's own rate indices with the attempts made; the list ends
                     // at the first entry not used.
                     let mut tx_info = [TxRate::END; TX_MAX_RATES];
@@ -138,7 +141,9 @@ impl Encoder {
                     HwsimMsg::TxInfo(TxInfoFrame { transmitter: *transmitter, flags, cookie: *cookie, signal: *signal_dbm, tx_info })
                 }
                 Output::Deliver { receiver, frame, rate, signal_dbm, freq, due } => {
-                    late.record(*due, now);
+                    if let Some(l) = late.as_deref_mut() {
+                        l.record(*due, now);
+                    }
                     let band = Band::from_freq(*freq).unwrap_or(Band::from_freq(2412).expect("2.4 GHz band"));
                     HwsimMsg::Delivery(RxFrame { receiver: *receiver, frame, rx_rate: rx_rate_index(*rate, band), signal: *signal_dbm, freq: *freq })
                 }
@@ -172,7 +177,7 @@ impl Encoder {
         let encoded = self.send(
             out,
             now,
-            late,
+            Some(late),
             |d| {
                 batch.push(d);
                 Ok(())
@@ -200,7 +205,7 @@ mod tests {
         let sent = enc.send(
             &mut out,
             1_100_000,
-            &mut late,
+            Some(&mut late),
             |_| {
                 datagrams += 1;
                 Ok(())
@@ -231,7 +236,7 @@ mod tests {
         enc.send(
             &mut out,
             0,
-            &mut Lateness::new(),
+            None,
             |d| {
                 sizes.push(d.len());
                 // Count the messages: each starts with its length.

@@ -574,7 +574,9 @@ impl HwsimMedium {
         HwsimMedium { setup: self.setup.clone(), media: self.media.clone(), channels: Vec::new(), radios, index: self.index.clone(), next_handle: 1, counters: Counters::default() }
     }
 
-    fn advance_channel(&mut self, c: usize, now: Time, out: &mut Vec<Output>) {
+    /// Runs `f` on channel `c`'s engine medium with the sink that turns its reports
+    /// into outputs.
+    fn on_channel(&mut self, c: usize, out: &mut Vec<Output>, f: impl FnOnce(&mut Medium, &mut Collector<'_>)) {
         let ch = &mut self.channels[c];
         let mut col = Collector {
             out,
@@ -585,7 +587,17 @@ impl HwsimMedium {
             counters: &mut self.counters,
             capture: self.setup.capture,
         };
-        ch.engine.advance(now.max(ch.engine.now()), &mut col);
+        f(&mut ch.engine, &mut col);
+    }
+
+    fn advance_channel(&mut self, c: usize, now: Time, out: &mut Vec<Output>) {
+        // A medium that ran ahead (`advance_quiet`) stays ahead until `now` reaches it:
+        // a frame for it until then is taken as at its own time.
+        self.on_channel(c, out, |engine, col| {
+            if now >= engine.now() {
+                engine.advance(now, col);
+            }
+        });
     }
 
     /// Runs every channel up to `now`, taking the movement steps due on the way (each
@@ -594,6 +606,19 @@ impl HwsimMedium {
         self.take_movement_steps(now, out);
         for c in 0..self.channels.len() {
             self.advance_channel(c, now, out);
+        }
+    }
+
+    /// Runs each channel ahead while no frame that may still come could change what
+    /// happens ([`Medium::advance_quiet`]), never past the next movement step; the
+    /// outputs it reports are due later than now. A frame that then comes is taken as
+    /// at its own time.
+    pub fn advance_quiet(&mut self, out: &mut Vec<Output>) {
+        let limit = self.next_step_time().unwrap_or(sdmac_medium::NEVER);
+        for c in 0..self.channels.len() {
+            self.on_channel(c, out, |engine, col| {
+                engine.advance_quiet(limit, col);
+            });
         }
     }
 

@@ -42,6 +42,7 @@ pub mod stats;
 mod station_control;
 pub mod syscall_count;
 pub mod threaded;
+pub mod timed;
 pub mod timer;
 pub mod uring;
 mod worker;

@@ -4,7 +4,7 @@
 use sdmac_mediumd::daemon::{run, Options};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: sdmac-mediumd [-h] [-V] [-l LEVEL] [-c CONFIG] [-x PER_FILE] [-s [SOCKET]] [-d] [-p PCAP] [-t] [--coalesce-us US] [--epoll]
+const USAGE: &str = "usage: sdmac-mediumd [-h] [-V] [-l LEVEL] [-c CONFIG] [-x PER_FILE] [-s [SOCKET]] [-d] [-p PCAP] [-t] [--coalesce-us US] [--epoll] [--no-run-ahead]
 
   -h          print this help and exit
   -V          print the version and exit
@@ -26,7 +26,12 @@ const USAGE: &str = "usage: sdmac-mediumd [-h] [-V] [-l LEVEL] [-c CONFIG] [-x P
               were two; receivers get frames up to US later). SIFS + ACK is 44 us
               at 54 Mb/s, 60 us at 6 Mb/s. Default 0, every output at its time
   --epoll     wait with epoll and receive and send with a system call each, even
-              where io_uring is available (by default a round is one io_uring_enter)";
+              where io_uring is available (by default a round is one io_uring_enter)
+  --no-run-ahead
+              wake for every output. By default, when every station is busy until
+              a frame exchange ends (a DATA frame's end: the ACK follows), the
+              daemon works out the exchange at once and the kernel sends its TX
+              status at the ACK's end (io_uring; not with --coalesce-us)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -78,6 +83,10 @@ fn main() -> ExitCode {
                 Ok(())
             }
             "-d" => Ok(()),
+            "--no-run-ahead" => {
+                opts.no_run_ahead = true;
+                Ok(())
+            }
             "--epoll" => {
                 opts.epoll = true;
                 Ok(())

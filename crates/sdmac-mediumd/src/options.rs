@@ -24,4 +24,9 @@ pub struct Options {
     /// Wait with epoll (a system call each for the wait, the receive and the send)
     /// even where io_uring is available (`--epoll`).
     pub epoll: bool,
+    /// Do not run the medium ahead (`--no-run-ahead`): the daemon wakes and sends each
+    /// output at its time, where by default (io_uring, no `--coalesce-us`) it has the
+    /// kernel send at their times the outputs it already knows (see
+    /// `sdmac_medium::Medium::advance_quiet`).
+    pub no_run_ahead: bool,
 }

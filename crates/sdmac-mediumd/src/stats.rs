@@ -31,8 +31,12 @@ pub struct DaemonCounters {
     pub syscalls: u64,
     /// Wake-ups of the loop.
     pub rounds: u64,
-    /// How late the outputs of the interval left (not cumulative).
+    /// How late the outputs of the interval left (not cumulative); those the kernel
+    /// sent at their time are not in it.
     pub late: LatenessSummary,
+    /// Outputs the kernel sent at their time: the daemon knew them ahead (see
+    /// `crate::timed`).
+    pub timed: u64,
 }
 
 /// Writes one line per medium per interval, and one for the daemon.
@@ -84,7 +88,7 @@ impl<W: Write> StatsWriter<W> {
         let d = daemon;
         writeln!(
             self.out,
-            "{{\"t\": {:.3}, \"mono_s\": {:.6}, \"daemon\": {{\"frames\": {}, \"deliveries\": {}, \"statuses\": {}, \"syscalls\": {}, \"rounds\": {}}}, \"late_us\": {{\"n\": {}, \"p50\": {:.1}, \"p99\": {:.1}, \"max\": {:.1}}}}}",
+            "{{\"t\": {:.3}, \"mono_s\": {:.6}, \"daemon\": {{\"frames\": {}, \"deliveries\": {}, \"statuses\": {}, \"syscalls\": {}, \"rounds\": {}, \"timed\": {}}}, \"late_us\": {{\"n\": {}, \"p50\": {:.1}, \"p99\": {:.1}, \"max\": {:.1}}}}}",
             t_ns as f64 / 1e9,
             d.mono_ns as f64 / 1e9,
             d.frames,
@@ -92,6 +96,7 @@ impl<W: Write> StatsWriter<W> {
             d.statuses,
             d.syscalls,
             d.rounds,
+            d.timed,
             d.late.n,
             d.late.p50_ns as f64 / 1e3,
             d.late.p99_ns as f64 / 1e3,

@@ -396,26 +396,26 @@ impl Ring {
         self.push_sends();
         self.reap_sends()?;
         while self.timed_pending() > 0 {
-            syscall_count::add(1);
-            match self.ring.submit_and_wait(1) {
-                Ok(_) => {}
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-            self.drain();
+            self.wait_one()?;
         }
         self.take_send_error()
     }
 
+    /// Submits what is queued and takes the completions once one has come.
+    fn wait_one(&mut self) -> io::Result<()> {
+        syscall_count::add(1);
+        match self.ring.submit_and_wait(1) {
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+        self.drain();
+        Ok(())
+    }
+
     fn reap_sends(&mut self) -> io::Result<()> {
         while self.in_flight > 0 {
-            syscall_count::add(1);
-            match self.ring.submit_and_wait(1) {
-                Ok(_) => {}
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-            self.drain();
+            self.wait_one()?;
         }
         self.take_send_error()
     }

@@ -14,7 +14,6 @@ use sdmac_mediumd::control_apply::apply;
 use sdmac_mediumd::dispatch::{Dispatcher, Finished};
 use sdmac_mediumd::encode::{Datagrams, Encoder};
 use sdmac_mediumd::hwsim_medium::{hw_addr_of, HwsimMedium, LinkModel, Mac, Setup};
-use sdmac_mediumd::lateness::Lateness;
 use std::io;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -215,7 +214,7 @@ fn encode_into(enc: &mut Encoder, out: &mut Vec<sdmac_mediumd::hwsim_medium::Out
     enc.send(
         out,
         0,
-        &mut Lateness::new(),
+        None,
         |d| {
             got.push(d.to_vec());
             Ok(())
