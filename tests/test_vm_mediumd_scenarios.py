@@ -105,7 +105,7 @@ def _counters(output: str) -> List[Dict[str, int]]:
     """The daemon's counters, one dict per SIGTERM stop, with the number of outputs
     whose lateness it counted (`late`) and of those the kernel sent at their time
     (`kernel_timed`; the one-thread loop says, 0 otherwise)."""
-    pat = r"stopping; Counters \{ frames_in: (\d+), statuses: (\d+), acked: (\d+), deliveries: (\d+), refused: (\d+) \}[^\n]*; (\d+) outputs late by p50 [\d.]+ µs[^\n]*?(?:; (\d+) sent by the kernel at their time)?$"
+    pat = r"stopping; Counters \{ frames_in: (\d+), statuses: (\d+), acked: (\d+), deliveries: (\d+), refused: (\d+) \}[^\n]*; (\d+) outputs late by p50 [\d.]+ µs[^\n]*?(?:; (\d+) sent by the kernel at their time[^\n]*)?$"
     keys = ("frames_in", "statuses", "acked", "deliveries", "refused", "late", "kernel_timed")
     return [dict(zip(keys, (int(g or 0) for g in m.groups()))) for m in re.finditer(pat, output, re.M)]
 

@@ -33,6 +33,16 @@ impl Medium {
     /// (some station could send at once, or runs generated traffic).
     pub fn quiet_until(&mut self) -> Time {
         let now = self.now;
+        // Without an ACK scheduled or on air (someone owes one from a DATA frame's end
+        // to the ACK's end), a station that is not blocked stays free: no need to look
+        // at the events.
+        let acks = self.stations.iter().any(|st| st.responding);
+        let free = |(s, st): (usize, &crate::station::Station)| {
+            !self.detached[s] && (!st.cfg.flows.is_empty() || st.bursting || (!acks && st.idle_since.is_some() && st.exchange.is_none() && !st.busy()))
+        };
+        if self.stations.iter().enumerate().any(free) {
+            return now;
+        }
         let n = self.stations.len();
         // Per station: the earliest event that changes its state (`touch`), and when
         // an ACK already scheduled makes it sense the medium busy (`busy_at`).

@@ -335,6 +335,7 @@ impl Medium {
     /// Counters so far. `busy_ns` includes the current busy period up to `now`.
     pub fn stats(&self) -> MediumStats {
         let mut s = self.stats;
+        s.at_ns = self.now;
         if self.active_count > 0 {
             s.busy_ns += self.now - self.busy_start;
         }

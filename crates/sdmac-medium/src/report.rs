@@ -277,6 +277,9 @@ impl Sink for Collect {
 /// Counters of one medium.
 #[derive(Copy, Clone, Debug, Default, PartialEq)]
 pub struct MediumStats {
+    /// The medium's time the counters are at (`Medium::now`; ahead of its driver's
+    /// clock while it runs ahead).
+    pub at_ns: Time,
     /// Events processed.
     pub events: u64,
     /// Time with at least one frame on air.

@@ -12,9 +12,13 @@
 //! of the round (several netlink messages per datagram, no ACK requested). The
 //! daemon wakes when a frame arrives and at the medium's next *output*
 //! (`next_output_time`), not at each of the engine's internal events: those run, at
-//! their own times, when it next advances. With `--coalesce-us` ([`Coalesce`]) it
-//! wakes that window after an output is due instead, and sends what is due by then
-//! (a delivery and its status) at once.
+//! their own times, when it next advances. With io_uring it also runs the medium ahead
+//! while every station is blocked (`HwsimMedium::advance_quiet`) and queues what is
+//! then known — at a DATA frame's end, the status due at its ACK's end — for the
+//! kernel to send at its time (`Ring::queue_send_at`, see [`crate::timed`]): one
+//! wake-up per exchange, exact timing (`--no-run-ahead` turns it off). With
+//! `--coalesce-us` ([`Coalesce`]) it wakes that window after an output is due instead,
+//! and sends what is due by then (a delivery and its status) at once.
 //!
 //! With `--threads` ([`Options::threads`]) the loop of [`crate::threaded`] runs
 //! instead: each engine medium on its own thread.
@@ -182,14 +186,15 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
                 c.flush().map_err(io_err("capture file"))?;
             }
             if let Some(w) = stats.as_mut() {
-                w.write(now(), &medium.medium_stats_by_medium(), &daemon_counters(&medium, rounds, timed_outputs, late.take_interval())).map_err(io_err("stats file"))?;
+                w.write(now(), &medium.medium_stats_by_medium(), &daemon_counters(&medium, rounds, (timed_outputs, ring.as_ref().map_or(0, |r| r.timed_overdue)), late.take_interval())).map_err(io_err("stats file"))?;
             }
             if log >= 5 {
                 eprintln!(
-                    "sdmac-mediumd: stopping; {:?}; {} system calls in {rounds} rounds ({loop_name}); {}; {timed_outputs} sent by the kernel at their time",
+                    "sdmac-mediumd: stopping; {:?}; {} system calls in {rounds} rounds ({loop_name}); {}; {timed_outputs} sent by the kernel at their time ({} overdue)",
                     medium.counters(),
                     syscall_count::total(),
-                    late.total()
+                    late.total(),
+                    ring.as_ref().map_or(0, |r| r.timed_overdue)
                 );
             }
             clients.remove_socket_file();
@@ -207,7 +212,12 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
         let t = now();
         medium.advance(t, &mut out);
         if run_ahead {
-            medium.advance_quiet(&mut out);
+            // Frames from the kernel may wait for the timed sends due before every
+            // channel's stations may act again; after that, one wakes the daemon.
+            let quiet = medium.advance_quiet(t, &mut out);
+            if let Some(r) = ring.as_mut() {
+                r.timed_may_hold_until(origin + quiet);
+            }
         }
         if coalesce.send_now(t, first_due(&out), medium.next_output_time()) {
             timed::take_later(&mut out, t, &mut later);
@@ -221,14 +231,14 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
         }
         if let Some(w) = stats.as_mut() {
             if t >= next_stats {
-                w.write(t, &medium.medium_stats_by_medium(), &daemon_counters(&medium, rounds, timed_outputs, late.take_interval())).map_err(io_err("stats file"))?;
+                w.write(t, &medium.medium_stats_by_medium(), &daemon_counters(&medium, rounds, (timed_outputs, ring.as_ref().map_or(0, |r| r.timed_overdue)), late.take_interval())).map_err(io_err("stats file"))?;
                 next_stats = t - t % 1_000_000_000 + 1_000_000_000;
             }
         }
     }
 }
 
-fn daemon_counters(m: &HwsimMedium, rounds: u64, timed: u64, late: LatenessSummary) -> DaemonCounters {
+fn daemon_counters(m: &HwsimMedium, rounds: u64, (timed, timed_overdue): (u64, u64), late: LatenessSummary) -> DaemonCounters {
     let c = m.counters();
     DaemonCounters {
         mono_ns: sdmac_rt::monotonic_ns(),
@@ -239,5 +249,6 @@ fn daemon_counters(m: &HwsimMedium, rounds: u64, timed: u64, late: LatenessSumma
         rounds,
         late,
         timed,
+        timed_overdue,
     }
 }

@@ -37,6 +37,8 @@ pub struct DaemonCounters {
     /// Outputs the kernel sent at their time: the daemon knew them ahead (see
     /// `crate::timed`).
     pub timed: u64,
+    /// Timed sends found not done 2 ms after their time (should stay 0).
+    pub timed_overdue: u64,
 }
 
 /// Writes one line per medium per interval, and one for the daemon.
@@ -57,7 +59,9 @@ impl<W: Write> StatsWriter<W> {
     pub fn write(&mut self, t_ns: u64, media: &[(i32, u32, MediumStats)], daemon: &DaemonCounters) -> io::Result<()> {
         for (id, freq, s) in media {
             let (t0, prev) = self.last.get(&(*id, *freq)).copied().unwrap_or((0, MediumStats::default()));
-            let dt = (t_ns.saturating_sub(t0)).max(1) as f64;
+            // Over the medium's own time: it may have run ahead of `t_ns` (by an exchange
+            // at most), and its counters are at its time.
+            let dt = if s.at_ns > prev.at_ns { s.at_ns - prev.at_ns } else { t_ns.saturating_sub(t0) }.max(1) as f64;
             let mut acs = String::new();
             for (k, name) in ACS.iter().enumerate() {
                 if k > 0 {
@@ -88,7 +92,7 @@ impl<W: Write> StatsWriter<W> {
         let d = daemon;
         writeln!(
             self.out,
-            "{{\"t\": {:.3}, \"mono_s\": {:.6}, \"daemon\": {{\"frames\": {}, \"deliveries\": {}, \"statuses\": {}, \"syscalls\": {}, \"rounds\": {}, \"timed\": {}}}, \"late_us\": {{\"n\": {}, \"p50\": {:.1}, \"p99\": {:.1}, \"max\": {:.1}}}}}",
+            "{{\"t\": {:.3}, \"mono_s\": {:.6}, \"daemon\": {{\"frames\": {}, \"deliveries\": {}, \"statuses\": {}, \"syscalls\": {}, \"rounds\": {}, \"timed\": {}, \"timed_overdue\": {}}}, \"late_us\": {{\"n\": {}, \"p50\": {:.1}, \"p99\": {:.1}, \"max\": {:.1}}}}}",
             t_ns as f64 / 1e9,
             d.mono_ns as f64 / 1e9,
             d.frames,
@@ -97,6 +101,7 @@ impl<W: Write> StatsWriter<W> {
             d.syscalls,
             d.rounds,
             d.timed,
+            d.timed_overdue,
             d.late.n,
             d.late.p50_ns as f64 / 1e3,
             d.late.p99_ns as f64 / 1e3,

@@ -29,6 +29,10 @@ const SEND: u64 = 3;
 const TIMED: u64 = 1 << 32;
 /// The wait that holds a timed send back (cancelled at its time): this plus the index.
 const HOLD: u64 = 2 << 32;
+/// The linked timeout that cancels it (reports only if it fails): this plus the index.
+const TIMER: u64 = 3 << 32;
+/// A timed send not done this long after its time is no longer waited for.
+const OVERDUE_NS: u64 = 2_000_000;
 const GROUP: u16 = 0;
 
 /// Receive buffers: a ring of `count` buffers of `size` bytes the kernel picks from.
@@ -117,8 +121,12 @@ pub struct Ring {
     /// An eventfd nobody writes: what a timed send's hold polls.
     never: OwnedFd,
     timed_ok: bool,
+    /// Timed sends due by then may complete before a datagram ends the next wait.
+    hold_until_ns: u64,
     /// Datagrams longer than a buffer (dropped, as recvmmsg's MSG_TRUNC).
     pub truncated: u64,
+    /// Timed sends found not done `OVERDUE_NS` after their time.
+    pub timed_overdue: u64,
 }
 
 /// A datagram the kernel sends at its time.
@@ -126,6 +134,8 @@ struct Timed {
     due_ns: u64,
     /// Its hold's completion (the first of its two) was taken.
     held: bool,
+    /// Found not done `OVERDUE_NS` after its time.
+    overdue: bool,
     datagram: Box<[u8]>,
     at: Box<Timespec>,
 }
@@ -187,7 +197,9 @@ impl Ring {
             free_timed: Vec::new(),
             never,
             timed_ok: false,
+            hold_until_ns: 0,
             truncated: 0,
+            timed_overdue: 0,
         };
         // Arm now: a kernel without multishot recvmsg (< 6.0) refuses it at once.
         r.arm();
@@ -262,7 +274,9 @@ impl Ring {
     fn drain(&mut self) {
         for cqe in self.ring.completion() {
             let ud = cqe.user_data();
-            if ud >= HOLD {
+            if ud >= TIMER {
+                // Its send fails too (cancelled), and reports that.
+            } else if ud >= HOLD {
                 // Cancelled at its time (or failed, and then its send fails too).
                 if let Some(Some(t)) = self.timed.get_mut((ud - HOLD) as usize) {
                     t.held = true;
@@ -317,13 +331,13 @@ impl Ring {
             self.timed.len() - 1
         });
         let at = Box::new(Timespec::new().sec(due_ns / 1_000_000_000).nsec((due_ns % 1_000_000_000) as u32));
-        let t = Timed { due_ns, held: false, datagram: d.into(), at };
+        let t = Timed { due_ns, held: false, overdue: false, datagram: d.into(), at };
         let hold = opcode::PollAdd::new(Fd(self.never.as_raw_fd()), libc::POLLIN as u32).build().flags(squeue::Flags::IO_HARDLINK).user_data(HOLD + k as u64);
         let timer = opcode::LinkTimeout::new(&*t.at as *const Timespec)
             .flags(TimeoutFlags::ABS)
             .build()
             .flags(squeue::Flags::IO_HARDLINK | squeue::Flags::SKIP_SUCCESS)
-            .user_data(HOLD + k as u64);
+            .user_data(TIMER + k as u64);
         let send = opcode::Send::new(Fd(self.nl), t.datagram.as_ptr(), t.datagram.len() as u32).build().user_data(TIMED + k as u64);
         self.timed[k] = Some(t);
         // The three go in together: a link must not be cut by a full queue.
@@ -347,9 +361,37 @@ impl Ring {
     }
 
     /// Completions still to come from the timed sends due by `t_ns`: two each (its
-    /// hold, cancelled at its time, and its send), one once the hold's was taken.
-    fn timed_completions_by(&self, t_ns: u64) -> usize {
-        self.timed.iter().flatten().filter(|t| t.due_ns <= t_ns).map(|t| if t.held { 1 } else { 2 }).sum()
+    /// hold, cancelled at its time, and its send), one once the hold's was taken. One
+    /// more than `OVERDUE_NS` late is not counted (a wait must not hang on it), and is
+    /// counted in `timed_overdue` once.
+    fn timed_completions_by(&mut self, t_ns: u64) -> usize {
+        if self.timed.iter().all(Option::is_none) {
+            return 0;
+        }
+        let now = sdmac_rt::monotonic_ns();
+        let mut n = 0;
+        for t in self.timed.iter_mut().flatten() {
+            if t.due_ns > t_ns {
+                continue;
+            }
+            if t.due_ns.saturating_add(OVERDUE_NS) < now {
+                if !t.overdue {
+                    t.overdue = true;
+                    self.timed_overdue += 1;
+                }
+                continue;
+            }
+            n += if t.held { 1 } else { 2 };
+        }
+        n
+    }
+
+    /// Lets the next wait count the timed sends due by `t_ns` (CLOCK_MONOTONIC): a
+    /// datagram that comes before they are out ends it once they are. Those due later
+    /// end it when they complete, as any completion does. 0 (the default) counts none:
+    /// a datagram ends the wait at once.
+    pub fn timed_may_hold_until(&mut self, t_ns: u64) {
+        self.hold_until_ns = t_ns;
     }
 
     /// Timed sends not completed yet.
@@ -426,8 +468,8 @@ impl Ring {
     /// stay for the next call, which then does not block). When the receive ran out
     /// of buffers, they are handed back and what the socket still holds is taken in
     /// the same call (one more enter, not waiting), up to `max`. Timed sends due by
-    /// the deadline complete within the wait without ending it: a datagram that comes
-    /// before they are out ends it once they are.
+    /// the deadline and by [`timed_may_hold_until`](Self::timed_may_hold_until)
+    /// complete within the wait without ending it.
     pub fn wait(&mut self, deadline_ns: Option<u64>, max_ms: u64, max: usize, mut each: impl FnMut(&[u8])) -> io::Result<Woken> {
         let mut woken = Woken::default();
         let mut first = true;
@@ -451,7 +493,7 @@ impl Ring {
     fn enter(&mut self, timeout_ns: u64, deadline_ns: Option<u64>) -> io::Result<()> {
         let ts = Timespec::new().sec(timeout_ns / 1_000_000_000).nsec((timeout_ns % 1_000_000_000) as u32);
         let args = SubmitArgs::new().timespec(&ts);
-        let timed = if timeout_ns == 0 { 0 } else { self.timed_completions_by(deadline_ns.unwrap_or(u64::MAX)) };
+        let timed = if timeout_ns == 0 { 0 } else { self.timed_completions_by(deadline_ns.unwrap_or(u64::MAX).min(self.hold_until_ns)) };
         syscall_count::add(1);
         match self.ring.submitter().submit_with_args(self.in_flight + timed + 1, &args) {
             Ok(_) => {}
@@ -625,6 +667,7 @@ mod tests {
         let t0 = sdmac_rt::monotonic_ns();
         let due = t0 + 20_000_000;
         r.queue_send_at(b"later", due).unwrap();
+        r.timed_may_hold_until(due);
         assert_eq!(r.timed_pending(), 1);
         // One wait until 50 ms: the send goes out at 20 ms inside it, and does not end it.
         let w = r.wait(Some(t0 + 50_000_000), 1000, 64, |_| panic!("nothing comes")).unwrap();

@@ -32,13 +32,18 @@ fn the_status_comes_out_with_its_delivery() {
         assert!(send(&mut m, MS, A, &f, Rate::Ofdm54, 1, 1).is_empty());
         let data_end = m.next_output_time().unwrap();
         // The daemon wakes at the DATA frame's end, or up to 25 µs late.
-        let mut out = run(&mut m, data_end + late_us * US);
+        let t = data_end + late_us * US;
+        let mut out = run(&mut m, t);
         assert_eq!(out.len(), 1, "the delivery: {out:?}");
-        m.advance_quiet(&mut out);
+        let quiet = m.advance_quiet(t, &mut out);
         assert_eq!(out.len(), 2, "and the status, ahead: {out:?}");
         assert_eq!(acked(&out, 1), Some(true));
         // SIFS (10 µs at 2.4 GHz) and the ACK at 24 Mb/s (28 µs, 6 µs signal extension).
         assert_eq!(due(&out[1]) - due(&out[0]), 44 * US, "{out:?}");
+        // Every station is blocked until then: a frame that comes meanwhile may wait.
+        assert_eq!(quiet, data_end + 44 * US);
+        // Idle again: nothing may wait.
+        assert_eq!(m.advance_quiet(quiet + US, &mut Vec::new()), quiet + US);
         // Nothing more until the next frame.
         assert_eq!(m.next_output_time(), None);
     }
@@ -71,7 +76,7 @@ fn daemon_like(ahead: bool) -> (Vec<(u64, Output)>, usize) {
         }
         m.advance(t, &mut out);
         if ahead {
-            m.advance_quiet(&mut out);
+            m.advance_quiet(t, &mut out);
         }
         seen.extend(out.into_iter().map(|o| (t, o)));
     }
