@@ -127,8 +127,8 @@ bench-mediumd: build
 
 bench-mediumd-uml: build uml
 	mkdir -p bench/out
-	python3 bench/mediumd.py --vm uml --stations 2,10,40,100 --seconds 10 --coalesce-us 50 --json bench/out/mediumd-uml.json
-	python3 bench/mediumd.py --vm uml --stations 200 --channels 10 --seconds 20 --no-kernel --coalesce-us 50 --json bench/out/mediumd-uml-10x20.json
+	python3 bench/mediumd.py --vm uml --stations 2,10,40,100 --seconds 10 --no-run-ahead --coalesce-us 50 --json bench/out/mediumd-uml.json
+	python3 bench/mediumd.py --vm uml --stations 200 --channels 10 --seconds 20 --no-kernel --no-run-ahead --coalesce-us 50 --json bench/out/mediumd-uml-10x20.json
 
 vmtest: build
 	bash testbed/build.sh >/dev/null

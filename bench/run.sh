@@ -15,4 +15,6 @@ python3 bench/compare_ns3.py --stations 10,50 --duration 10 --seeds 1,2,3 --json
 python3 bench/mediumd.py --stations 2,10,40 --seconds 10 --epoll --json bench/out/mediumd.json || [ $? -eq 77 ]
 # The same in User-Mode Linux (one CPU, costly system calls: the setting of the wmediumd
 # figures in ../shared/notes/FACTS.md §7); builds the UML kernel on first use (~5 min).
-python3 bench/mediumd.py --vm uml --stations 2,10,40,100 --seconds 10 --coalesce-us 50 --json bench/out/mediumd-uml.json || [ $? -eq 77 ]
+# Side by side: running ahead (the default), each output sent by the daemon at its time
+# (--no-run-ahead), and --coalesce-us 50.
+python3 bench/mediumd.py --vm uml --stations 2,10,40,100 --seconds 10 --no-run-ahead --coalesce-us 50 --json bench/out/mediumd-uml.json || [ $? -eq 77 ]
