@@ -422,9 +422,12 @@ def test_attribute_list_matches_the_rust_side():
 
 def test_every_attribute_scope_and_writability():
     """For every attribute: get works in its own scope; set of a read-only one raises
-    ReadOnly; set of a writable one with its current value is accepted."""
+    ReadOnly; set of a writable one with its current value is accepted. Packet 1 must
+    still wait behind packet 0 at the end: 60 lost tries of 10 ms ACKTimeout keep the
+    medium for ~0.6 s of wall-clock time (the loop takes milliseconds; a loaded host
+    once stalled it past the ~0.15 s of 15 tries)."""
     with paper(**SLOW) as (_, sta, _ap):
-        busy_head(sta, 0, n=2, first=1)
+        busy_head(sta, 0, n=2, first=1, rates="54x15,48x15,36x15,24x15")
         scope_kw = {"adapter": {}, "queue": {"ac": "BE"}, "packet": {"id": 1}}
         for name, scope, kind, writable in ATTRS:
             kw = scope_kw[scope]
