@@ -38,7 +38,7 @@ impl Medium {
         // at the events.
         let acks = self.stations.iter().any(|st| st.responding);
         let free = |(s, st): (usize, &crate::station::Station)| {
-            !self.detached[s] && (!st.cfg.flows.is_empty() || st.bursting || (!acks && st.idle_since.is_some() && st.exchange.is_none() && !st.busy()))
+            !self.detached[s] && (!st.cfg.flows.is_empty() || st.bursting || (!acks && st.may_access()))
         };
         if self.stations.iter().enumerate().any(free) {
             return now;
@@ -97,7 +97,7 @@ impl Medium {
             }
             let until = if !st.cfg.flows.is_empty() || st.bursting {
                 now
-            } else if st.idle_since.is_none() || st.exchange.is_some() || st.busy() {
+            } else if !st.may_access() {
                 // Blocked until something happens to it; a TXOP's next frame depends
                 // on what is queued when the ACK ends.
                 let txop = st.exchange.is_some_and(|ex| st.queues[ex.queue as usize].params.txop_limit_ns > 0);

@@ -717,7 +717,7 @@ impl Medium {
         let limit = self.stations[station as usize].cfg.queue_limit;
         let slot_ns = self.cfg.phy.slot_ns;
         let st = &mut self.stations[station as usize];
-        let may_access = st.idle_since.is_some() && st.exchange.is_none() && !st.busy();
+        let may_access = st.may_access();
         let can_access = may_access && !late;
         let q = &mut st.queues[qi];
         if q.frames.len() >= limit && qi != BEACON_QUEUE {

@@ -179,6 +179,12 @@ impl Station {
         self.cs_count > 0 || self.rx_lock != NO_SLOT || self.transmitting || self.responding || self.bursting
     }
 
+    /// Idle, with no exchange of its own under way: a frame given now may count down
+    /// its backoff (else the station is *blocked*, `lookahead`).
+    pub fn may_access(&self) -> bool {
+        self.idle_since.is_some() && self.exchange.is_none() && !self.busy()
+    }
+
     /// Earliest queue expiry.
     pub fn expiry(&self) -> Time {
         self.used.iter().map(|&i| self.queues[i].expiry).min().unwrap_or(NEVER)

@@ -39,3 +39,29 @@ pub fn requests(n: u32) -> impl Strategy<Value = Vec<Req>> {
         .prop_map(|(at, station, dst, len, rate)| Req { at: at * US, station, dst, len, rate });
     prop::collection::vec(req, 1..40)
 }
+
+/// Gives each request at its time, `step` running the medium up to it first (and
+/// after the last, to the end of all traffic).
+pub fn drive(m: &mut Medium, reqs: &[Req], c: &mut Collect, mut step: impl FnMut(&mut Medium, u64, &mut Collect)) {
+    for (h, r) in reqs.iter().enumerate() {
+        step(m, r.at, c);
+        let _ = m.enqueue(r.at, r.station, request(h as u64, r));
+    }
+    step(m, u64::MAX / 4, c);
+}
+
+/// 2 to 5 stations, up to two pairs of them that cannot hear each other, and their
+/// requests in time order (one addressed to its own sender goes to the next station).
+pub fn traffic() -> impl Strategy<Value = (u32, Vec<(u32, u32)>, Vec<Req>)> {
+    (2u32..6)
+        .prop_flat_map(|n| (Just(n), prop::collection::vec((0..n, 0..n), 0..3), requests(n)))
+        .prop_map(|(n, hidden, mut reqs)| {
+            reqs.sort_by_key(|r| r.at);
+            for r in reqs.iter_mut() {
+                if r.dst == Some(r.station) {
+                    r.dst = Some((r.station + 1) % n);
+                }
+            }
+            (n, hidden, reqs)
+        })
+}
