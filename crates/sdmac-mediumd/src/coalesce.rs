@@ -60,12 +60,7 @@ impl Coalesce {
 /// The earliest due time of the outputs for the kernel in `out` (frames on air for a
 /// capture have none).
 pub fn first_due(out: &[Output]) -> Option<Time> {
-    out.iter()
-        .filter_map(|o| match o {
-            Output::TxStatus { due, .. } | Output::Deliver { due, .. } => Some(*due),
-            Output::Air { .. } => None,
-        })
-        .min()
+    out.iter().filter_map(Output::due).min()
 }
 
 #[cfg(test)]

@@ -116,6 +116,16 @@ pub enum Output {
     },
 }
 
+impl Output {
+    /// When an output for the kernel is due; None for a frame on air (for a capture).
+    pub fn due(&self) -> Option<Time> {
+        match self {
+            Output::TxStatus { due, .. } | Output::Deliver { due, .. } => Some(*due),
+            Output::Air { .. } => None,
+        }
+    }
+}
+
 /// Set-up of the medium: the first configured medium (inline, so that a one-medium
 /// set-up reads as before), further configured media, and what holds for all.
 ///

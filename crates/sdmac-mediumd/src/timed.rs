@@ -7,24 +7,16 @@
 use crate::hwsim_medium::Output;
 use sdmac_medium::Time;
 
-/// When an output for the kernel is due; None for a frame on air (for a capture).
-pub fn due_of(o: &Output) -> Option<Time> {
-    match o {
-        Output::TxStatus { due, .. } | Output::Deliver { due, .. } => Some(*due),
-        Output::Air { .. } => None,
-    }
-}
-
 /// Moves the outputs due after `t` from `out` to `later`, one group per due time,
 /// earliest first, each in the order reported; the others stay in `out`, in order.
 pub fn take_later(out: &mut Vec<Output>, t: Time, later: &mut Vec<(Time, Vec<Output>)>) {
-    if !out.iter().any(|o| due_of(o).is_some_and(|d| d > t)) {
+    if !out.iter().any(|o| o.due().is_some_and(|d| d > t)) {
         return;
     }
     let mut moved: Vec<(Time, Output)> = Vec::new();
     let mut keep = Vec::with_capacity(out.len());
     for o in out.drain(..) {
-        match due_of(&o) {
+        match o.due() {
             Some(d) if d > t => moved.push((d, o)),
             _ => keep.push(o),
         }

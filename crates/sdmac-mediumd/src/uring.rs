@@ -218,8 +218,7 @@ impl Ring {
     fn probe_timed(&mut self) -> bool {
         const PROBE: u64 = 5;
         let at = Timespec::new();
-        let hold = opcode::PollAdd::new(Fd(self.never.as_raw_fd()), libc::POLLIN as u32).build().flags(squeue::Flags::IO_HARDLINK).user_data(PROBE);
-        let timer = opcode::LinkTimeout::new(&at).flags(TimeoutFlags::ABS).build().flags(squeue::Flags::IO_HARDLINK | squeue::Flags::SKIP_SUCCESS).user_data(PROBE);
+        let [hold, timer] = self.hold_until(&at, PROBE, PROBE);
         let nop = opcode::Nop::new().build().user_data(PROBE + 1);
         {
             let mut sq = self.ring.submission();
@@ -245,6 +244,16 @@ impl Ring {
             }
         }
         results.iter().any(|&(u, r)| u == PROBE + 1 && r == 0)
+    }
+
+    /// What holds the request linked after them back until `at` (CLOCK_MONOTONIC): a
+    /// poll that never fires (on an eventfd nobody writes), hard-linked, and a linked
+    /// timeout that cancels it then. `at` must stay put until they are submitted.
+    fn hold_until(&self, at: *const Timespec, hold: u64, timer: u64) -> [squeue::Entry; 2] {
+        [
+            opcode::PollAdd::new(Fd(self.never.as_raw_fd()), libc::POLLIN as u32).build().flags(squeue::Flags::IO_HARDLINK).user_data(hold),
+            opcode::LinkTimeout::new(at).flags(TimeoutFlags::ABS).build().flags(squeue::Flags::IO_HARDLINK | squeue::Flags::SKIP_SUCCESS).user_data(timer),
+        ]
     }
 
     /// Whether [`queue_send_at`](Self::queue_send_at) works here (Linux 5.17).
@@ -332,12 +341,7 @@ impl Ring {
         });
         let at = Box::new(Timespec::new().sec(due_ns / 1_000_000_000).nsec((due_ns % 1_000_000_000) as u32));
         let t = Timed { due_ns, held: false, overdue: false, datagram: d.into(), at };
-        let hold = opcode::PollAdd::new(Fd(self.never.as_raw_fd()), libc::POLLIN as u32).build().flags(squeue::Flags::IO_HARDLINK).user_data(HOLD + k as u64);
-        let timer = opcode::LinkTimeout::new(&*t.at as *const Timespec)
-            .flags(TimeoutFlags::ABS)
-            .build()
-            .flags(squeue::Flags::IO_HARDLINK | squeue::Flags::SKIP_SUCCESS)
-            .user_data(TIMER + k as u64);
+        let [hold, timer] = self.hold_until(&*t.at, HOLD + k as u64, TIMER + k as u64);
         let send = opcode::Send::new(Fd(self.nl), t.datagram.as_ptr(), t.datagram.len() as u32).build().user_data(TIMED + k as u64);
         self.timed[k] = Some(t);
         // The three go in together: a link must not be cut by a full queue.
