@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import vmbed
 from vmbed import TESTBED, require_vm
 from vmbed import run as _run
 
@@ -39,6 +40,18 @@ def test_status_output_and_share_come_back(vm_image: Path, tmp_path: Path) -> No
     assert (vm_image / "kver").read_text().strip() in r.output
     assert (tmp_path / "result.txt").read_text() == "from-the-guest\n"
     assert r.boot_seconds is not None and r.boot_seconds > 0
+
+
+def test_a_boot_that_never_reaches_the_script_is_tried_again_then_reported(vm_image: Path, capsys) -> None:
+    # The boot watchdog: no guest reaches its script 0.3 s after QEMU starts, so
+    # each boot counts as stalled; the runner boots once more, then gives up
+    # naming both boots (not "the script timed out", which would blame the script).
+    with pytest.raises(vmbed.vm.VMTimeout, match=r"did not reach its script within 0\.3 s, 2 boots in a row"):
+        _run("#!/bin/sh\nexit 0\n", timeout=90, boot_timeout=0.3)
+    assert "booting again" in capsys.readouterr().err
+    # With the default watchdog the same script runs, on the first boot.
+    r = _run("#!/bin/sh\nexit 0\n", timeout=90)
+    assert r.status == 0 and r.stalled_boots == [], r.console
 
 
 def test_guest_helpers_pass_wait_and_fail(vm_image: Path) -> None:
