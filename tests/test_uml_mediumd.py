@@ -98,3 +98,26 @@ def test_one_pair_through_the_daemon_gets_what_54_mbps_air_carries(uml, tmp_path
     # Deliveries leave 50 us after their time at the earliest: the median output is
     # later than when each leaves at its own time.
     assert held["late_p50_us"] > exact["late_p50_us"], (held["late_p50_us"], exact["late_p50_us"])
+
+
+def test_each_busy_channel_runs_ahead_on_its_own(uml, tmp_path):
+    # Four pairs on four channels, each pair saturating its own: some channel's
+    # stations are nearly always free to send, so no instant finds every channel
+    # blocked. Each channel runs ahead while its own stations are blocked, and the
+    # kernel's timed sends never wake the daemon, while a frame from the kernel does
+    # at once (uring.rs, the bells).
+    out = tmp_path / "rows.json"
+    p = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "mediumd.py"), "--vm", "uml", "--stations", "8", "--channels", "4",
+         "--seconds", "8", "--no-kernel", "--sdmac", str(SDMAC), "--no-run-ahead", "--json", str(out)],
+        capture_output=True, text=True, timeout=900,
+    )
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    rows = {r["label"]: r for r in json.loads(out.read_text())}
+    ahead, exact = rows["sdmac-mediumd"], rows["sdmac-mediumd --no-run-ahead"]
+    for r in (ahead, exact):
+        assert r["served"] == 4 and r["d_tx_failed"] == 0, r
+        assert r["backlog_steady"] > 0.9, r
+    assert exact.get("timed_per_frame", 0) == 0, exact
+    assert ahead["timed_per_frame"] > 0.5, ahead
+    assert ahead["syscalls_per_frame"] < 0.6 * exact["syscalls_per_frame"], (ahead["syscalls_per_frame"], exact["syscalls_per_frame"])

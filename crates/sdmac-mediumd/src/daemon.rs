@@ -12,11 +12,12 @@
 //! of the round (several netlink messages per datagram, no ACK requested). The
 //! daemon wakes when a frame arrives and at the medium's next *output*
 //! (`next_output_time`), not at each of the engine's internal events: those run, at
-//! their own times, when it next advances. With io_uring it also runs the medium ahead
-//! while every station is blocked (`HwsimMedium::advance_quiet`) and queues what is
-//! then known — at a DATA frame's end, the status due at its ACK's end — for the
+//! their own times, when it next advances. With io_uring it also runs each channel
+//! ahead while its stations are blocked (`HwsimMedium::advance_quiet`) and queues what
+//! is then known — at a DATA frame's end, the status due at its ACK's end — for the
 //! kernel to send at its time (`Ring::queue_send_at`, see [`crate::timed`]): one
-//! wake-up per exchange, exact timing (`--no-run-ahead` turns it off). With
+//! wake-up per exchange, exact timing (`--no-run-ahead` turns it off). Those sends
+//! do not wake the daemon; a frame from the kernel does (`uring`'s bells). With
 //! `--coalesce-us` ([`Coalesce`]) it wakes that window after an output is due instead,
 //! and sends what is due by then (a delivery and its status) at once.
 //!
@@ -213,7 +214,8 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
         medium.advance(t, &mut out);
         if run_ahead {
             // Frames from the kernel may wait for the timed sends due before every
-            // channel's stations may act again; after that, one wakes the daemon.
+            // channel's stations may act again; after that, one wakes the daemon at
+            // once, whatever the kernel still has to send.
             let quiet = medium.advance_quiet(t, &mut out);
             if let Some(r) = ring.as_mut() {
                 r.timed_may_hold_until(origin + quiet);

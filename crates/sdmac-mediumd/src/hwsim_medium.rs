@@ -620,34 +620,28 @@ impl HwsimMedium {
     }
 
     /// Runs each channel ahead while no frame that may still come could change what
-    /// happens ([`Medium::advance_quiet`]), never past the next movement step; the
-    /// outputs it reports are due later than now. A frame that then comes is taken as
-    /// at its own time. Returns until when every channel with a station there is
-    /// ahead (`now` when one is not): a frame that comes before then may wait.
+    /// happens there ([`Medium::advance_quiet`]), never past the next movement step;
+    /// the outputs it reports are due later than now. A frame that then comes for a
+    /// channel ahead is taken as at its own time. Returns until when every channel
+    /// with a station there is ahead (`now` when one is not): a frame that comes
+    /// before then may wait.
     pub fn advance_quiet(&mut self, now: Time, out: &mut Vec<Output>) -> Time {
         let limit = self.next_step_time().unwrap_or(sdmac_medium::NEVER);
-        // All or none: a channel ahead while another's stations may act would have the
-        // kernel's timed sends wake the daemon anyway, for nothing.
         let attached = |e: &Medium| (0..e.station_count() as StationId).any(|s| !e.is_detached(s));
         let mut all = sdmac_medium::NEVER;
-        for ch in &mut self.channels {
-            if attached(&ch.engine) {
-                all = all.min(ch.engine.quiet_until().min(limit));
-            }
-        }
-        if all == sdmac_medium::NEVER || all <= now {
-            return now;
-        }
-        let mut reached = sdmac_medium::NEVER;
         for c in 0..self.channels.len() {
             self.on_channel(c, out, |engine, col| {
                 let r = engine.advance_quiet(limit, col);
                 if attached(engine) {
-                    reached = reached.min(r);
+                    all = all.min(r);
                 }
             });
         }
-        reached.max(now)
+        if all == sdmac_medium::NEVER {
+            now
+        } else {
+            all.max(now)
+        }
     }
 
     /// Takes every movement step due by `now`, in time order.

@@ -31,6 +31,14 @@ const TIMED: u64 = 1 << 32;
 const HOLD: u64 = 2 << 32;
 /// The linked timeout that cancels it (reports only if it fails): this plus the index.
 const TIMER: u64 = 3 << 32;
+/// A bell's poll or one of the no-ops linked behind it (see [`Bell`]): this plus the
+/// bell's index.
+const BELL: u64 = 4 << 32;
+/// A bell's chain posts at most this many completions; a longer one is several.
+const BELL_CHAIN_MAX: usize = 64;
+/// A bell is not armed to post more than this: with more timed completions due after
+/// the hold, they may end a wait (one wake-up more, nothing lost).
+const BELL_MAX: usize = 192;
 /// A timed send not done this long after its time is no longer waited for.
 const OVERDUE_NS: u64 = 2_000_000;
 const GROUP: u16 = 0;
@@ -86,6 +94,39 @@ impl Drop for BufRing {
     }
 }
 
+/// A bell: polls on a descriptor (the netlink socket, the control sockets' epoll set),
+/// each with no-ops linked behind it, so that the descriptor's becoming readable
+/// posts `armed` completions at once. A wait counts those on top of the timed sends'
+/// that are due meanwhile: then a datagram (or a control client) ends it, and the
+/// timed sends alone do not, however many there are. The kernel ends a wait on a
+/// count of completions or on a timeout request firing, and the latter cannot be tied
+/// to an arrival without a race.
+#[derive(Debug)]
+struct Bell {
+    fd: RawFd,
+    /// Completions the chains armed and not rung yet will post when the descriptor
+    /// becomes readable.
+    unrung: usize,
+    /// Completions of rung chains still to come. Once one completion of a bell has
+    /// come, every chain armed before has rung: the descriptor was readable.
+    ringing: usize,
+    /// One of its completions was taken since the last wait began.
+    rang: bool,
+}
+
+impl Bell {
+    fn new(fd: RawFd) -> Bell {
+        Bell { fd, unrung: 0, ringing: 0, rang: false }
+    }
+
+    /// One of its completions came.
+    fn took(&mut self) {
+        self.ringing += std::mem::take(&mut self.unrung);
+        self.ringing = self.ringing.saturating_sub(1);
+        self.rang = true;
+    }
+}
+
 /// What a wait brought.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Woken {
@@ -123,6 +164,8 @@ pub struct Ring {
     timed_ok: bool,
     /// Timed sends due by then may complete before a datagram ends the next wait.
     hold_until_ns: u64,
+    /// On the netlink socket and on the control sockets' epoll set.
+    bells: [Bell; 2],
     /// Datagrams longer than a buffer (dropped, as recvmmsg's MSG_TRUNC).
     pub truncated: u64,
     /// Timed sends found not done `OVERDUE_NS` after their time.
@@ -153,7 +196,7 @@ impl Ring {
         // on another CPU, which is dear in a VM.
         let build = |b: &mut io_uring::Builder| {
             syscall_count::add(1);
-            b.build(256)
+            b.build(512)
         };
         let ring = build(IoUring::builder().setup_single_issuer().setup_defer_taskrun())
             .or_else(|_| build(IoUring::builder().setup_coop_taskrun().setup_taskrun_flag()))
@@ -198,6 +241,7 @@ impl Ring {
             never,
             timed_ok: false,
             hold_until_ns: 0,
+            bells: [Bell::new(nl), Bell::new(control)],
             truncated: 0,
             timed_overdue: 0,
         };
@@ -283,7 +327,13 @@ impl Ring {
     fn drain(&mut self) {
         for cqe in self.ring.completion() {
             let ud = cqe.user_data();
-            if ud >= TIMER {
+            if ud >= BELL {
+                // Rung (or failed: the no-ops then fail too, and post as many). Each
+                // completion is counted as it comes: a wait may end before the rest.
+                if let Some(bell) = self.bells.get_mut((ud - BELL) as usize) {
+                    bell.took();
+                }
+            } else if ud >= TIMER {
                 // Its send fails too (cancelled), and reports that.
             } else if ud >= HOLD {
                 // Cancelled at its time (or failed, and then its send fails too).
@@ -364,18 +414,18 @@ impl Ring {
         Ok(())
     }
 
-    /// Completions still to come from the timed sends due by `t_ns`: two each (its
-    /// hold, cancelled at its time, and its send), one once the hold's was taken. One
-    /// more than `OVERDUE_NS` late is not counted (a wait must not hang on it), and is
-    /// counted in `timed_overdue` once.
-    fn timed_completions_by(&mut self, t_ns: u64) -> usize {
+    /// Completions still to come from the timed sends due by `held_ns` and by
+    /// `all_ns` (not before it): two each (its hold, cancelled at its time, and its
+    /// send), one once the hold's was taken. One more than `OVERDUE_NS` late is not
+    /// counted (a wait must not hang on it), and is counted in `timed_overdue` once.
+    fn timed_completions_by(&mut self, held_ns: u64, all_ns: u64) -> (usize, usize) {
         if self.timed.iter().all(Option::is_none) {
-            return 0;
+            return (0, 0);
         }
         let now = sdmac_rt::monotonic_ns();
-        let mut n = 0;
+        let (mut held, mut all) = (0, 0);
         for t in self.timed.iter_mut().flatten() {
-            if t.due_ns > t_ns {
+            if t.due_ns > all_ns {
                 continue;
             }
             if t.due_ns.saturating_add(OVERDUE_NS) < now {
@@ -385,15 +435,19 @@ impl Ring {
                 }
                 continue;
             }
-            n += if t.held { 1 } else { 2 };
+            let n = if t.held { 1 } else { 2 };
+            all += n;
+            if t.due_ns <= held_ns {
+                held += n;
+            }
         }
-        n
+        (held, all)
     }
 
     /// Lets the next wait count the timed sends due by `t_ns` (CLOCK_MONOTONIC): a
     /// datagram that comes before they are out ends it once they are. Those due later
-    /// end it when they complete, as any completion does. 0 (the default) counts none:
-    /// a datagram ends the wait at once.
+    /// do not end it, and do not hold a datagram back (see [`Bell`]). 0 (the default)
+    /// holds none: a datagram ends the wait at once.
     pub fn timed_may_hold_until(&mut self, t_ns: u64) {
         self.hold_until_ns = t_ns;
     }
@@ -471,9 +525,9 @@ impl Ring {
     /// elapse; then hands `each` up to `max` datagrams, in arrival order (the rest
     /// stay for the next call, which then does not block). When the receive ran out
     /// of buffers, they are handed back and what the socket still holds is taken in
-    /// the same call (one more enter, not waiting), up to `max`. Timed sends due by
-    /// the deadline and by [`timed_may_hold_until`](Self::timed_may_hold_until)
-    /// complete within the wait without ending it.
+    /// the same call (one more enter, not waiting), up to `max`. Timed sends complete
+    /// within the wait without ending it; a datagram ends it once those due by
+    /// [`timed_may_hold_until`](Self::timed_may_hold_until) are out.
     pub fn wait(&mut self, deadline_ns: Option<u64>, max_ms: u64, max: usize, mut each: impl FnMut(&[u8])) -> io::Result<Woken> {
         let mut woken = Woken::default();
         let mut first = true;
@@ -483,9 +537,13 @@ impl Ring {
             // Completions already taken (sends never stay there) mean: do not block.
             let timeout = if !self.pending.is_empty() || !first { 0 } else { timeout_ns(deadline_ns, max_ms) };
             first = false;
+            self.bells[0].rang = false;
             self.enter(timeout, deadline_ns)?;
             let ran_out = self.take(&mut woken, max, &mut each)?;
-            if !ran_out || woken.datagrams >= max {
+            // The netlink socket's bell may end the wait before the receive has
+            // taken the datagram that rang it: take it now, not a round later.
+            let early_bell = self.bells[0].rang && woken.datagrams == 0 && timeout != 0;
+            if (!ran_out && !early_bell) || woken.datagrams >= max {
                 return Ok(woken);
             }
         }
@@ -494,18 +552,67 @@ impl Ring {
     /// Submits and waits for every send's completion — the timed sends' that are due
     /// meanwhile too — and one more event, or `timeout_ns`; takes the completions.
     /// `deadline_ns`: the timed sends due by then count.
+    ///
+    /// The count: the timed sends due by the hold ([`timed_may_hold_until`]) and one
+    /// datagram, plus what the bells post. Timed sends due after the hold post fewer
+    /// than the bells do (they are armed to that), so they never end the wait alone;
+    /// a datagram rings the bells and ends it once the held ones are out.
+    ///
+    /// [`timed_may_hold_until`]: Self::timed_may_hold_until
     fn enter(&mut self, timeout_ns: u64, deadline_ns: Option<u64>) -> io::Result<()> {
         let ts = Timespec::new().sec(timeout_ns / 1_000_000_000).nsec((timeout_ns % 1_000_000_000) as u32);
         let args = SubmitArgs::new().timespec(&ts);
-        let timed = if timeout_ns == 0 { 0 } else { self.timed_completions_by(deadline_ns.unwrap_or(u64::MAX).min(self.hold_until_ns)) };
+        let mut want = self.in_flight + 1;
+        if timeout_ns != 0 {
+            let by = deadline_ns.unwrap_or(u64::MAX);
+            let (held, all) = self.timed_completions_by(by.min(self.hold_until_ns), by);
+            // Completions of bells rung before are still to come: they count, and
+            // so do the bells armed now, which only a datagram rings.
+            let armed = self.ring_bells(all - held)?;
+            want += held + armed + self.bells.iter().map(|b| b.ringing).sum::<usize>();
+        }
         syscall_count::add(1);
-        match self.ring.submitter().submit_with_args(self.in_flight + timed + 1, &args) {
+        match self.ring.submitter().submit_with_args(want, &args) {
             Ok(_) => {}
             Err(e) if matches!(e.raw_os_error(), Some(libc::ETIME) | Some(libc::EINTR) | Some(libc::EBUSY)) => {}
             Err(e) => return Err(e),
         }
         self.drain();
         self.take_send_error()
+    }
+
+    /// Arms the bells so that each, not rung yet, posts at least `n` completions
+    /// when it rings (the control sockets' at least as many as the netlink socket's);
+    /// returns what the netlink socket's will post.
+    fn ring_bells(&mut self, n: usize) -> io::Result<usize> {
+        let n = n.min(BELL_MAX);
+        let want = [n, n.max(self.bells[0].unrung).min(BELL_MAX)];
+        for (b, want) in want.into_iter().enumerate() {
+            while self.bells[b].unrung < want {
+                let k = (want - self.bells[b].unrung).min(BELL_CHAIN_MAX);
+                let room = {
+                    let sq = self.ring.submission();
+                    sq.capacity() - sq.len()
+                };
+                if room < k {
+                    syscall_count::add(1);
+                    self.ring.submit()?;
+                }
+                let ud = BELL + b as u64;
+                let poll = opcode::PollAdd::new(Fd(self.bells[b].fd), libc::POLLIN as u32).build().user_data(ud);
+                let mut sq = self.ring.submission();
+                // SAFETY: no buffers; the descriptors outlive the ring (owned by the daemon).
+                unsafe {
+                    sq.push(&if k > 1 { poll.flags(squeue::Flags::IO_LINK) } else { poll }).expect("room for a bell");
+                    for j in 1..k {
+                        let nop = opcode::Nop::new().build().user_data(ud);
+                        sq.push(&if j + 1 < k { nop.flags(squeue::Flags::IO_LINK) } else { nop }).expect("room for a bell's no-op");
+                    }
+                }
+                self.bells[b].unrung += k;
+            }
+        }
+        Ok(self.bells[0].unrung)
     }
 
     /// Handles pending completions until `woken` has `max` datagrams; true if the
@@ -681,6 +788,113 @@ mod tests {
         assert_eq!(got, b"later");
         assert!(got_at >= due, "sent {} µs early", (due - got_at) / 1000);
         assert_eq!(r.timed_pending(), 0);
+    }
+
+    /// A thread that sends `d` on `b` at `at` (CLOCK_MONOTONIC).
+    fn send_at(b: UnixDatagram, at: u64, d: &'static [u8]) -> std::thread::JoinHandle<UnixDatagram> {
+        std::thread::spawn(move || {
+            let now = sdmac_rt::monotonic_ns();
+            std::thread::sleep(std::time::Duration::from_nanos(at.saturating_sub(now)));
+            b.send(d).unwrap();
+            b
+        })
+    }
+
+    #[test]
+    fn timed_sends_due_after_the_hold_do_not_end_a_wait() {
+        let (a, b) = UnixDatagram::pair().unwrap();
+        let poller = Poller::new().unwrap();
+        let mut r = ring_on(&a, &poller, 8, 256);
+        let t0 = sdmac_rt::monotonic_ns();
+        for k in 1..=5u8 {
+            r.queue_send_at(&[k], t0 + k as u64 * 4_000_000).unwrap();
+        }
+        // No hold: a datagram would end the wait at once; the five sends (ten
+        // completions) must not.
+        r.timed_may_hold_until(0);
+        let w = r.wait(Some(t0 + 40_000_000), 1000, 64, |_| panic!("nothing comes")).unwrap();
+        assert_eq!(w, Woken::default());
+        assert!(sdmac_rt::monotonic_ns() >= t0 + 40_000_000, "a timed send ended the wait");
+        assert_eq!(r.timed_pending(), 0);
+        let mut buf = [0u8; 4];
+        for k in 1..=5u8 {
+            assert_eq!(b.recv(&mut buf).unwrap(), 1);
+            assert_eq!(buf[0], k);
+        }
+    }
+
+    #[test]
+    fn a_datagram_ends_a_wait_at_once_while_timed_sends_due_later_are_pending() {
+        let (a, b) = UnixDatagram::pair().unwrap();
+        let poller = Poller::new().unwrap();
+        let mut r = ring_on(&a, &poller, 8, 256);
+        let t0 = sdmac_rt::monotonic_ns();
+        r.queue_send_at(b"t1", t0 + 5_000_000).unwrap();
+        r.queue_send_at(b"t2", t0 + 300_000_000).unwrap();
+        r.timed_may_hold_until(0);
+        let sender = send_at(b, t0 + 20_000_000, b"frame");
+        let mut got = Vec::new();
+        let w = r.wait(Some(t0 + 600_000_000), 1000, 64, |d| got.push(d.to_vec())).unwrap();
+        let woke = sdmac_rt::monotonic_ns() - t0;
+        assert_eq!((w.datagrams, got), (1, vec![b"frame".to_vec()]));
+        assert!((20_000_000..200_000_000).contains(&woke), "woke {} ms after the start", woke / 1_000_000);
+        assert_eq!(r.timed_pending(), 1, "t1 went out, t2 is still to go");
+        // The bells were rung; the next wait, with t2 pending, is again ended by a
+        // datagram only.
+        let b = sender.join().unwrap();
+        let sender = send_at(b, t0 + 60_000_000, b"again");
+        let w = r.wait(Some(t0 + 600_000_000), 1000, 64, |_| {}).unwrap();
+        let woke = sdmac_rt::monotonic_ns() - t0;
+        assert_eq!(w.datagrams, 1);
+        assert!(woke < 200_000_000, "woke {} ms after the start", woke / 1_000_000);
+        let b = sender.join().unwrap();
+        r.flush().unwrap();
+        let mut buf = [0u8; 8];
+        for want in [&b"t1"[..], b"t2"] {
+            let n = b.recv(&mut buf).unwrap();
+            assert_eq!(&buf[..n], want);
+        }
+    }
+
+    #[test]
+    fn a_datagram_waits_for_the_timed_sends_due_by_the_hold_only() {
+        let (a, b) = UnixDatagram::pair().unwrap();
+        let poller = Poller::new().unwrap();
+        let mut r = ring_on(&a, &poller, 8, 256);
+        let t0 = sdmac_rt::monotonic_ns();
+        r.queue_send_at(b"held", t0 + 30_000_000).unwrap();
+        r.queue_send_at(b"later", t0 + 300_000_000).unwrap();
+        r.timed_may_hold_until(t0 + 30_000_000);
+        let sender = send_at(b, t0 + 5_000_000, b"frame");
+        let w = r.wait(Some(t0 + 600_000_000), 1000, 64, |_| {}).unwrap();
+        let woke = sdmac_rt::monotonic_ns() - t0;
+        assert_eq!(w.datagrams, 1);
+        assert!(woke >= 30_000_000, "the datagram ended the wait before the held send was out ({} ms)", woke / 1_000_000);
+        assert!(woke < 200_000_000, "the send due after the hold held the datagram back ({} ms)", woke / 1_000_000);
+        assert_eq!(r.timed_pending(), 1);
+        drop(sender.join().unwrap());
+    }
+
+    #[test]
+    fn a_control_client_ends_a_wait_while_timed_sends_due_later_are_pending() {
+        let (a, _b) = UnixDatagram::pair().unwrap();
+        let poller = Poller::new().unwrap();
+        let (c, mut d) = UnixStream::pair().unwrap();
+        poller.add(c.as_raw_fd(), 9).unwrap();
+        let mut r = ring_on(&a, &poller, 8, 256);
+        let t0 = sdmac_rt::monotonic_ns();
+        r.queue_send_at(b"later", t0 + 300_000_000).unwrap();
+        let writer = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            use std::io::Write;
+            d.write_all(b"x").unwrap();
+            d
+        });
+        let w = r.wait(Some(t0 + 600_000_000), 1000, 64, |_| {}).unwrap();
+        assert!(w.control);
+        assert!(sdmac_rt::monotonic_ns() - t0 < 200_000_000);
+        drop(writer.join().unwrap());
+        r.flush().unwrap();
     }
 
     #[test]

@@ -103,3 +103,29 @@ fn every_frame_is_answered_once_with_fewer_wake_ups() {
     assert!(statuses > 100, "{statuses} statuses ahead");
     assert!(ahead_wakes * 10 < plain_wakes * 8, "{ahead_wakes} wake-ups running ahead, {plain_wakes} without");
 }
+
+#[test]
+fn a_busy_channel_runs_ahead_while_another_channel_is_idle() {
+    // A -> B on 2412 MHz; C on 5180 MHz sent earlier (to no one there), and is idle
+    // by the time A's DATA ends.
+    let mut m = medium();
+    let mut out = Vec::new();
+    let short = data(C, A, &[1u8; 40]);
+    m.on_frame(MS / 2, kf(C, &short, 5180, vec![(Rate::Ofdm54, 1)], 9), &mut out);
+    let f = data(A, B, &[7u8; 1400]);
+    out.extend(send(&mut m, MS, A, &f, Rate::Ofdm54, 1, 1));
+    out.extend(run(&mut m, MS + US));
+    // The daemon wakes at the DATA's end, for the delivery to B.
+    let t = m.next_output_time().unwrap();
+    let before = out.len();
+    out.extend(run(&mut m, t));
+    assert!(matches!(&out[before..], [Output::Deliver { freq: 2412, .. }]), "{} outputs", out.len() - before);
+    let before = out.len();
+    let quiet = m.advance_quiet(t, &mut out);
+    // 2412 MHz ran ahead to its ACK's end: A's status came out ahead of its time...
+    assert_eq!(acked(&out[before..], 1), Some(true));
+    assert!(out[before..].iter().all(|o| due(o) > t));
+    // ...but C and A may act on 5180 MHz at any time: a frame must not wait.
+    assert_eq!(quiet, t);
+    assert!(acked(&out, 9).is_some(), "C's frame on 5180 MHz was answered");
+}
