@@ -187,7 +187,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
                 c.flush().map_err(io_err("capture file"))?;
             }
             if let Some(w) = stats.as_mut() {
-                w.write(now(), &medium.medium_stats_by_medium(), &daemon_counters(&medium, rounds, (timed_outputs, ring.as_ref().map_or(0, |r| r.timed_overdue)), late.take_interval())).map_err(io_err("stats file"))?;
+                w.write(now(), &medium.medium_stats_by_medium(), &daemon_counters(&medium, rounds, timed_outputs, ring.as_ref(), late.take_interval())).map_err(io_err("stats file"))?;
             }
             if log >= 5 {
                 eprintln!(
@@ -195,7 +195,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
                     medium.counters(),
                     syscall_count::total(),
                     late.total(),
-                    ring.as_ref().map_or(0, |r| r.timed_overdue)
+                    timed_overdue(ring.as_ref())
                 );
             }
             clients.remove_socket_file();
@@ -233,14 +233,19 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
         }
         if let Some(w) = stats.as_mut() {
             if t >= next_stats {
-                w.write(t, &medium.medium_stats_by_medium(), &daemon_counters(&medium, rounds, (timed_outputs, ring.as_ref().map_or(0, |r| r.timed_overdue)), late.take_interval())).map_err(io_err("stats file"))?;
+                w.write(t, &medium.medium_stats_by_medium(), &daemon_counters(&medium, rounds, timed_outputs, ring.as_ref(), late.take_interval())).map_err(io_err("stats file"))?;
                 next_stats = t - t % 1_000_000_000 + 1_000_000_000;
             }
         }
     }
 }
 
-fn daemon_counters(m: &HwsimMedium, rounds: u64, (timed, timed_overdue): (u64, u64), late: LatenessSummary) -> DaemonCounters {
+/// Timed sends the ring found not done 2 ms after their time.
+fn timed_overdue(ring: Option<&Ring>) -> u64 {
+    ring.map_or(0, |r| r.timed_overdue)
+}
+
+fn daemon_counters(m: &HwsimMedium, rounds: u64, timed: u64, ring: Option<&Ring>, late: LatenessSummary) -> DaemonCounters {
     let c = m.counters();
     DaemonCounters {
         mono_ns: sdmac_rt::monotonic_ns(),
@@ -251,6 +256,6 @@ fn daemon_counters(m: &HwsimMedium, rounds: u64, (timed, timed_overdue): (u64, u
         rounds,
         late,
         timed,
-        timed_overdue,
+        timed_overdue: timed_overdue(ring),
     }
 }

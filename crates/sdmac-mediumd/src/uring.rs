@@ -96,7 +96,7 @@ impl Drop for BufRing {
 
 /// A bell: polls on a descriptor (the netlink socket, the control sockets' epoll set),
 /// each with no-ops linked behind it, so that the descriptor's becoming readable
-/// posts `armed` completions at once. A wait counts those on top of the timed sends'
+/// posts as many completions as its chains hold, at once. A wait counts those on top of the timed sends'
 /// that are due meanwhile: then a datagram (or a control client) ends it, and the
 /// timed sends alone do not, however many there are. The kernel ends a wait on a
 /// count of completions or on a timeout request firing, and the latter cannot be tied
@@ -395,14 +395,7 @@ impl Ring {
         let send = opcode::Send::new(Fd(self.nl), t.datagram.as_ptr(), t.datagram.len() as u32).build().user_data(TIMED + k as u64);
         self.timed[k] = Some(t);
         // The three go in together: a link must not be cut by a full queue.
-        let room = {
-            let sq = self.ring.submission();
-            sq.capacity() - sq.len()
-        };
-        if room < 3 {
-            syscall_count::add(1);
-            self.ring.submit()?;
-        }
+        self.make_room(3)?;
         let mut sq = self.ring.submission();
         // SAFETY: the timespec and the datagram live in `timed[k]` until the send's
         // completion is taken (`drain`).
@@ -410,6 +403,20 @@ impl Ring {
             sq.push(&hold).expect("room for a hold");
             sq.push(&timer).expect("room for its timer");
             sq.push(&send).expect("room for its send");
+        }
+        Ok(())
+    }
+
+    /// Submits what is queued if fewer than `n` entries are free: a linked chain of
+    /// `n` must go in whole.
+    fn make_room(&mut self, n: usize) -> io::Result<()> {
+        let room = {
+            let sq = self.ring.submission();
+            sq.capacity() - sq.len()
+        };
+        if room < n {
+            syscall_count::add(1);
+            self.ring.submit()?;
         }
         Ok(())
     }
@@ -590,14 +597,7 @@ impl Ring {
         for (b, want) in want.into_iter().enumerate() {
             while self.bells[b].unrung < want {
                 let k = (want - self.bells[b].unrung).min(BELL_CHAIN_MAX);
-                let room = {
-                    let sq = self.ring.submission();
-                    sq.capacity() - sq.len()
-                };
-                if room < k {
-                    syscall_count::add(1);
-                    self.ring.submit()?;
-                }
+                self.make_room(k)?;
                 let ud = BELL + b as u64;
                 let poll = opcode::PollAdd::new(Fd(self.bells[b].fd), libc::POLLIN as u32).build().user_data(ud);
                 let mut sq = self.ring.submission();
