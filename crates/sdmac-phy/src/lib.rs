@@ -18,5 +18,5 @@ pub mod units;
 pub use error_model::{ErrorModel, PerTable, PerTableError};
 pub use phy::{Phy, RateSet, LEGACY_RATES};
 pub use propagation::{received_power_dbm, PathLoss};
-pub use rate::{CodeRate, Modulation, ModulationClass, Rate};
+pub use rate::{CodeRate, Modulation, ModulationClass, Rate, Width};
 pub use standard::{Standard, ACK_LEN, US};

@@ -84,7 +84,7 @@ impl Phy {
     pub fn new(standard: Standard) -> Phy {
         let (sifs, slot, cw_min, ext, rx_start, basic): (u64, u64, u32, u64, u64, &[Rate]) = match standard {
             Standard::Dot11b => (10, 20, 31, 0, 192, &[Rate::Dsss1, Rate::Dsss2]),
-            Standard::Dot11a | Standard::Dot11n5 => {
+            Standard::Dot11a | Standard::Dot11n5 | Standard::Dot11ac => {
                 (16, 9, 15, 0, 20, &[Rate::Ofdm6, Rate::Ofdm12, Rate::Ofdm24])
             }
             Standard::Dot11g | Standard::Dot11n2_4 => (
@@ -144,8 +144,23 @@ impl Phy {
                 }
             }
             ModulationClass::Ofdm => 20 * US,
-            ModulationClass::Ht => 36 * US,
+            // HT-mixed (IEEE 802.11-2016 §19.4.3): L-STF 8 + L-LTF 8 + L-SIG 4 + HT-SIG 8
+            // + HT-STF 4 + N_LTF HT-LTFs of 4.
+            ModulationClass::Ht => (32 + 4 * ht_ltfs(rate.streams())) * US,
+            // VHT (§21.4.3): L-STF 8 + L-LTF 8 + L-SIG 4 + VHT-SIG-A 8 + VHT-STF 4
+            // + N_VHTLTF VHT-LTFs of 4 + VHT-SIG-B 4.
+            ModulationClass::Vht => (36 + 4 * vht_ltfs(rate.streams())) * US,
             ModulationClass::Custom => 0,
+        }
+    }
+
+    /// The PSDU of a frame of `len` bytes sent at `rate`: the frame itself, except at a
+    /// VHT rate, where every PPDU carries an A-MPDU (IEEE 802.11-2016 §10.13.1; a VHT
+    /// single MPDU): a 4-byte MPDU delimiter and the MPDU padded to a multiple of 4.
+    pub fn psdu_len(&self, len: u32, rate: Rate) -> u32 {
+        match rate {
+            Rate::Vht { .. } => 4 + len.div_ceil(4) * 4,
+            _ => len,
         }
     }
 
@@ -159,9 +174,12 @@ impl Phy {
                 let nsym = ceil_div(16 + bits + 6, rate.n_dbps().unwrap() as u64);
                 pre + 4 * nsym * US + self.signal_extension_ns
             }
-            ModulationClass::Ht => {
-                let Rate::Ht { sgi, .. } = rate else { unreachable!() };
-                let nsym = ceil_div(bits + 16 + 6, rate.n_dbps().unwrap() as u64);
+            ModulationClass::Ht | ModulationClass::Vht => {
+                let (Rate::Ht { sgi, .. } | Rate::Vht { sgi, .. }) = rate else { unreachable!() };
+                let bits = 8 * self.psdu_len(len, rate) as u64;
+                // N_SYM = ceil((8·L + 16 service + 6·N_ES tail) / N_DBPS) (BCC).
+                let Some(n_dbps) = rate.n_dbps() else { return pre };
+                let nsym = ceil_div(bits + 16 + 6 * rate.n_es() as u64, n_dbps as u64);
                 // Short GI: 3.6 µs symbols, the total rounded up to a 4 µs boundary.
                 let data_us = if sgi { 4 * ceil_div(9 * nsym, 10) } else { 4 * nsym };
                 pre + data_us * US + self.signal_extension_ns
@@ -181,7 +199,7 @@ impl Phy {
         let reference = data.non_ht_reference();
         let (class_rates, mandatory): (&[Rate], &[Rate]) = match reference.class() {
             ModulationClass::Dsss => (&DSSS_RATES, &DSSS_RATES),
-            ModulationClass::Ofdm | ModulationClass::Ht => {
+            ModulationClass::Ofdm | ModulationClass::Ht | ModulationClass::Vht => {
                 (&OFDM_RATES, &[Rate::Ofdm6, Rate::Ofdm12, Rate::Ofdm24])
             }
             ModulationClass::Custom => return data,
@@ -211,7 +229,7 @@ impl Phy {
     pub fn lowest_mandatory_rate(&self) -> Rate {
         match self.standard {
             Standard::Dot11b | Standard::Dot11g | Standard::Dot11n2_4 => Rate::Dsss1,
-            Standard::Dot11a | Standard::Dot11n5 => Rate::Ofdm6,
+            Standard::Dot11a | Standard::Dot11n5 | Standard::Dot11ac => Rate::Ofdm6,
             Standard::Custom => self.control_rate.unwrap_or(Rate::Custom { kbps: 1000 }),
         }
     }
@@ -221,6 +239,28 @@ impl Phy {
         self.eifs_ns.unwrap_or_else(|| {
             self.sifs_ns + self.difs_ns() + self.airtime_ns(ACK_LEN, self.lowest_mandatory_rate())
         })
+    }
+}
+
+/// N_LTF of an HT PPDU with `nss` streams and no STBC or extension streams
+/// (IEEE 802.11-2016 Table 19-13): 1, 2, 4, 4.
+fn ht_ltfs(nss: u8) -> u64 {
+    match nss {
+        1 => 1,
+        2 => 2,
+        _ => 4,
+    }
+}
+
+/// N_VHTLTF for `nss` space-time streams (IEEE 802.11-2016 Table 21-13): 1, 2, 4, 4,
+/// 6, 6, 8, 8.
+fn vht_ltfs(nss: u8) -> u64 {
+    match nss {
+        0 | 1 => 1,
+        2 => 2,
+        3 | 4 => 4,
+        5 | 6 => 6,
+        _ => 8,
     }
 }
 

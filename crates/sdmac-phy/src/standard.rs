@@ -23,6 +23,8 @@ pub enum Standard {
     Dot11n2_4,
     /// 802.11n HT-mixed at 5 GHz (Clause 19).
     Dot11n5,
+    /// 802.11ac VHT at 5 GHz (Clause 21), with the HT and OFDM rates as well.
+    Dot11ac,
     /// A textbook PHY: all timing comes from overrides, rates are `Rate::Custom`.
     Custom,
 }
@@ -52,6 +54,9 @@ impl Standard {
                 DSSS_RATES.contains(&rate) || OFDM_RATES.contains(&rate) || matches!(rate, Rate::Ht { .. })
             }
             Standard::Dot11n5 => OFDM_RATES.contains(&rate) || matches!(rate, Rate::Ht { .. }),
+            Standard::Dot11ac => {
+                OFDM_RATES.contains(&rate) || matches!(rate, Rate::Ht { .. } | Rate::Vht { .. })
+            }
             Standard::Custom => matches!(rate, Rate::Custom { .. }),
         }
     }
@@ -64,6 +69,7 @@ impl Standard {
             Standard::Dot11g => "802.11g",
             Standard::Dot11n2_4 => "802.11n-2.4",
             Standard::Dot11n5 => "802.11n-5",
+            Standard::Dot11ac => "802.11ac",
             Standard::Custom => "custom",
         }
     }
@@ -84,10 +90,11 @@ impl FromStr for Standard {
             "802.11g" | "11g" | "g" => Standard::Dot11g,
             "802.11n-2.4" | "802.11n-2.4ghz" | "11n-2.4" | "802.11n" | "n" => Standard::Dot11n2_4,
             "802.11n-5" | "802.11n-5ghz" | "11n-5" => Standard::Dot11n5,
+            "802.11ac" | "11ac" | "ac" => Standard::Dot11ac,
             "custom" => Standard::Custom,
             _ => {
                 return Err(format!(
-                    "unknown standard {s:?}: expected 802.11a, 802.11b, 802.11g, 802.11n-2.4, 802.11n-5 or custom"
+                    "unknown standard {s:?}: expected 802.11a, 802.11b, 802.11g, 802.11n-2.4, 802.11n-5, 802.11ac or custom"
                 ))
             }
         })

@@ -12,7 +12,8 @@
 //!    - square M-QAM (Gray): p ≈ (4/log₂M)·(1 − 1/√M)·Q(√(3·snr/(M − 1)))
 //!      (the nearest-neighbour approximation, e.g. Goldsmith, *Wireless
 //!      Communications*, 2005, ch. 6; Proakis, *Digital Communications*), so
-//!      16-QAM: ¾·Q(√(snr/5)), 64-QAM: (7/12)·Q(√(snr/21)).
+//!      16-QAM: ¾·Q(√(snr/5)), 64-QAM: (7/12)·Q(√(snr/21)), 256-QAM (VHT):
+//!      (15/32)·Q(√(snr/85)).
 //! 2. A union bound on the bit error probability after hard-decision Viterbi decoding
 //!    of the convolutional code (Pursley & Taipale, "Error probabilities for
 //!    spread-spectrum packet radio with convolutional codes and Viterbi decoding",
@@ -37,6 +38,7 @@ pub fn uncoded_ber(modulation: Modulation, snr: f64) -> Option<f64> {
         Modulation::Qpsk => 0.5 * erfc((snr / 2.0).sqrt()),
         Modulation::Qam16 => qam_ber(16.0, snr),
         Modulation::Qam64 => qam_ber(64.0, snr),
+        Modulation::Qam256 => qam_ber(256.0, snr),
         _ => return None,
     })
 }

@@ -421,7 +421,8 @@ impl PerTable {
         let col = match self.layout {
             PerTableLayout::Legacy => LEGACY_RATES.iter().position(|r| *r == rate.non_ht_reference())?,
             PerTableLayout::Mcs => match rate {
-                Rate::Ht { mcs, .. } => mcs as usize,
+                Rate::Ht { mcs, .. } => (mcs % 8) as usize,
+                Rate::Vht { mcs, .. } => mcs as usize,
                 Rate::Ofdm6 => 0,
                 Rate::Ofdm9 | Rate::Ofdm12 => 1,
                 Rate::Ofdm18 => 2,

@@ -40,7 +40,7 @@ use crate::rate::{CodeRate, Modulation, Rate};
 /// (DSSS rates use their own model, custom rates none).
 pub fn eb_n0(rate: Rate, snr: f64) -> Option<f64> {
     match rate.modulation() {
-        Modulation::Bpsk | Modulation::Qpsk | Modulation::Qam16 | Modulation::Qam64 => {}
+        Modulation::Bpsk | Modulation::Qpsk | Modulation::Qam16 | Modulation::Qam64 | Modulation::Qam256 => {}
         _ => return None,
     }
     let coded_bps = rate.kbps() as f64 * 1e3 / code_rate_value(rate.code_rate());
@@ -57,6 +57,7 @@ pub fn uncoded_ber(modulation: Modulation, eb_n0: f64) -> Option<f64> {
         Modulation::Qpsk => 4.0,
         Modulation::Qam16 => 16.0,
         Modulation::Qam64 => 64.0,
+        Modulation::Qam256 => 256.0,
         _ => return None,
     };
     let bits = m.log2();
