@@ -21,14 +21,26 @@
 //! an HT/VHT MCS) or, failing that, the fastest table rate not faster than it — always
 //! below the band's table length, so the kernel never rejects it.
 //!
-//! **Modelled rates.** sdmac-phy models legacy rates and single-stream HT MCS 0–7 at
-//! 20/40 MHz. [`HwsimRate::to_phy`] is exact and fails on anything else;
-//! [`HwsimRate::nearest_phy`] always answers, keeping the per-stream modulation and
-//! coding and capping the width at 40 MHz (see its documentation).
+//! **Modelled rates.** sdmac-phy models legacy rates, HT MCS 0–31 (1–4 equal streams)
+//! at 20/40 MHz and VHT MCS 0–9 on 1–8 streams at 20/40/80/160 MHz.
+//! [`HwsimRate::to_phy`] is exact and fails on anything else (HT MCS 32–76, VHT
+//! combinations the standard excludes); [`HwsimRate::nearest_phy`] always answers,
+//! keeping the per-stream modulation and coding (see its documentation).
 
 use crate::hwsim::{RateFlags, TxFrame, TxRate};
 use core::fmt;
 use sdmac_phy::{Rate, LEGACY_RATES};
+
+impl From<Width> for sdmac_phy::Width {
+    fn from(w: Width) -> sdmac_phy::Width {
+        match w {
+            Width::Mhz20 => sdmac_phy::Width::Mhz20,
+            Width::Mhz40 => sdmac_phy::Width::Mhz40,
+            Width::Mhz80 => sdmac_phy::Width::Mhz80,
+            Width::Mhz160 => sdmac_phy::Width::Mhz160,
+        }
+    }
+}
 
 /// A band, as far as hwsim's rate tables are concerned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -344,58 +356,66 @@ impl HwsimRate {
         }
     }
 
-    /// The sdmac-phy rate, when it is modelled exactly: legacy rates and HT MCS 0–7.
-    /// VHT rates are never exact (their preamble differs from HT's).
+    /// The sdmac-phy rate, when it is modelled exactly: legacy rates, HT MCS 0–31 and
+    /// the VHT rates the standard defines.
     pub fn to_phy(self) -> Result<Rate, RateError> {
         match self {
             HwsimRate::Legacy { rate, .. } => Ok(rate),
-            HwsimRate::Ht { mcs, width40, sgi } if mcs < 8 => Ok(Rate::Ht {
+            HwsimRate::Ht { mcs, width40, sgi } if mcs < 32 => Ok(Rate::Ht {
                 mcs,
                 bw40: width40,
                 sgi,
             }),
             HwsimRate::Ht { .. } => Err(RateError::NotModelled {
                 rate: self,
-                reason: "sdmac-phy models single-stream HT MCS 0-7 only",
+                reason: "sdmac-phy models HT MCS 0-31 (equal modulation on every stream) only",
             }),
-            HwsimRate::Vht { .. } => Err(RateError::NotModelled {
-                rate: self,
-                reason: "sdmac-phy models no VHT rate (use nearest_phy)",
-            }),
+            HwsimRate::Vht {
+                mcs,
+                nss,
+                width,
+                sgi,
+            } => {
+                let r = Rate::Vht {
+                    mcs,
+                    nss,
+                    width: width.into(),
+                    sgi,
+                };
+                if r.is_valid() {
+                    Ok(r)
+                } else {
+                    Err(RateError::NotModelled {
+                        rate: self,
+                        reason: "a VHT MCS, stream and width combination the standard excludes",
+                    })
+                }
+            }
         }
     }
 
     /// The nearest rate sdmac-phy models, keeping the per-stream modulation and coding:
-    /// - legacy and HT MCS 0–7: exact;
-    /// - HT MCS 8–31 (2–4 equal streams): MCS `mcs % 8` on one stream;
+    /// - legacy, HT MCS 0–31 and valid VHT rates: exact ([`HwsimRate::to_phy`]);
     /// - HT MCS 32 (40 MHz duplicate, 6 Mb/s): MCS 0 at 20 MHz;
-    /// - HT MCS 33–76 (unequal modulation): MCS 0 (conservative);
-    /// - VHT MCS 0–7: HT MCS with the same number, at 40 MHz if the VHT width is 40 MHz
-    ///   or more (the same data subcarriers as HT at 20/40 MHz); VHT MCS 8–9 (256-QAM):
-    ///   HT MCS 7.
-    ///
-    /// Spatial streams are dropped ([`HwsimRate::nss`] tells how many there were), so
-    /// an airtime computed from the result is `nss` times too long for a multi-stream
-    /// rate.
+    /// - HT MCS 33–76 (unequal modulation): MCS 0 on as many streams, as wide
+    ///   (conservative);
+    /// - a VHT combination the standard excludes: HT MCS with the same number (7 for
+    ///   256-QAM) at 40 MHz if the VHT width is 40 MHz or more, on one stream.
     pub fn nearest_phy(self) -> Rate {
+        if let Ok(r) = self.to_phy() {
+            return r;
+        }
         match self {
             HwsimRate::Legacy { rate, .. } => rate,
-            HwsimRate::Ht { mcs, width40, sgi } => match mcs {
-                0..=31 => Rate::Ht {
-                    mcs: mcs % 8,
-                    bw40: width40,
-                    sgi,
-                },
-                32 => Rate::Ht {
-                    mcs: 0,
-                    bw40: false,
-                    sgi,
-                },
-                _ => Rate::Ht {
-                    mcs: 0,
-                    bw40: width40,
-                    sgi,
-                },
+            HwsimRate::Ht { mcs: 32, sgi, .. } => Rate::Ht {
+                mcs: 0,
+                bw40: false,
+                sgi,
+            },
+            HwsimRate::Ht { width40, sgi, .. } => Rate::Ht {
+                mcs: 8 * (self.nss().min(4) - 1),
+                bw40: width40,
+                sgi,
             },
             HwsimRate::Vht {
                 mcs, width, sgi, ..
@@ -549,10 +569,14 @@ mod tests {
                 ht(0, true, true)
             );
         }
-        // two streams: same per-stream MCS, nss reported
+        // two streams: exact
         let r = tx_rate(15, m | RateFlags::WIDTH_40, F5).unwrap();
-        assert_eq!((r.nss(), r.nearest_phy()), (2, ht(7, true, false)));
-        assert!(matches!(r.to_phy(), Err(RateError::NotModelled { .. })));
+        assert_eq!((r.nss(), r.nearest_phy()), (2, ht(15, true, false)));
+        assert_eq!(r.to_phy(), Ok(ht(15, true, false)));
+        // unequal modulation (MCS 33-76): not exact, MCS 0 on as many streams
+        let u = tx_rate(40, m, F5).unwrap();
+        assert!(matches!(u.to_phy(), Err(RateError::NotModelled { .. })));
+        assert_eq!(u.nearest_phy(), ht(16, false, false));
         assert_eq!(
             tx_rate(7, m, F24).unwrap().to_phy().unwrap(),
             ht(7, false, false)
@@ -601,17 +625,22 @@ mod tests {
             tx_rate(0, v | RateFlags::MCS, F5),
             Err(RateError::ConflictingFlags { .. })
         ));
-        // nearest modelled rate
-        assert_eq!(phy_rate(0x04, v, F5).unwrap(), ht(4, false, false));
+        // modelled exactly
+        use sdmac_phy::Width as W;
+        let vht = |mcs, nss, width, sgi| Rate::Vht { mcs, nss, width, sgi };
+        assert_eq!(phy_rate(0x04, v, F5).unwrap(), vht(4, 1, W::Mhz20, false));
         assert_eq!(
             phy_rate(0x15, v | RateFlags::WIDTH_80, F5).unwrap(),
-            ht(5, true, false)
+            vht(5, 2, W::Mhz80, false)
         );
         assert_eq!(
             phy_rate(0x08, v | RateFlags::WIDTH_40 | RateFlags::SHORT_GI, F5).unwrap(),
-            ht(7, true, true)
+            vht(8, 1, W::Mhz40, true)
         );
-        assert!(tx_rate(0x04, v, F5).unwrap().to_phy().is_err());
+        // MCS 9 on one stream at 20 MHz does not exist: nearest HT rate
+        let x = tx_rate(0x09, v, F5).unwrap();
+        assert!(x.to_phy().is_err());
+        assert_eq!(x.nearest_phy(), ht(7, false, false));
     }
 
     #[test]
