@@ -6,6 +6,28 @@ use crate::radio::Radio;
 use sdmac_medium::{Dest, FrameKind, RxIndication, Sink, TxReport};
 use std::collections::HashMap;
 
+/// The attempts made at each of the kernel's rate entries: `made` attempts go through
+/// the entries in order, each up to its tries (0 for an entry skipped), as the engine
+/// spends a rate series; any beyond (never expected) count at the last entry tried.
+pub(crate) fn attempts_per_entry(tries: &[u8], made: u8) -> Vec<u8> {
+    let mut left = made;
+    let mut out: Vec<u8> = tries
+        .iter()
+        .map(|&t| {
+            let n = left.min(t);
+            left -= n;
+            n
+        })
+        .collect();
+    if let Some(last) = tries.iter().rposition(|t| *t > 0).filter(|_| left > 0) {
+        out[last] = out[last].saturating_add(left);
+    }
+    if out.is_empty() {
+        out.push(0);
+    }
+    out
+}
+
 /// The sink of one channel's engine medium.
 pub(crate) struct Collector<'a> {
     pub out: &'a mut Vec<Output>,
@@ -56,12 +78,7 @@ impl Sink for Collector<'_> {
 
     fn tx_done(&mut self, r: &TxReport) {
         let Some(f) = self.ch.remove(&r.handle) else { return };
-        let mut attempts = vec![0u8; f.n_rates];
-        for (k, (_, n)) in r.rates[..r.n_rates as usize].iter().enumerate() {
-            if k < attempts.len() {
-                attempts[k] = *n;
-            }
-        }
+        let attempts = attempts_per_entry(&f.tries[..f.n_rates.min(4)], r.attempts);
         let acked = matches!(r.outcome, sdmac_medium::Outcome::Acked) || (matches!(r.outcome, sdmac_medium::Outcome::NoAck) && r.attempts > 0);
         // The signal its destination received it with (kept with the frame: the
         // reception and the outcome may come out of different rounds).
@@ -90,5 +107,21 @@ impl Sink for Collector<'_> {
         let receiver = radio.hw;
         self.counters.deliveries += 1;
         self.out.push(Output::Deliver { receiver, frame: f.bytes.clone(), rate: ind.rate, signal_dbm: signal, freq: self.freq, due: ind.t_end });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::attempts_per_entry;
+
+    #[test]
+    fn attempts_follow_the_kernels_entries_skipped_ones_get_0() {
+        // Entries 4, 0 (skipped), 3: 6 attempts = 4 at the first, 2 at the third.
+        assert_eq!(attempts_per_entry(&[4, 0, 3], 6), [4, 0, 2]);
+        // The first entry skipped: acked at once on the second.
+        assert_eq!(attempts_per_entry(&[0, 2], 1), [0, 1]);
+        assert_eq!(attempts_per_entry(&[2, 2], 0), [0, 0]);
+        assert_eq!(attempts_per_entry(&[1, 0], 3), [3, 0]);
+        assert_eq!(attempts_per_entry(&[], 0), [0]);
     }
 }

@@ -79,6 +79,7 @@ pub fn add_counters(a: &mut Counters, b: Counters) {
     a.acked += b.acked;
     a.deliveries += b.deliveries;
     a.refused += b.refused;
+    a.refusals.add(b.refusals);
 }
 
 /// Hands frames and events to the workers.

@@ -127,14 +127,11 @@ impl Encoder {
                         l.record(*due, now);
                     }
                     // The frame's own rate indices with the attempts made; the list ends
-                    // at the first entry not used.
+                    // after the last entry used (an entry skipped before it says 0).
                     let mut tx_info = [TxRate::END; TX_MAX_RATES];
-                    for (k, r) in tx_info.iter_mut().enumerate() {
-                        let n = attempts.get(k).copied().unwrap_or(0);
-                        if echo.rate_idx[k] < 0 || n == 0 {
-                            break;
-                        }
-                        *r = TxRate::new(echo.rate_idx[k], n);
+                    let used = (0..TX_MAX_RATES).take_while(|&k| echo.rate_idx[k] >= 0).filter(|&k| attempts.get(k).is_some_and(|n| *n > 0)).last();
+                    for (k, r) in tx_info.iter_mut().enumerate().take(used.map_or(0, |u| u + 1)) {
+                        *r = TxRate::new(echo.rate_idx[k], attempts.get(k).copied().unwrap_or(0));
                     }
                     let flags = HwsimFlags::from_bits_retain(echo.flags);
                     let flags = if *acked { flags | HwsimFlags::STAT_ACK } else { flags };
@@ -257,5 +254,49 @@ mod tests {
         assert_eq!(sizes.len(), 6, "{sizes:?}");
         assert!(sizes[..5].iter().all(|&n| n <= DATAGRAM_MAX && n > 3000), "{sizes:?}");
         assert!(sizes[5] > 5000, "the large frame alone: {sizes:?}");
+    }
+}
+
+#[cfg(test)]
+mod status_tests {
+    use super::*;
+    use crate::hwsim_medium::StatusEcho;
+    use sdmac_hwsim::hwsim::HwsimMsg;
+
+    /// The TX_INFO of the status the encoder writes for `attempts` of a frame whose
+    /// rate series had the indices `idx`.
+    fn tx_info(idx: [i8; 4], attempts: Vec<u8>) -> [TxRate; TX_MAX_RATES] {
+        let mut out = vec![Output::TxStatus { transmitter: [0x42, 0, 0, 0, 0, 0], cookie: 3, acked: true, signal_dbm: -50, attempts, echo: StatusEcho { rate_idx: idx, flags: 1 }, due: 0 }];
+        let mut enc = Encoder::new(20, 1, 0);
+        let mut got = None;
+        enc.send(
+            &mut out,
+            0,
+            None,
+            |d| {
+                let m = nl::messages(d).next().unwrap().unwrap();
+                match HwsimMsg::parse(&m).unwrap() {
+                    HwsimMsg::TxInfo(t) => got = Some(t.tx_info),
+                    other => panic!("{other:?}"),
+                }
+                Ok(())
+            },
+            |_, _, _, _| Ok(()),
+        )
+        .unwrap();
+        got.unwrap()
+    }
+
+    #[test]
+    fn a_skipped_entry_keeps_its_place_with_0_attempts() {
+        let t = |i, n| TxRate::new(i, n);
+        // Entry 0 skipped, the frame acked at entry 1's first try: (idx0, 0), (idx1, 1).
+        assert_eq!(tx_info([7, 4, 0, -1], vec![0, 1, 0]), [t(7, 0), t(4, 1), TxRate::END, TxRate::END]);
+        // Acked at once: the list ends after entry 0.
+        assert_eq!(tx_info([7, 4, 0, -1], vec![1, 0, 0]), [t(7, 1), TxRate::END, TxRate::END, TxRate::END]);
+        // Nothing tried (a refused frame): an empty list.
+        assert_eq!(tx_info([7, 4, -1, -1], vec![0, 0]), [TxRate::END; 4]);
+        // Entries 0 and 2 used, 1 skipped.
+        assert_eq!(tx_info([7, 4, 0, -1], vec![2, 0, 3]), [t(7, 2), t(4, 0), t(0, 3), TxRate::END]);
     }
 }

@@ -18,6 +18,7 @@ use crate::collector::Collector;
 use crate::media::{MediumId, MediumSetup, MediumState};
 use crate::movement::{moved, Movement};
 use crate::radio::{Radio, RadioIndex};
+use crate::refusal::{mac, report_once, Cause, RateName, Refusals};
 use sdmac_frame::ieee80211::{Frame, FrameType};
 use sdmac_medium::{Ac, Dest, LinkOverride, Medium, MediumConfig, RateSeries, StationConfig, StationId, Time, TxRequest};
 use sdmac_phy::error_model::ErrorModel;
@@ -210,6 +211,9 @@ pub(crate) struct InFlight {
     pub cookie: u64,
     pub bytes: Vec<u8>,
     pub n_rates: usize,
+    /// Tries the medium may make at each entry of the kernel's rate series: the
+    /// kernel's count, 0 for an entry skipped.
+    pub tries: [u8; 4],
     pub echo: StatusEcho,
     /// Signal at its destination (dBm) of its last attempt that arrived, for the
     /// status; None until one did.
@@ -252,8 +256,11 @@ pub struct Counters {
     pub acked: u64,
     /// Deliveries.
     pub deliveries: u64,
-    /// Frames refused (malformed, or an invalid rate) and answered as not acked.
+    /// Frames refused (malformed, or no rate the channel carries) and answered as not
+    /// acknowledged.
     pub refused: u64,
+    /// Refusals per cause, and rate entries skipped.
+    pub refusals: Refusals,
 }
 
 /// The medium of the daemon: every configured medium, channel and radio.
@@ -272,12 +279,43 @@ fn radio_tuned_elsewhere(tuned: Option<u32>, freq: u32) -> bool {
     tuned.is_some_and(|f| f != freq)
 }
 
-fn phy_for(freq: u32) -> Phy {
+/// The PHY of a channel: at 5 GHz and above 802.11ac (OFDM, HT and VHT rates), below
+/// it 802.11n at 2.4 GHz (DSSS/CCK, ERP-OFDM and HT rates) — what hwsim radios send.
+fn standard_for(freq: u32) -> Standard {
     if freq >= 4900 {
-        Phy::new(Standard::Dot11a)
+        Standard::Dot11ac
     } else {
-        Phy::new(Standard::Dot11g)
+        Standard::Dot11n2_4
     }
+}
+
+fn phy_for(freq: u32) -> Phy {
+    Phy::new(standard_for(freq))
+}
+
+/// Does channel `freq` carry `rate`?
+fn carries(freq: u32, rate: Rate) -> bool {
+    rate.is_valid() && standard_for(freq).supports(rate)
+}
+
+/// The entries of `rates` channel `freq` carries, with the tries allowed at each of the
+/// kernel's entries (0 where one is skipped); the first entry skipped, if any.
+fn usable_rates(freq: u32, rates: &[(Rate, u8)]) -> (Vec<(Rate, u8)>, [u8; 4], Option<Rate>) {
+    let mut usable = Vec::with_capacity(rates.len());
+    let mut tries = [0u8; 4];
+    let mut skipped = None;
+    for (k, &(r, n)) in rates.iter().enumerate().take(4) {
+        if n == 0 {
+            continue;
+        }
+        if carries(freq, r) {
+            usable.push((r, n));
+            tries[k] = n;
+        } else {
+            skipped.get_or_insert(r);
+        }
+    }
+    (usable, tries, skipped)
 }
 
 /// The access category of a frame: QoS data by its TID, management → VO, other → BE.
@@ -463,9 +501,11 @@ impl HwsimMedium {
     /// Movement steps due by `now` are taken first.
     pub fn on_frame(&mut self, now: Time, f: KernelFrame<'_>, out: &mut Vec<Output>) {
         self.counters.frames_in += 1;
-        let refuse = |out: &mut Vec<Output>, counters: &mut Counters| {
+        let refuse = |out: &mut Vec<Output>, counters: &mut Counters, cause: Cause, why: &dyn Fn() -> String| {
             counters.refused += 1;
+            counters.refusals.count(cause);
             counters.statuses += 1;
+            report_once(cause, || format!("refused a frame from {} on {} MHz: {}; answered as not acknowledged", mac(f.transmitter), f.freq, why()));
             out.push(Output::TxStatus {
                 transmitter: f.transmitter,
                 cookie: f.cookie,
@@ -477,13 +517,25 @@ impl HwsimMedium {
             });
         };
         let Ok(frame) = Frame::new_checked(f.frame) else {
-            refuse(out, &mut self.counters);
+            refuse(out, &mut self.counters, Cause::Malformed, &|| format!("{} bytes are no 802.11 frame", f.frame.len()));
             return;
         };
-        let Some(rates) = RateSeries::new(&f.rates) else {
-            refuse(out, &mut self.counters);
+        let (usable, tries, skipped) = usable_rates(f.freq, &f.rates);
+        let Some(rates) = RateSeries::new(&usable) else {
+            let list = f.rates.iter().map(|(r, n)| format!("{}x{n}", RateName(*r))).collect::<Vec<_>>().join(", ");
+            refuse(out, &mut self.counters, Cause::NoUsableRate, &|| format!("no rate entry the {} channel carries (entries: {list})", standard_for(f.freq)));
             return;
         };
+        if let Some(r) = skipped {
+            for (k, &(_, n)) in f.rates.iter().enumerate().take(4) {
+                if n > 0 && tries[k] == 0 {
+                    self.counters.refusals.count(Cause::RateSkipped);
+                }
+            }
+            report_once(Cause::RateSkipped, || {
+                format!("skipped rate {} of a frame from {} on {} MHz: the {} channel does not carry it; the frame went at its other rates", RateName(r), mac(f.transmitter), f.freq, standard_for(f.freq))
+            });
+        }
         self.take_movement_steps(now, out);
         let r = self.radio_for(f.transmitter);
         self.retune(r, f.freq);
@@ -516,9 +568,9 @@ impl HwsimMedium {
         };
         match self.channels[c].engine.enqueue(now, s, req) {
             Ok(()) => {
-                self.channels[c].in_flight.insert(handle, InFlight { transmitter: f.transmitter, cookie: f.cookie, bytes: f.frame.to_vec(), n_rates: f.rates.len(), echo: f.echo, signal_dbm: None });
+                self.channels[c].in_flight.insert(handle, InFlight { transmitter: f.transmitter, cookie: f.cookie, bytes: f.frame.to_vec(), n_rates: f.rates.len(), tries, echo: f.echo, signal_dbm: None });
             }
-            Err(_) => refuse(out, &mut self.counters),
+            Err(e) => refuse(out, &mut self.counters, Cause::Engine, &|| format!("the medium refused it: {e:?}")),
         }
     }
 
@@ -529,7 +581,7 @@ impl HwsimMedium {
     /// refuse the frame (it learns nothing from it then).
     pub fn learn_from_frame(&mut self, f: &KernelFrame<'_>) -> Option<Learned> {
         let frame = Frame::new_checked(f.frame).ok()?;
-        RateSeries::new(&f.rates)?;
+        RateSeries::new(&usable_rates(f.freq, &f.rates).0)?;
         let addr = frame.addr2().map(|a| a.0);
         let (r, changed) = self.learn_radio(f.transmitter, addr);
         let retuned = self.radios[r].tuned != Some(f.freq);

@@ -24,8 +24,16 @@ pub fn each_message(d: &[u8], family: u16, log: u8, mut f: impl FnMut(KernelMsg<
         }
         match HwsimMsg::parse(&m) {
             Ok(HwsimMsg::Frame(fr)) => {
-                let rates: Vec<(sdmac_phy::Rate, u8)> =
-                    fr.rate_series().filter_map(|r| r.ok()).map(|(r, c)| (r.to_phy().unwrap_or_else(|_| r.nearest_phy()), c)).collect();
+                // One entry per kernel entry, in place: one that does not decode is
+                // kept as a rate no channel carries (skipped, reported 0 attempts).
+                let rates: Vec<(sdmac_phy::Rate, u8)> = fr
+                    .attempts()
+                    .zip(fr.rate_series().map(Some).chain(std::iter::repeat(None)))
+                    .map(|((tx, _), d)| match d {
+                        Some(Ok((r, c))) => (r.to_phy().unwrap_or_else(|_| r.nearest_phy()), c),
+                        _ => (crate::refusal::UNDECODABLE, tx.count),
+                    })
+                    .collect();
                 f(KernelMsg::Frame(KernelFrame {
                     transmitter: fr.transmitter,
                     frame: fr.frame,

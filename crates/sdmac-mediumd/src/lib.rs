@@ -36,6 +36,7 @@ pub mod netlink;
 pub mod options;
 mod radio;
 pub mod poller;
+pub mod refusal;
 pub mod radios;
 mod startup;
 pub mod stats;

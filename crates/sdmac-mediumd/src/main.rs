@@ -114,6 +114,7 @@ fn main() -> ExitCode {
         }
         i += 1;
     }
+    sdmac_mediumd::refusal::set_log_level(opts.log_level);
     match run(opts) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
