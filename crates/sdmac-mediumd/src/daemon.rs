@@ -257,5 +257,7 @@ fn daemon_counters(m: &HwsimMedium, rounds: u64, timed: u64, ring: Option<&Ring>
         late,
         timed,
         timed_overdue: timed_overdue(ring),
+        refused: c.refused,
+        refusals: c.refusals,
     }
 }

@@ -10,6 +10,7 @@
 //! the medium; see [`crate::lateness`]).
 
 use crate::lateness::LatenessSummary;
+use crate::refusal::Refusals;
 use sdmac_medium::MediumStats;
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -39,6 +40,10 @@ pub struct DaemonCounters {
     pub timed: u64,
     /// Timed sends found not done 2 ms after their time (should stay 0).
     pub timed_overdue: u64,
+    /// Frames refused (answered as not acknowledged, nothing delivered).
+    pub refused: u64,
+    /// Refusals per cause, and rate entries skipped.
+    pub refusals: Refusals,
 }
 
 /// Writes one line per medium per interval, and one for the daemon.
@@ -92,7 +97,7 @@ impl<W: Write> StatsWriter<W> {
         let d = daemon;
         writeln!(
             self.out,
-            "{{\"t\": {:.3}, \"mono_s\": {:.6}, \"daemon\": {{\"frames\": {}, \"deliveries\": {}, \"statuses\": {}, \"syscalls\": {}, \"rounds\": {}, \"timed\": {}, \"timed_overdue\": {}}}, \"late_us\": {{\"n\": {}, \"p50\": {:.1}, \"p99\": {:.1}, \"max\": {:.1}}}}}",
+            "{{\"t\": {:.3}, \"mono_s\": {:.6}, \"daemon\": {{\"frames\": {}, \"deliveries\": {}, \"statuses\": {}, \"syscalls\": {}, \"rounds\": {}, \"timed\": {}, \"timed_overdue\": {}, \"refused\": {}, \"refusals\": {}}}, \"late_us\": {{\"n\": {}, \"p50\": {:.1}, \"p99\": {:.1}, \"max\": {:.1}}}}}",
             t_ns as f64 / 1e9,
             d.mono_ns as f64 / 1e9,
             d.frames,
@@ -102,6 +107,8 @@ impl<W: Write> StatsWriter<W> {
             d.rounds,
             d.timed,
             d.timed_overdue,
+            d.refused,
+            d.refusals.json(),
             d.late.n,
             d.late.p50_ns as f64 / 1e3,
             d.late.p99_ns as f64 / 1e3,
@@ -124,7 +131,8 @@ mod tests {
         s.airtime_ns[1] = 250_000_000;
         s.backlog_ns = 750_000_000;
         let late = LatenessSummary { n: 4, p50_ns: 12_345, p99_ns: 80_000, max_ns: 81_200 };
-        let d = DaemonCounters { mono_ns: 5_500_000_000, frames: 9, syscalls: 20, late, ..DaemonCounters::default() };
+        let refusals = Refusals { no_usable_rate: 2, rates_skipped: 3, ..Refusals::default() };
+        let d = DaemonCounters { mono_ns: 5_500_000_000, frames: 9, syscalls: 20, late, refused: 2, refusals, ..DaemonCounters::default() };
         w.write(1_000_000_000, &[(0, 2412, s)], &d).unwrap();
         s.busy_ns += 1_000_000_000;
         s.backlog_ns += 1_000_000_000;
@@ -138,6 +146,7 @@ mod tests {
         let daemon: Vec<&str> = text.lines().filter(|l| l.contains("daemon")).collect();
         assert_eq!(daemon.len(), 2);
         assert!(daemon[0].contains("\"mono_s\": 5.500000") && daemon[0].contains("\"frames\": 9") && daemon[0].contains("\"syscalls\": 20"), "{}", daemon[0]);
+        assert!(daemon[0].contains("\"refused\": 2, \"refusals\": {\"malformed\": 0, \"no_usable_rate\": 2, \"engine\": 0, \"rates_skipped\": 3}}"), "{}", daemon[0]);
         assert!(daemon[0].ends_with("\"late_us\": {\"n\": 4, \"p50\": 12.3, \"p99\": 80.0, \"max\": 81.2}}"), "{}", daemon[0]);
         assert!(lines[0].contains("\"utilization\": 0.500000"), "{}", lines[0]);
         assert!(lines[0].contains("\"BE\": {\"attempts\": 7"), "{}", lines[0]);

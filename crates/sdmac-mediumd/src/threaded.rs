@@ -76,6 +76,8 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
                     late: fin.late.0,
                     timed: 0,
                     timed_overdue: 0,
+                    refused: fin.counters.refused,
+                    refusals: fin.counters.refusals,
                 };
                 w.write(now(), &fin.stats, &c).map_err(io_err("stats file"))?;
             }
@@ -112,7 +114,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             let t = now();
             if t >= next_stats {
                 let (media, c, n, late) = d.stats(rounds);
-                let dc = DaemonCounters { mono_ns: sdmac_rt::monotonic_ns(), frames: c.frames_in, deliveries: c.deliveries, statuses: c.statuses, syscalls: syscall_count::total(), rounds: n, late, timed: 0, timed_overdue: 0 };
+                let dc = DaemonCounters { mono_ns: sdmac_rt::monotonic_ns(), frames: c.frames_in, deliveries: c.deliveries, statuses: c.statuses, syscalls: syscall_count::total(), rounds: n, late, timed: 0, timed_overdue: 0, refused: c.refused, refusals: c.refusals };
                 w.write(t, &media, &dc).map_err(io_err("stats file"))?;
                 next_stats = t - t % 1_000_000_000 + 1_000_000_000;
             }
