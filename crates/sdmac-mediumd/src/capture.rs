@@ -4,7 +4,7 @@
 
 use sdmac_frame::fcs::write_fcs;
 use sdmac_frame::pcapng::{PcapngWriter, LINKTYPE_IEEE802_11_RADIOTAP};
-use sdmac_frame::radiotap::{self, Channel, Mcs};
+use sdmac_frame::radiotap::{self, Channel, Mcs, Vht};
 use sdmac_phy::Rate;
 use std::fs::File;
 use std::io::{self, BufWriter};
@@ -18,6 +18,19 @@ pub struct Capture {
 
 fn channel_flags(freq: u32, rate: Rate) -> u16 {
     sdmac_frame::channel::radiotap_flags(freq, rate.class() == sdmac_phy::ModulationClass::Dsss)
+}
+
+/// The radiotap VHT field of a single-user VHT PPDU: guard interval and bandwidth
+/// known (known bits 0x0004, 0x0040), short GI flag 0x04, bandwidth code 0 / 1 / 4 /
+/// 11 for 20 / 40 / 80 / 160 MHz, user 0's MCS in the high nibble and NSS in the low.
+pub fn vht_field(mcs: u8, nss: u8, width: sdmac_phy::Width, sgi: bool) -> Vht {
+    let bandwidth = match width {
+        sdmac_phy::Width::Mhz20 => 0,
+        sdmac_phy::Width::Mhz40 => 1,
+        sdmac_phy::Width::Mhz80 => 4,
+        sdmac_phy::Width::Mhz160 => 11,
+    };
+    Vht { known: 0x0004 | 0x0040, flags: if sgi { 0x04 } else { 0 }, bandwidth, mcs_nss: [(mcs << 4) | (nss & 0x0f), 0, 0, 0], ..Vht::default() }
 }
 
 impl Capture {
@@ -39,6 +52,7 @@ impl Capture {
         };
         match rate {
             Rate::Ht { mcs, bw40, sgi } => rt.mcs = Some(Mcs::new(mcs, bw40, sgi)),
+            Rate::Vht { mcs, nss, width, sgi } => rt.vht = Some(vht_field(mcs, nss, width, sgi)),
             other => rt.rate = other.units_500k(),
         }
         let rt_len = rt.buffer_len();
