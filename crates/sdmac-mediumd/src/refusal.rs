@@ -145,4 +145,12 @@ mod tests {
         assert_eq!(RateName(Rate::Ht { mcs: 7, bw40: true, sgi: false }).to_string(), "mcs7-40");
         assert_eq!(mac([0x42, 0, 0, 0, 1, 0]), "42:00:00:00:01:00");
     }
+
+    #[test]
+    fn each_cause_is_reported_once() {
+        // At the default level; the first call may come from another test of the
+        // process, the second never reports.
+        let first = report_once(Cause::Engine, || "a test refusal".into());
+        assert!(!report_once(Cause::Engine, || unreachable!("formatted again after {first}")));
+    }
 }
