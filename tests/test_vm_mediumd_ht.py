@@ -26,7 +26,7 @@ capture (-p), read with tshark, holds data frames with the radiotap MCS field
 runs at 40 MHz (ht40) or 80 MHz (vht80). Behaviour only: no throughput figure and
 no choice of rate control is asserted.
 
-Each test boots its own VM (TCG: ~60-90 s). Skipped, with the reason, when the VM
+Each test boots its own VM (TCG: ~25-90 s, 4 tests ~2 min on a loaded host). Skipped, with the reason, when the VM
 test bed cannot run here, the daemon is not built, or tshark is missing.
 """
 
