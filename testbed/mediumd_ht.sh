@@ -19,6 +19,7 @@
 #          (mode=5, 2412 MHz, HT20 by default) with the wmediumd snr model A-B and
 #          B-C 30 dB, A-C -10 dB: A and C never peer, A reaches C through B
 #          (HWMP); ping and iperf3 A -> C, A's mesh path to C shows B as next hop.
+# "threads" after the scenario runs the daemon with --threads (a thread per medium).
 #
 # Files on the share: NAME.pcapng (the daemon's capture), NAME-stats.jsonl,
 # NAME-iperf.json (iperf3 -J of the client). Prints "MD OK: <what>" per check,
@@ -48,9 +49,11 @@ within() {
 SCENARIO=${1:-}
 [ $# -gt 0 ] && shift
 MEDIUMD=
+MD_ARGS=
 for a in "$@"; do
 	case "$a" in
 		mediumd=*) MEDIUMD=${a#mediumd=} ;;
+		threads) MD_ARGS=--threads ;;
 		*) fail "unknown argument $a" ;;
 	esac
 done
@@ -64,10 +67,11 @@ MD_PID=
 # statistics, and waits for its registration.
 start_mediumd() {
 	printf '%s\n' "$1" >"$T/medium.cfg"
-	"$MEDIUMD" -c "$T/medium.cfg" -p "$OUT/$SCENARIO.pcapng" --stats "$OUT/$SCENARIO-stats.jsonl" >"$T/mediumd.log" 2>&1 &
+	# shellcheck disable=SC2086 # MD_ARGS: one word or none
+	"$MEDIUMD" $MD_ARGS -c "$T/medium.cfg" -p "$OUT/$SCENARIO.pcapng" --stats "$OUT/$SCENARIO-stats.jsonl" >"$T/mediumd.log" 2>&1 &
 	MD_PID=$!
 	wait_for 10 grep -q "REGISTER SENT!" "$T/mediumd.log" || { cat "$T/mediumd.log"; fail "$MEDIUMD did not register"; }
-	ok "medium daemon registered (pid $MD_PID)"
+	ok "medium daemon registered (pid $MD_PID${MD_ARGS:+, $MD_ARGS})"
 }
 stop_mediumd() {
 	dmesg | grep -q "switching to perfect channel medium" && fail "the kernel fell back to its own medium while the daemon ran"

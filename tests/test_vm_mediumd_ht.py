@@ -15,7 +15,7 @@ nothing): association worked (management frames go at legacy rates), data did no
 4. mesh: three radios in an 802.11s mesh started by wpa_supplicant (HT20 by
    default) with the wmediumd snr model A-B and B-C 30 dB, A-C -10 dB: B peers with
    both, A and C never peer, A reaches C through B (A's mesh path to C has B as next
-   hop: HWMP forwarding).
+   hop: HWMP forwarding); once more with the daemon's --threads.
 
 Each carries data: a ping of 50 (at most 5 lost) and an iperf3 TCP run that moves
 more than 0 bytes; the daemon refuses nothing (its refused counter and every
@@ -56,8 +56,8 @@ def share(tmp_path_factory) -> Path:
     return daemon_share(tmp_path_factory, "mediumd-ht")
 
 
-def _run(share: Path, scenario: str):
-    r = run(SCRIPT, args=[scenario, "mediumd=/share/sdmac-mediumd"], timeout=400, share=share)
+def _run(share: Path, scenario: str, *variant: str):
+    r = run(SCRIPT, args=[scenario, *variant, "mediumd=/share/sdmac-mediumd"], timeout=400, share=share)
     detail = f"status {r.status}, {r.accel}, VM {r.wall_seconds:.1f} s\n--- output\n{r.output}"
     assert r.status == 0, detail
     assert "MD PASS" in r.output and "MD FAIL" not in r.output, detail
@@ -145,8 +145,11 @@ def test_vht_ap_and_station_at_80_mhz(share: Path) -> None:
     # their presence is asserted (its sampling frames go at 40 and 80 MHz too).
 
 
-def test_mesh_of_three_forwards_through_the_middle(share: Path) -> None:
-    r, detail = _run(share, "mesh")
+@pytest.mark.parametrize("variant", [(), ("threads",)], ids=["one-thread", "threads"])
+def test_mesh_of_three_forwards_through_the_middle(share: Path, variant) -> None:
+    r, detail = _run(share, "mesh", *variant)
+    if variant:
+        assert "medium daemon registered (pid" in r.output and ", --threads)" in r.output, detail
     assert "A has no peer link to C" in r.output and "has B as next hop" in r.output, detail
     _carries_data_and_refuses_nothing(share, "mesh", r.output, detail)
     assert _ht_data_frames(share / "mesh.pcapng"), f"no HT-rated data frame in the capture\n{detail}"
