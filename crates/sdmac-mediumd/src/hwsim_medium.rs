@@ -298,24 +298,40 @@ fn carries(freq: u32, rate: Rate) -> bool {
     rate.is_valid() && standard_for(freq).supports(rate)
 }
 
-/// The entries of `rates` channel `freq` carries, with the tries allowed at each of the
-/// kernel's entries (0 where one is skipped); the first entry skipped, if any.
-fn usable_rates(freq: u32, rates: &[(Rate, u8)]) -> (Vec<(Rate, u8)>, [u8; 4], Option<Rate>) {
-    let mut usable = Vec::with_capacity(rates.len());
-    let mut tries = [0u8; 4];
-    let mut skipped = None;
+/// What channel `freq` does with a frame's rate entries (no allocation: at most 4).
+struct Usable {
+    /// The entries it carries, in order (the first `n`).
+    entries: [(Rate, u8); 4],
+    n: usize,
+    /// Tries allowed at each of the kernel's entries: its count, 0 where skipped.
+    tries: [u8; 4],
+    /// Entries with tries that it skips, and the first of them.
+    skipped: u64,
+    first_skipped: Option<Rate>,
+}
+
+fn usable_rates(freq: u32, rates: &[(Rate, u8)]) -> Usable {
+    let mut u = Usable { entries: [(Rate::Ofdm6, 0); 4], n: 0, tries: [0; 4], skipped: 0, first_skipped: None };
     for (k, &(r, n)) in rates.iter().enumerate().take(4) {
         if n == 0 {
             continue;
         }
         if carries(freq, r) {
-            usable.push((r, n));
-            tries[k] = n;
+            u.entries[u.n] = (r, n);
+            u.n += 1;
+            u.tries[k] = n;
         } else {
-            skipped.get_or_insert(r);
+            u.skipped += 1;
+            u.first_skipped.get_or_insert(r);
         }
     }
-    (usable, tries, skipped)
+    u
+}
+
+impl Usable {
+    fn series(&self) -> Option<RateSeries> {
+        RateSeries::new(&self.entries[..self.n])
+    }
 }
 
 /// The access category of a frame: QoS data by its TID, management → VO, other → BE.
@@ -520,18 +536,15 @@ impl HwsimMedium {
             refuse(out, &mut self.counters, Cause::Malformed, &|| format!("{} bytes are no 802.11 frame", f.frame.len()));
             return;
         };
-        let (usable, tries, skipped) = usable_rates(f.freq, &f.rates);
-        let Some(rates) = RateSeries::new(&usable) else {
+        let usable = usable_rates(f.freq, &f.rates);
+        let tries = usable.tries;
+        let Some(rates) = usable.series() else {
             let list = f.rates.iter().map(|(r, n)| format!("{}x{n}", RateName(*r))).collect::<Vec<_>>().join(", ");
             refuse(out, &mut self.counters, Cause::NoUsableRate, &|| format!("no rate entry the {} channel carries (entries: {list})", standard_for(f.freq)));
             return;
         };
-        if let Some(r) = skipped {
-            for (k, &(_, n)) in f.rates.iter().enumerate().take(4) {
-                if n > 0 && tries[k] == 0 {
-                    self.counters.refusals.count(Cause::RateSkipped);
-                }
-            }
+        if let Some(r) = usable.first_skipped {
+            self.counters.refusals.rates_skipped += usable.skipped;
             report_once(Cause::RateSkipped, || {
                 format!("skipped rate {} of a frame from {} on {} MHz: the {} channel does not carry it; the frame went at its other rates", RateName(r), mac(f.transmitter), f.freq, standard_for(f.freq))
             });
@@ -581,7 +594,7 @@ impl HwsimMedium {
     /// refuse the frame (it learns nothing from it then).
     pub fn learn_from_frame(&mut self, f: &KernelFrame<'_>) -> Option<Learned> {
         let frame = Frame::new_checked(f.frame).ok()?;
-        RateSeries::new(&usable_rates(f.freq, &f.rates).0)?;
+        usable_rates(f.freq, &f.rates).series()?;
         let addr = frame.addr2().map(|a| a.0);
         let (r, changed) = self.learn_radio(f.transmitter, addr);
         let retuned = self.radios[r].tuned != Some(f.freq);
