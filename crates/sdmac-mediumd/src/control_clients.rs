@@ -239,4 +239,39 @@ mod tests {
         assert!(!path.exists(), "the socket file goes with the daemon");
         let _ = std::fs::remove_dir_all(&dir);
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 48, ..Default::default() })]
+
+        /// Whatever bytes one client sends, another client's request is answered.
+        #[test]
+        fn any_bytes_from_one_client_leave_the_others_served(junk in proptest::collection::vec(proptest::prelude::any::<u8>(), 1..600)) {
+            let dir = std::env::temp_dir().join(format!("sdmac-clients-prop-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir(&dir).unwrap();
+            let path = dir.join("ctl.sock");
+            let mut poller = Poller::new().unwrap();
+            let mut c = Clients::new(Some(ControlSocket::open(&path, Access::default()).unwrap()), &poller).unwrap();
+            let stop = AtomicBool::new(false);
+            let mut good = UnixStream::connect(&path).unwrap();
+            let mut bad = UnixStream::connect(&path).unwrap();
+            serve_until(&mut c, &mut poller, &stop, |c| c.clients.len() == 2);
+            let _ = bad.write_all(&junk);
+            let req = encode_request(&Request::Add([2, 0, 0, 0, 0, 9]));
+            good.write_all(&req).unwrap();
+            good.set_nonblocking(true).unwrap();
+            let mut reply = Vec::new();
+            let want = encode_reply(&req, UpdateResult::Success, 0).unwrap();
+            serve_until(&mut c, &mut poller, &stop, |_| {
+                let mut b = [0u8; 64];
+                if let Ok(n) = good.read(&mut b) {
+                    reply.extend_from_slice(&b[..n]);
+                }
+                reply.len() >= want.len()
+            });
+            proptest::prop_assert_eq!(reply, want);
+            drop(c);
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
 }
