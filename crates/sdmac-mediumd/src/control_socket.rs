@@ -281,3 +281,31 @@ pub fn parse_group(s: &str) -> Result<u32, String> {
 pub fn parse_uid(s: &str) -> Result<u32, String> {
     s.parse::<u32>().map_err(|_| format!("--socket-allow-uid: {s:?} is not a numeric uid"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_by_name_or_number() {
+        assert_eq!(parse_group("0"), Ok(0));
+        assert_eq!(parse_group("4242"), Ok(4242));
+        assert_eq!(parse_group("root"), Ok(0), "root is group 0 in /etc/group");
+        assert!(parse_group("no-such-group-here").unwrap_err().contains("no group named"));
+        assert_eq!(parse_uid("1000"), Ok(1000));
+        assert!(parse_uid("-1").is_err());
+    }
+
+    #[test]
+    fn who_is_admitted() {
+        let s = ControlSocket { listener: UnixListener::bind(std::env::temp_dir().join(format!("sdmac-admit-{}", std::process::id()))).unwrap(), path: PathBuf::new(), file: (0, 0), access: Access { group: Some(50), allow_uids: vec![7] }, gid: 50, uid: 1234 };
+        let _ = std::fs::remove_file(std::env::temp_dir().join(format!("sdmac-admit-{}", std::process::id())));
+        let c = |uid, gid, groups: &[u32]| PeerCred { pid: 1, uid, gid, groups: groups.to_vec() };
+        assert!(s.admits(&c(0, 0, &[])), "root");
+        assert!(s.admits(&c(1234, 99, &[])), "the daemon's uid");
+        assert!(s.admits(&c(7, 99, &[])), "an allowed uid");
+        assert!(s.admits(&c(1000, 50, &[])), "primary group");
+        assert!(s.admits(&c(1000, 100, &[3, 50])), "supplementary group");
+        assert!(!s.admits(&c(1000, 100, &[3, 4])), "anyone else");
+    }
+}
