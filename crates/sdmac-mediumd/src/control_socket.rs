@@ -69,7 +69,7 @@ impl fmt::Display for SocketError {
             SocketError::NotASocket(p, what) => {
                 write!(f, "control socket {}: {what} is there, not a socket; not replacing it (remove it or choose another path with -s)", p.display())
             }
-            SocketError::InUse(p, ) => write!(
+            SocketError::InUse(p) => write!(
                 f,
                 "control socket {}: another process (a medium daemon?) accepts connections on it; not replacing it (stop that daemon or choose another path with -s)",
                 p.display()
