@@ -2,7 +2,11 @@
 #
 #   make deps     system packages (apt, only what is missing) + Python virtualenv .venv
 #   make build    the Rust workspace (release) + the Python package into .venv
-#   make test     cargo test + pytest
+#   make test     cargo test + pytest (cargo test includes the fuzz_corpus tests: every fuzz
+#                 target's committed seeds, fuzz/seeds and crates/sdmac-frame/fuzz/seeds,
+#                 replayed on stable Rust through the target's own check, in seconds)
+#   make fuzz     the fuzzing campaign: cargo fuzz on nightly (both installed here if
+#                 missing), FUZZ_SECONDS (default 60) per target
 #   make demo     sdmac bench oneshot: the SDMAC paper's experiment on the emulated medium
 #   make bench    bench/run.sh
 #   make bench-mediumd   the medium-daemon benchmark alone (VM; N pairs, iperf3)
@@ -42,7 +46,7 @@ CARGO_FLAGS ?= --release
 # in .venv) and pytest tests it, so plain cargo leaves it out.
 CARGO_WS := --workspace --exclude sdmac-py
 
-.PHONY: all deps build test demo bench bench-mediumd bench-mediumd-uml vmtest uml clean distclean check-cargo
+.PHONY: all deps build test fuzz demo bench bench-mediumd bench-mediumd-uml vmtest uml clean distclean check-cargo
 
 all: build
 
@@ -113,6 +117,25 @@ uml: deps
 test: build uml
 	cargo test $(CARGO_FLAGS) $(CARGO_WS)
 	$(VENV)/bin/pytest -q tests/
+
+# cargo-fuzz needs nightly Rust (libFuzzer, sanitizer flags): both are installed when
+# missing. Each target runs FUZZ_SECONDS from its committed seeds (fuzz/seeds/T, read
+# only) and its growing corpus (fuzz/corpus/T, ignored by git); crashes land in
+# fuzz/artifacts/T. Targets: fuzz/ (hwsim_msg, wmconfig, control_decoder) and
+# crates/sdmac-frame/fuzz (ieee80211_parse, radiotap_parse, pcapng_read).
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := .:hwsim_msg .:wmconfig .:control_decoder \
+                crates/sdmac-frame:ieee80211_parse crates/sdmac-frame:radiotap_parse crates/sdmac-frame:pcapng_read
+
+fuzz: check-cargo
+	@rustup run nightly rustc --version >/dev/null 2>&1 || rustup toolchain install nightly --profile minimal
+	@cargo +nightly fuzz --version >/dev/null 2>&1 || cargo +nightly install cargo-fuzz --locked
+	@for pair in $(FUZZ_TARGETS); do \
+	  dir=$${pair%%:*}; t=$${pair#*:}; \
+	  echo "fuzz: $$t for $(FUZZ_SECONDS) s ($$dir/fuzz)"; \
+	  mkdir -p "$$dir/fuzz/corpus/$$t"; \
+	  ( cd "$$dir" && cargo +nightly fuzz run "$$t" "fuzz/corpus/$$t" "fuzz/seeds/$$t" -- -max_total_time=$(FUZZ_SECONDS) ); \
+	done
 
 demo: build
 	mkdir -p bench/out

@@ -105,6 +105,13 @@ rate = 54
         (BAD_POSITION, 4, ["position"]),
         (BAD_SYNTAX, 3, []),
         ('name = "x"\nduration = 1.0\nbogus = 3\n[[station]]\nname = "a"\n', 3, ["bogus"]),
+        # Numbers must be finite and within their physical range (ranges.rs).
+        ('duration = 1.0\n[phy]\nrate = 54\ntx_power_dbm = nan\n[[station]]\nname = "a"\n', 4, ["phy.tx_power_dbm", "not a finite number"]),
+        ('duration = 1.0\n[phy]\nnoise_floor_dbm = -inf\n[[station]]\nname = "a"\n', 3, ["phy.noise_floor_dbm"]),
+        ('duration = 1.0\n[phy]\nrx_sensitivity_dbm = inf\n[[station]]\nname = "a"\n', 3, ["phy.rx_sensitivity_dbm"]),
+        ('duration = 1.0\n[propagation]\nmodel = "log_distance"\nexponent = nan\n[[station]]\nname = "a"\n', 4, ["propagation.exponent"]),
+        ('duration = 1.0\n[[station]]\nname = "a"\n[[station]]\nname = "b"\n[[link]]\nfrom = "a"\nto = "b"\nsnr_db = nan\n', 9, ["link[0].snr_db"]),
+        ('duration = 1.0\n[phy]\ntx_power_dbm = 500\n[[station]]\nname = "a"\n', 3, ["phy.tx_power_dbm", "out of range"]),
     ],
 )
 @pytest.mark.parametrize("extra", [[], ["--seed", "5"], ["--seed", "5", "--duration", "2"]])

@@ -27,6 +27,7 @@
 use crate::coalesce::{first_due, Coalesce};
 use crate::control_apply::apply;
 use crate::control_clients::Clients;
+use crate::control_socket::ControlSocket;
 use crate::encode::{Batch, Encoder};
 use crate::error::io_err;
 use crate::hwsim_medium::{HwsimMedium, Output};
@@ -50,8 +51,10 @@ const MAX_FRAMES_PER_ROUND: usize = 256;
 /// Runs until SIGTERM/SIGINT (or a control client's shutdown). Every frame still in
 /// flight is answered before exit.
 pub fn run(opts: Options) -> Result<(), DaemonError> {
+    // The control socket first: a path in use is refused before registering.
+    let control = open_control(&opts)?;
     if opts.threads {
-        return crate::threaded::run(opts);
+        return crate::threaded::run(opts, control);
     }
     let (sock, family) = startup::connect()?;
     let stop = startup::stop_flag()?;
@@ -78,7 +81,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
     if opts.log_level >= 5 {
         eprintln!("sdmac-mediumd: the loop waits with {loop_name}");
     }
-    let mut clients = Clients::bind(opts.control_socket.as_deref(), &poller)?;
+    let mut clients = Clients::new(control, &poller)?;
     let mut ready: Vec<u64> = Vec::new();
     let origin = sdmac_rt::monotonic_ns();
     let mut setup = opts.setup.clone();
@@ -153,7 +156,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             ready.extend_from_slice(poller.wait(deadline, 500).map_err(io_err("epoll"))?);
         }
         nl_ready |= ready.contains(&NL);
-        clients.accept(&ready, &poller);
+        clients.accept(&ready, &poller, log);
         if Clients::any_ready(&ready) {
             // Whatever was due before the request happens first (a movement step, a
             // frame's end), so the request applies to the medium as it is now.
@@ -259,5 +262,14 @@ fn daemon_counters(m: &HwsimMedium, rounds: u64, timed: u64, ring: Option<&Ring>
         timed_overdue: timed_overdue(ring),
         refused: c.refused,
         refusals: c.refusals,
+    }
+}
+
+/// The control socket of `-s` (see [`crate::control_socket`]), before anything else
+/// of the run, so that a path in use is refused before registering with the kernel.
+pub fn open_control(opts: &Options) -> Result<Option<ControlSocket>, DaemonError> {
+    match &opts.control_socket {
+        Some(p) => Ok(Some(ControlSocket::open(p, opts.socket_access.clone())?)),
+        None => Ok(None),
     }
 }

@@ -14,6 +14,8 @@ pub enum DaemonError {
     Register(i32),
     /// A reply could not be decoded.
     Protocol(String),
+    /// The control socket cannot be set up (a path in use, or not a socket).
+    ControlSocket(crate::control_socket::SocketError),
     /// The thread of an engine medium failed (`--threads`); the others were stopped.
     Worker(String),
 }
@@ -30,6 +32,7 @@ impl std::fmt::Display for DaemonError {
             DaemonError::Register(e) => write!(f, "REGISTER refused: errno {e}"),
             DaemonError::Protocol(m) => write!(f, "netlink: {m}"),
             DaemonError::Worker(m) => write!(f, "{m}"),
+            DaemonError::ControlSocket(e) => write!(f, "{e}"),
         }
     }
 }
@@ -39,4 +42,10 @@ impl std::error::Error for DaemonError {}
 /// Wraps an I/O error with what was being done.
 pub(crate) fn io_err(what: &'static str) -> impl FnOnce(io::Error) -> DaemonError {
     move |e| DaemonError::Io(what, e)
+}
+
+impl From<crate::control_socket::SocketError> for DaemonError {
+    fn from(e: crate::control_socket::SocketError) -> DaemonError {
+        DaemonError::ControlSocket(e)
+    }
 }

@@ -22,6 +22,7 @@ mod collector;
 pub mod config;
 pub mod control_apply;
 mod control_clients;
+pub mod control_socket;
 pub mod daemon;
 pub mod dispatch;
 pub mod encode;

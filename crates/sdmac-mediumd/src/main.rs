@@ -4,14 +4,21 @@
 use sdmac_mediumd::daemon::{run, Options};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: sdmac-mediumd [-h] [-V] [-l LEVEL] [-c CONFIG] [-x PER_FILE] [-s [SOCKET]] [-d] [-p PCAP] [-t] [--coalesce-us US] [--epoll] [--no-run-ahead]
+const USAGE: &str = "usage: sdmac-mediumd [-h] [-V] [-l LEVEL] [-c CONFIG] [-x PER_FILE] [-s [SOCKET]] [--socket-group GROUP] [--socket-allow-uid UID] [-d] [-p PCAP] [-t] [--coalesce-us US] [--epoll] [--no-run-ahead]
 
   -h          print this help and exit
   -V          print the version and exit
   -l LEVEL    log level, 0 (quiet) .. 7 (debug); default 6
   -c CONFIG   wmediumd/yawmd configuration (libconfig)
   -x FILE     PER table (signal dBm + PER per legacy rate)
-  -s [PATH]   Mininet-WiFi control socket (default /var/run/wmediumd.sock)
+  -s [PATH]   Mininet-WiFi control socket (default /var/run/wmediumd.sock), mode 0660;
+              a path that is not a socket, or a socket another daemon answers on, is
+              refused (exit 2); a stale socket is replaced
+  --socket-group GROUP
+              the control socket's group (name or gid; default the daemon's group):
+              its members may use the socket
+  --socket-allow-uid UID
+              also admit this uid (repeatable); root and the daemon's uid always are
   -d          accepted for compatibility (debug output with -l 7)
   -p PCAP     capture the medium (pcapng, radiotap), ACKs included
   --stats F   per-second statistics per medium and AC as JSON lines (- for stdout)
@@ -82,6 +89,8 @@ fn main() -> ExitCode {
                 opts.control_socket = Some(path.into());
                 Ok(())
             }
+            "--socket-group" => value(&mut i).and_then(|v| sdmac_mediumd::control_socket::parse_group(&v).map(|g| opts.socket_access.group = Some(g))),
+            "--socket-allow-uid" => value(&mut i).and_then(|v| sdmac_mediumd::control_socket::parse_uid(&v).map(|u| opts.socket_access.allow_uids.push(u))),
             "-d" => Ok(()),
             "--no-run-ahead" => {
                 opts.no_run_ahead = true;
@@ -117,6 +126,10 @@ fn main() -> ExitCode {
     sdmac_mediumd::refusal::set_log_level(opts.log_level);
     match run(opts) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e @ sdmac_mediumd::daemon::DaemonError::ControlSocket(_)) => {
+            eprintln!("sdmac-mediumd: {e}");
+            ExitCode::from(2)
+        }
         Err(e) => {
             eprintln!("sdmac-mediumd: {e}");
             ExitCode::FAILURE

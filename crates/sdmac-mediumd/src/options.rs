@@ -11,6 +11,9 @@ pub struct Options {
     pub log_level: u8,
     /// Mininet-WiFi's control socket (UNIX stream) to listen on.
     pub control_socket: Option<std::path::PathBuf>,
+    /// Who may use the control socket, and its group (`--socket-group`,
+    /// `--socket-allow-uid`).
+    pub socket_access: crate::control_socket::Access,
     /// Capture every frame on air here (pcapng, radiotap).
     pub capture: Option<std::path::PathBuf>,
     /// Write per-second statistics here (JSON lines; "-" for stdout).

@@ -11,6 +11,7 @@
 //! daemon exits with an error.
 
 use crate::control_clients::Clients;
+use crate::control_socket::ControlSocket;
 use crate::dispatch::Dispatcher;
 use crate::encode::Datagrams;
 use crate::error::{io_err, DaemonError};
@@ -27,13 +28,15 @@ const NL: u64 = 0;
 const FAILED: u64 = 1;
 
 /// Runs until SIGTERM/SIGINT (or a control client's shutdown).
-pub fn run(opts: Options) -> Result<(), DaemonError> {
+/// `control` is the control socket of `-s`, already open
+/// ([`crate::daemon::open_control`]).
+pub fn run(opts: Options, control: Option<ControlSocket>) -> Result<(), DaemonError> {
     let (sock, family) = startup::connect()?;
     let sock = Arc::new(sock);
     let stop = startup::stop_flag()?;
     let mut poller = Poller::new().map_err(io_err("epoll"))?;
     poller.add(sock.as_raw_fd(), NL).map_err(io_err("epoll add"))?;
-    let mut clients = Clients::bind(opts.control_socket.as_deref(), &poller)?;
+    let mut clients = Clients::new(control, &poller)?;
     let mut ready: Vec<u64> = Vec::new();
     let origin = sdmac_rt::monotonic_ns();
     let mut setup = opts.setup.clone();
@@ -55,7 +58,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
         ready.clear();
         ready.extend_from_slice(poller.wait(deadline, 500).map_err(io_err("epoll"))?);
         nl_ready |= ready.contains(&NL);
-        clients.accept(&ready, &poller);
+        clients.accept(&ready, &poller, log);
         if Clients::any_ready(&ready) {
             clients.serve(&ready, &poller, &stop, log, |req| d.control(now(), req));
         }

@@ -1,4 +1,6 @@
-//! The control decoder takes bytes from any local process: it never panics, and a
+//! The control decoder takes bytes from any local process: any byte stream gives
+//! whole requests or a clear error naming the offending byte, never a panic (the
+//! rules of the `control_decoder` fuzz target, `fuzz/checks/control_decoder.rs`), and a
 //! stream of valid requests cut anywhere decodes to the same requests.
 
 use proptest::prelude::*;
@@ -21,7 +23,28 @@ fn request() -> impl Strategy<Value = Request> {
     ]
 }
 
+mod control_decoder {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fuzz/checks/control_decoder.rs"));
+}
+
 proptest! {
+    #[test]
+    fn any_stream_decodes_or_names_the_bad_byte(data in prop::collection::vec(any::<u8>(), 0..1500)) {
+        control_decoder::check(&data);
+    }
+
+    /// Valid requests with a random byte somewhere among them: the requests before it
+    /// decode, then the byte is named if it is no request type.
+    #[test]
+    fn valid_requests_then_garbage(step in any::<u8>(), reqs in prop::collection::vec(request(), 0..6), junk in prop::collection::vec(any::<u8>(), 0..40)) {
+        let mut data = vec![step];
+        for r in &reqs {
+            data.extend(encode_request(r));
+        }
+        data.extend(&junk);
+        control_decoder::check(&data);
+    }
+
     #[test]
     fn never_panics(chunks in prop::collection::vec(prop::collection::vec(any::<u8>(), 0..64), 0..8)) {
         let mut d = Decoder::new();

@@ -307,8 +307,7 @@ fn per_table_dir() -> Option<PathBuf> {
     if dir.is_dir() {
         Some(dir)
     } else {
-        println!("skipping: {} not found", dir.display());
-        None
+        panic!("the shared PER tables {} are missing", dir.display());
     }
 }
 

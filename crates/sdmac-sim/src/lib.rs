@@ -9,6 +9,7 @@
 
 pub mod error;
 pub mod pcap;
+pub mod ranges;
 pub mod results;
 pub mod runner;
 pub mod saturation;

@@ -1,8 +1,9 @@
 #![no_main]
-//! The pcapng reader.
+//! The fuzz target `pcapng_read`: see `../checks/pcapng_read.rs` (also replayed on stable Rust by
+//! `crates/sdmac-frame/tests/fuzz_corpus.rs`).
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    let _ = sdmac_frame::pcapng::read_packets(data);
-});
+include!("../checks/pcapng_read.rs");
+
+fuzz_target!(|data: &[u8]| check(data));

@@ -1,0 +1,19 @@
+//! The `wmconfig` fuzz target on stable Rust: every file of its committed corpus
+//! (`fuzz/seeds/wmconfig/`) and of `tests/corpus/`, and inputs derived from them,
+//! through the same check the target runs (`fuzz/checks/wmconfig.rs`). `make fuzz`
+//! runs the real campaign.
+
+mod replay {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fuzz/checks/replay.rs"));
+}
+mod wmconfig {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fuzz/checks/wmconfig.rs"));
+}
+
+#[test]
+fn wmconfig_corpus() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    assert!(replay::replay(&root.join("../../fuzz/seeds/wmconfig"), wmconfig::check) > 0);
+    assert!(replay::replay(&root.join("tests/corpus"), wmconfig::check) > 0);
+    assert!(replay::replay(&root.join("../../tests/data/configs"), wmconfig::check) > 0);
+}
