@@ -34,6 +34,7 @@ pub mod media;
 pub mod movement;
 pub mod netlink;
 pub mod options;
+pub mod per_file;
 mod radio;
 pub mod poller;
 pub mod radios;
