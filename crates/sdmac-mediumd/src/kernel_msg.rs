@@ -11,6 +11,8 @@ pub enum KernelMsg<'a> {
     Frame(KernelFrame<'a>),
     /// ADD_MAC_ADDR: radio `0` (hwsim address) has interface address `1`.
     AddMacAddr(Mac, Mac),
+    /// DEL_MAC_ADDR: radio `0` (hwsim address) no longer has interface address `1`.
+    DelMacAddr(Mac, Mac),
 }
 
 /// Calls `f` with every hwsim message of datagram `d` the medium acts on, in order.
@@ -37,6 +39,7 @@ pub fn each_message(d: &[u8], family: u16, log: u8, mut f: impl FnMut(KernelMsg<
                 }));
             }
             Ok(HwsimMsg::AddMacAddr(e)) => f(KernelMsg::AddMacAddr(e.radio, e.addr)),
+            Ok(HwsimMsg::DelMacAddr(e)) => f(KernelMsg::DelMacAddr(e.radio, e.addr)),
             Ok(_) => {}
             Err(e) => {
                 if log >= 4 {
@@ -55,6 +58,9 @@ impl HwsimMedium {
         each_message(d, family, log, |m| match m {
             KernelMsg::Frame(f) => self.on_frame(t, f, out),
             KernelMsg::AddMacAddr(radio, addr) => self.add_address(radio, addr),
+            KernelMsg::DelMacAddr(radio, addr) => {
+                self.remove_address(radio, addr);
+            }
         })
     }
 }

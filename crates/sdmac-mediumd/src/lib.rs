@@ -36,6 +36,7 @@ pub mod netlink;
 pub mod options;
 pub mod per_file;
 mod radio;
+mod radio_binding;
 pub mod poller;
 pub mod radios;
 mod startup;
