@@ -9,6 +9,7 @@ use sdmac_phy::Rate;
 use std::fs::File;
 use std::io::{self, BufWriter};
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 /// A capture being written.
 pub struct Capture {
@@ -56,5 +57,59 @@ impl Capture {
     /// Flushes the file.
     pub fn flush(&mut self) -> io::Result<()> {
         self.writer.flush()
+    }
+}
+
+impl Drop for Capture {
+    /// Whatever way the daemon ends (an error, a panic unwinding), what was recorded
+    /// reaches the file: every block whole.
+    fn drop(&mut self) {
+        let _ = self.writer.flush();
+    }
+}
+
+/// Flushes a capture shared with other threads when dropped: the threads may still
+/// hold it when the daemon returns (an error stops it without waiting for them).
+pub struct FlushOnDrop(pub Arc<Mutex<Capture>>);
+
+impl Drop for FlushOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.lock().unwrap_or_else(|e| e.into_inner()).flush();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(name: &str) -> std::path::PathBuf {
+        std::env::temp_dir().join(format!("sdmac-capture-{name}-{}.pcapng", std::process::id()))
+    }
+
+    #[test]
+    fn a_dropped_capture_is_whole_on_disk() {
+        let p = temp("drop");
+        let mut c = Capture::create(&p).unwrap();
+        for k in 0..50u64 {
+            c.record(k * 1000, 2412, Rate::Ofdm6, &[0x08, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 2, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0]).unwrap();
+        }
+        drop(c);
+        let bytes = std::fs::read(&p).unwrap();
+        let packets = sdmac_frame::pcapng::read_packets(&bytes).unwrap();
+        assert_eq!(packets.len(), 50);
+        let _ = std::fs::remove_file(&p);
+    }
+
+    #[test]
+    fn a_shared_capture_is_flushed_by_its_guard_while_another_holder_lives() {
+        let p = temp("shared");
+        let shared = Arc::new(Mutex::new(Capture::create(&p).unwrap()));
+        let other = shared.clone();
+        other.lock().unwrap().record(1000, 2412, Rate::Ofdm6, &[0xd4, 0, 0, 0, 2, 0, 0, 0, 0, 0]).unwrap();
+        drop(FlushOnDrop(shared));
+        let packets = sdmac_frame::pcapng::read_packets(&std::fs::read(&p).unwrap()).unwrap();
+        assert_eq!(packets.len(), 1, "flushed though a holder is alive");
+        drop(other);
+        let _ = std::fs::remove_file(&p);
     }
 }
