@@ -167,6 +167,10 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
         }
         clients.serve(&ready, &poller, &stop, log, |req| apply(&mut medium, req));
         if stop.load(Ordering::Relaxed) {
+            // What was captured reaches the file first, whatever happens next.
+            if let Some(c) = capture.as_mut() {
+                c.flush().map_err(io_err("capture file"))?;
+            }
             // Frames the kernel sent that the daemon has not looked at yet are taken
             // too (a bounded number of rounds), so that every one is answered.
             let t = now();
