@@ -23,7 +23,8 @@
 # hostapd runs an open AP on wlan0 (2412 MHz), wpa_supplicant a station on wlan1 and
 # wlan2: both must associate, ping the AP and each other (through the AP). The
 # daemon captures (-p) and is stopped with SIGTERM; the capture is left in
-# /share/medium.pcapng for the host to read with tshark.
+# /share/medium.pcapng for the host to read with tshark. Then a second daemon carries
+# pings for 3 s and is SIGKILLed: its capture is left in /share/medium-killed.pcapng.
 #
 # Prints "MN OK: <what>" per check, the daemon's log, "MN PASS" at the end.
 set -u
@@ -210,5 +211,17 @@ echo
 [ "$rc" -eq 0 ] || fail "the medium daemon exited with status $rc"
 ok "medium daemon stopped on SIGTERM"
 cp "$T/medium.pcapng" /share/medium.pcapng || fail "copying the capture"
+
+# A second daemon, SIGKILLed after a few seconds of traffic: its capture must still
+# hold whole blocks (it is written out at block boundaries, at least once a second).
+"$MEDIUMD" -l 5 -c "$T/medium.cfg" $PER -p "$T/killed.pcapng" >"$T/mediumd-killed.log" 2>&1 &
+MD_PID=$!
+wait_for 10 grep -q "REGISTER SENT!" "$T/mediumd-killed.log" || { cat "$T/mediumd-killed.log"; fail "the second daemon did not register"; }
+r=$(ip netns exec n1 ping -c 15 -i 0.2 -W 2 10.0.0.1 2>&1 | replies)
+[ "${r:-0}" -ge 10 ] || fail "station 1 pings the AP through the second daemon: ${r:-0} of 15"
+kill -KILL "$MD_PID"
+wait "$MD_PID" 2>/dev/null
+cp "$T/killed.pcapng" /share/medium-killed.pcapng || fail "copying the second capture"
+ok "a second daemon carried traffic ($r/15) and was SIGKILLed"
 for pid in "$AP_PID" "$STA1_PID" "$STA2_PID"; do kill -TERM "$pid" 2>/dev/null; done
 echo "MN PASS"

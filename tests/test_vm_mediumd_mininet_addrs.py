@@ -10,7 +10,9 @@ radio that has it, so that frames to a station reach that station's radio.
 
 Both stations must associate with the AP (hostapd, wpa_supplicant) and ping it and
 each other; the daemon must say which PER file it read, stop on SIGTERM, and leave a
-capture (-p) that tshark reads whole: every frame complete, the file valid.
+capture (-p) that tshark reads whole: every frame complete, the file valid. A second
+daemon, SIGKILLed after 3 s of pings, must leave a capture that reads whole too (it is
+written out at block boundaries, at least once a second).
 
 The daemon starts after the interfaces have their addresses (it learns them from
 their frames, as under Mininet-WiFi) or before (it sees them come up with their
@@ -43,30 +45,45 @@ def share(tmp_path_factory) -> Path:
     return d
 
 
-def _check_capture(pcap: Path) -> None:
-    """tshark reads the capture without complaint: every block whole; it holds
-    beacons, ACKs and data frames from and to the stations' new addresses."""
-    assert pcap.exists() and pcap.stat().st_size > 1000
+def _read_capture(pcap: Path) -> list:
+    """tshark reads the capture without complaint (a file cut inside a block makes
+    it say so and exit non-zero) and every frame in it is whole; its rows."""
+    assert pcap.exists(), pcap
     if not shutil.which("tshark"):
         pytest.skip("tshark is not installed: the capture cannot be checked")
     out = subprocess.run(["tshark", "-r", str(pcap), "-T", "fields", "-e", "frame.len", "-e", "frame.cap_len",
                           "-e", "wlan.fc.type_subtype", "-e", "wlan.ra", "-e", "wlan.ta"],
                          capture_output=True, text=True, timeout=120)
-    # A file cut inside a block makes tshark say so and exit non-zero.
     assert out.returncode == 0 and "cut short" not in out.stderr and "appears to be damaged" not in out.stderr, out.stderr
     rows = [line.split("\t") for line in out.stdout.splitlines() if line.strip()]
-    assert len(rows) > 50
     assert all(r[0] == r[1] for r in rows), "every frame captured whole"
+    return rows
+
+
+def _check_capture(pcap: Path) -> None:
+    """The capture of the daemon stopped with SIGTERM: whole, with beacons, ACKs and
+    frames from the three new addresses."""
+    rows = _read_capture(pcap)
+    assert len(rows) > 50
     kinds = [int(r[2], 0) for r in rows if r[2]]
     assert kinds.count(0x08) > 5 and kinds.count(0x1D) > 5, "beacons and ACKs"
     tas = {r[4] for r in rows if len(r) > 4}
     assert {"00:00:00:00:00:01", "00:00:00:00:00:02", "00:00:00:00:00:03"} <= tas, tas
 
 
+def _check_killed_capture(pcap: Path) -> None:
+    """The capture of the daemon SIGKILLed after 3 s of pings: whole up to its last
+    write-out (at least once a second), with the pings' frames in it."""
+    rows = _read_capture(pcap)
+    tas = {r[4] for r in rows if len(r) > 4}
+    assert len(rows) > 20 and "00:00:00:00:00:01" in tas, (len(rows), tas)
+
+
 @pytest.mark.parametrize("mode,order", [("interference", "late"), ("errprob", "late"), ("interference", "early")])
 def test_stations_with_mininet_addresses_associate_and_ping(share: Path, mode: str, order: str) -> None:
     pcap = share / "medium.pcapng"
     pcap.unlink(missing_ok=True)
+    (share / "medium-killed.pcapng").unlink(missing_ok=True)
     r = run(TESTBED / "mediumd_mininet_addrs.sh", args=[mode, order, "mediumd=/share/sdmac-mediumd"], timeout=400, share=share)
     detail = f"status {r.status}, {r.accel}\n--- output\n{r.output}"
     assert r.status == 0, detail
@@ -79,9 +96,11 @@ def test_stations_with_mininet_addresses_associate_and_ping(share: Path, mode: s
         "MN OK: station 1 pings station 2 through the AP",
         "MN OK: the AP lists 00:00:00:00:00:01 and 00:00:00:00:00:02",
         "MN OK: medium daemon stopped on SIGTERM",
+        "MN OK: a second daemon carried traffic",
         "MN PASS",
     ):
         assert line in r.output, f"missing {line!r}\n{detail}"
     if mode == "interference":
         assert "MN OK: -x signal_table_ieee80211 read signal_table_ieee80211ax" in r.output, detail
     _check_capture(pcap)
+    _check_killed_capture(share / "medium-killed.pcapng")
