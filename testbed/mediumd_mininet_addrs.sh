@@ -19,7 +19,7 @@
 #                       addresses (it learns them from the frames they send)
 #   ORDER early         the daemon starts first (it sees each interface come up with
 #                       its permanent address, go down, and come up with the new one:
-#                       ADD_MAC_ADDR / DEL_MAC_ADDR)
+#                       ADD_MAC_ADDR)
 # hostapd runs an open AP on wlan0 (2412 MHz), wpa_supplicant a station on wlan1 and
 # wlan2: both must associate, ping the AP and each other (through the AP). The
 # daemon captures (-p) and is stopped with SIGTERM; the capture is left in
@@ -140,7 +140,7 @@ for i in 0 1 2; do
 	N="ip netns exec n$i"
 	if [ "$ORDER" = early ]; then
 		# Up with the permanent address first (the daemon sees ADD_MAC_ADDR), then
-		# down (DEL_MAC_ADDR) for the change.
+		# down for the change.
 		$N ip link set dev wlan$i up || fail "wlan$i up"
 		sleep 0.2
 		$N ip link set dev wlan$i down || fail "wlan$i down"

@@ -16,8 +16,7 @@ written out at block boundaries, at least once a second).
 
 The daemon starts after the interfaces have their addresses (it learns them from
 their frames, as under Mininet-WiFi) or before (it sees them come up with their
-permanent addresses, go down and come up with the new ones: ADD_MAC_ADDR and
-DEL_MAC_ADDR).
+permanent addresses, go down and come up with the new ones: ADD_MAC_ADDR).
 
 Skipped, with the reason, where the VM test bed cannot run or the daemon is not
 built.

@@ -138,7 +138,6 @@ impl Dispatcher {
         each_message(d, family, log, |m| match m {
             KernelMsg::Frame(f) => self.on_frame(t, f),
             KernelMsg::AddMacAddr(radio, addr) => self.add_address(radio, addr),
-            KernelMsg::DelMacAddr(radio, addr) => self.remove_address(radio, addr),
         });
     }
 
@@ -171,13 +170,6 @@ impl Dispatcher {
     pub fn add_address(&mut self, hw: Mac, addr: Mac) {
         self.replica.learn_radio(hw, Some(addr));
         self.broadcast_except(usize::MAX, || Msg::Learn(hw, Some(addr)));
-    }
-
-    /// DEL_MAC_ADDR: radio `hw` no longer has interface address `addr`.
-    pub fn remove_address(&mut self, hw: Mac, addr: Mac) {
-        if self.replica.remove_address(hw, addr) {
-            self.broadcast_except(usize::MAX, || Msg::Forget(hw, addr));
-        }
     }
 
     /// Applies a control request at `t` here and on every worker; the answer.

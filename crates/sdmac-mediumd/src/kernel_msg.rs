@@ -11,8 +11,6 @@ pub enum KernelMsg<'a> {
     Frame(KernelFrame<'a>),
     /// ADD_MAC_ADDR: radio `0` (hwsim address) has interface address `1`.
     AddMacAddr(Mac, Mac),
-    /// DEL_MAC_ADDR: radio `0` (hwsim address) no longer has interface address `1`.
-    DelMacAddr(Mac, Mac),
 }
 
 /// Calls `f` with every hwsim message of datagram `d` the medium acts on, in order.
@@ -39,7 +37,10 @@ pub fn each_message(d: &[u8], family: u16, log: u8, mut f: impl FnMut(KernelMsg<
                 }));
             }
             Ok(HwsimMsg::AddMacAddr(e)) => f(KernelMsg::AddMacAddr(e.radio, e.addr)),
-            Ok(HwsimMsg::DelMacAddr(e)) => f(KernelMsg::DelMacAddr(e.radio, e.addr)),
+            // DEL_MAC_ADDR is not acted on: mac80211_hwsim sends it at the end of every
+            // software scan for the address the scan used — the interface's own, which it
+            // keeps. An address that moves is taken by the radio it moves to
+            // (ADD_MAC_ADDR, or a frame sent from it).
             Ok(_) => {}
             Err(e) => {
                 if log >= 4 {
@@ -58,9 +59,6 @@ impl HwsimMedium {
         each_message(d, family, log, |m| match m {
             KernelMsg::Frame(f) => self.on_frame(t, f, out),
             KernelMsg::AddMacAddr(radio, addr) => self.add_address(radio, addr),
-            KernelMsg::DelMacAddr(radio, addr) => {
-                self.remove_address(radio, addr);
-            }
         })
     }
 }

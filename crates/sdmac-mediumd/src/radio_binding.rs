@@ -17,8 +17,9 @@
 //!   state and links — and a guessed radio left with no address is gone (no address,
 //!   no link, it joins nothing);
 //! - an address moves the same way between two real radios (the last one to take it
-//!   has it); DEL_MAC_ADDR takes it from its radio (its listing stays there until
-//!   another radio takes the address).
+//!   has it). DEL_MAC_ADDR is not acted on: mac80211_hwsim sends it at the end of
+//!   every software scan for the address the scan used, the interface's own, which
+//!   the interface keeps.
 
 use crate::hwsim_medium::{HwsimMedium, Mac};
 use sdmac_medium::StationId;
@@ -50,18 +51,6 @@ impl HwsimMedium {
             changed |= self.give_addr(r, a);
         }
         (r, changed)
-    }
-
-    /// DEL_MAC_ADDR: radio `hw` no longer has interface address `addr`. True if it had.
-    pub fn remove_address(&mut self, hw: Mac, addr: Mac) -> bool {
-        let Some(r) = self.index.by_hw(hw) else { return false };
-        if !self.radios[r].addrs.contains(&addr) {
-            return false;
-        }
-        self.radios[r].addrs.retain(|a| *a != addr);
-        self.index.remove_addr(r, addr);
-        self.refresh_links(r);
-        true
     }
 
     /// Radio `r` has interface address `a` now; it leaves the radio that had it, with
@@ -169,7 +158,7 @@ impl HwsimMedium {
     }
 
     /// The radio whose interface address, or listed address, is `a` (for control
-    /// requests, which may name a listed address while its interface is down).
+    /// requests).
     pub(crate) fn radio_named(&self, a: Mac) -> Option<usize> {
         self.radio_by_addr(a).or_else(|| self.radios.iter().position(|r| !r.gone && r.listed == Some(a)))
     }

@@ -61,8 +61,6 @@ pub(crate) enum Msg {
     /// A radio (hwsim address) and maybe an interface address of it, learnt from a
     /// frame or an ADD_MAC_ADDR event.
     Learn(Mac, Option<Mac>),
-    /// Radio `0` no longer has interface address `1` (DEL_MAC_ADDR).
-    Forget(Mac, Mac),
     /// A radio sends on this channel (MHz) now.
     Tuned(Mac, u32),
     /// A control request applied at `t`; the dispatcher's replica answered `expect`
@@ -241,9 +239,6 @@ impl Worker {
             }
             Msg::Learn(hw, addr) => {
                 self.medium.learn_radio(hw, addr);
-            }
-            Msg::Forget(hw, addr) => {
-                self.medium.remove_address(hw, addr);
             }
             Msg::Tuned(hw, freq) => self.medium.set_tuned(hw, freq),
             Msg::Control { t, req, expect } => {
