@@ -7,13 +7,45 @@ use sdmac_frame::pcapng::{PcapngWriter, LINKTYPE_IEEE802_11_RADIOTAP};
 use sdmac_frame::radiotap::{self, Channel, Mcs, Vht};
 use sdmac_phy::Rate;
 use std::fs::File;
-use std::io::{self, BufWriter};
+use std::io::{self, Write};
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 /// A capture being written.
 pub struct Capture {
-    writer: PcapngWriter<BufWriter<File>>,
+    writer: PcapngWriter<Staged>,
     buf: Vec<u8>,
+}
+
+/// What the capture has recorded and not yet written, written to the file only at
+/// block boundaries: the file holds whole blocks at every moment, so it is valid
+/// whenever it is read and however the daemon ends (SIGKILL included: what was
+/// staged is lost, what is on disk reads). A `BufWriter` would write whenever its
+/// buffer fills, in the middle of a block.
+struct Staged {
+    file: File,
+    buf: Vec<u8>,
+}
+
+/// Staged bytes that make the capture write them out (a write system call per this
+/// much, not per frame).
+const STAGE_BYTES: usize = 64 << 10;
+
+impl Write for Staged {
+    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+        self.buf.extend_from_slice(b);
+        Ok(b.len())
+    }
+
+    /// Writes what is staged to the file (called between blocks only).
+    fn flush(&mut self) -> io::Result<()> {
+        if !self.buf.is_empty() {
+            let r = self.file.write_all(&self.buf);
+            self.buf.clear();
+            r?;
+        }
+        Ok(())
+    }
 }
 
 fn channel_flags(freq: u32, rate: Rate) -> u16 {
@@ -36,8 +68,10 @@ pub fn vht_field(mcs: u8, nss: u8, width: sdmac_phy::Width, sgi: bool) -> Vht {
 impl Capture {
     /// Creates `path`.
     pub fn create(path: &Path) -> io::Result<Capture> {
-        let file = BufWriter::new(File::create(path)?);
-        let writer = PcapngWriter::new(file, LINKTYPE_IEEE802_11_RADIOTAP, "sdmac-mediumd")?;
+        let staged = Staged { file: File::create(path)?, buf: Vec::with_capacity(STAGE_BYTES + 4096) };
+        let mut writer = PcapngWriter::new(staged, LINKTYPE_IEEE802_11_RADIOTAP, "sdmac-mediumd")?;
+        // The header blocks at once: even a capture of nothing is a valid file.
+        writer.flush()?;
         Ok(Capture { writer, buf: vec![0; 16384] })
     }
 
@@ -64,11 +98,89 @@ impl Capture {
         rt.emit_into(&mut self.buf[..rt_len]).map_err(err)?;
         self.buf[rt_len..rt_len + frame.len()].copy_from_slice(frame);
         let n = write_fcs(&mut self.buf[rt_len..], frame.len()).map_err(err)?;
-        self.writer.write_packet(t_ns, &self.buf[..rt_len + n])
+        self.writer.write_packet(t_ns, &self.buf[..rt_len + n])?;
+        if self.writer.get_ref().buf.len() >= STAGE_BYTES {
+            self.writer.flush()?;
+        }
+        Ok(())
     }
 
     /// Flushes the file.
     pub fn flush(&mut self) -> io::Result<()> {
         self.writer.flush()
+    }
+}
+
+impl Drop for Capture {
+    /// Whatever way the daemon ends (an error, a panic unwinding), what was recorded
+    /// reaches the file: every block whole.
+    fn drop(&mut self) {
+        let _ = self.writer.flush();
+    }
+}
+
+/// Flushes a capture shared with other threads when dropped: the threads may still
+/// hold it when the daemon returns (an error stops it without waiting for them).
+pub struct FlushOnDrop(pub Arc<Mutex<Capture>>);
+
+impl Drop for FlushOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.lock().unwrap_or_else(|e| e.into_inner()).flush();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(name: &str) -> std::path::PathBuf {
+        std::env::temp_dir().join(format!("sdmac-capture-{name}-{}.pcapng", std::process::id()))
+    }
+
+    #[test]
+    fn a_dropped_capture_is_whole_on_disk() {
+        let p = temp("drop");
+        let mut c = Capture::create(&p).unwrap();
+        for k in 0..50u64 {
+            c.record(k * 1000, 2412, Rate::Ofdm6, &[0x08, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 2, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0]).unwrap();
+        }
+        drop(c);
+        let bytes = std::fs::read(&p).unwrap();
+        let packets = sdmac_frame::pcapng::read_packets(&bytes).unwrap();
+        assert_eq!(packets.len(), 50);
+        let _ = std::fs::remove_file(&p);
+    }
+
+    #[test]
+    fn the_file_holds_whole_blocks_at_every_moment() {
+        let p = temp("whole");
+        let mut c = Capture::create(&p).unwrap();
+        assert_eq!(sdmac_frame::pcapng::read_packets(&std::fs::read(&p).unwrap()).unwrap().len(), 0, "a valid empty capture at once");
+        let frame = vec![0x08u8; 1501];
+        let mut written_out = 0;
+        for k in 0..200u64 {
+            c.record(k * 1000, 2412, Rate::Ofdm6, &frame).unwrap();
+            // Whatever is on disk now (nothing flushed by hand) reads whole.
+            let n = sdmac_frame::pcapng::read_packets(&std::fs::read(&p).unwrap()).unwrap().len();
+            assert!(n <= k as usize + 1);
+            written_out = n;
+        }
+        assert!(written_out > 100, "written out as it went: {written_out}");
+        std::mem::forget(c); // as if killed: what was staged is lost, the file still reads
+        assert_eq!(sdmac_frame::pcapng::read_packets(&std::fs::read(&p).unwrap()).unwrap().len(), written_out);
+        let _ = std::fs::remove_file(&p);
+    }
+
+    #[test]
+    fn a_shared_capture_is_flushed_by_its_guard_while_another_holder_lives() {
+        let p = temp("shared");
+        let shared = Arc::new(Mutex::new(Capture::create(&p).unwrap()));
+        let other = shared.clone();
+        other.lock().unwrap().record(1000, 2412, Rate::Ofdm6, &[0xd4, 0, 0, 0, 2, 0, 0, 0, 0, 0]).unwrap();
+        drop(FlushOnDrop(shared));
+        let packets = sdmac_frame::pcapng::read_packets(&std::fs::read(&p).unwrap()).unwrap();
+        assert_eq!(packets.len(), 1, "flushed though a holder is alive");
+        drop(other);
+        let _ = std::fs::remove_file(&p);
     }
 }

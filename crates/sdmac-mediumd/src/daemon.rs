@@ -89,6 +89,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
     let mut capture = startup::open_capture(&opts)?;
     let mut stats = startup::open_stats(&opts)?;
     let mut next_stats = 1_000_000_000u64;
+    let mut next_capture_flush = 1_000_000_000u64;
     let mut medium = HwsimMedium::new(setup);
     let mut rx = RecvBatch::new(64, 16 << 10);
     let mut nl_ready = true;
@@ -135,7 +136,12 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
     }
     loop {
         rounds += 1;
-        let deadline = coalesce.wake_at(medium.next_output_time()).map(|t| t + origin);
+        let mut deadline = coalesce.wake_at(medium.next_output_time()).map(|t| t + origin);
+        if capture.is_some() {
+            // Wake for the capture's flush too (an idle medium has no output due).
+            let flush_at = next_capture_flush + origin;
+            deadline = Some(deadline.map_or(flush_at, |d| d.min(flush_at)));
+        }
         ready.clear();
         if let Some(r) = ring.as_mut() {
             // Sends this round's outputs, waits, and takes what the kernel sent
@@ -164,6 +170,10 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
         }
         clients.serve(&ready, &poller, &stop, log, |req| apply(&mut medium, req));
         if stop.load(Ordering::Relaxed) {
+            // What was captured reaches the file first, whatever happens next.
+            if let Some(c) = capture.as_mut() {
+                c.flush().map_err(io_err("capture file"))?;
+            }
             // Frames the kernel sent that the daemon has not looked at yet are taken
             // too (a bounded number of rounds), so that every one is answered.
             let t = now();
@@ -182,13 +192,15 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
                 }
             }
             medium.flush(&mut out);
-            send_outputs!()?;
-            if let Some(r) = ring.as_mut() {
-                r.flush().map_err(io_err("netlink send"))?;
-            }
+            // The capture is written out even if the last send fails.
+            let sent = send_outputs!().and_then(|()| match ring.as_mut() {
+                Some(r) => r.flush().map_err(io_err("netlink send")),
+                None => Ok(()),
+            });
             if let Some(c) = capture.as_mut() {
                 c.flush().map_err(io_err("capture file"))?;
             }
+            sent?;
             if let Some(w) = stats.as_mut() {
                 w.write(now(), &medium.medium_stats_by_medium(), &daemon_counters(&medium, rounds, timed_outputs, ring.as_ref(), late.take_interval())).map_err(io_err("stats file"))?;
             }
@@ -238,6 +250,14 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             if t >= next_stats {
                 w.write(t, &medium.medium_stats_by_medium(), &daemon_counters(&medium, rounds, timed_outputs, ring.as_ref(), late.take_interval())).map_err(io_err("stats file"))?;
                 next_stats = t - t % 1_000_000_000 + 1_000_000_000;
+            }
+        }
+        if let Some(c) = capture.as_mut() {
+            // Once a second the capture reaches the file whole (every block complete),
+            // so that it is valid up to then however the daemon ends.
+            if t >= next_capture_flush {
+                c.flush().map_err(io_err("capture file"))?;
+                next_capture_flush = t - t % 1_000_000_000 + 1_000_000_000;
             }
         }
     }

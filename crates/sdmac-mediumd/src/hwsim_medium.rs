@@ -269,7 +269,7 @@ pub struct HwsimMedium {
     pub(crate) media: Vec<MediumState>,
     pub(crate) channels: Vec<Channel>,
     pub(crate) radios: Vec<Radio>,
-    index: RadioIndex,
+    pub(crate) index: RadioIndex,
     next_handle: u64,
     counters: Counters,
 }
@@ -349,8 +349,15 @@ impl HwsimMedium {
     pub fn new(setup: Setup) -> HwsimMedium {
         let media = setup.media().into_iter().map(MediumState::new).collect();
         let mut m = HwsimMedium { setup, media, channels: Vec::new(), radios: Vec::new(), index: RadioIndex::default(), next_handle: 1, counters: Counters::default() };
+        // Each listed address gets a radio at once (so that it hears frames before it
+        // sends), under the hwsim address an interface with that permanent address
+        // would have: a guess, until the kernel shows which radio has the address
+        // (crate::radio_binding).
         let listed: Vec<Mac> = m.media.iter().flat_map(|x| x.setup.interfaces.clone()).collect();
         for a in listed {
+            if m.radios.iter().any(|r| r.listed == Some(a)) {
+                continue;
+            }
             let r = m.radio_for(hw_addr_of(a));
             m.give_addr(r, a);
         }
@@ -384,35 +391,29 @@ impl HwsimMedium {
             return i;
         }
         let probe = Radio::new(hw, 0);
-        let listing = self.media.iter().position(|m| m.setup.interfaces.iter().any(|a| probe.is(a)));
-        let mut radio = Radio::new(hw, listing.unwrap_or(0));
+        // A listed address no radio carries yet whose hwsim address would be `hw`.
+        let taken = |a: &Mac| self.radios.iter().any(|r| r.listed == Some(*a));
+        let listing = self.media.iter().enumerate().find_map(|(m, x)| x.setup.interfaces.iter().find(|a| probe.is(a) && !taken(a)).map(|a| (m, *a)));
+        let mut radio = Radio::new(hw, listing.map_or(0, |l| l.0));
         radio.everywhere = listing.is_some();
+        radio.listed = listing.map(|l| l.1);
         let medium = &self.media[radio.medium].setup;
-        let (pos, power) = medium.model.placement(|a| probe.is(a));
+        let mine = |a: &Mac| radio.listed == Some(*a);
+        let (pos, power) = medium.model.placement(mine);
+        let direction = medium.movement.as_ref().and_then(|mv| mv.direction_of(mine));
         radio.pos = pos;
         radio.power_dbm = power;
-        radio.direction = medium.movement.as_ref().and_then(|mv| mv.direction_of(|a| probe.is(a)));
+        radio.direction = direction;
         self.radios.push(radio);
         let r = self.radios.len() - 1;
         self.index.add_radio(r, hw);
         r
     }
 
-    /// Radio `r` has interface address `a` (nothing if it had it); true if new.
-    pub(crate) fn give_addr(&mut self, r: usize, a: Mac) -> bool {
-        if self.radios[r].addrs.contains(&a) {
-            return false;
-        }
-        self.radios[r].addrs.push(a);
-        self.index.add_addr(r, a);
-        true
-    }
-
     /// Records that radio `hw` has interface address `addr` (ADD_MAC_ADDR, or seen in
     /// a frame).
     pub fn add_address(&mut self, hw: Mac, addr: Mac) {
-        let r = self.radio_for(hw);
-        self.give_addr(r, addr);
+        self.learn_radio(hw, Some(addr));
     }
 
     /// The radio that has interface or hwsim address `a`.
@@ -445,7 +446,7 @@ impl HwsimMedium {
         self.channels.push(Channel { within, freq, engine, radio_of: Vec::new(), in_flight: HashMap::new() });
         let c = self.channels.len() - 1;
         for r in 0..self.radios.len() {
-            if self.radios[r].everywhere && self.radios[r].medium == within {
+            if self.radios[r].everywhere && !self.radios[r].gone && self.radios[r].medium == within {
                 self.station_for(c, r);
             }
         }
@@ -503,7 +504,7 @@ impl HwsimMedium {
     pub(crate) fn pair_override(&self, c: usize, a: usize, b: usize) -> Option<LinkOverride> {
         let (ra, rb) = (&self.radios[a], &self.radios[b]);
         let within = self.channels[c].within;
-        if ra.medium != within || rb.medium != within {
+        if ra.medium != within || rb.medium != within || ra.gone || rb.gone {
             return Some(LinkOverride { rx_power_dbm: Some(f64::NEG_INFINITY), ..LinkOverride::default() });
         }
         if ra.deleted || rb.deleted {
@@ -550,11 +551,10 @@ impl HwsimMedium {
             });
         }
         self.take_movement_steps(now, out);
-        let r = self.radio_for(f.transmitter);
+        // As learn_from_frame does, in the same order (a dispatcher's replica and the
+        // thread that takes the frame must end up with the same radio table).
+        let (r, _) = self.learn_radio(f.transmitter, frame.addr2().map(|a| a.0));
         self.retune(r, f.freq);
-        if let Some(a2) = frame.addr2() {
-            self.add_address(f.transmitter, a2.0);
-        }
         let within = self.radios[r].medium;
         let c = self.channel_index(now, within, f.freq);
         self.advance_channel(c, now, out);
@@ -613,7 +613,7 @@ impl HwsimMedium {
     /// Radio `r` sends on `freq` now: in its station of every other channel it is
     /// away (no links: it neither hears nor is heard there, and costs nothing per
     /// frame), in `freq`'s it is back. A radio that has not sent yet is everywhere.
-    fn retune(&mut self, r: usize, freq: u32) {
+    pub(crate) fn retune(&mut self, r: usize, freq: u32) {
         if self.radios[r].tuned == Some(freq) {
             return;
         }
@@ -625,18 +625,6 @@ impl HwsimMedium {
         }
     }
 
-    /// Learns radio `hw` (created if new) and, if given, its interface address `addr`,
-    /// as a frame from it or an ADD_MAC_ADDR event teaches them. Returns the radio's
-    /// index and whether the radio table changed.
-    pub fn learn_radio(&mut self, hw: Mac, addr: Option<Mac>) -> (usize, bool) {
-        let n = self.radios.len();
-        let r = self.radio_for(hw);
-        let mut changed = self.radios.len() != n;
-        if let Some(a) = addr {
-            changed |= self.give_addr(r, a);
-        }
-        (r, changed)
-    }
 
     /// A copy of the radios and media, without any channel and with counters at 0:
     /// the state a new engine-medium thread starts from, so that radio indices (the

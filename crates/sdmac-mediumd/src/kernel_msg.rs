@@ -45,6 +45,10 @@ pub fn each_message(d: &[u8], family: u16, log: u8, mut f: impl FnMut(KernelMsg<
                 }));
             }
             Ok(HwsimMsg::AddMacAddr(e)) => f(KernelMsg::AddMacAddr(e.radio, e.addr)),
+            // DEL_MAC_ADDR is not acted on: mac80211_hwsim sends it at the end of every
+            // software scan for the address the scan used — the interface's own, which it
+            // keeps. An address that moves is taken by the radio it moves to
+            // (ADD_MAC_ADDR, or a frame sent from it).
             Ok(_) => {}
             Err(e) => {
                 if log >= 4 {

@@ -10,7 +10,9 @@ const USAGE: &str = "usage: sdmac-mediumd [-h] [-V] [-l LEVEL] [-c CONFIG] [-x P
   -V          print the version and exit
   -l LEVEL    log level, 0 (quiet) .. 7 (debug); default 6
   -c CONFIG   wmediumd/yawmd configuration (libconfig)
-  -x FILE     PER table (signal dBm + PER per legacy rate)
+  -x FILE     PER table (signal dBm + PER per legacy rate); FILE if it exists, else
+              FILE with \"ax\" appended (Mininet-WiFi passes signal_table_ieee80211
+              and its wmediumd reads signal_table_ieee80211ax)
   -s [PATH]   Mininet-WiFi control socket (default /var/run/wmediumd.sock), mode 0660;
               a path that is not a socket, or a socket another daemon answers on, is
               refused (exit 2); a stale socket is replaced
@@ -44,6 +46,8 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut opts = Options { log_level: 6, ..Options::default() };
     let mut i = 0;
+    // Which -x table was read, said once every option is known (-l may come later).
+    let mut per_read: Option<String> = None;
     while i < args.len() {
         let a = args[i].as_str();
         let value = |i: &mut usize| -> Result<String, String> {
@@ -73,8 +77,8 @@ fn main() -> ExitCode {
                 Ok(())
             }),
             "-x" => value(&mut i).and_then(|v| {
-                let text = std::fs::read_to_string(&v).map_err(|e| format!("-x {v}: {e}"))?;
-                let table = sdmac_phy::error_model::PerTable::parse(&text, &v).map_err(|e| e.to_string())?;
+                let (table, path) = sdmac_mediumd::per_file::load(&v)?;
+                per_read = Some(sdmac_mediumd::per_file::describe(&table, &path));
                 opts.setup.per_table = Some(std::sync::Arc::new(table));
                 Ok(())
             }),
@@ -124,6 +128,9 @@ fn main() -> ExitCode {
         i += 1;
     }
     sdmac_mediumd::refusal::set_log_level(opts.log_level);
+    if let Some(line) = per_read.filter(|_| opts.log_level >= 6) {
+        eprintln!("sdmac-mediumd: {line}");
+    }
     match run(opts) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e @ sdmac_mediumd::daemon::DaemonError::ControlSocket(_)) => {

@@ -12,7 +12,20 @@ pub(crate) struct Radio {
     pub hw: Mac,
     /// Deleted through the control socket.
     pub deleted: bool,
-    /// Interface addresses.
+    /// The kernel has shown that a radio with this hwsim address exists (a frame from
+    /// it, or an ADD_MAC_ADDR event). A radio the configuration or a control request
+    /// names before that is a guess: its hwsim address is `hw_addr_of` its interface
+    /// address, which holds only for radios whose interface keeps its permanent
+    /// address (Mininet-WiFi gives interfaces other addresses).
+    pub confirmed: bool,
+    /// Replaced by the radio that turned out to have its listed address (see
+    /// [`crate::radio_binding`]): it has no address, no link and joins nothing.
+    pub gone: bool,
+    /// The interface address the configuration (or a control "add") lists it by: its
+    /// position, power, medium and links are that address's. It moves with the address
+    /// to whichever radio turns out to have it.
+    pub listed: Option<Mac>,
+    /// Interface addresses it has now.
     pub addrs: Vec<Mac>,
     /// Its station in each channel (index into the channel list) it joined.
     pub station: HashMap<usize, StationId>,
@@ -45,6 +58,9 @@ impl Radio {
         Radio {
             hw,
             deleted: false,
+            confirmed: false,
+            gone: false,
+            listed: None,
             addrs: Vec::new(),
             station: HashMap::new(),
             medium,
@@ -58,20 +74,21 @@ impl Radio {
         }
     }
 
-    /// Is `a` one of its addresses (interface or hwsim, or the interface address
-    /// whose hwsim address is its own)?
+    /// Is `a` one of its addresses (interface, listed or hwsim, or the interface
+    /// address whose hwsim address is its own)?
     pub fn is(&self, a: &Mac) -> bool {
-        self.addrs.contains(a) || self.hw == *a || hw_addr_of(*a) == self.hw
+        !self.gone && (self.addrs.contains(a) || self.listed == Some(*a) || self.hw == *a || hw_addr_of(*a) == self.hw)
     }
 }
 
 /// Radios by address, for the per-frame lookups (a scan of 200 radios per frame costs
-/// more than the medium's work under emulation). Radios are never removed and an
-/// address never leaves a radio, so entries only get added.
+/// more than the medium's work under emulation). An interface address belongs to the
+/// radio that last took it (ADD_MAC_ADDR, or a frame sent from it): an address moves
+/// between radios when an interface's address is changed.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RadioIndex {
     by_hw: HashMap<Mac, usize>,
-    /// Interface and hwsim addresses: the lowest radio that has it, as a scan finds.
+    /// Interface and hwsim addresses.
     by_addr: HashMap<Mac, usize>,
 }
 
@@ -79,13 +96,27 @@ impl RadioIndex {
     /// Radio `r` has hwsim address `hw`.
     pub fn add_radio(&mut self, r: usize, hw: Mac) {
         self.by_hw.entry(hw).or_insert(r);
-        self.add_addr(r, hw);
+        self.by_addr.entry(hw).or_insert(r);
     }
 
-    /// Radio `r` has interface address `a`.
+    /// Radio `r` no longer has hwsim address `hw` (it was a guess, or the radio is gone).
+    pub fn remove_radio(&mut self, r: usize, hw: Mac) {
+        if self.by_hw.get(&hw) == Some(&r) {
+            self.by_hw.remove(&hw);
+        }
+        self.remove_addr(r, hw);
+    }
+
+    /// Radio `r` has interface address `a` now (it leaves whichever radio had it).
     pub fn add_addr(&mut self, r: usize, a: Mac) {
-        let e = self.by_addr.entry(a).or_insert(r);
-        *e = (*e).min(r);
+        self.by_addr.insert(a, r);
+    }
+
+    /// Radio `r` no longer has interface address `a`.
+    pub fn remove_addr(&mut self, r: usize, a: Mac) {
+        if self.by_addr.get(&a) == Some(&r) {
+            self.by_addr.remove(&a);
+        }
     }
 
     /// The radio with hwsim address `hw`.
@@ -104,18 +135,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn an_address_two_radios_have_finds_the_first_as_a_scan_would() {
+    fn an_address_belongs_to_the_radio_that_took_it_last() {
         let mut ix = RadioIndex::default();
-        let (a, b, shared) = ([2, 0, 0, 0, 1, 0], [2, 0, 0, 0, 2, 0], [0x42, 0, 0, 0, 9, 0]);
+        let (a, b, moving) = ([0x42, 0, 0, 0, 1, 0], [0x42, 0, 0, 0, 2, 0], [0, 0, 0, 0, 0, 1]);
         ix.add_radio(0, a);
         ix.add_radio(1, b);
-        ix.add_addr(1, shared);
-        assert_eq!(ix.by_addr(shared), Some(1));
-        ix.add_addr(0, shared);
-        assert_eq!(ix.by_addr(shared), Some(0));
-        ix.add_addr(1, shared);
-        assert_eq!(ix.by_addr(shared), Some(0));
-        assert_eq!((ix.by_hw(a), ix.by_hw(b), ix.by_hw(shared)), (Some(0), Some(1), None));
+        ix.add_addr(1, moving);
+        assert_eq!(ix.by_addr(moving), Some(1));
+        ix.add_addr(0, moving);
+        assert_eq!(ix.by_addr(moving), Some(0));
+        // A radio that no longer has it cannot take it from the one that has it.
+        ix.remove_addr(1, moving);
+        assert_eq!(ix.by_addr(moving), Some(0));
+        ix.remove_addr(0, moving);
+        assert_eq!(ix.by_addr(moving), None);
+        assert_eq!((ix.by_hw(a), ix.by_hw(b), ix.by_hw(moving)), (Some(0), Some(1), None));
         assert_eq!(ix.by_addr(b), Some(1));
+        ix.remove_radio(1, b);
+        assert_eq!((ix.by_hw(b), ix.by_addr(b)), (None, None));
     }
 }

@@ -11,10 +11,14 @@ impl HwsimMedium {
     /// Registers a station by interface address (Mininet-WiFi's "add"); returns its
     /// id, or None if it exists already.
     pub fn add_station(&mut self, addr: Mac) -> Option<usize> {
-        if self.radio_by_addr(addr).is_some_and(|r| !self.radios[r].deleted) {
+        if self.radio_named(addr).is_some_and(|r| !self.radios[r].deleted) {
             return None;
         }
-        let r = self.radio_for(hw_addr_of(addr));
+        let r = self.radio_named(addr).unwrap_or_else(|| self.radio_for(hw_addr_of(addr)));
+        if self.radios[r].listed.is_none() && !self.radios[r].confirmed {
+            // A guess, until the kernel shows which radio has the address.
+            self.radios[r].listed = Some(addr);
+        }
         let was_deleted = self.radios[r].deleted;
         self.radios[r].deleted = false;
         self.give_addr(r, addr);
@@ -27,7 +31,7 @@ impl HwsimMedium {
 
     /// The id of the station with interface or hwsim address `addr`.
     pub fn station_id(&self, addr: Mac) -> Option<usize> {
-        self.radio_by_addr(addr).filter(|&r| !self.radios[r].deleted)
+        self.radio_named(addr).filter(|&r| !self.radios[r].deleted)
     }
 
     /// Deletes a station: it stops hearing and being heard (its frames are still
@@ -43,7 +47,7 @@ impl HwsimMedium {
 
     /// Sets every link to and from radio `r`, in every channel it has a station in, to
     /// what `pair_override` says now.
-    fn refresh_links(&mut self, r: usize) {
+    pub(crate) fn refresh_links(&mut self, r: usize) {
         let stations: Vec<(usize, StationId)> = self.radios[r].station.iter().map(|(&c, &s)| (c, s)).collect();
         for (c, s) in stations {
             let others: Vec<(StationId, usize)> = self.channels[c].radio_of.iter().enumerate().map(|(s2, &r2)| (s2 as StationId, r2)).collect();
@@ -95,7 +99,8 @@ impl HwsimMedium {
     /// Keeps a runtime link change in the model of the media the two radios are in, so
     /// channels created later (and links restored later) have it.
     fn remember_link(&mut self, a: usize, b: usize, knob: LinkKnob) {
-        let (Some(&ma), Some(&mb)) = (self.radios[a].addrs.first(), self.radios[b].addrs.first()) else { return };
+        let name = |r: &crate::radio::Radio| r.listed.or_else(|| r.addrs.first().copied());
+        let (Some(ma), Some(mb)) = (name(&self.radios[a]), name(&self.radios[b])) else { return };
         let (wa, wb) = (self.radios[a].medium, self.radios[b].medium);
         self.media[wa].setup.model.remember(ma, mb, knob);
         if wb != wa {
@@ -121,7 +126,7 @@ impl HwsimMedium {
 
     /// Gives every station of radio `r` its transmit power (with its Gaussian random
     /// term where that applies).
-    fn apply_tx_power(&mut self, r: usize) {
+    pub(crate) fn apply_tx_power(&mut self, r: usize) {
         let stations: Vec<(usize, StationId)> = self.radios[r].station.iter().map(|(&c, &s)| (c, s)).collect();
         for (c, s) in stations {
             let within = self.channels[c].within;

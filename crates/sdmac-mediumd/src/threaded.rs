@@ -42,19 +42,27 @@ pub fn run(opts: Options, control: Option<ControlSocket>) -> Result<(), DaemonEr
     let mut setup = opts.setup.clone();
     setup.capture = opts.capture.is_some();
     let capture = startup::open_capture(&opts)?.map(|c| Arc::new(Mutex::new(c)));
+    // Flushed however run returns, even while workers still hold it.
+    let _flush_at_end = capture.clone().map(crate::capture::FlushOnDrop);
     let mut stats = startup::open_stats(&opts)?;
     let log = opts.log_level;
     let sink: Arc<dyn Datagrams> = sock.clone();
     let mut d = Dispatcher::new(setup, sink, family, capture.clone(), stats.is_some(), origin, log).map_err(io_err("eventfd"))?.coalesce(opts.coalesce_ns);
     poller.add(d.failure_fd(), FAILED).map_err(io_err("epoll add"))?;
     let mut next_stats = 1_000_000_000u64;
+    let mut next_capture_flush = 1_000_000_000u64;
     let mut rx = RecvBatch::new(64, 16 << 10);
     let mut nl_ready = true;
     let mut rounds = 0u64;
     let now = || sdmac_rt::monotonic_ns() - origin;
     loop {
         rounds += 1;
-        let deadline = stats.as_ref().map(|_| next_stats + origin);
+        let deadline = match (stats.is_some(), capture.is_some()) {
+            (false, false) => None,
+            (true, false) => Some(next_stats + origin),
+            (false, true) => Some(next_capture_flush + origin),
+            (true, true) => Some(next_stats.min(next_capture_flush) + origin),
+        };
         ready.clear();
         ready.extend_from_slice(poller.wait(deadline, 500).map_err(io_err("epoll"))?);
         nl_ready |= ready.contains(&NL);
@@ -120,6 +128,15 @@ pub fn run(opts: Options, control: Option<ControlSocket>) -> Result<(), DaemonEr
                 let dc = DaemonCounters { mono_ns: sdmac_rt::monotonic_ns(), frames: c.frames_in, deliveries: c.deliveries, statuses: c.statuses, syscalls: syscall_count::total(), rounds: n, late, timed: 0, timed_overdue: 0, refused: c.refused, refusals: c.refusals };
                 w.write(t, &media, &dc).map_err(io_err("stats file"))?;
                 next_stats = t - t % 1_000_000_000 + 1_000_000_000;
+            }
+        }
+        if let Some(c) = capture.as_ref() {
+            // Once a second the capture reaches the file whole, so that it is valid up
+            // to then however the daemon ends.
+            let t = now();
+            if t >= next_capture_flush {
+                c.lock().unwrap_or_else(|e| e.into_inner()).flush().map_err(io_err("capture file"))?;
+                next_capture_flush = t - t % 1_000_000_000 + 1_000_000_000;
             }
         }
     }
