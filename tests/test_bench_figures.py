@@ -125,3 +125,35 @@ def test_strace_without_a_table_gives_none() -> None:
     assert strace.total("strace: Process 42 attached\n") is None
     # A table cut off before its total line.
     assert strace.total(STRACE_61.rsplit("100.00", 1)[0]) is None
+
+
+goals = _load("goals")
+side = _load("side_by_side")
+
+
+def test_goals_compare_with_numbers_and_with_other_rows() -> None:
+    rows = [{"label": "a", "x": 1.0, "y": 10.0}, {"label": "b", "x": 2.0}]
+    G = goals.Goal
+    res, ok = goals.check([G("a", "x", "<", 2.0), G("a", "x", "<", ("b", "x", 0.8))], rows)
+    assert [r["met"] for r in res] == [True, True] and ok
+    assert res[1]["bound"] == pytest.approx(1.6) and "0.8 x b x" in res[1]["goal"]
+    res, ok = goals.check([G("a", "y", ">=", 11), G("a", "missing", ">", 0), G("c", "x", ">", 0)], rows)
+    assert [r["met"] for r in res] == [False, False, False] and not ok
+    assert any("MISSED" in line for line in goals.lines(res))
+
+
+def test_side_by_side_gives_each_daemons_figure_and_its_ratio_to_sdmac_mediumd() -> None:
+    rows = [
+        {"label": "kernel", "stations": 2, "mbps": 300.0},
+        {"label": "sdmac-mediumd", "stations": 2, "mbps": 20.0, "cpu_us_per_frame": 10.0, "pairs": 1},
+        {"label": "wmediumd-bc", "stations": 2, "mbps": 5.0, "cpu_us_per_frame": 50.0, "pairs": 1},
+        {"label": "wmediumd-rf", "stations": 2, "status": "timeout", "pairs": 1, "clients_done": 0},
+    ]
+    t = side.table(rows, 2)
+    mb = next(x for x in t if x.startswith("aggregate Mb/s"))
+    assert "20.0" in mb and "5.0" in mb and "x0.25" in mb
+    cpu = next(x for x in t if x.startswith("daemon CPU µs per frame"))
+    assert "x5.00" in cpu
+    assert any("wmediumd-rf: timeout" in x for x in t)
+    assert side.table(rows, 10) == [] and side.table(rows[:2], 2) == []
+    assert side.ratio(1.0, 0) is None and side.ratio(None, 2.0) is None

@@ -35,7 +35,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
     poller.add(sock.as_raw_fd(), NL).map_err(io_err("epoll add"))?;
     let mut clients = Clients::bind(opts.control_socket.as_deref(), &poller)?;
     let mut ready: Vec<u64> = Vec::new();
-    let origin = sdmac_rt::monotonic_ns();
+    let origin = crate::syscall_count::monotonic_ns();
     let mut setup = opts.setup.clone();
     setup.capture = opts.capture.is_some();
     let capture = startup::open_capture(&opts)?.map(|c| Arc::new(Mutex::new(c)));
@@ -48,7 +48,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
     let mut rx = RecvBatch::new(64, 16 << 10);
     let mut nl_ready = true;
     let mut rounds = 0u64;
-    let now = || sdmac_rt::monotonic_ns() - origin;
+    let now = || crate::syscall_count::monotonic_ns() - origin;
     loop {
         rounds += 1;
         let deadline = stats.as_ref().map(|_| next_stats + origin);
@@ -67,7 +67,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             }
             if let Some(w) = stats.as_mut() {
                 let c = DaemonCounters {
-                    mono_ns: sdmac_rt::monotonic_ns(),
+                    mono_ns: crate::syscall_count::monotonic_ns(),
                     frames: fin.counters.frames_in,
                     deliveries: fin.counters.deliveries,
                     statuses: fin.counters.statuses,
@@ -112,7 +112,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             let t = now();
             if t >= next_stats {
                 let (media, c, n, late) = d.stats(rounds);
-                let dc = DaemonCounters { mono_ns: sdmac_rt::monotonic_ns(), frames: c.frames_in, deliveries: c.deliveries, statuses: c.statuses, syscalls: syscall_count::total(), rounds: n, late, timed: 0, timed_overdue: 0 };
+                let dc = DaemonCounters { mono_ns: crate::syscall_count::monotonic_ns(), frames: c.frames_in, deliveries: c.deliveries, statuses: c.statuses, syscalls: syscall_count::total(), rounds: n, late, timed: 0, timed_overdue: 0 };
                 w.write(t, &media, &dc).map_err(io_err("stats file"))?;
                 next_stats = t - t % 1_000_000_000 + 1_000_000_000;
             }
