@@ -42,7 +42,7 @@ def table(rows: Sequence[Dict[str, Any]], n: int, base: str = "sdmac-mediumd") -
     if base not in at or len(at) < 2:
         return []
     others = [k for k in at if k != base]
-    head = f"{'N=' + str(n):<48}" + "".join(f"{k[:16]:>17}" for k in [base] + others) + "".join(f"{('/' + base[:5])[:11] + ' ' + o[-4:]:>17}" for o in others)
+    head = f"{'N=' + str(n):<48}" + "".join(f"{k[:16]:>17}" for k in [base] + others) + "".join(f"{(o[:10] + '/sdmac'):>17}" for o in others)
     lines = [head]
     for key, title, spec in FIGURES:
         vals = [at[k].get(key) if at[k].get("status", "ok") == "ok" else None for k in [base] + others]
