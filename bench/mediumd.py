@@ -13,7 +13,9 @@ no airtime at all), sdmac-mediumd, and any other medium daemon given with --daem
 Every medium daemon runs at real-time priority in the guest (SCHED_FIFO 10; --nice:
 nice -10 instead): it is the emulation's clock, and beside 100 or 200 runnable iperf3
 processes a daemon at a nice value waits tens of milliseconds for the CPU after each
-wake-up. Per run it reports: aggregate goodput and pairs served (more than 0.1 Mb/s,
+wake-up. Per run it reports: aggregate goodput (the bytes received while every pair
+sends, over that window: bench/aggregate.py) with Jain's fairness index over the
+pairs, and pairs served (more than 0.1 Mb/s,
 or than a tenth of the mean pair's goodput where that is less: a pair with its fair
 share of a slow medium is served); hwsim's d_tx_failed (frames the kernel could not
 hand to the daemon); the daemon's CPU time per delivered frame and peak RSS; for sdmac-mediumd its own
@@ -24,6 +26,12 @@ system calls per frame the kernel handed it (its own count; with --strace, strac
 statuses and deliveries left after their time on the medium (medians of the
 per-second 50th and 99th percentiles; the largest in the JSON). Frames are
 mac80211's, counted by ethtool on every radio, so every medium is measured alike.
+
+--daemon PATH (repeatable; or WMEDIUMD=PATH[,PATH]) runs other daemons (wmediumd)
+side by side: a table per N gives each figure and its ratio to sdmac-mediumd's. A
+daemon counts as registered once hwsim hands it frames (seen from the kernel, not
+its log). A run that fails or times out is kept as a row with its status and what
+was measured. --json writes the rows with the machine and the date.
 
 --channels K spreads the pairs over K channels (each its own medium): --stations 200
 --channels 10 is 10 media x 20 stations. --udp MBPS has every pair send iperf3 UDP at
@@ -382,7 +390,7 @@ def print_table(rows: List[Dict[str, Any]]) -> None:
             f"{(fmt(r['late_p50_us'], '.0f') + '/' + fmt(r['late_p99_us'], '.0f')) if r.get('late_p50_us') is not None else '-':>15}"
         )
     for r in rows:
-        if r.get("runs", 1) > 1 and r.get("steady_runs", r["runs"]) < r["runs"]:
+        if r.get("utilization") is not None and r.get("runs", 1) > 1 and r.get("steady_runs", r["runs"]) < r["runs"]:
             print(f"N={r['stations']} {r['label']}: all-on from {r['steady_runs']} of {r['runs']} runs (in the others the clients did not all send at once for long enough)")
 
 

@@ -64,7 +64,7 @@ def ratio(a: Optional[float], b: Optional[float]) -> str:
 def ratios_table(d: Dict[str, Any], st: Optional[Dict[str, Any]]) -> List[str]:
     rows = [r for r in d["rows"] if r["label"] != "kernel"]
     others = [x for x in dict.fromkeys(r["label"] for r in rows) if not x.startswith("sdmac-mediumd")]
-    out = ["| N | daemon | goodput, sdmac-mediumd / it | CPU µs per frame, it / sdmac-mediumd | system calls per frame, it / sdmac-mediumd (strace) |",
+    out = ["| N | daemon | goodput, sdmac-mediumd / it | CPU µs per frame, it / sdmac-mediumd | system calls per frame, it / sdmac-mediumd (both under strace -c, 5 s) |",
            "|--:|---|--:|--:|--:|"]
     for n in sorted({r["stations"] for r in rows}):
         s = next((r for r in rows if r["stations"] == n and r["label"] == "sdmac-mediumd"), None)
