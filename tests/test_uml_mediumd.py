@@ -103,11 +103,11 @@ def test_each_busy_channel_runs_ahead_on_its_own(uml):
     # Four pairs on four channels, each pair saturating its own: some channel's
     # stations are nearly always free to send, so no instant finds every channel
     # blocked. Each channel runs ahead while its own stations are blocked: the
-    # kernel sends outputs at their time (uring.rs, the bells); --no-run-ahead never.
-    rows = _bench("--stations", "8", "--channels", "4", "--seconds", "4", "--no-kernel", "--no-run-ahead", timeout=900)
-    ahead, exact = rows["sdmac-mediumd"], rows["sdmac-mediumd --no-run-ahead"]
-    for r in (ahead, exact):
-        _answered_in_order(r)
-        assert r["media"] == 4, r
+    # kernel sends outputs at their time (uring.rs, the bells). (That --no-run-ahead
+    # never has it do so is the test above; how many system calls running ahead saves
+    # here is a figure, bench/mediumd_goals.py.)
+    rows = _bench("--stations", "8", "--channels", "4", "--seconds", "4", "--no-kernel", timeout=600)
+    ahead = rows["sdmac-mediumd"]
+    _answered_in_order(ahead)
+    assert ahead["media"] == 4, ahead
     assert ahead["timed_per_frame"] > 0, ahead
-    assert exact.get("timed_per_frame", 0) == 0, exact
