@@ -8,10 +8,11 @@
 #   make fuzz     the fuzzing campaign: cargo fuzz on nightly (both installed here if
 #                 missing), FUZZ_SECONDS (default 60) per target
 #   make demo     sdmac bench oneshot: the SDMAC paper's experiment on the emulated medium
-#   make bench    bench/run.sh
-#   make bench-mediumd   the medium-daemon benchmark alone (VM; N pairs, iperf3)
-#   make bench-mediumd-uml   the same in User-Mode Linux (beside wmediumd's FACTS §7 figures),
-#                 with and without --coalesce-us 50, and 10 media x 20 stations
+#   make bench    bench/run.sh: every benchmark, and the goals (exits non-zero when one is missed)
+#   make bench-mediumd   the medium-daemon benchmark alone (VM; N pairs, iperf3);
+#                 WMEDIUMD=path[,path] runs those daemons (wmediumd) side by side
+#   make bench-mediumd-uml   the same in User-Mode Linux, with and without --coalesce-us 50,
+#                 and 10 media x 20 stations; WMEDIUMD=path[,path] as above
 #   make vmtest   the tests that boot a VM (testbed/: QEMU + Debian kernel + mac80211_hwsim)
 #   make uml      the User-Mode Linux kernel of the second test bed (testbed/build_uml.sh;
 #                 ~5 min the first time, then cached; make test builds it)
@@ -144,13 +145,20 @@ demo: build
 bench: build
 	@if [ -f bench/run.sh ]; then bash bench/run.sh; else echo "bench: no bench/run.sh yet"; fi
 
+# WMEDIUMD=path[,path] (or --daemon in bench/mediumd.py): other medium daemons, run
+# side by side with ratios; with them, a second pass counts every daemon's system
+# calls with strace -c (which slows them, so its goodput is not the figure).
+WMEDIUMD ?=
+
 bench-mediumd: build
 	mkdir -p bench/out
-	python3 bench/mediumd.py --stations 2,10,40 --seconds 10 --epoll --json bench/out/mediumd.json
+	WMEDIUMD="$(WMEDIUMD)" python3 bench/mediumd.py --stations 2,10,40 --seconds 10 --epoll --json bench/out/mediumd.json
+	if [ -n "$(WMEDIUMD)" ]; then WMEDIUMD="$(WMEDIUMD)" python3 bench/mediumd.py --stations 2,10 --seconds 5 --no-kernel --strace --json bench/out/mediumd-strace.json; fi
 
 bench-mediumd-uml: build uml
 	mkdir -p bench/out
-	python3 bench/mediumd.py --vm uml --stations 2,10,40,100 --seconds 10 --no-run-ahead --coalesce-us 50 --json bench/out/mediumd-uml.json
+	WMEDIUMD="$(WMEDIUMD)" python3 bench/mediumd.py --vm uml --stations 2,10,40,100 --seconds 10 --no-run-ahead --coalesce-us 50 --json bench/out/mediumd-uml.json
+	if [ -n "$(WMEDIUMD)" ]; then WMEDIUMD="$(WMEDIUMD)" python3 bench/mediumd.py --vm uml --stations 2,10 --seconds 5 --no-kernel --strace --json bench/out/mediumd-uml-strace.json; fi
 	python3 bench/mediumd.py --vm uml --stations 200 --channels 10 --seconds 20 --no-kernel --no-run-ahead --coalesce-us 50 --json bench/out/mediumd-uml-10x20.json
 
 vmtest: build

@@ -13,7 +13,9 @@ no airtime at all), sdmac-mediumd, and any other medium daemon given with --daem
 Every medium daemon runs at real-time priority in the guest (SCHED_FIFO 10; --nice:
 nice -10 instead): it is the emulation's clock, and beside 100 or 200 runnable iperf3
 processes a daemon at a nice value waits tens of milliseconds for the CPU after each
-wake-up. Per run it reports: aggregate goodput and pairs served (more than 0.1 Mb/s,
+wake-up. Per run it reports: aggregate goodput (the bytes received while every pair
+sends, over that window: bench/aggregate.py) with Jain's fairness index over the
+pairs, and pairs served (more than 0.1 Mb/s,
 or than a tenth of the mean pair's goodput where that is less: a pair with its fair
 share of a slow medium is served); hwsim's d_tx_failed (frames the kernel could not
 hand to the daemon); the daemon's CPU time per delivered frame and peak RSS; for sdmac-mediumd its own
@@ -24,6 +26,12 @@ system calls per frame the kernel handed it (its own count; with --strace, strac
 statuses and deliveries left after their time on the medium (medians of the
 per-second 50th and 99th percentiles; the largest in the JSON). Frames are
 mac80211's, counted by ethtool on every radio, so every medium is measured alike.
+
+--daemon PATH (repeatable; or WMEDIUMD=PATH[,PATH]) runs other daemons (wmediumd)
+side by side: a table per N gives each figure and its ratio to sdmac-mediumd's. A
+daemon counts as registered once hwsim hands it frames (seen from the kernel, not
+its log). A run that fails or times out is kept as a row with its status and what
+was measured. --json writes the rows with the machine and the date.
 
 --channels K spreads the pairs over K channels (each its own medium): --stations 200
 --channels 10 is 10 media x 20 stations. --udp MBPS has every pair send iperf3 UDP at
@@ -47,6 +55,11 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import aggregate  # noqa: E402  (bench/aggregate.py)
+import machine  # noqa: E402  (bench/machine.py)
+import side_by_side  # noqa: E402  (bench/side_by_side.py)
+import strace_table  # noqa: E402  (bench/strace_table.py)
 TARGET = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
 SDMAC = TARGET / "release" / "sdmac-mediumd"
 CTL = TARGET / "release" / "sdmac-mediumctl"
@@ -188,16 +201,31 @@ def steady_stats(read: tuple, window: tuple) -> Dict[str, Any]:
 
 
 def strace_total(path: Path) -> Optional[int]:
+    """The system calls strace -c counted (its `calls` column's total), or None."""
     if not path.exists():
         return None
-    for line in path.read_text().splitlines():
-        f = line.split()
-        if f and f[-1] == "total":
-            nums = [x for x in f if x.isdigit()]
-            # "100.00 secs usecs/call calls [errors] total": calls is the first integer
-            # after the seconds column.
-            return int(nums[0]) if nums else None
-    return None
+    return strace_table.total(path.read_text())
+
+
+def read_spans(out: Path, pairs: int) -> List[Optional[tuple]]:
+    spans: List[Optional[tuple]] = []
+    for p in range(pairs):
+        try:
+            s, e = (float(x) for x in (out / f"span{p}").read_text().split())
+            spans.append((s, e))
+        except (OSError, ValueError):
+            spans.append(None)
+    return spans
+
+
+def read_clients(out: Path, pairs: int) -> List[Optional[Dict[str, Any]]]:
+    res: List[Optional[Dict[str, Any]]] = []
+    for p in range(pairs):
+        try:
+            res.append(json.loads((out / f"client{p}.json").read_text()))
+        except (OSError, ValueError):
+            res.append(None)
+    return res
 
 
 def run_once(vm, n: int, channels: int, seconds: int, medium: str, strace: bool, rate: int, medium_args: str = "", label: str = "", beacon: int = 100, udp: float = 0.0, prio: str = "fifo", keep: Optional[Path] = None, perf: int = 0) -> Dict[str, Any]:
@@ -213,15 +241,34 @@ def run_once(vm, n: int, channels: int, seconds: int, medium: str, strace: bool,
         args = [f"CTL={guest_share}/mediumctl", f"N={n}", f"SECONDS={seconds}", f"CHANNELS={channels}", f"RATE={rate}", f"MEDIUM={arg_medium}", f"STRACE={int(strace)}", f"MEDIUM_ARGS={medium_args}", f"BEACON={beacon}", f"UDP={udp:g}", f"PRIO={prio}", f"PERF={perf if medium != 'kernel' else 0}"]
         os.environ["SDMAC_VM_MEM"] = USER_MEM or str(max(768, 512 + 24 * n))
         timeout = 120 + 4 * n + 3 * seconds
-        r = vm.run(GUEST, args=args, timeout=timeout, share=share)
-        if r.status != 0:
-            tail = "\n".join(r.output.splitlines()[-25:])
-            raise RuntimeError(f"{medium} at N={n}: the guest script failed (status {r.status}):\n{tail}")
-        res = parse_results(r.output)
+        status, output, res = "ok", "", {}
+        try:
+            r = vm.run(GUEST, args=args, timeout=timeout, share=share)
+            output = r.output
+            if r.status != 0:
+                status = f"failed (guest status {r.status})"
+        except vm.VMError as e:
+            # A timeout (or a VM that died) keeps what was measured: the clients that
+            # finished, the daemon's statistics so far.
+            status = "timeout" if type(e).__name__ == "VMTimeout" else f"vm error: {e.args[0] if e.args else e}"
+            output = str(e)
+        res = parse_results(output)
         out = share / "out"
         pairs = n // 2
         bps, received = pair_goodput(out, pairs)
+        if status != "ok" or "window_start" not in res:
+            tail = "\n".join(output.splitlines()[-25:])
+            print(f"  {label or name_of(medium)} at N={n}: {status}; the row keeps what was measured:\n{tail}", file=sys.stderr)
+            return {
+                "medium": medium, "label": label or name_of(medium), "stations": n, "channels": channels,
+                "rate_mbps": rate, "seconds": seconds, "testbed": getattr(vm, "TESTBED_NAME", "qemu"),
+                "status": status if status != "ok" else "failed (no results)", "pairs": pairs,
+                "served": served(bps), "clients_done": sum(1 for b in bps if b > 0), "mbps": None,
+                "d_tx_failed": int(res["d_tx_failed"]) if "d_tx_failed" in res else None,
+                "output_tail": tail,
+            }
         t0, t1 = float(res["window_start"]), float(res["window_end"])
+        agg = aggregate.aggregate(read_clients(out, pairs), read_spans(out, pairs))
         rx = int(res.get("rx_packets", 0))
         row: Dict[str, Any] = {
             "medium": medium,
@@ -234,17 +281,25 @@ def run_once(vm, n: int, channels: int, seconds: int, medium: str, strace: bool,
             "traffic": f"udp {udp:g}" if udp else "tcp",
             "daemon_prio": prio,
             "testbed": getattr(vm, "TESTBED_NAME", "qemu"),
-            # The sum of the pairs' goodputs, each over its own run: the aggregate
-            # when the clients run at the same time. Under emulation they start
-            # and end seconds apart, so also every byte received over the whole
-            # run's wall time, a lower bound.
-            "mbps": sum(bps) / 1e6,
+            "status": "ok",
+            # The aggregate: bytes received while every pair sends, over that window
+            # (bench/aggregate.py); without such a window, every byte received over
+            # the whole run's wall time (a lower bound). The sum of the pairs' own
+            # averages is kept for comparison with older result files: it overstates
+            # the aggregate when the pairs' transfers do not overlap fully.
+            "mbps": agg["aggregate_mbps"] if agg["aggregate_mbps"] is not None else 8 * received / max(t1 - t0, 1e-9) / 1e6,
+            "mbps_basis": "all-sending window" if agg["aggregate_mbps"] is not None else "wall time (lower bound)",
+            "mbps_window_s": agg["window_s"],
+            "mbps_slack_s": agg["slack_s"],
+            "mbps_sum_of_pairs": sum(bps) / 1e6,
             "mbps_wall": 8 * received / max(t1 - t0, 1e-9) / 1e6,
             "pairs": pairs,
             "served": served(bps),
             "pair_mbps_min": min(bps) / 1e6,
             "pair_mbps_max": max(bps) / 1e6,
-            "jain": (sum(bps) ** 2 / (len(bps) * sum(b * b for b in bps))) if any(bps) else 0.0,
+            # Jain's index over the pairs' rates in the window (over their own
+            # averages without one).
+            "jain": agg["jain_window"] if agg["jain_window"] is not None else aggregate.jain(bps),
             "d_tx_failed": int(res.get("d_tx_failed", 0)),
             "rx_frames": rx,
             "wall_s": t1 - t0,
@@ -277,7 +332,17 @@ def run_once(vm, n: int, channels: int, seconds: int, medium: str, strace: bool,
 
 
 def median_row(rows: List[Dict[str, Any]]) -> Dict[str, Any]:
-    if len(rows) == 1:
+    """The median of each figure over the runs that completed; runs that failed or
+    timed out are counted (runs_failed) and, when no run completed, the first of them
+    is the row."""
+    ok = [r for r in rows if r.get("status", "ok") == "ok"]
+    failed = len(rows) - len(ok)
+    if not ok:
+        m = dict(rows[0])
+        m["runs"], m["runs_failed"] = len(rows), failed
+        return m
+    rows = ok
+    if len(rows) == 1 and not failed:
         return rows[0]
     # A figure some runs lack (the all-pairs-sending window when the clients ran too
     # staggered) is the median of the runs that have it; steady_runs says how many.
@@ -289,7 +354,8 @@ def median_row(rows: List[Dict[str, Any]]) -> Dict[str, Any]:
         if isinstance(v, (int, float)) and not isinstance(v, bool):
             vals = [r[k] for r in rows if isinstance(r.get(k), (int, float)) and not isinstance(r.get(k), bool)]
             m[k] = vals[0] if len(set(vals)) == 1 else statistics.median(vals)
-    m["runs"] = len(rows)
+    m["runs"] = len(rows) + failed
+    m["runs_failed"] = failed
     m["steady_runs"] = sum(1 for r in rows if r.get("backlog_steady") is not None)
     return m
 
@@ -307,21 +373,24 @@ def name_of(medium: str) -> str:
 
 
 def print_table(rows: List[Dict[str, Any]]) -> None:
-    hdr = f"{'N':>4} {'ch':>3} {'medium':<24} {'Mb/s':>7} {'(wall)':>7} {'served':>7} {'jain':>5} {'d_tx_failed':>11} {'cpu %':>6} {'cpu µs/fr':>9} {'RSS MB':>6} {'util':>5} {'backlog':>7} {'all-on':>7} {'sys/fr':>6} {'kern%':>5} {'late µs p50/p99':>15}"
+    hdr = f"{'N':>4} {'ch':>3} {'medium':<24} {'Mb/s':>7} {'(sum)':>7} {'served':>7} {'jain':>5} {'d_tx_failed':>11} {'cpu %':>6} {'cpu µs/fr':>9} {'RSS MB':>6} {'util':>5} {'backlog':>7} {'all-on':>7} {'sys/fr':>6} {'st/fr':>6} {'kern%':>5} {'late µs p50/p99':>15}"
     print(hdr)
     for r in rows:
-        sysfr = r.get("syscalls_per_frame", r.get("strace_syscalls_per_frame"))
+        if r.get("status", "ok") != "ok":
+            print(f"{r['stations']:>4} {r['channels']:>3} {r['label']:<24} {r['status']}: {r.get('clients_done', 0)} of {r['pairs']} clients finished, d_tx_failed {fmt(r.get('d_tx_failed'))}")
+            continue
+        sysfr = r.get("syscalls_per_frame")
         print(
-            f"{r['stations']:>4} {r['channels']:>3} {r['label']:<24} {fmt(r['mbps']):>7} {fmt(r.get('mbps_wall')):>7} "
+            f"{r['stations']:>4} {r['channels']:>3} {r['label']:<24} {fmt(r['mbps']):>7} {fmt(r.get('mbps_sum_of_pairs')):>7} "
             f"{str(r['served']) + '/' + str(r['pairs']):>7} {fmt(r['jain'], '.2f'):>5} {r['d_tx_failed']:>11} "
             f"{fmt(r.get('daemon_cpu_pct')):>6} {fmt(r.get('cpu_us_per_frame')):>9} "
             f"{fmt(r['rss_kb'] / 1024 if r.get('rss_kb') else None):>6} {fmt(r.get('utilization'), '.2f'):>5} "
-            f"{fmt(r.get('backlog'), '.3f'):>7} {fmt(r.get('backlog_steady'), '.3f'):>7} {fmt(sysfr, '.2f'):>6} "
+            f"{fmt(r.get('backlog'), '.3f'):>7} {fmt(r.get('backlog_steady'), '.3f'):>7} {fmt(sysfr, '.2f'):>6} {fmt(r.get('strace_syscalls_per_frame'), '.2f'):>6} "
             f"{fmt(100 * r['cpu_sys_fraction'] if r.get('cpu_sys_fraction') is not None else None, '.0f'):>5} "
             f"{(fmt(r['late_p50_us'], '.0f') + '/' + fmt(r['late_p99_us'], '.0f')) if r.get('late_p50_us') is not None else '-':>15}"
         )
     for r in rows:
-        if r.get("runs", 1) > 1 and r.get("steady_runs", r["runs"]) < r["runs"]:
+        if r.get("utilization") is not None and r.get("runs", 1) > 1 and r.get("steady_runs", r["runs"]) < r["runs"]:
             print(f"N={r['stations']} {r['label']}: all-on from {r['steady_runs']} of {r['runs']} runs (in the others the clients did not all send at once for long enough)")
 
 
@@ -333,7 +402,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--rate", type=int, default=54, choices=[6, 9, 12, 18, 24, 36, 48, 54], help="legacy rate of every frame, Mb/s (default 54)")
     ap.add_argument("--udp", type=float, default=0.0, metavar="MBPS", help="iperf3 UDP at MBPS Mb/s per pair instead of TCP")
     ap.add_argument("--nice", action="store_true", help="run the daemon at nice -10 instead of SCHED_FIFO 10")
-    ap.add_argument("--daemon", action="append", default=[], metavar="PATH", help="another medium daemon to run the same experiment against (wmediumd's command line)")
+    ap.add_argument("--daemon", action="append", default=[], metavar="PATH", help="another medium daemon to run the same experiment against, side by side (wmediumd's command line; repeat for several; or WMEDIUMD=PATH[,PATH] in the environment)")
     ap.add_argument("--sdmac", default=str(SDMAC), metavar="PATH", help="the sdmac-mediumd binary (default: the release build)")
     ap.add_argument("--no-kernel", action="store_true", help="skip the kernel's own medium (the baseline)")
     ap.add_argument("--threads", action="store_true", help="also run sdmac-mediumd with --threads (a thread per medium)")
@@ -348,6 +417,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--json", metavar="OUT", help="write the rows as JSON")
     ap.add_argument("--keep", metavar="DIR", help="keep each run's raw outputs (iperf3 JSON, client spans, the daemon's log and statistics) under DIR")
     a = ap.parse_args(argv)
+    started = machine.describe()
+    # WMEDIUMD=path[,path]: the daemons to run beside sdmac-mediumd (as --daemon).
+    daemons = list(a.daemon) + [d for d in os.environ.get("WMEDIUMD", "").split(",") if d.strip()]
+    a.daemon = list(dict.fromkeys(daemons))
     vm = load_runner(a.vm)
     why = vm.availability()
     if why:
@@ -374,7 +447,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             print(f"mediumd benchmark: --coalesce-us {a.coalesce_us} is not from 0 to 1000000", file=sys.stderr)
             return 2
         media.append((a.sdmac, f"--coalesce-us {a.coalesce_us}", f"sdmac-mediumd coalesce {a.coalesce_us}"))
-    media += [(d, "", name_of(d)) for d in a.daemon]
+    labels = [name_of(d) for d in a.daemon]
+    media += [(d, "", lb if labels.count(lb) == 1 else f"{lb} ({d})") for d, lb in zip(a.daemon, labels)]
     if a.beacon < 1 or a.beacon > 10000:
         print(f"mediumd benchmark: --beacon {a.beacon} TU is not from 1 to 10000", file=sys.stderr)
         return 2
@@ -399,25 +473,26 @@ def main(argv: Optional[List[str]] = None) -> int:
     traffic = f"iperf3 UDP at {a.udp:g} Mb/s per pair" if a.udp else "iperf3 TCP"
     print(f"{traffic}, every frame at {a.rate} Mb/s, beacons every {a.beacon} TU, {a.seconds} s per run, daemon at {'nice -10' if a.nice else 'SCHED_FIFO 10'}, {'User-Mode Linux (1 CPU)' if a.vm == 'uml' else 'QEMU'}")
     print_table(rows)
-    print("Mb/s: the sum of the pairs' goodputs; (wall): every byte received over the run's wall time, a lower bound when the clients do not run at the same time")
+    print("Mb/s: bytes received while every pair sends, over that window (bench/aggregate.py; the wall time where there is no such window, a lower bound); (sum): the sum of the pairs' own averages, which overstates it when the pairs do not send at the same time")
+    print("jain: Jain's fairness index over the pairs' rates in that window; sys/fr: the daemon's own count of system calls per frame; st/fr: strace -c's (--strace)")
     print("backlog: over the whole run; all-on: while every pair sends (from 3 s after the clients were let go to 2 s before the first one ended)")
-    # Side by side: sdmac-mediumd against every other medium, per N.
+    # Side by side: sdmac-mediumd against every other daemon, per N, with ratios.
     for n in stations:
-        at = {r["label"]: r for r in rows if r["stations"] == n}
-        s = at.get("sdmac-mediumd")
-        for m, r in at.items():
-            if m == "sdmac-mediumd" or not s:
-                continue
-            ratio = s["mbps"] / r["mbps"] if r["mbps"] > 0 else float("inf")
-            line = f"N={n}: sdmac-mediumd / {m}: goodput x{ratio:.2f}"
-            if r.get("cpu_us_per_frame") and s.get("cpu_us_per_frame"):
-                line += f", CPU per frame x{s['cpu_us_per_frame'] / r['cpu_us_per_frame']:.2f}"
-            if r.get("syscalls_per_frame") and s.get("syscalls_per_frame"):
-                line += f", system calls per frame x{s['syscalls_per_frame'] / r['syscalls_per_frame']:.2f}"
-            print(line)
+        lines = side_by_side.table(rows, n)
+        if lines:
+            print()
+            print("\n".join(lines))
     if a.json:
         Path(a.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(a.json).write_text(json.dumps(rows, indent=2))
+        doc = {
+            "machine": machine.describe(),
+            "started_utc": started["date_utc"],
+            "loadavg_at_start": started["loadavg_1_5_15"],
+            "command": ["bench/mediumd.py", *(argv if argv is not None else sys.argv[1:])],
+            "testbed": a.vm,
+            "rows": rows,
+        }
+        Path(a.json).write_text(json.dumps(doc, indent=2))
     return 0
 
 

@@ -76,12 +76,13 @@ def test_ap_and_station_through_sdmac_mediumd(share: Path) -> None:
         "SMOKE PASS",
     ):
         assert line in r.output, f"missing {line!r}\n{detail}"
-    # TCP through the daemon: it flows, and no faster than the air allows (the
+    # TCP through the daemon: it flows (how fast is a figure for bench/), and no
+    # faster than the air allows (the
     # fastest rate a hwsim radio can use is HT MCS 15 with a short GI, 144.4 Mb/s; the
     # kernel's own medium, which has no airtime, carries several times that here).
     rates = {m: float(v) for m, v in re.findall(r"SMOKE MEASURE iperf3 mode=(\w+) mbps=([\d.]+)", r.output)}
     assert set(rates) == {"open", "wpa2"}, detail
-    assert all(1.0 < v < 144.4 for v in rates.values()), rates
+    assert all(0 < v < 144.4 for v in rates.values()), rates
     # Every frame the kernel handed over was answered, and traffic went through it.
     m = re.search(r"frames_in: (\d+), statuses: (\d+), acked: (\d+), deliveries: (\d+)", r.output)
     assert m, detail

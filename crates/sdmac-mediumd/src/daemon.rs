@@ -83,7 +83,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
     }
     let mut clients = Clients::new(control, &poller)?;
     let mut ready: Vec<u64> = Vec::new();
-    let origin = sdmac_rt::monotonic_ns();
+    let origin = crate::syscall_count::monotonic_ns();
     let mut setup = opts.setup.clone();
     setup.capture = opts.capture.is_some();
     let mut capture = startup::open_capture(&opts)?;
@@ -107,7 +107,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
     }
     let mut later: Vec<(u64, Vec<Output>)> = Vec::new();
     let mut timed_outputs = 0u64;
-    let now = || sdmac_rt::monotonic_ns() - origin;
+    let now = || crate::syscall_count::monotonic_ns() - origin;
     // Without io_uring the round's datagrams leave in one sendmmsg.
     let mut batch = Batch::default();
     // Outputs go to the kernel (with io_uring: queued, sent with the next wait);
@@ -271,7 +271,7 @@ fn timed_overdue(ring: Option<&Ring>) -> u64 {
 fn daemon_counters(m: &HwsimMedium, rounds: u64, timed: u64, ring: Option<&Ring>, late: LatenessSummary) -> DaemonCounters {
     let c = m.counters();
     DaemonCounters {
-        mono_ns: sdmac_rt::monotonic_ns(),
+        mono_ns: crate::syscall_count::monotonic_ns(),
         frames: c.frames_in,
         deliveries: c.deliveries,
         statuses: c.statuses,

@@ -201,7 +201,7 @@ impl Dispatcher {
             return Ok(());
         }
         let sink = &self.shared.sink;
-        let now = sdmac_rt::monotonic_ns() - self.shared.origin;
+        let now = crate::syscall_count::monotonic_ns() - self.shared.origin;
         self.enc.send_batched(&mut self.out, now, &mut self.late, &mut self.batch, sink.as_ref(), |_, _, _, _| Ok(()))
     }
 
@@ -377,7 +377,7 @@ mod tests {
         let p = DataParams::new(MacAddress(to), MacAddress(from), MacAddress(from), 0x0800);
         let n = write_data_frame(&mut buf, &p, &[0u8; 1500], false).unwrap();
         let f = KernelFrame { transmitter: hw_addr_of(from), frame: &buf[..n], no_ack: false, freq, rates: vec![(Rate::Dsss1, 3)], cookie, echo: StatusEcho::default() };
-        let t = sdmac_rt::monotonic_ns() - d.shared.origin;
+        let t = crate::syscall_count::monotonic_ns() - d.shared.origin;
         d.on_frame(t, f);
     }
 
@@ -385,7 +385,7 @@ mod tests {
     fn a_worker_that_panics_leaves_no_frame_unanswered_and_stops_the_daemon() {
         let rec = Arc::new(Recorder::default());
         let setup = Setup { interfaces: vec![A, B, C, D], ..Setup::default() };
-        let mut d = Dispatcher::new(setup, rec.clone(), 0x1d, None, false, sdmac_rt::monotonic_ns(), 0).unwrap();
+        let mut d = Dispatcher::new(setup, rec.clone(), 0x1d, None, false, crate::syscall_count::monotonic_ns(), 0).unwrap();
         // 1500 bytes at 1 Mb/s: 12 ms each, so most are in flight when it panics.
         for k in 0..10 {
             send(&mut d, A, B, 2412, k);

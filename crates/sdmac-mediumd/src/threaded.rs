@@ -38,7 +38,7 @@ pub fn run(opts: Options, control: Option<ControlSocket>) -> Result<(), DaemonEr
     poller.add(sock.as_raw_fd(), NL).map_err(io_err("epoll add"))?;
     let mut clients = Clients::new(control, &poller)?;
     let mut ready: Vec<u64> = Vec::new();
-    let origin = sdmac_rt::monotonic_ns();
+    let origin = crate::syscall_count::monotonic_ns();
     let mut setup = opts.setup.clone();
     setup.capture = opts.capture.is_some();
     let capture = startup::open_capture(&opts)?.map(|c| Arc::new(Mutex::new(c)));
@@ -54,7 +54,7 @@ pub fn run(opts: Options, control: Option<ControlSocket>) -> Result<(), DaemonEr
     let mut rx = RecvBatch::new(64, 16 << 10);
     let mut nl_ready = true;
     let mut rounds = 0u64;
-    let now = || sdmac_rt::monotonic_ns() - origin;
+    let now = || crate::syscall_count::monotonic_ns() - origin;
     loop {
         rounds += 1;
         let deadline = match (stats.is_some(), capture.is_some()) {
@@ -78,7 +78,7 @@ pub fn run(opts: Options, control: Option<ControlSocket>) -> Result<(), DaemonEr
             }
             if let Some(w) = stats.as_mut() {
                 let c = DaemonCounters {
-                    mono_ns: sdmac_rt::monotonic_ns(),
+                    mono_ns: crate::syscall_count::monotonic_ns(),
                     frames: fin.counters.frames_in,
                     deliveries: fin.counters.deliveries,
                     statuses: fin.counters.statuses,
@@ -125,7 +125,7 @@ pub fn run(opts: Options, control: Option<ControlSocket>) -> Result<(), DaemonEr
             let t = now();
             if t >= next_stats {
                 let (media, c, n, late) = d.stats(rounds);
-                let dc = DaemonCounters { mono_ns: sdmac_rt::monotonic_ns(), frames: c.frames_in, deliveries: c.deliveries, statuses: c.statuses, syscalls: syscall_count::total(), rounds: n, late, timed: 0, timed_overdue: 0, refused: c.refused, refusals: c.refusals };
+                let dc = DaemonCounters { mono_ns: crate::syscall_count::monotonic_ns(), frames: c.frames_in, deliveries: c.deliveries, statuses: c.statuses, syscalls: syscall_count::total(), rounds: n, late, timed: 0, timed_overdue: 0, refused: c.refused, refusals: c.refusals };
                 w.write(t, &media, &dc).map_err(io_err("stats file"))?;
                 next_stats = t - t % 1_000_000_000 + 1_000_000_000;
             }

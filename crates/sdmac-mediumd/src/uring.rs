@@ -429,7 +429,7 @@ impl Ring {
         if self.timed.iter().all(Option::is_none) {
             return (0, 0);
         }
-        let now = sdmac_rt::monotonic_ns();
+        let now = crate::syscall_count::monotonic_ns();
         let (mut held, mut all) = (0, 0);
         for t in self.timed.iter_mut().flatten() {
             if t.due_ns > all_ns {
@@ -690,8 +690,8 @@ mod tests {
                 }
                 sent += 1;
             }
-            let deadline = sdmac_rt::monotonic_ns() + 2_000_000_000;
-            while (got.len() as u32) < sent && sdmac_rt::monotonic_ns() < deadline {
+            let deadline = crate::syscall_count::monotonic_ns() + 2_000_000_000;
+            while (got.len() as u32) < sent && crate::syscall_count::monotonic_ns() < deadline {
                 r.wait(None, 50, usize::MAX, |d| got.push(u32::from_le_bytes(d.try_into().unwrap()))).unwrap();
             }
         }
@@ -710,11 +710,11 @@ mod tests {
         let mut got = Vec::new();
         let w = r.wait(None, 1000, 4, |d| got.push(d[0])).unwrap();
         assert_eq!(w.datagrams, 4);
-        let t0 = sdmac_rt::monotonic_ns();
+        let t0 = crate::syscall_count::monotonic_ns();
         // A far deadline: the six left are there already, so no waiting.
         let w = r.wait(Some(t0 + 5_000_000_000), 5000, 100, |d| got.push(d[0])).unwrap();
         assert_eq!(w.datagrams, 6);
-        assert!(sdmac_rt::monotonic_ns() - t0 < 1_000_000_000);
+        assert!(crate::syscall_count::monotonic_ns() - t0 < 1_000_000_000);
         assert_eq!(got, (0..10).collect::<Vec<_>>());
     }
 
@@ -738,10 +738,10 @@ mod tests {
         let (a, _b) = UnixDatagram::pair().unwrap();
         let poller = Poller::new().unwrap();
         let mut r = ring_on(&a, &poller, 8, 256);
-        let t0 = sdmac_rt::monotonic_ns();
+        let t0 = crate::syscall_count::monotonic_ns();
         let w = r.wait(Some(t0 + 3_000_000), 1000, 64, |_| panic!("nothing was sent")).unwrap();
         assert_eq!(w, Woken::default());
-        assert!(sdmac_rt::monotonic_ns() - t0 >= 3_000_000, "woke before the deadline");
+        assert!(crate::syscall_count::monotonic_ns() - t0 >= 3_000_000, "woke before the deadline");
     }
 
     #[test]
@@ -773,9 +773,9 @@ mod tests {
         let receiver = std::thread::spawn(move || {
             let mut buf = [0u8; 16];
             let n = b.recv(&mut buf).unwrap();
-            (sdmac_rt::monotonic_ns(), buf[..n].to_vec())
+            (crate::syscall_count::monotonic_ns(), buf[..n].to_vec())
         });
-        let t0 = sdmac_rt::monotonic_ns();
+        let t0 = crate::syscall_count::monotonic_ns();
         let due = t0 + 20_000_000;
         r.queue_send_at(b"later", due).unwrap();
         r.timed_may_hold_until(due);
@@ -783,7 +783,7 @@ mod tests {
         // One wait until 50 ms: the send goes out at 20 ms inside it, and does not end it.
         let w = r.wait(Some(t0 + 50_000_000), 1000, 64, |_| panic!("nothing comes")).unwrap();
         assert_eq!(w, Woken::default());
-        assert!(sdmac_rt::monotonic_ns() >= t0 + 50_000_000, "the timed send ended the wait");
+        assert!(crate::syscall_count::monotonic_ns() >= t0 + 50_000_000, "the timed send ended the wait");
         let (got_at, got) = receiver.join().unwrap();
         assert_eq!(got, b"later");
         assert!(got_at >= due, "sent {} µs early", (due - got_at) / 1000);
@@ -793,7 +793,7 @@ mod tests {
     /// A thread that sends `d` on `b` at `at` (CLOCK_MONOTONIC).
     fn send_at(b: UnixDatagram, at: u64, d: &'static [u8]) -> std::thread::JoinHandle<UnixDatagram> {
         std::thread::spawn(move || {
-            let now = sdmac_rt::monotonic_ns();
+            let now = crate::syscall_count::monotonic_ns();
             std::thread::sleep(std::time::Duration::from_nanos(at.saturating_sub(now)));
             b.send(d).unwrap();
             b
@@ -805,7 +805,7 @@ mod tests {
         let (a, b) = UnixDatagram::pair().unwrap();
         let poller = Poller::new().unwrap();
         let mut r = ring_on(&a, &poller, 8, 256);
-        let t0 = sdmac_rt::monotonic_ns();
+        let t0 = crate::syscall_count::monotonic_ns();
         for k in 1..=5u8 {
             r.queue_send_at(&[k], t0 + k as u64 * 4_000_000).unwrap();
         }
@@ -814,7 +814,7 @@ mod tests {
         r.timed_may_hold_until(0);
         let w = r.wait(Some(t0 + 40_000_000), 1000, 64, |_| panic!("nothing comes")).unwrap();
         assert_eq!(w, Woken::default());
-        assert!(sdmac_rt::monotonic_ns() >= t0 + 40_000_000, "a timed send ended the wait");
+        assert!(crate::syscall_count::monotonic_ns() >= t0 + 40_000_000, "a timed send ended the wait");
         assert_eq!(r.timed_pending(), 0);
         let mut buf = [0u8; 4];
         for k in 1..=5u8 {
@@ -828,14 +828,14 @@ mod tests {
         let (a, b) = UnixDatagram::pair().unwrap();
         let poller = Poller::new().unwrap();
         let mut r = ring_on(&a, &poller, 8, 256);
-        let t0 = sdmac_rt::monotonic_ns();
+        let t0 = crate::syscall_count::monotonic_ns();
         r.queue_send_at(b"t1", t0 + 5_000_000).unwrap();
         r.queue_send_at(b"t2", t0 + 300_000_000).unwrap();
         r.timed_may_hold_until(0);
         let sender = send_at(b, t0 + 20_000_000, b"frame");
         let mut got = Vec::new();
         let w = r.wait(Some(t0 + 600_000_000), 1000, 64, |d| got.push(d.to_vec())).unwrap();
-        let woke = sdmac_rt::monotonic_ns() - t0;
+        let woke = crate::syscall_count::monotonic_ns() - t0;
         assert_eq!((w.datagrams, got), (1, vec![b"frame".to_vec()]));
         assert!((20_000_000..200_000_000).contains(&woke), "woke {} ms after the start", woke / 1_000_000);
         assert_eq!(r.timed_pending(), 1, "t1 went out, t2 is still to go");
@@ -844,7 +844,7 @@ mod tests {
         let b = sender.join().unwrap();
         let sender = send_at(b, t0 + 60_000_000, b"again");
         let w = r.wait(Some(t0 + 600_000_000), 1000, 64, |_| {}).unwrap();
-        let woke = sdmac_rt::monotonic_ns() - t0;
+        let woke = crate::syscall_count::monotonic_ns() - t0;
         assert_eq!(w.datagrams, 1);
         assert!(woke < 200_000_000, "woke {} ms after the start", woke / 1_000_000);
         let b = sender.join().unwrap();
@@ -861,13 +861,13 @@ mod tests {
         let (a, b) = UnixDatagram::pair().unwrap();
         let poller = Poller::new().unwrap();
         let mut r = ring_on(&a, &poller, 8, 256);
-        let t0 = sdmac_rt::monotonic_ns();
+        let t0 = crate::syscall_count::monotonic_ns();
         r.queue_send_at(b"held", t0 + 30_000_000).unwrap();
         r.queue_send_at(b"later", t0 + 300_000_000).unwrap();
         r.timed_may_hold_until(t0 + 30_000_000);
         let sender = send_at(b, t0 + 5_000_000, b"frame");
         let w = r.wait(Some(t0 + 600_000_000), 1000, 64, |_| {}).unwrap();
-        let woke = sdmac_rt::monotonic_ns() - t0;
+        let woke = crate::syscall_count::monotonic_ns() - t0;
         assert_eq!(w.datagrams, 1);
         assert!(woke >= 30_000_000, "the datagram ended the wait before the held send was out ({} ms)", woke / 1_000_000);
         assert!(woke < 200_000_000, "the send due after the hold held the datagram back ({} ms)", woke / 1_000_000);
@@ -882,7 +882,7 @@ mod tests {
         let (c, mut d) = UnixStream::pair().unwrap();
         poller.add(c.as_raw_fd(), 9).unwrap();
         let mut r = ring_on(&a, &poller, 8, 256);
-        let t0 = sdmac_rt::monotonic_ns();
+        let t0 = crate::syscall_count::monotonic_ns();
         r.queue_send_at(b"later", t0 + 300_000_000).unwrap();
         let writer = std::thread::spawn(move || {
             std::thread::sleep(std::time::Duration::from_millis(20));
@@ -892,7 +892,7 @@ mod tests {
         });
         let w = r.wait(Some(t0 + 600_000_000), 1000, 64, |_| {}).unwrap();
         assert!(w.control);
-        assert!(sdmac_rt::monotonic_ns() - t0 < 200_000_000);
+        assert!(crate::syscall_count::monotonic_ns() - t0 < 200_000_000);
         drop(writer.join().unwrap());
         r.flush().unwrap();
     }
@@ -903,11 +903,11 @@ mod tests {
         let poller = Poller::new().unwrap();
         let mut r = ring_on(&a, &poller, 8, 256);
         for round in 0..3u8 {
-            let t0 = sdmac_rt::monotonic_ns();
+            let t0 = crate::syscall_count::monotonic_ns();
             r.queue_send_at(&[round, 1], t0 + 2_000_000).unwrap();
             r.queue_send_at(&[round, 0], t0 + 1_000_000).unwrap();
             r.flush().unwrap();
-            assert!(sdmac_rt::monotonic_ns() >= t0 + 2_000_000);
+            assert!(crate::syscall_count::monotonic_ns() >= t0 + 2_000_000);
             let mut buf = [0u8; 4];
             assert_eq!(b.recv(&mut buf).unwrap(), 2);
             assert_eq!(buf[..2], [round, 0], "the earlier one first");
@@ -951,8 +951,8 @@ mod tests {
         b.send(&[7u8; 200]).unwrap();
         b.send(&[8u8; 10]).unwrap();
         let mut got = Vec::new();
-        let deadline = sdmac_rt::monotonic_ns() + 2_000_000_000;
-        while got.is_empty() && sdmac_rt::monotonic_ns() < deadline {
+        let deadline = crate::syscall_count::monotonic_ns() + 2_000_000_000;
+        while got.is_empty() && crate::syscall_count::monotonic_ns() < deadline {
             r.wait(None, 100, 64, |d| got.push(d.to_vec())).unwrap();
         }
         assert_eq!(got, vec![vec![8u8; 10]]);

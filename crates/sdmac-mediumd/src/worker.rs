@@ -218,7 +218,7 @@ impl Worker {
                     return Ok(());
                 }
             }
-            let t = sdmac_rt::monotonic_ns() - origin;
+            let t = crate::syscall_count::monotonic_ns() - origin;
             self.medium.advance(t, &mut self.out);
             if coalesce.send_now(t, first_due(&self.out), self.medium.next_output_time()) {
                 self.send()?;
@@ -268,7 +268,7 @@ impl Worker {
         let sink = &self.shared.sink;
         let origin = self.shared.origin;
         let capture = self.shared.capture.as_deref();
-        let now = sdmac_rt::monotonic_ns() - origin;
+        let now = crate::syscall_count::monotonic_ns() - origin;
         // Lateness goes straight to what the dispatcher reads (its lock is taken
         // once a second there).
         let mut p = self.published.lock().unwrap_or_else(|e| e.into_inner());
