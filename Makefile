@@ -37,7 +37,7 @@ PY_PACKAGES  := "maturin>=1.9,<2" "click>=8.1" "rich>=13" "numpy>=1.24" "matplot
 # Python packages Mininet-WiFi imports, for Debian's python3. (Mininet-WiFi itself is
 # not installed: the test runs it from the tree SDMAC_MININET_WIFI names.)
 PYDIST := /usr/lib/python3/dist-packages
-MNWIFI_APT := mnexec:mininet $(PYDIST)/requests:python3-requests $(PYDIST)/six.py:python3-six \
+MNWIFI_APT := mnexec:mininet iwconfig:wireless-tools $(PYDIST)/requests:python3-requests $(PYDIST)/six.py:python3-six \
           $(PYDIST)/matplotlib:python3-matplotlib $(PYDIST)/numpy:python3-numpy \
           $(PYDIST)/bitstring.py:python3-bitstring $(PYDIST)/PIL:python3-pil
 # The VM test bed (testbed/): what each needs on the host -> its Debian package.

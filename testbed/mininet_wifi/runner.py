@@ -26,7 +26,7 @@ PINNED_COMMIT = "eaa5accbddee4f43d5743fabf6748ef5d4d75608"
 ENV_TREE = "SDMAC_MININET_WIFI"
 ENV_FORK = "WMEDIUMD_FORK"
 # What Mininet-WiFi imports, by Debian package (`make deps` installs them: MNWIFI_APT).
-DEBIAN_PACKAGES = ["mininet", "python3-requests", "python3-six", "python3-matplotlib",
+DEBIAN_PACKAGES = ["mininet", "wireless-tools", "python3-requests", "python3-six", "python3-matplotlib",
                    "python3-numpy", "python3-bitstring", "python3-pil"]
 GUEST_PYTHON = "/usr/bin/python3"
 
@@ -71,10 +71,13 @@ def host_ready() -> None:
         raise Unavailable(f"no {GUEST_PYTHON} (Debian's Python, which Debian's Mininet is installed for)")
     p = subprocess.run([GUEST_PYTHON, "-c", "import mininet.net, requests, six, matplotlib, numpy, bitstring"],
                        capture_output=True, text=True)
-    if p.returncode != 0 or not any((Path(d) / "mnexec").exists() for d in ("/usr/bin", "/usr/local/bin")):
-        raise Unavailable("Mininet or a Python package Mininet-WiFi imports is missing: "
-                          f"apt-get install {' '.join(DEBIAN_PACKAGES)} "
-                          f"({(p.stderr.strip().splitlines() or ['mnexec not found'])[-1]})")
+    tools = {t: any((Path(d) / t).exists() for d in ("/usr/bin", "/usr/sbin", "/usr/local/bin", "/sbin"))
+             for t in ("mnexec", "iwconfig")}
+    if p.returncode != 0 or not all(tools.values()):
+        why = p.stderr.strip().splitlines()[-1] if p.returncode != 0 else \
+            "no " + ", ".join(t for t, ok in tools.items() if not ok)
+        raise Unavailable("Mininet or a tool or Python package Mininet-WiFi uses is missing: "
+                          f"apt-get install {' '.join(DEBIAN_PACKAGES)} ({why})")
 
 
 def load_uml():
@@ -121,9 +124,11 @@ class Run:
 def parse(output: str) -> List[Dict[str, Any]]:
     recs = []
     for line in output.splitlines():
-        if line.startswith("MNWIFI "):
+        # Mininet-WiFi's own messages may leave a line unfinished before ours.
+        at = line.find("MNWIFI {")
+        if at >= 0:
             try:
-                recs.append(json.loads(line[len("MNWIFI "):]))
+                recs.append(json.loads(line[at + len("MNWIFI "):]))
             except ValueError:
                 pass
     return recs

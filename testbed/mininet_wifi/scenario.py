@@ -6,10 +6,13 @@ in the UML guest (testbed/mininet_wifi/guest.sh sets the PATH and PYTHONPATH).
     scenario.py NAME [--iperf SECONDS] [--pings N]
 
 NAME is one of:
-  interference  an AP and two stations, interference mode (log-distance model);
-                moves sta2 out of range and back, lowers and restores its tx power
-  error_prob    an AP and three stations, error-probability mode: sta1 and sta2 at 0,
-                sta3 at 1.0; at run time the sta2-AP link goes to 1.0 and back to 0
+  interference  an AP and two stations, interference mode (log-distance model); the
+                stations have addresses of their own (00:00:00:00:00:0N, not their
+                radios'), as Mininet-WiFi's examples give them; sta2 is moved out of
+                range and back
+  error_prob    an AP and three stations (own addresses, as above), error-probability
+                mode: sta1 and sta2 at 0, sta3 at 1.0; at run time the sta2-AP link
+                goes to 1.0 and back to 0
   adhoc         three ad-hoc stations, interference mode; sta3 moved out and back,
                 sta2's tx power lowered and restored
   mesh          three 802.11s mesh stations, interference mode; the same controls
@@ -46,7 +49,21 @@ from mn_wifi.link import adhoc, mesh, wmediumd  # noqa: E402
 from mn_wifi.module import Mac80211Hwsim  # noqa: E402
 from mn_wifi.net import Mininet_wifi  # noqa: E402
 from mn_wifi.node import AP  # noqa: E402
-from mn_wifi.wmediumdConnector import ERRPROBLink, error_prob, interference, w_server  # noqa: E402
+from mn_wifi.wmediumdConnector import ERRPROBLink, error_prob, interference, w_cst, w_server  # noqa: E402
+
+_connect = w_server.connect.__func__
+
+
+def _connect_when_listening(cls, uds_address=w_cst.SOCKET_PATH):
+    """Mininet-WiFi connects one second after starting the daemon; a guest on a loaded
+    host may need longer to start it. Wait (up to 30 s) for the socket to appear."""
+    end = time.time() + 30
+    while not os.path.exists(uds_address) and time.time() < end:
+        time.sleep(0.2)
+    return _connect(cls, uds_address)
+
+
+w_server.connect = classmethod(_connect_when_listening)
 
 
 class HostapdAP(AP):
@@ -64,7 +81,11 @@ class HostapdAP(AP):
 PING = ["ping"] if shutil.which("ping") else ["busybox", "ping"]
 
 
+T0 = time.time()
+
+
 def report(**rec):
+    rec["t"] = round(time.time() - T0, 1)
     print("MNWIFI " + json.dumps(rec), flush=True)
 
 
@@ -128,8 +149,8 @@ def net_of(mode, **kw):
 def run_interference(a):
     net = net_of(interference, noise_th=-91)
     ap1 = net.addAccessPoint("ap1", ssid="sdmac-if", mode="g", channel="1", position="50,50,0")
-    sta1 = net.addStation("sta1", ip="10.0.0.1/8", position="40,50,0")
-    sta2 = net.addStation("sta2", ip="10.0.0.2/8", position="60,50,0")
+    sta1 = net.addStation("sta1", mac="00:00:00:00:00:02", ip="10.0.0.1/8", position="40,50,0")
+    sta2 = net.addStation("sta2", mac="00:00:00:00:00:03", ip="10.0.0.2/8", position="60,50,0")
     net.setPropagationModel(model="logDistance", exp=3)
     net.configureNodes()
     net.build()
@@ -153,9 +174,9 @@ def run_interference(a):
 def run_error_prob(a):
     net = net_of(error_prob)
     ap1 = net.addAccessPoint("ap1", ssid="sdmac-ep", mode="g", channel="1", position="50,50,0")
-    sta1 = net.addStation("sta1", ip="10.0.0.1/8", position="40,50,0")
-    sta2 = net.addStation("sta2", ip="10.0.0.2/8", position="60,50,0")
-    sta3 = net.addStation("sta3", ip="10.0.0.3/8", position="50,60,0")
+    sta1 = net.addStation("sta1", mac="00:00:00:00:00:02", ip="10.0.0.1/8", position="40,50,0")
+    sta2 = net.addStation("sta2", mac="00:00:00:00:00:03", ip="10.0.0.2/8", position="60,50,0")
+    sta3 = net.addStation("sta3", mac="00:00:00:00:00:04", ip="10.0.0.3/8", position="50,60,0")
     net.configureNodes()
     net.addLink(sta1, ap1, error_prob=0)
     net.addLink(sta2, ap1, error_prob=0)
@@ -177,6 +198,12 @@ def run_error_prob(a):
     control("error prob sta2<->ap1 0.0")
     w_server.update_link_errprob(ERRPROBLink(s2, ap, 0.0))
     w_server.update_link_errprob(ERRPROBLink(ap, s2, 0.0))
+    if "Connected to" not in link_state(sta2):
+        # mac80211 dropped the association when the beacons stopped; nothing in
+        # Mininet-WiFi retries it: ask again, as a user would.
+        control("sta2 lost its association: disconnect + setAssociation(ap1)")
+        sta2.wintfs[0].disconnect(ap1.wintfs[0])
+        sta2.setAssociation(ap1, intf=wintf(sta2))
     wait_assoc(sta2)
     ping(sta1, sta2, a.pings, "runtime 0")
     return net
