@@ -26,10 +26,8 @@ import datetime
 import json
 import os
 import platform
-import shutil
 import statistics
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
@@ -127,6 +125,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--pings", type=int, default=20)
     ap.add_argument("--iperf", type=int, default=5, metavar="SECONDS")
     ap.add_argument("--json", type=Path, default=ROOT / "bench" / "results" / "mininet-wifi.json")
+    ap.add_argument("--note", default="", help="free text kept in the JSON (e.g. which build of each daemon)")
     a = ap.parse_args(argv)
     scenarios = [s for s in a.scenarios.split(",") if s]
     bad = [s for s in scenarios if s not in SCENARIOS]
@@ -145,22 +144,19 @@ def main(argv: Optional[List[str]] = None) -> int:
     except runner.Unavailable as e:
         print(f"mininet_wifi: cannot run: {e}", file=sys.stderr)
         return 77
-    bins = Path(tempfile.mkdtemp(prefix="sdmac-mnwifi-bench-"))
-    daemons = {}
-    for name, src in (("sdmac-mediumd", a.sdmac), ("wmediumd-fork", a.fork)):
-        daemons[name] = bins / name
-        shutil.copy2(src, daemons[name])
+    daemons = {"sdmac-mediumd": a.sdmac, "wmediumd-fork": a.fork}
     rows: Dict[str, Dict[str, Dict[str, Any]]] = {}
-    try:
-        for sc in scenarios:
-            rows[sc] = {}
-            for name, binary in daemons.items():
-                print(f"mininet_wifi: {sc} on {name} ...", file=sys.stderr, flush=True)
+    for sc in scenarios:
+        rows[sc] = {}
+        for name, binary in daemons.items():
+            print(f"mininet_wifi: {sc} on {name} ...", file=sys.stderr, flush=True)
+            try:
                 run = runner.run_scenario(uml, binary, tree, sc, ["--pings", str(a.pings), "--iperf", str(a.iperf)],
                                           timeout=900, kernel=kernel)
-                rows[sc][name] = summarize(run, sc)
-    finally:
-        shutil.rmtree(bins, ignore_errors=True)
+            except runner.Unavailable as e:
+                print(f"mininet_wifi: cannot run: {e}", file=sys.stderr)
+                return 77
+            rows[sc][name] = summarize(run, sc)
     print_table(rows)
     result = {
         "benchmark": "mininet-wifi",
@@ -169,6 +165,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         "testbed": "uml",
         "mininet_wifi": {"tree": str(tree), "commit": runner.tree_commit(tree), "written_against": runner.PINNED_COMMIT},
         "daemons": {"sdmac-mediumd": str(a.sdmac), "wmediumd-fork": str(a.fork)},
+        "note": a.note,
         "pings": a.pings,
         "iperf_seconds": a.iperf,
         "results": rows,

@@ -13,8 +13,10 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
@@ -102,6 +104,19 @@ def uml_kernel() -> Path:
     return Path(p.stdout.strip().splitlines()[-1]) / "linux"
 
 
+GUEST_TMPFS = ("/tmp", "/run", "/var", "/mnt", "/root", "/dev", "/proc", "/sys")
+
+
+def guest_hidden(path: Path) -> Optional[str]:
+    """The guest's tmpfs (testbed/uml_init) that hides `path`, if any: the guest sees
+    the host's root except there."""
+    p = str(Path(path).resolve())
+    for d in GUEST_TMPFS:
+        if p == d or p.startswith(d + "/"):
+            return d
+    return None
+
+
 @dataclass
 class Run:
     daemon: str
@@ -138,11 +153,22 @@ def run_scenario(uml, daemon: Path, tree: Path, scenario: str, options: Sequence
                  timeout: float = 600.0, kernel: Optional[Path] = None) -> Run:
     """Boots the UML guest and runs scenario.py SCENARIO with `daemon` as wmediumd."""
     kernel = kernel or uml_kernel()
+    for what, path in (("this directory", HERE), ("the Mininet-WiFi tree", tree)):
+        hidden = guest_hidden(path)
+        if hidden:
+            raise Unavailable(f"{what} {path} is under {hidden}, which the UML guest covers with its own tmpfs")
     old = os.environ.get("SDMAC_UML")
     os.environ["SDMAC_UML"] = str(kernel)
+    # The daemon goes to the guest in the share (a copy: others may rebuild the binary
+    # while the guest runs; the guest's /tmp is its own).
+    share = Path(tempfile.mkdtemp(prefix="sdmac-mnwifi-share-"))
     try:
-        r = uml.run(HERE / "guest.sh", args=[str(HERE), str(daemon), str(tree), scenario, *options], timeout=timeout)
+        shutil.copy2(daemon, share / "daemon")
+        guest_daemon = f"{uml.GUEST_SHARE}/daemon"
+        r = uml.run(HERE / "guest.sh", args=[str(HERE), guest_daemon, str(tree), scenario, *options],
+                    timeout=timeout, share=share)
     finally:
+        shutil.rmtree(share, ignore_errors=True)
         if old is None:
             os.environ.pop("SDMAC_UML", None)
         else:
