@@ -13,6 +13,8 @@
 #                 WMEDIUMD=path[,path] runs those daemons (wmediumd) side by side
 #   make bench-mediumd-uml   the same in User-Mode Linux, with and without --coalesce-us 50,
 #                 and 10 media x 20 stations; WMEDIUMD=path[,path] as above
+#   make bench-mininet-wifi   Mininet-WiFi's topologies on sdmac-mediumd beside its wmediumd fork
+#                 (UML; needs SDMAC_MININET_WIFI=<Mininet-WiFi tree>, WMEDIUMD_FORK=<its wmediumd>)
 #   make vmtest   the tests that boot a VM (testbed/: QEMU + Debian kernel + mac80211_hwsim)
 #   make uml      the User-Mode Linux kernel of the second test bed (testbed/build_uml.sh;
 #                 ~5 min the first time, then cached; make test builds it)
@@ -36,18 +38,26 @@ STAMPS := .stamps
 APT_PACKAGES := python3-venv python3-dev tshark build-essential pkg-config
 PY_PACKAGES  := "maturin>=1.9,<2" "click>=8.1" "rich>=13" "numpy>=1.24" "matplotlib>=3.6" \
                 "pytest>=7" "hypothesis>=6" "libconf>=2"
+# The Mininet-WiFi test and benchmark (testbed/mininet_wifi/): Debian's Mininet and the
+# Python packages Mininet-WiFi imports, for Debian's python3. (Mininet-WiFi itself is
+# not installed: the test runs it from the tree SDMAC_MININET_WIFI names.)
+PYDIST := /usr/lib/python3/dist-packages
+MNWIFI_APT := mnexec:mininet iwconfig:wireless-tools $(PYDIST)/requests:python3-requests $(PYDIST)/six.py:python3-six \
+          $(PYDIST)/matplotlib:python3-matplotlib $(PYDIST)/numpy:python3-numpy \
+          $(PYDIST)/bitstring.py:python3-bitstring $(PYDIST)/PIL:python3-pil
 # The VM test bed (testbed/): what each needs on the host -> its Debian package.
 # (testbed/build.sh installs the same when missing; the kernel it fetches itself.)
 VM_APT := qemu-system-x86_64:qemu-system-x86 /bin/busybox:busybox-static iw:iw \
           hostapd:hostapd wpa_supplicant:wpasupplicant iperf3:iperf3 tcpdump:tcpdump \
-          ethtool:ethtool kmod:kmod /lib/firmware/regulatory.db:wireless-regdb
+          ethtool:ethtool kmod:kmod /lib/firmware/regulatory.db:wireless-regdb \
+          $(MNWIFI_APT)
 
 CARGO_FLAGS ?= --release
 # sdmac-py is the Python extension: maturin builds it (linked for the interpreter
 # in .venv) and pytest tests it, so plain cargo leaves it out.
 CARGO_WS := --workspace --exclude sdmac-py
 
-.PHONY: all deps build test fuzz demo bench bench-mediumd bench-mediumd-uml vmtest uml clean distclean check-cargo
+.PHONY: all deps build test fuzz demo bench bench-mediumd bench-mediumd-uml bench-mininet-wifi vmtest uml clean distclean check-cargo
 
 all: build
 
@@ -160,6 +170,10 @@ bench-mediumd-uml: build uml
 	WMEDIUMD="$(WMEDIUMD)" python3 bench/mediumd.py --vm uml --stations 2,10,40,100 --seconds 10 --no-run-ahead --coalesce-us 50 --json bench/out/mediumd-uml.json
 	if [ -n "$(WMEDIUMD)" ]; then WMEDIUMD="$(WMEDIUMD)" python3 bench/mediumd.py --vm uml --stations 2,10 --seconds 5 --no-kernel --strace --json bench/out/mediumd-uml-strace.json; fi
 	python3 bench/mediumd.py --vm uml --stations 200 --channels 10 --seconds 20 --no-kernel --no-run-ahead --coalesce-us 50 --json bench/out/mediumd-uml-10x20.json
+
+bench-mininet-wifi: build
+	mkdir -p bench/out
+	python3 bench/mininet_wifi.py --json bench/out/mininet-wifi.json
 
 vmtest: build
 	bash testbed/build.sh >/dev/null
