@@ -46,7 +46,9 @@ fi
 
 # What the benchmark's guest needs: the wireless stack and hwsim built in (UML has no
 # module directory of its own), network namespaces, io_uring, the host's files over
-# hostfs (the root file system), tmpfs and devtmpfs, and magic SysRq to power off.
+# hostfs (the root file system), tmpfs and devtmpfs, and magic SysRq to power off;
+# for the Mininet-WiFi test, 802.11s mesh, debugfs (Mininet-WiFi finds its radios
+# under /sys/kernel/debug/ieee80211/*/hwsim), veth and the bridge.
 # The regulatory database is read unsigned (the host's wireless-regdb). The cache key
 # is this list (and RECIPE), so editing the rest of the script rebuilds nothing.
 RECIPE=1
@@ -61,7 +63,7 @@ CONFIG_ARGS=(
 	--enable HOSTFS --enable TMPFS --enable DEVTMPFS --enable PROC_FS --enable SYSFS
 	--enable IO_URING --enable EPOLL --enable TIMERFD --enable EVENTFD --enable FUTEX
 	--enable MAGIC_SYSRQ --enable BINFMT_ELF --enable BINFMT_SCRIPT --enable UNIX98_PTYS
-	--enable FW_LOADER --enable PERF_EVENTS
+	--enable FW_LOADER --enable PERF_EVENTS --enable MAC80211_MESH --enable DEBUG_FS --enable VETH --enable BRIDGE
 )
 
 ver=$(dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null || echo unknown)
@@ -89,7 +91,7 @@ log "configuring (ARCH=um)"
 make ARCH=um defconfig >/dev/null
 scripts/config "${CONFIG_ARGS[@]}"
 make ARCH=um olddefconfig >/dev/null
-for opt in CFG80211 MAC80211 MAC80211_HWSIM HOSTFS NET_NS IO_URING; do
+for opt in CFG80211 MAC80211 MAC80211_HWSIM MAC80211_MESH DEBUG_FS VETH HOSTFS NET_NS IO_URING; do
 	grep -q "^CONFIG_$opt=y" .config || die "CONFIG_$opt is not built in after olddefconfig"
 done
 log "building (ARCH=um, $(nproc) jobs)"

@@ -94,10 +94,11 @@ def load_uml():
 
 
 def uml_kernel() -> Path:
-    """The UML kernel with mesh, debugfs and veth (build_uml.sh here; ~7 min the first time)."""
+    """The test bed's UML kernel (testbed/build_uml.sh: it has mesh, debugfs and veth;
+    ~7 min the first time, then cached)."""
     if os.environ.get("SDMAC_UML_MNWIFI"):
         return Path(os.environ["SDMAC_UML_MNWIFI"])
-    p = subprocess.run(["bash", str(HERE / "build_uml.sh")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.run(["bash", str(HERE.parent / "build_uml.sh")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if p.returncode != 0:
         err = (p.stderr or "").strip().splitlines()
         raise Unavailable(f"the UML kernel for Mininet-WiFi cannot be built: {err[-1] if err else p.returncode}")
