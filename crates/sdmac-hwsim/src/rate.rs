@@ -29,18 +29,8 @@
 
 use crate::hwsim::{RateFlags, TxFrame, TxRate};
 use core::fmt;
+pub use sdmac_phy::Width;
 use sdmac_phy::{Rate, LEGACY_RATES};
-
-impl From<Width> for sdmac_phy::Width {
-    fn from(w: Width) -> sdmac_phy::Width {
-        match w {
-            Width::Mhz20 => sdmac_phy::Width::Mhz20,
-            Width::Mhz40 => sdmac_phy::Width::Mhz40,
-            Width::Mhz80 => sdmac_phy::Width::Mhz80,
-            Width::Mhz160 => sdmac_phy::Width::Mhz160,
-        }
-    }
-}
 
 /// A band, as far as hwsim's rate tables are concerned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -84,49 +74,26 @@ impl fmt::Display for Band {
     }
 }
 
-/// Channel width of an HT/VHT rate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Width {
-    /// 20 MHz.
-    Mhz20,
-    /// 40 MHz.
-    Mhz40,
-    /// 80 MHz.
-    Mhz80,
-    /// 160 MHz (or 80+80).
-    Mhz160,
+/// The width a rate entry's flags give.
+fn width_from_flags(f: RateFlags) -> Width {
+    if f.contains(RateFlags::WIDTH_160) {
+        Width::Mhz160
+    } else if f.contains(RateFlags::WIDTH_80) {
+        Width::Mhz80
+    } else if f.contains(RateFlags::WIDTH_40) {
+        Width::Mhz40
+    } else {
+        Width::Mhz20
+    }
 }
 
-impl Width {
-    /// Width in MHz.
-    pub fn mhz(self) -> u32 {
-        match self {
-            Width::Mhz20 => 20,
-            Width::Mhz40 => 40,
-            Width::Mhz80 => 80,
-            Width::Mhz160 => 160,
-        }
-    }
-
-    fn from_flags(f: RateFlags) -> Width {
-        if f.contains(RateFlags::WIDTH_160) {
-            Width::Mhz160
-        } else if f.contains(RateFlags::WIDTH_80) {
-            Width::Mhz80
-        } else if f.contains(RateFlags::WIDTH_40) {
-            Width::Mhz40
-        } else {
-            Width::Mhz20
-        }
-    }
-
-    fn flag(self) -> RateFlags {
-        match self {
-            Width::Mhz20 => RateFlags::empty(),
-            Width::Mhz40 => RateFlags::WIDTH_40,
-            Width::Mhz80 => RateFlags::WIDTH_80,
-            Width::Mhz160 => RateFlags::WIDTH_160,
-        }
+/// The rate-entry flag of a width.
+fn width_flag(w: Width) -> RateFlags {
+    match w {
+        Width::Mhz20 => RateFlags::empty(),
+        Width::Mhz40 => RateFlags::WIDTH_40,
+        Width::Mhz80 => RateFlags::WIDTH_80,
+        Width::Mhz160 => RateFlags::WIDTH_160,
     }
 }
 
@@ -275,7 +242,7 @@ impl HwsimRate {
             return Ok(HwsimRate::Vht {
                 mcs,
                 nss,
-                width: Width::from_flags(flags),
+                width: width_from_flags(flags),
                 sgi,
             });
         }
@@ -335,7 +302,7 @@ impl HwsimRate {
                 if mcs > 9 || !(1..=8).contains(&nss) {
                     return Err(RateError::VhtMcs { mcs, nss });
                 }
-                let f = (RateFlags::VHT_MCS | width.flag()).with(RateFlags::SHORT_GI, sgi);
+                let f = (RateFlags::VHT_MCS | width_flag(width)).with(RateFlags::SHORT_GI, sgi);
                 Ok((vht_idx(mcs, nss), f))
             }
         }
@@ -379,7 +346,7 @@ impl HwsimRate {
                 let r = Rate::Vht {
                     mcs,
                     nss,
-                    width: width.into(),
+                    width,
                     sgi,
                 };
                 if r.is_valid() {
