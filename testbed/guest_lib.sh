@@ -29,3 +29,34 @@ wait_for() {
 	done
 	return 1
 }
+# mac I: radio I's permanent address (mac80211_hwsim numbers them 02:00:00:00:II:00).
+mac() { printf '02:00:00:00:%02x:00' "$1"; }
+# ids N: a wmediumd "ifaces" group listing radios 0..N-1 (without a model: 30 dB
+# between every pair). Listed radios are stations of a channel's medium from the
+# moment it is created, instead of joining it when they first transmit there.
+ids() {
+	printf 'ifaces : { ids = ['
+	i=0
+	while [ "$i" -lt "$1" ]; do
+		[ "$i" -gt 0 ] && printf ', '
+		printf '"%s"' "$(mac $i)"
+		i=$((i + 1))
+	done
+	printf ' ]; };\n'
+}
+# stop_daemon PID LOG [WHAT]: SIGTERM to the medium daemon PID; it must exit 0 within
+# 5 s; prints its LOG (its counters) and passes "medium daemon WHAT" (default
+# "stopped cleanly on SIGTERM").
+stop_daemon() {
+	kill -TERM "$1"
+	n=0
+	while kill -0 "$1" 2>/dev/null && [ $n -lt 25 ]; do sleep 0.2; n=$((n + 1)); done
+	kill -0 "$1" 2>/dev/null && fail "the medium daemon did not stop on SIGTERM"
+	wait "$1"
+	rc=$?
+	echo "---- medium daemon log"
+	cat "$2"
+	echo
+	[ "$rc" -eq 0 ] || fail "the medium daemon exited with status $rc"
+	ok "medium daemon ${3:-stopped cleanly on SIGTERM}"
+}

@@ -75,31 +75,10 @@ start_mediumd() {
 }
 stop_mediumd() {
 	dmesg | grep -q "switching to perfect channel medium" && fail "the kernel fell back to its own medium while the daemon ran"
-	kill -TERM "$MD_PID"
-	n=0
-	while kill -0 "$MD_PID" 2>/dev/null && [ $n -lt 25 ]; do sleep 0.2; n=$((n + 1)); done
-	kill -0 "$MD_PID" 2>/dev/null && fail "the medium daemon did not stop on SIGTERM"
-	wait "$MD_PID"
-	rc=$?
-	echo "---- medium daemon log"
-	cat "$T/mediumd.log"
-	echo
-	[ "$rc" -eq 0 ] || fail "the medium daemon exited with status $rc"
-	ok "medium daemon stopped cleanly on SIGTERM"
+	stop_daemon "$MD_PID" "$T/mediumd.log"
 }
 
 # ---- radios: radio i is wlan<i> (address 02:00:00:00:0i:00) in namespace n<i>
-mac() { printf '02:00:00:00:%02x:00' "$1"; }
-ids() {
-	printf 'ifaces : { ids = ['
-	i=0
-	while [ "$i" -lt "$1" ]; do
-		[ "$i" -gt 0 ] && printf ', '
-		printf '"%s"' "$(mac $i)"
-		i=$((i + 1))
-	done
-	printf ' ]; };\n'
-}
 setup_radios() {
 	modprobe mac80211_hwsim radios="$1" || fail "modprobe mac80211_hwsim radios=$1"
 	start_mediumd "$2"

@@ -199,17 +199,7 @@ for i in 1 2; do
 done
 ok "the AP lists $ADDR1 and $ADDR2"
 
-kill -TERM "$MD_PID"
-n=0
-while kill -0 "$MD_PID" 2>/dev/null && [ $n -lt 25 ]; do sleep 0.2; n=$((n + 1)); done
-kill -0 "$MD_PID" 2>/dev/null && fail "the medium daemon did not stop on SIGTERM"
-wait "$MD_PID"
-rc=$?
-echo "---- medium daemon log"
-cat "$T/mediumd.log"
-echo
-[ "$rc" -eq 0 ] || fail "the medium daemon exited with status $rc"
-ok "medium daemon stopped on SIGTERM"
+stop_daemon "$MD_PID" "$T/mediumd.log" "stopped on SIGTERM"
 cp "$T/medium.pcapng" /share/medium.pcapng || fail "copying the capture"
 
 # A second daemon, SIGKILLed after a few seconds of traffic: its capture must still

@@ -99,17 +99,7 @@ start_mediumd() {
 # stop_mediumd: SIGTERM; it must exit 0 within 5 s; prints its log (counters).
 stop_mediumd() {
 	[ "$(fallbacks)" -eq "$FALLBACKS" ] || fail "the kernel fell back to its own medium while the daemon ran"
-	kill -TERM "$MD_PID"
-	n=0
-	while kill -0 "$MD_PID" 2>/dev/null && [ $n -lt 25 ]; do sleep 0.2; n=$((n + 1)); done
-	kill -0 "$MD_PID" 2>/dev/null && fail "the medium daemon did not stop on SIGTERM"
-	wait "$MD_PID"
-	rc=$?
-	echo "---- medium daemon log"
-	cat "$T/mediumd.log"
-	echo
-	[ "$rc" -eq 0 ] || fail "the medium daemon exited with status $rc"
-	ok "medium daemon stopped cleanly on SIGTERM"
+	stop_daemon "$MD_PID" "$T/mediumd.log"
 	MD_PID=
 }
 
@@ -127,20 +117,6 @@ to_netns() {
 		i=$((i + 1))
 	done
 	ok "$1 radios, each in its own network namespace"
-}
-mac() { printf '02:00:00:00:%02x:00' "$1"; }
-# ids N: a wmediumd "ifaces" group listing radios 0..N-1 (without a model: 30 dB
-# between every pair). Listed radios are stations of a channel's medium from the
-# moment it is created, instead of joining it when they first transmit there.
-ids() {
-	printf 'ifaces : { ids = ['
-	i=0
-	while [ "$i" -lt "$1" ]; do
-		[ "$i" -gt 0 ] && printf ', '
-		printf '"%s"' "$(mac $i)"
-		i=$((i + 1))
-	done
-	printf ' ]; };\n'
 }
 # ibss I SSID FREQ BSSID IP: radio I joins an IBSS (fixed BSSID, so every member is
 # in the same cell from the start) and gets IP/24.

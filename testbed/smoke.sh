@@ -250,15 +250,7 @@ for m in "$@"; do
 done
 if [ -n "$MD_PID" ]; then
 	dmesg | grep -q "switching to perfect channel medium" && fail "the kernel fell back to its own medium while the daemon ran"
-	kill -TERM "$MD_PID"
-	n=0
-	while kill -0 "$MD_PID" 2>/dev/null && [ $n -lt 25 ]; do sleep 0.2; n=$((n + 1)); done
-	kill -0 "$MD_PID" 2>/dev/null && fail "the medium daemon did not stop on SIGTERM"
-	wait "$MD_PID"
-	rc=$?
-	cat "$T/mediumd.log"
-	[ "$rc" -eq 0 ] || fail "the medium daemon exited with status $rc"
-	ok "medium daemon stopped cleanly on SIGTERM"
+	stop_daemon "$MD_PID" "$T/mediumd.log"
 	# The capture and the statistics, for the host to check.
 	[ -n "${SHARE:-}" ] && cp "$T/medium.pcapng" "$T/stats.jsonl" "$SHARE/"
 fi
