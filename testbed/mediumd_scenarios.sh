@@ -181,6 +181,9 @@ scenario_channels() {
 	F2=2437
 	[ "$VARIANT" = same ] && F2=2412
 	radios 4
+	# The daemon's per-second, per-medium statistics judge whether the channels keep
+	# their own air (printed as "STATS channels {json}" at the end).
+	MD_ARGS="${MD_ARGS:+$MD_ARGS }--stats $T/stats.jsonl"
 	start_mediumd "$(ids 4)"
 	to_netns 4
 	ibss 0 sdmac-ch1 2412 02:5d:ac:00:00:01 10.0.1.1
@@ -229,6 +232,8 @@ scenario_channels() {
 	echo "MEASURE channels f1=2412 f2=$F2 solo1=$(cat "$T/solo1") solo2=$(cat "$T/solo2") both1=$(cat "$T/both1") both2=$(cat "$T/both2") kbit"
 	echo "MEASURE channels d_tx_failed=$(d_tx_failed 0),$(d_tx_failed 1),$(d_tx_failed 2),$(d_tx_failed 3)"
 	stop_mediumd
+	[ -s "$T/stats.jsonl" ] || fail "the daemon wrote no --stats lines"
+	sed 's/^/STATS channels /' "$T/stats.jsonl"
 }
 
 # ------------------------------------------------------------------ hidden
