@@ -1,4 +1,4 @@
-//! # sdmac-hwsim
+//! # sdmac-netlink
 //!
 //! The wire layer of `sdmac-mediumd`: encoding and decoding of the generic netlink
 //! messages that Linux `mac80211_hwsim` radios exchange with their medium daemon. Pure
@@ -31,8 +31,8 @@
 //! never fatal.
 //!
 //! ```
-//! use sdmac_hwsim::hwsim::{HwsimFlags, HwsimMsg, TxInfoFrame, TxRate};
-//! use sdmac_hwsim::nl::{self, NlHeader, NlPacket};
+//! use sdmac_netlink::hwsim::{HwsimFlags, HwsimMsg, TxInfoFrame, TxRate};
+//! use sdmac_netlink::nl::{self, NlHeader, NlPacket};
 //!
 //! // The daemon reports that a frame was acknowledged on its first attempt.
 //! let family = 0x1d; // resolved at run time with genl::ctrl::GetFamily
@@ -52,7 +52,7 @@
 //! let packet = NlPacket::new_checked(&buf[..n])?;
 //! assert_eq!(packet.header().ty, family);
 //! assert_eq!(HwsimMsg::parse(&packet)?, status);
-//! # Ok::<(), sdmac_hwsim::Error>(())
+//! # Ok::<(), sdmac_netlink::Error>(())
 //! ```
 
 #![forbid(unsafe_code)]
