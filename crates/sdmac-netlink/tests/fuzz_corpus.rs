@@ -37,3 +37,13 @@ fn the_seeds_decode_as_named() {
     let bytes = first("two_messages.bin");
     assert_eq!(nl::messages(&bytes).count(), 2);
 }
+
+mod nl80211_msg {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fuzz/checks/nl80211_msg.rs"));
+}
+
+#[test]
+fn nl80211_msg_corpus() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/seeds/nl80211_msg");
+    assert!(replay::replay(&dir, nl80211_msg::check) > 0);
+}
