@@ -135,7 +135,14 @@ fn main() {
             "vht": b.vht_capa.is_some(),
         })).collect::<Vec<_>>(),
     });
-    let opts = MonitorOptions { name: a.name.clone(), active: a.active, channel: a.channel, fail_after_create: a.fail_after_create, ..Default::default() };
+    let opts = MonitorOptions {
+        name: a.name.clone(),
+        active: a.active,
+        channel: a.channel,
+        tx_power: a.txpower.map(TxPowerSetting::Fixed),
+        fail_after_create: a.fail_after_create,
+        ..Default::default()
+    };
     let mut mon = MonitorInterface::create(&radio, &opts).unwrap_or_else(|e| fail(e));
     let mut caps_out = json!({"at_open": caps_json(&CapSets::current().unwrap_or_default())});
     if !a.keep_caps {
@@ -147,6 +154,8 @@ fn main() {
     }
     let mut set = json!({});
     if let Some(p) = a.txpower {
+        // set again on the open monitor (it was set at creation): accepted, applied
+        // by mac80211 at its next reconfiguration
         set["tx_power"] = outcome(mon.set_tx_power(TxPowerSetting::Fixed(p)).map(|_| p));
     }
     if let Some(c) = a.coverage {

@@ -202,7 +202,16 @@ pub fn legacy_mask(w: &Wiphy, band_id: u16, rates_100kbps: &[u32]) -> Result<Ban
         }
         out.push((r / 5) as u8);
     }
-    Ok(BandRateMask::legacy_only(band_id, out))
+    // HT and VHT are sent (empty) only where the band has them: nl80211 refuses a
+    // VHT mask for a band without VHT with EINVAL.
+    let mut m = BandRateMask::legacy_only(band_id, out);
+    if b.ht_capa.is_none() {
+        m.ht = None;
+    }
+    if b.vht_capa.is_none() {
+        m.vht = None;
+    }
+    Ok(m)
 }
 
 fn mbps(r100k: u32) -> String {
@@ -286,7 +295,10 @@ mod tests {
         let w = wiphy(1 << iftype::MONITOR, 0);
         let m = legacy_mask(&w, 0, &[540, 55]).unwrap();
         assert_eq!(m.legacy, Some(vec![108, 11]));
-        assert_eq!((m.ht, m.vht), (Some(vec![]), Some([0; 8])));
+        // band 0 has HT (sent empty: no HT rate allowed) but no VHT (not sent)
+        assert_eq!((m.ht, m.vht), (Some(vec![]), None));
+        let m = legacy_mask(&w, 1, &[60]).unwrap();
+        assert_eq!((m.ht, m.vht), (None, None));
         let e = legacy_mask(&w, 1, &[10]).unwrap_err().to_string();
         assert_eq!(e, "fixed bitrates: 1 Mb/s is not a bitrate of phy3's band 1 (it has 6, 54 Mb/s)");
         assert!(legacy_mask(&w, 2, &[60]).is_err());

@@ -24,7 +24,11 @@ pub struct MonitorOptions {
     /// (so that frames to that address are acknowledged) and the driver takes an
     /// address on creation (`FEATURE_MAC_ON_CREATE`).
     pub mac: Option<[u8; 6]>,
-    /// A channel to set before the interface comes up.
+    /// A TX power to set before the interface comes up (mac80211 without channel
+    /// contexts applies a new level at its next reconfiguration: bringing the
+    /// interface up is one).
+    pub tx_power: Option<TxPowerSetting>,
+    /// A channel to set as the interface comes up.
     pub channel: Option<Channel>,
     /// Fault injection for tests: fail right after the interface is created.
     #[doc(hidden)]
@@ -74,7 +78,8 @@ fn first_free_name() -> String {
 
 impl MonitorInterface {
     /// Creates the monitor interface of `radio` (needs `CAP_NET_ADMIN`: checked
-    /// first), sets its channel when asked, brings it up.
+    /// first), brings it up, sets its channel when asked (refused with
+    /// [`ControlError::Busy`] while another interface of the radio is up).
     pub fn create(radio: &Radio, opts: &MonitorOptions) -> Result<MonitorInterface> {
         let rname = radio.asked.as_str();
         let flags = decide::monitor_flags(rname, &radio.wiphy, opts.active)?;
@@ -122,12 +127,18 @@ impl MonitorInterface {
         if opts.fail_after_create {
             return Err(ControlError::InvalidValue { what: "fault injection", why: format!("failing after {} was created, as asked", mon.name) });
         }
-        if let Some(c) = chandef {
-            mon.set_channel_def(c, radio)?;
+        if let Some(p) = opts.tx_power {
+            mon.set_tx_power(p)?;
         }
         {
             let _admin = AdminGuard::raise();
             netdev::set_up(&mon.name, true).map_err(|err| ControlError::Io { op: format!("{rname}: bringing {} up", mon.name), err })?;
+        }
+        // cfg80211 sets a monitor's channel only while monitors are the radio's only
+        // interfaces running, and at least one is: so after the monitor is up, before
+        // any other interface of the radio comes up.
+        if let Some(c) = chandef {
+            mon.set_channel_def(c, radio)?;
         }
         if let Some(i) = radio::get_interface(&mut mon.sock, ifindex).map_err(|e| e.context("NL80211_CMD_GET_INTERFACE", &mon.name))? {
             mon.mac = i.mac;
@@ -177,7 +188,7 @@ impl MonitorInterface {
                     why: format!(
                         "other interfaces of {} are up ({}): a monitor's channel can be set only while it is the radio's only interface up",
                         self.wiphy.name,
-                        if up.is_empty() { "unknown".into() } else { up.join(", ") }
+                        if up.is_empty() { "none found: is the monitor itself down?".into() } else { up.join(", ") }
                     ),
                 })
             }
@@ -210,7 +221,10 @@ impl MonitorInterface {
     }
 
     /// Sets the TX power (the radio's: mac80211 takes no per-interface TX power on a
-    /// monitor).
+    /// monitor). mac80211 without channel contexts (hwsim with one channel) applies
+    /// the new level at its next reconfiguration (channel change, an interface coming
+    /// up), so [`MonitorInterface::tx_power_mbm`] may report the old level until then;
+    /// [`MonitorOptions::tx_power`] sets it before the monitor comes up.
     pub fn set_tx_power(&mut self, p: TxPowerSetting) -> Result<()> {
         let tx = match p {
             TxPowerSetting::Auto => TxPower { setting: tx_power::AUTOMATIC, level_mbm: None },
@@ -252,7 +266,13 @@ impl MonitorInterface {
         let band = decide::band_of_freq(freq_mhz);
         let mask = decide::legacy_mask(&self.wiphy, band, rates_100kbps)?;
         let req = SetTxBitrateMask { ifindex: self.ifindex, bands: vec![mask] };
-        self.set("fixed bitrates", "NL80211_CMD_SET_TX_BITRATE_MASK", &req)
+        match self.set("fixed bitrates", "NL80211_CMD_SET_TX_BITRATE_MASK", &req) {
+            Err(ControlError::Kernel { errno, .. }) if errno == libc::EINVAL => Err(ControlError::InvalidValue {
+                what: "fixed bitrates",
+                why: format!("the kernel refused this mask on {} (EINVAL)", self.name),
+            }),
+            r => r,
+        }
     }
 
     /// Reading the bitrate mask back: not possible (nl80211 has no command that
