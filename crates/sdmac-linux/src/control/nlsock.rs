@@ -45,12 +45,17 @@ impl From<sdmac_netlink::Error> for NlError {
 }
 
 /// A NETLINK_GENERIC socket bound to the nl80211 family.
-#[derive(Debug)]
 pub struct Nl80211Socket {
     fd: OwnedFd,
     family: u16,
     seq: u32,
     buf: Vec<u8>,
+}
+
+impl std::fmt::Debug for Nl80211Socket {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Nl80211Socket").field("fd", &self.fd).field("family", &self.family).field("seq", &self.seq).finish()
+    }
 }
 
 fn last() -> NlError {
