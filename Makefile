@@ -132,10 +132,10 @@ test: build uml
 # cargo-fuzz needs nightly Rust (libFuzzer, sanitizer flags): both are installed when
 # missing. Each target runs FUZZ_SECONDS from its committed seeds (fuzz/seeds/T, read
 # only) and its growing corpus (fuzz/corpus/T, ignored by git); crashes land in
-# fuzz/artifacts/T. Targets: fuzz/ (hwsim_msg, wmconfig, control_decoder) and
+# fuzz/artifacts/T. Targets: fuzz/ (hwsim_msg, nl80211_msg, wmconfig, control_decoder) and
 # crates/sdmac-frame/fuzz (ieee80211_parse, radiotap_parse, pcapng_read).
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := .:hwsim_msg .:wmconfig .:control_decoder \
+FUZZ_TARGETS := .:hwsim_msg .:nl80211_msg .:wmconfig .:control_decoder \
                 crates/sdmac-frame:ieee80211_parse crates/sdmac-frame:radiotap_parse crates/sdmac-frame:pcapng_read
 
 fuzz: check-cargo

@@ -1,5 +1,5 @@
 // What the `hwsim_msg` fuzz target runs on each input; included (`include!`) by the
-// target and by `crates/sdmac-hwsim/tests/fuzz_corpus.rs`, which replays the corpus on
+// target and by `crates/sdmac-netlink/tests/fuzz_corpus.rs`, which replays the corpus on
 // stable Rust.
 //
 // Every decoder a medium daemon runs on what its netlink socket receives: the datagram
@@ -7,9 +7,9 @@
 // and NLMSG_DONE, the controller's family replies. Whatever decodes as a hwsim message
 // must emit again and decode to the same thing.
 
-use sdmac_hwsim::genl::ctrl::{FamilyInfo, GetFamily};
-use sdmac_hwsim::nl::{self, ErrorMsg, NlHeader, NlPacket};
-use sdmac_hwsim::{decode, Band, HwsimMsg};
+use sdmac_netlink::genl::ctrl::{FamilyInfo, GetFamily};
+use sdmac_netlink::nl::{self, ErrorMsg, NlHeader, NlPacket};
+use sdmac_netlink::{decode, Band, HwsimMsg};
 
 /// Runs every decoder on `data`; panics only on a broken round trip.
 pub fn check(data: &[u8]) {

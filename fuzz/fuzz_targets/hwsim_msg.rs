@@ -1,6 +1,6 @@
 #![no_main]
 //! The fuzz target `hwsim_msg`: see `../checks/hwsim_msg.rs` (also replayed on stable Rust by
-//! `crates/sdmac-hwsim/tests/fuzz_corpus.rs`).
+//! `crates/sdmac-netlink/tests/fuzz_corpus.rs`).
 
 use libfuzzer_sys::fuzz_target;
 

@@ -19,8 +19,8 @@
 
 use sdmac_frame::ieee80211::{write_data_frame, DataParams};
 use sdmac_frame::MacAddress;
-use sdmac_hwsim::hwsim::{HwsimFlags, HwsimMsg, TxFrame, TxRate};
-use sdmac_hwsim::nl::{self, NlHeader};
+use sdmac_netlink::hwsim::{HwsimFlags, HwsimMsg, TxFrame, TxRate};
+use sdmac_netlink::nl::{self, NlHeader};
 use sdmac_mediumd::coalesce::{first_due, Coalesce};
 use sdmac_mediumd::encode::Encoder;
 use sdmac_mediumd::hwsim_medium::{hw_addr_of, HwsimMedium, LinkModel, Mac, Output, Setup};

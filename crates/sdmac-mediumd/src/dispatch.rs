@@ -335,8 +335,8 @@ mod tests {
     use crate::hwsim_medium::{hw_addr_of, StatusEcho};
     use sdmac_frame::ieee80211::{write_data_frame, DataParams};
     use sdmac_frame::MacAddress;
-    use sdmac_hwsim::hwsim::HwsimMsg;
-    use sdmac_hwsim::nl;
+    use sdmac_netlink::hwsim::HwsimMsg;
+    use sdmac_netlink::nl;
     use sdmac_phy::Rate;
     use std::time::{Duration, Instant};
 

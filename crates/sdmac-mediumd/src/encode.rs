@@ -10,9 +10,9 @@ use crate::error::{io_err, DaemonError};
 use crate::hwsim_medium::Output;
 use crate::lateness::Lateness;
 use crate::netlink::NlSocket;
-use sdmac_hwsim::hwsim::{HwsimFlags, HwsimMsg, RxFrame, TxInfoFrame, TxRate, TX_MAX_RATES};
-use sdmac_hwsim::nl::{self, NlHeader};
-use sdmac_hwsim::rate::{rx_rate_index, Band};
+use sdmac_netlink::hwsim::{HwsimFlags, HwsimMsg, RxFrame, TxInfoFrame, TxRate, TX_MAX_RATES};
+use sdmac_netlink::nl::{self, NlHeader};
+use sdmac_netlink::rate::{rx_rate_index, Band};
 use sdmac_phy::Rate;
 use std::io;
 
@@ -261,7 +261,7 @@ mod tests {
 mod status_tests {
     use super::*;
     use crate::hwsim_medium::StatusEcho;
-    use sdmac_hwsim::hwsim::HwsimMsg;
+    use sdmac_netlink::hwsim::HwsimMsg;
 
     /// The TX_INFO of the status the encoder writes for `attempts` of a frame whose
     /// rate series had the indices `idx`.

@@ -1,6 +1,6 @@
 //! Why the daemon stopped.
 
-use sdmac_hwsim::hwsim::FAMILY_NAME;
+use sdmac_netlink::hwsim::FAMILY_NAME;
 use std::io;
 
 /// Why the daemon stopped.

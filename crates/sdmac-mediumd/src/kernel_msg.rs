@@ -2,8 +2,8 @@
 //! the addresses radios take on.
 
 use crate::hwsim_medium::{HwsimMedium, KernelFrame, Mac, Output, StatusEcho};
-use sdmac_hwsim::hwsim::HwsimMsg;
-use sdmac_hwsim::nl;
+use sdmac_netlink::hwsim::HwsimMsg;
+use sdmac_netlink::nl;
 
 /// One message of the kernel that the medium acts on.
 pub enum KernelMsg<'a> {

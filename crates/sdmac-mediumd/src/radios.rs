@@ -5,8 +5,8 @@
 use crate::error::{io_err, DaemonError};
 use crate::netlink::NlSocket;
 use crate::startup::resolve_family;
-use sdmac_hwsim::hwsim::{HwsimMsg, RadioInfo};
-use sdmac_hwsim::nl::{self, ErrorMsg, NlHeader};
+use sdmac_netlink::hwsim::{HwsimMsg, RadioInfo};
+use sdmac_netlink::nl::{self, ErrorMsg, NlHeader};
 
 /// Asks the kernel for one new radio (one channel, default name and address); returns
 /// its index (the N of `phyN`'s hwsim radio, as the kernel numbers them).

@@ -5,8 +5,8 @@
 
 use sdmac_frame::ieee80211::{write_data_frame, DataParams};
 use sdmac_frame::MacAddress;
-use sdmac_hwsim::hwsim::{HwsimFlags, HwsimMsg, MacAddrEvent, TxFrame, TxRate};
-use sdmac_hwsim::nl::{self, NlHeader, NlPacket};
+use sdmac_netlink::hwsim::{HwsimFlags, HwsimMsg, MacAddrEvent, TxFrame, TxRate};
+use sdmac_netlink::nl::{self, NlHeader, NlPacket};
 use sdmac_mediumd::capture::Capture;
 use sdmac_mediumd::coalesce::{first_due, Coalesce};
 use sdmac_mediumd::control::{Request, UpdateResult};

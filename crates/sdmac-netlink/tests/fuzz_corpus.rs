@@ -18,9 +18,9 @@ fn hwsim_msg_corpus() {
 /// The seeds reach the decoders' depths: each decodes as what its name says.
 #[test]
 fn the_seeds_decode_as_named() {
-    use sdmac_hwsim::genl::ctrl::FamilyInfo;
-    use sdmac_hwsim::nl::{self, ErrorMsg};
-    use sdmac_hwsim::HwsimMsg;
+    use sdmac_netlink::genl::ctrl::FamilyInfo;
+    use sdmac_netlink::nl::{self, ErrorMsg};
+    use sdmac_netlink::HwsimMsg;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/seeds/hwsim_msg");
     let first = |name: &str| std::fs::read(dir.join(name)).unwrap();
     for (name, kind) in [("register.bin", "Register"), ("frame.bin", "Frame"), ("tx_info.bin", "TxInfo"), ("delivery.bin", "Delivery")] {
@@ -36,4 +36,14 @@ fn the_seeds_decode_as_named() {
     assert_eq!(ErrorMsg::parse(&nl::messages(&bytes).next().unwrap().unwrap()).unwrap().errno(), Some(16));
     let bytes = first("two_messages.bin");
     assert_eq!(nl::messages(&bytes).count(), 2);
+}
+
+mod nl80211_msg {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fuzz/checks/nl80211_msg.rs"));
+}
+
+#[test]
+fn nl80211_msg_corpus() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/seeds/nl80211_msg");
+    assert!(replay::replay(&dir, nl80211_msg::check) > 0);
 }

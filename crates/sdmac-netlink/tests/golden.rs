@@ -3,13 +3,13 @@
 //! host, which is what the kernel produces on x86-64 and aarch64).
 #![cfg(target_endian = "little")]
 
-use sdmac_hwsim::attr::RawAttr;
-use sdmac_hwsim::hwsim::{
+use sdmac_netlink::attr::RawAttr;
+use sdmac_netlink::hwsim::{
     self, HwsimFlags, MacAddrEvent, RadioInfo, RateFlags, RxFrame, TxFrame, TxInfoFrame, TxRate,
     TxRateFlags,
 };
-use sdmac_hwsim::nl::{self, flags, NlHeader, NlPacket};
-use sdmac_hwsim::{decode, Error, HwsimMsg, Incoming};
+use sdmac_netlink::nl::{self, flags, NlHeader, NlPacket};
+use sdmac_netlink::{decode, Error, HwsimMsg, Incoming};
 
 const FAMILY: u16 = 0x1d;
 const RADIO0: [u8; 6] = [0x42, 0, 0, 0, 0, 0];
@@ -132,7 +132,7 @@ fn frame_from_kernel() {
     assert_eq!(
         series[1],
         (
-            sdmac_hwsim::HwsimRate::Legacy {
+            sdmac_netlink::HwsimRate::Legacy {
                 rate: sdmac_phy::Rate::Ofdm6,
                 short_preamble: false
             },

@@ -1,8 +1,9 @@
-//! # sdmac-hwsim
+//! # sdmac-netlink
 //!
-//! The wire layer of `sdmac-mediumd`: encoding and decoding of the generic netlink
-//! messages that Linux `mac80211_hwsim` radios exchange with their medium daemon. Pure
-//! functions over byte buffers; no socket is opened here.
+//! sdmac's netlink wire layer: encoding and decoding of the generic netlink messages
+//! that Linux `mac80211_hwsim` radios exchange with their medium daemon
+//! (`sdmac-mediumd`), and of the `nl80211` messages that configure a wireless device
+//! (the `linux` backend). Pure functions over byte buffers; no socket is opened here.
 //!
 //! - [`nl`]: netlink framing — the `nlmsghdr` header, iteration over the messages of a
 //!   datagram, `NLMSG_ERROR` (with extended ACK) and `NLMSG_DONE`.
@@ -13,6 +14,8 @@
 //! - [`hwsim`]: the `MAC80211_HWSIM` family: commands, attributes, flags,
 //!   `TX_INFO` / `TX_INFO_FLAGS` layouts and [`HwsimMsg`], one parsed representation
 //!   per command.
+//! - [`nl80211`]: the `nl80211` family (wiphys, interfaces, monitor interfaces,
+//!   channel, TX power, coverage class, TX bitrate masks), for the `linux` backend.
 //! - [`rate`]: what hwsim's rate indices mean: legacy index per band, HT MCS and VHT
 //!   MCS/NSS, mapped to [`sdmac_phy::Rate`] and back to an `RX_RATE` index.
 //!
@@ -31,8 +34,8 @@
 //! never fatal.
 //!
 //! ```
-//! use sdmac_hwsim::hwsim::{HwsimFlags, HwsimMsg, TxInfoFrame, TxRate};
-//! use sdmac_hwsim::nl::{self, NlHeader, NlPacket};
+//! use sdmac_netlink::hwsim::{HwsimFlags, HwsimMsg, TxInfoFrame, TxRate};
+//! use sdmac_netlink::nl::{self, NlHeader, NlPacket};
 //!
 //! // The daemon reports that a frame was acknowledged on its first attempt.
 //! let family = 0x1d; // resolved at run time with genl::ctrl::GetFamily
@@ -52,7 +55,7 @@
 //! let packet = NlPacket::new_checked(&buf[..n])?;
 //! assert_eq!(packet.header().ty, family);
 //! assert_eq!(HwsimMsg::parse(&packet)?, status);
-//! # Ok::<(), sdmac_hwsim::Error>(())
+//! # Ok::<(), sdmac_netlink::Error>(())
 //! ```
 
 #![forbid(unsafe_code)]
@@ -62,6 +65,7 @@ pub mod attr;
 pub mod genl;
 pub mod hwsim;
 pub mod nl;
+pub mod nl80211;
 pub mod rate;
 
 pub use hwsim::HwsimMsg;

@@ -1,15 +1,15 @@
 //! Property tests: decoding never panics, and emit → parse is the identity.
 
 use proptest::prelude::*;
-use sdmac_hwsim::attr::{RawAttr, NLA_F_NESTED, NLA_F_NET_BYTEORDER};
-use sdmac_hwsim::genl::ctrl::{FamilyInfo, GetFamily, McastGroup};
-use sdmac_hwsim::hwsim::{
+use sdmac_netlink::attr::{RawAttr, NLA_F_NESTED, NLA_F_NET_BYTEORDER};
+use sdmac_netlink::genl::ctrl::{FamilyInfo, GetFamily, McastGroup};
+use sdmac_netlink::hwsim::{
     HwsimFlags, MacAddrEvent, RadioInfo, RateFlags, RxFrame, TxFrame, TxInfoFrame, TxRate,
     TxRateFlags,
 };
-use sdmac_hwsim::nl::{self, ErrorMsg, NlHeader, NlPacket};
-use sdmac_hwsim::rate::{rx_rate_index, HwsimRate, Width};
-use sdmac_hwsim::{decode, Band, HwsimMsg};
+use sdmac_netlink::nl::{self, ErrorMsg, NlHeader, NlPacket};
+use sdmac_netlink::rate::{rx_rate_index, HwsimRate, Width};
+use sdmac_netlink::{decode, Band, HwsimMsg};
 
 const FAMILY: u16 = 0x1d;
 
@@ -348,7 +348,7 @@ proptest! {
         let all: Vec<_> = nl::messages(&buf[..n]).collect();
         prop_assert_eq!(all.len(), 1);
         match decode(&p, FAMILY).unwrap() {
-            sdmac_hwsim::Incoming::Hwsim(_, m2) => prop_assert_eq!(m2, msg),
+            sdmac_netlink::Incoming::Hwsim(_, m2) => prop_assert_eq!(m2, msg),
             other => prop_assert!(false, "{:?}", other),
         }
     }
@@ -413,7 +413,7 @@ proptest! {
 
     #[test]
     fn any_tx_entry_decodes_or_errs(idx in any::<i8>(), flags in any::<u16>(), freq in any::<u32>()) {
-        if let Ok(r) = sdmac_hwsim::rate::tx_rate(idx, RateFlags(flags), freq) {
+        if let Ok(r) = sdmac_netlink::rate::tx_rate(idx, RateFlags(flags), freq) {
             let band = Band::from_freq(freq).unwrap();
             prop_assert!((rx_rate_index(r.nearest_phy(), band) as usize) < band.legacy_rates().len());
         }

@@ -99,9 +99,9 @@ pub fn emit_message(
 ///
 /// Resolving the hwsim family id and its `config` multicast group:
 /// ```
-/// use sdmac_hwsim::genl::ctrl::{FamilyInfo, GetFamily, McastGroup};
-/// use sdmac_hwsim::nl::{self, flags, NlHeader, NlPacket};
-/// use sdmac_hwsim::{decode, hwsim, Incoming};
+/// use sdmac_netlink::genl::ctrl::{FamilyInfo, GetFamily, McastGroup};
+/// use sdmac_netlink::nl::{self, flags, NlHeader, NlPacket};
+/// use sdmac_netlink::{decode, hwsim, Incoming};
 ///
 /// let mut req = [0u8; 64];
 /// let n = GetFamily { name: hwsim::FAMILY_NAME }.emit(flags::REQUEST | flags::ACK, 1, 0, &mut req)?;
@@ -124,7 +124,7 @@ pub fn emit_message(
 ///     }
 /// }
 /// # let _ = n;
-/// # Ok::<(), sdmac_hwsim::Error>(())
+/// # Ok::<(), sdmac_netlink::Error>(())
 /// ```
 pub mod ctrl {
     use super::*;
