@@ -93,6 +93,19 @@ run sendrecv send mon0 2412 $AP 10 24x1 payload=from-radio-0
 wait $RECV
 ok "receiver done"
 
+# A frame never reported: with the medium daemon stopped (SIGSTOP) the kernel holds
+# every frame, so no echo comes within the report timeout (300 ms); once the daemon
+# goes on (SIGCONT) the echoes come late, and are counted and ignored.
+if [ -n "$MD_PID" ]; then
+	kill -STOP "$MD_PID"
+	run noreport send mon0 2412 $AP 5 54x1 window=5 timeout-ms=300 linger-ms=5000 &
+	NR=$!
+	sleep 2
+	kill -CONT "$MD_PID"
+	wait $NR
+	ok "unreported frames"
+fi
+
 # The interface deleted under a flood of requests. With the medium daemon stopped
 # (SIGSTOP) the kernel holds every frame, so requests are waiting when it goes.
 [ -n "$MD_PID" ] && kill -STOP "$MD_PID"

@@ -96,6 +96,17 @@ def test_one_shots_to_a_present_station_are_acked_after_one_attempt(each: Run) -
         # stamp; on hwsim it may precede t4, the return of send()).
         assert 0 < c["t1"] <= c["t3"] <= c["t4"] and c["t7"] > c["t3"] and c["t8"] >= c["t7"], c
     assert summary["no_report"] == 0 and summary["late_echoes"] == 0, summary
+    # How an echo is told from a received frame: its radiotap TX flags field. Both
+    # come as PACKET_OTHERHOST (3), so the packet type cannot tell them apart.
+    assert summary["echo_pkttypes"] == 1 << 3, summary
+
+
+def test_a_frame_never_reported_is_confirmed_no_report_and_its_late_echo_ignored(mediumd: Run) -> None:
+    cons, summary = mediumd.cons("noreport")
+    _ids_once(cons, 5)
+    assert all((c["status"], c["attempts"]) == ("no_report", 0) for c in cons), cons
+    # The daemon went on after the timeout: each echo came late and was ignored.
+    assert summary["late_echoes"] == 5 and summary["confirmed"] == 5, summary
 
 
 def test_no_ack_frames_are_sent_after_one_attempt(each: Run) -> None:
@@ -163,6 +174,8 @@ def test_another_radio_indicates_the_payload(each: Run) -> None:
     assert payloads == sorted(f"from-radio-0 {i}" for i in range(10)), inds
     for x in inds:
         assert (x["class"], x["dst"], x["rate"]) == ("Data", "02:00:00:00:01:00", "24"), x
+    end = [x for x in each.lines("recv") if x.get("recv_summary")]
+    assert end and end[0]["rx_pkttypes"] == 1 << 3, end
 
 
 def _closed(run: Run, part: str) -> None:

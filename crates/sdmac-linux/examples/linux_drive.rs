@@ -9,7 +9,8 @@
 //! ```
 //! RATES is a rate series (`54x1`, `54x2,24x2`) or `auto`. `send` keeps up to
 //! `window` requests outstanding (default 1: one at a time), and after COUNT
-//! confirmations (or when the interface goes away) prints a summary line and exits.
+//! confirmations (or when the interface goes away) waits `linger-ms` (default 0;
+//! echoes that come then are counted) and prints a summary line.
 
 use sdmac_api::{parse_rate_series, Ac, ApiError, Backend, Body, Confirmation, MacAddress, Status, TxAttrs, Wait};
 use sdmac_linux::{LinuxBackend, LinuxConfig};
@@ -71,7 +72,7 @@ fn send(args: &[String]) {
     if args.len() < 5 {
         die("send IFACE FREQ DST COUNT RATES [no-ack] [ac=BE] [payload=TEXT] [timeout-ms=N] [window=N]");
     }
-    let (mut no_ack, mut ac, mut payload, mut timeout_ms, mut window) = (false, Ac::Be, "sdmac".to_string(), 1000u64, 1usize);
+    let (mut no_ack, mut ac, mut payload, mut timeout_ms, mut window, mut linger_ms) = (false, Ac::Be, "sdmac".to_string(), 1000u64, 1usize, 0u64);
     for a in &args[5..] {
         match a.split_once('=') {
             None if a == "no-ack" => no_ack = true,
@@ -79,6 +80,7 @@ fn send(args: &[String]) {
             Some(("payload", v)) => payload = v.to_string(),
             Some(("timeout-ms", v)) => timeout_ms = v.parse().unwrap_or_else(|_| die("timeout-ms")),
             Some(("window", v)) => window = v.parse().unwrap_or_else(|_| die("window")),
+            Some(("linger-ms", v)) => linger_ms = v.parse().unwrap_or_else(|_| die("linger-ms")),
             _ => die(&format!("unknown option {a:?}")),
         }
     }
@@ -120,10 +122,11 @@ fn send(args: &[String]) {
             Err(e) => die(&format!("data_con: {e}")),
         }
     }
+    std::thread::sleep(Duration::from_millis(linger_ms));
     let s = b.stats();
     let st: Vec<String> = by_status.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
     println!(
-        "{{\"summary\":true,\"requested\":{next},\"confirmed\":{confirmed},\"unconfirmed\":{},\"by_status\":{{{}}},\"closed\":{},\"late_echoes\":{},\"unknown_echoes\":{},\"foreign_echoes\":{},\"resends\":{},\"no_report\":{}}}",
+        "{{\"summary\":true,\"requested\":{next},\"confirmed\":{confirmed},\"unconfirmed\":{},\"by_status\":{{{}}},\"closed\":{},\"late_echoes\":{},\"unknown_echoes\":{},\"foreign_echoes\":{},\"resends\":{},\"no_report\":{},\"echo_pkttypes\":{},\"rx_pkttypes\":{},\"socket_drops\":{},\"skipped\":{},\"indicated\":{}}}",
         b.unconfirmed(),
         st.join(","),
         closed.map_or("null".into(), |r| format!("{r:?}")),
@@ -131,7 +134,12 @@ fn send(args: &[String]) {
         s.matcher.unknown_echoes,
         s.foreign_echoes,
         s.matcher.resends,
-        s.matcher.no_report
+        s.matcher.no_report,
+        s.echo_pkttypes,
+        s.rx_pkttypes,
+        s.socket_drops,
+        s.skipped,
+        s.indicated
     );
 }
 
@@ -159,6 +167,8 @@ fn recv(args: &[String]) {
             Err(e) => die(&format!("data_ind: {e}")),
         }
     }
+    let s = b.stats();
+    println!("{{\"recv_summary\":true,\"indicated\":{},\"rx_pkttypes\":{},\"echo_pkttypes\":{}}}", s.indicated, s.rx_pkttypes, s.echo_pkttypes);
 }
 
 fn beacons(args: &[String]) {

@@ -102,6 +102,14 @@ pub struct Stats {
     pub skipped: u64,
     /// Resends that the kernel refused (the request then ends `NoReport`).
     pub resend_failed: u64,
+    /// Frames the kernel dropped because the socket's receive buffer was full (an
+    /// echo lost so ends its request `NoReport`).
+    pub socket_drops: u64,
+    /// The packet types (sockaddr_ll `sll_pkttype`, as bits `1 << type`) TX-status
+    /// echoes arrived with.
+    pub echo_pkttypes: u8,
+    /// The packet types received frames arrived with.
+    pub rx_pkttypes: u8,
 }
 
 struct State {
@@ -210,7 +218,8 @@ impl LinuxBackend {
 
     /// The counters.
     pub fn stats(&self) -> Stats {
-        let st = self.shared.lock();
+        let mut st = self.shared.lock();
+        st.stats.socket_drops += self.shared.sock.take_drops();
         Stats { matcher: st.matcher.counters(), ..st.stats }
     }
 
@@ -494,7 +503,7 @@ fn receive_loop(sh: &Shared, me: MacAddress, cap: usize) {
                     st.stats.skipped += 1;
                     continue;
                 }
-                any |= handle(sh, &mut st, me, cap, batch.frame(i), t, now, &mut done, &mut out);
+                any |= handle(sh, &mut st, me, cap, batch.frame(i), m.pkttype, t, now, &mut out);
             }
             if n < crate::socket::BATCH {
                 break;
@@ -522,9 +531,11 @@ fn receive_loop(sh: &Shared, me: MacAddress, cap: usize) {
 
 /// One frame read; true when something was queued for the application.
 #[allow(clippy::too_many_arguments)]
-fn handle(sh: &Shared, st: &mut State, me: MacAddress, cap: usize, bytes: &[u8], t: u64, now: u64, done: &mut Vec<Confirmation>, out: &mut Vec<u8>) -> bool {
+fn handle(sh: &Shared, st: &mut State, me: MacAddress, cap: usize, bytes: &[u8], pkttype: u8, t: u64, now: u64, out: &mut Vec<u8>) -> bool {
+    let bit = 1u8.checked_shl(pkttype as u32).unwrap_or(0);
     match read(bytes) {
         Read::Echo { status, addr1, addr2, seq_ctrl } => {
+            st.stats.echo_pkttypes |= bit;
             let (Some(sc), true) = (seq_ctrl, addr2 == Some(me)) else {
                 st.stats.foreign_echoes += 1;
                 return false;
@@ -550,13 +561,13 @@ fn handle(sh: &Shared, st: &mut State, me: MacAddress, cap: usize, bytes: &[u8],
                     if sh.sock.send(out).is_err() {
                         st.stats.resend_failed += 1;
                     }
-                    let _ = done;
                     false
                 }
                 EchoOutcome::Late | EchoOutcome::Unknown => false,
             }
         }
         Read::Rx(rx) => {
+            st.stats.rx_pkttypes |= bit;
             let signal = rx.signal_dbm.map_or(f64::NAN, |s| s as f64);
             let info = RxInfo {
                 signal_dbm: signal,

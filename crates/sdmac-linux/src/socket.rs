@@ -241,6 +241,20 @@ impl PacketSocket {
         Ok(if r == 0 { 0 } else { p.revents })
     }
 
+    /// Frames the kernel dropped for want of room in the socket's receive buffer
+    /// since the last call (PACKET_STATISTICS).
+    pub fn take_drops(&self) -> u64 {
+        let mut st = [0u32; 2];
+        let mut l = size_of::<[u32; 2]>() as u32;
+        // SAFETY: getsockopt into a valid tpacket_stats (two u32: packets, drops).
+        let r = unsafe { libc::getsockopt(self.fd.as_raw_fd(), libc::SOL_PACKET, libc::PACKET_STATISTICS, st.as_mut_ptr() as *mut libc::c_void, &mut l) };
+        if r == 0 {
+            st[1] as u64
+        } else {
+            0
+        }
+    }
+
     /// The socket's pending error (SO_ERROR), cleared by reading it.
     pub fn take_error(&self) -> Option<io::Error> {
         let mut v: libc::c_int = 0;
