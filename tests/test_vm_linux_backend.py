@@ -9,6 +9,15 @@ What each medium can show: hwsim's in-kernel medium makes exactly one attempt pe
 frame whatever the tries asked for (it reports the first attempt only), so attempt
 counts beyond one are checked with sdmac-mediumd, which makes and reports them.
 
+Known: with sdmac-mediumd as the medium about one injected frame in a few hundred
+never comes back as a TX-status echo, not even late, although the daemon received
+and answered it (its pcap shows the frame and its ACK). Linux 6.1's hwsim sends a
+frame to the daemon before it puts it on its pending queue, and drops (EINVAL) a
+TX status whose frame it cannot find there: a daemon that answers fast enough, on
+another CPU, loses that race. The backend confirms such a frame `no_report`, as
+designed; on that medium the checks below accept a few of them (`_reported`) and
+judge every other confirmation exactly.
+
 Skipped, with the reason, when the VM test bed cannot run here or the binaries are
 not built (`cargo build --release -p sdmac-linux --examples -p sdmac-mediumd`).
 """
@@ -82,6 +91,17 @@ def each(request) -> Run:
     return request.getfixturevalue(request.param)
 
 
+def _reported(run: Run, cons: list[dict]) -> list[dict]:
+    """The confirmations that had an echo. On the in-kernel medium that must be all;
+    with sdmac-mediumd at most 2 % (at least 1 allowed) may be `no_report` (see the
+    module's docstring)."""
+    missing = [c for c in cons if c["status"] == "no_report"]
+    allowed = 0 if run.medium == "kernel" else max(1, len(cons) // 50)
+    assert len(missing) <= allowed, f"{len(missing)} of {len(cons)} never reported: {missing}"
+    assert all(c["t7"] == 0 for c in missing), missing
+    return [c for c in cons if c["status"] != "no_report"]
+
+
 def _ids_once(cons: list[dict], n: int) -> None:
     ids = [c["con"] for c in cons]
     assert sorted(ids) == list(range(n)), f"not every request confirmed exactly once: {ids}"
@@ -90,12 +110,12 @@ def _ids_once(cons: list[dict], n: int) -> None:
 def test_one_shots_to_a_present_station_are_acked_after_one_attempt(each: Run) -> None:
     cons, summary = each.cons("acked")
     _ids_once(cons, 100)
-    for c in cons:
+    for c in _reported(each, cons):
         assert (c["status"], c["attempts"], c["rates"]) == ("acked", 1, [["54", 1]]), c
         # The planes Linux offers are recorded, in order (t7 is the echo's software
         # stamp; on hwsim it may precede t4, the return of send()).
         assert 0 < c["t1"] <= c["t3"] <= c["t4"] and c["t7"] > c["t3"] and c["t8"] >= c["t7"], c
-    assert summary["no_report"] == 0 and summary["late_echoes"] == 0, summary
+    assert summary["late_echoes"] == 0, summary
     # How an echo is told from a received frame: its radiotap TX flags field. Both
     # come as PACKET_OTHERHOST (3), so the packet type cannot tell them apart.
     assert summary["echo_pkttypes"] == 1 << 3, summary
@@ -112,19 +132,20 @@ def test_a_frame_never_reported_is_confirmed_no_report_and_its_late_echo_ignored
 def test_no_ack_frames_are_sent_after_one_attempt(each: Run) -> None:
     cons, _ = each.cons("noack")
     _ids_once(cons, 20)
-    assert all((c["status"], c["attempts"]) == ("sent", 1) for c in cons), cons
+    assert all((c["status"], c["attempts"]) == ("sent", 1) for c in _reported(each, cons)), cons
 
 
 def test_the_access_category_is_kept(each: Run) -> None:
     cons, _ = each.cons("ac")
     _ids_once(cons, 8)
-    assert all((c["ac"], c["status"]) == ("VO", "acked") for c in cons), cons
+    assert all(c["ac"] == "VO" for c in cons), cons
+    assert all(c["status"] == "acked" for c in _reported(each, cons)), cons
 
 
 def test_a_frame_to_an_absent_address_fails_after_exactly_its_tries(mediumd: Run) -> None:
     cons, _ = mediumd.cons("absent")
     _ids_once(cons, 20)
-    for c in cons:
+    for c in _reported(mediumd, cons):
         assert (c["status"], c["attempts"], c["rates"]) == ("ack_timeout", 3, [["54", 3]]), c
 
 
@@ -140,11 +161,13 @@ def test_a_multi_rate_series_is_carried_out_entry_by_entry(each: Run) -> None:
     cons, summary = each.cons("series")
     _ids_once(cons, 20)
     per_entry = 2 if each.medium == "mediumd" else 1
-    for c in cons:
+    done = _reported(each, cons)
+    for c in done:
         assert c["status"] == "ack_timeout", c
         assert c["rates"] == [["54", per_entry], ["24", per_entry]], c
         assert c["attempts"] == 2 * per_entry, c
-    assert summary["resends"] == 20, summary
+    # One resend per request whose first entry's echo came.
+    assert summary["resends"] >= len(done), summary
 
 
 def test_bad_requests_are_refused_and_nothing_is_sent(each: Run) -> None:
@@ -168,7 +191,7 @@ def test_beacons_of_a_hostapd_ap_arrive_with_increasing_tsf(each: Run) -> None:
 
 def test_another_radio_indicates_the_payload(each: Run) -> None:
     cons, _ = each.cons("sendrecv")
-    assert all(c["status"] == "acked" for c in cons), cons
+    assert all(c["status"] == "acked" for c in _reported(each, cons)), cons
     inds = [x for x in each.lines("recv") if "ind" in x and x["src"] == "02:00:00:00:00:00"]
     payloads = sorted(x["payload"] for x in inds if x["payload"].startswith("from-radio-0"))
     assert payloads == sorted(f"from-radio-0 {i}" for i in range(10)), inds
