@@ -12,7 +12,7 @@
 //! confirmations (or when the interface goes away) waits `linger-ms` (default 0;
 //! echoes that come then are counted) and prints a summary line.
 
-use sdmac_api::{parse_rate_series, Ac, ApiError, Backend, Body, Confirmation, MacAddress, Status, TxAttrs, Wait};
+use sdmac_api::{parse_rate_series, Ac, ApiError, Backend, Body, Confirmation, Interface, MacAddress, Status, TxAttrs, Wait};
 use sdmac_linux::{LinuxBackend, LinuxConfig};
 use std::process::exit;
 use std::time::{Duration, Instant};
@@ -33,7 +33,7 @@ fn con_json(c: &Confirmation) -> String {
         _ => "null".into(),
     };
     format!(
-        "{{\"con\":{},\"status\":\"{}\",\"reason\":{},\"ac\":\"{}\",\"attempts\":{},\"rates\":[{}],\"len\":{},\"t1\":{},\"t3\":{},\"t4\":{},\"t7\":{},\"t8\":{}}}",
+        "{{\"con\":{},\"status\":\"{}\",\"reason\":{},\"ac\":\"{}\",\"attempts\":{},\"rates\":[{}],\"len\":{},\"t1\":{},\"t3\":{},\"t4\":{},\"t7\":{},\"t8\":{},\"t9\":{}}}",
         c.id,
         c.status.name(),
         reason,
@@ -45,7 +45,8 @@ fn con_json(c: &Confirmation) -> String {
         c.ts.t3,
         c.ts.t4,
         c.ts.t7,
-        c.ts.t8
+        c.ts.t8,
+        c.ts.t9
     )
 }
 
@@ -84,7 +85,8 @@ fn send(args: &[String]) {
             _ => die(&format!("unknown option {a:?}")),
         }
     }
-    let mut b = open(&args[0], &args[1], timeout_ms);
+    // Through the application's interface, which takes t1 and t9.
+    let mut b = Interface::new(open(&args[0], &args[1], timeout_ms));
     let dst = mac(&args[2]);
     let count: u64 = args[3].parse().unwrap_or_else(|_| die("COUNT"));
     let rates = if args[4] == "auto" { None } else { Some(parse_rate_series(&args[4]).unwrap_or_else(|e| die(&e))) };
@@ -95,7 +97,7 @@ fn send(args: &[String]) {
     while confirmed < count {
         while next < count && (next - confirmed) < window as u64 {
             let p = format!("{payload} {next}");
-            match b.data_req(next, Body::Payload(p.as_bytes()), ac, &attrs, sdmac_rt::monotonic_ns()) {
+            match b.data_req(next, Body::Payload(p.as_bytes()), ac, &attrs) {
                 Ok(()) => next += 1,
                 Err(ApiError::QueueFull { .. }) => break,
                 Err(ApiError::Closed) => {
@@ -116,14 +118,14 @@ fn send(args: &[String]) {
             }
             Ok(None) => die("no confirmation within 30 s"),
             Err(ApiError::Closed) => {
-                closed = Some(b.closed_reason().unwrap_or_default());
+                closed = Some(b.backend().closed_reason().unwrap_or_default());
                 break;
             }
             Err(e) => die(&format!("data_con: {e}")),
         }
     }
     std::thread::sleep(Duration::from_millis(linger_ms));
-    let s = b.stats();
+    let s = b.backend().stats();
     let st: Vec<String> = by_status.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
     println!(
         "{{\"summary\":true,\"requested\":{next},\"confirmed\":{confirmed},\"unconfirmed\":{},\"by_status\":{{{}}},\"closed\":{},\"late_echoes\":{},\"unknown_echoes\":{},\"foreign_echoes\":{},\"resends\":{},\"no_report\":{},\"echo_pkttypes\":{},\"rx_pkttypes\":{},\"socket_drops\":{},\"skipped\":{},\"indicated\":{}}}",

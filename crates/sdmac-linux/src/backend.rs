@@ -313,7 +313,7 @@ impl Backend for LinuxBackend {
                 let bssid = self.cfg.bssid.unwrap_or(dst);
                 let n = payload_frame(&mut self.mpdu, dst, self.addr, bssid, ac, attrs.no_ack, p)?;
                 if n > max {
-                    return Err(ApiError::TooLong { len: p.len(), max: p.len() - (n - max) });
+                    return Err(ApiError::TooLong { len: p.len(), max: p.len().saturating_sub(n - max) });
                 }
                 (n, dst)
             }

@@ -210,7 +210,7 @@ impl PacketSocket {
         let n = unsafe { libc::recvmmsg(self.fd.as_raw_fd(), b.hdrs.as_mut_ptr(), BATCH as u32, libc::MSG_DONTWAIT, std::ptr::null_mut()) };
         if n < 0 {
             let e = io::Error::last_os_error();
-            if e.kind() == io::ErrorKind::WouldBlock {
+            if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted) {
                 return Ok(0);
             }
             return Err(e);
