@@ -38,17 +38,22 @@ pub enum Status {
     AckTimeout,
     /// Sent without expecting an ACK.
     Sent,
+    /// Handed to the adapter, but the adapter never reported its outcome within the
+    /// backend's report timeout (linux: no TX-status echo came back). Whether it went
+    /// on air, and whether it was acknowledged, is unknown.
+    NoReport,
     /// Never sent, or not completely.
     Dropped(DropReason),
 }
 
 impl Status {
-    /// Short name: `acked`, `ack_timeout`, `sent`, `dropped`.
+    /// Short name: `acked`, `ack_timeout`, `sent`, `no_report`, `dropped`.
     pub fn name(self) -> &'static str {
         match self {
             Status::Acked => "acked",
             Status::AckTimeout => "ack_timeout",
             Status::Sent => "sent",
+            Status::NoReport => "no_report",
             Status::Dropped(_) => "dropped",
         }
     }
@@ -97,13 +102,14 @@ impl Confirmation {
     }
 
     /// The paper's outcome set: "A", "LD", "LA" (or "NOACK" / "DROP"), from the truth
-    /// when known, else from the status ("A" or "L").
+    /// when known, else from the status ("A" or "L"; "UNKNOWN" for `NoReport`).
     pub fn set_name(&self) -> &'static str {
         match (self.truth, self.status) {
             (Some(t), _) => t.outcome.name(),
             (None, Status::Acked) => "A",
             (None, Status::AckTimeout) => "L",
             (None, Status::Sent) => "NOACK",
+            (None, Status::NoReport) => "UNKNOWN",
             (None, Status::Dropped(_)) => "DROP",
         }
     }

@@ -31,6 +31,9 @@ pub struct RxInfo {
     pub t_published: u64,
     /// Returned by `data_ind` (ns).
     pub t_returned: u64,
+    /// The receiving adapter's TSF when the frame was received (µs; radiotap TSFT),
+    /// where the adapter reports it.
+    pub tsft_us: Option<u64>,
 }
 
 /// A received frame. Its bytes (the whole MPDU without FCS) are written into the
@@ -72,4 +75,6 @@ pub struct BeaconInd {
     pub t_published: u64,
     /// Received power (dBm).
     pub signal_dbm: f64,
+    /// The beacon's own timestamp field (the AP's TSF, µs), where the backend reads it.
+    pub tsf_us: Option<u64>,
 }

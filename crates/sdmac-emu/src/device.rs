@@ -189,13 +189,14 @@ impl Sink for Outputs<'_> {
             t_end: self.origin + ind.t_end,
             t_published: now,
             t_returned: 0,
+            tsft_us: None,
         };
         let bytes = match ind.kind {
             FrameKind::Ack => return,
             FrameKind::Beacon => {
                 let dev = &mut self.ifaces[i];
                 dev.beacon_seq += 1;
-                let b = BeaconInd { bssid: src, seq: dev.beacon_seq, t_start: rx.t_start, t_end: rx.t_end, t_published: now, signal_dbm: ind.signal_dbm };
+                let b = BeaconInd { bssid: src, seq: dev.beacon_seq, t_start: rx.t_start, t_end: rx.t_end, t_published: now, signal_dbm: ind.signal_dbm, tsf_us: None };
                 if dev.ends.beacon.push(b).is_err() {
                     dev.shared.beacon_overflow.fetch_add(1, Ordering::Relaxed);
                 }

@@ -97,6 +97,7 @@ impl State {
             }
             Status::Dropped(DropReason::Closed) if self.closed => prop_assert_eq!(c.attempts, 0),
             Status::Dropped(why) => return Err(TestCaseError::fail(format!("unexpected drop {why:?}: {c:?}"))),
+            Status::NoReport => return Err(TestCaseError::fail(format!("emu always reports: {c:?}"))),
             Status::Sent => {
                 prop_assert!(r.no_ack, "Sent for an acked request: {:?}", c);
                 prop_assert_eq!(c.attempts, 1);

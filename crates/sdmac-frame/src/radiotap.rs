@@ -17,6 +17,9 @@
 
 use crate::{need, room, Error, Result};
 
+pub mod tx;
+pub use tx::{TxParams, TxRate, TxStatus};
+
 /// The only radiotap version.
 pub const VERSION: u8 = 0;
 /// Length of the fixed part: version, pad, length, first presence word.
