@@ -65,6 +65,12 @@ impl AnyBackend {
         AnyBackend { label: label.into(), inner: Box::new(backend) }
     }
 
+    /// Wraps the backend of an interface (e.g. one taken from an
+    /// [`sdmac_emu::EmuSession`] the caller keeps running).
+    pub fn from_interface<B: Backend + Send + 'static>(label: impl Into<String>, iface: Interface<B>) -> AnyBackend {
+        AnyBackend::new(label, InInterface(iface))
+    }
+
     /// Which backend this is (the name it was opened with).
     pub fn label(&self) -> &str {
         &self.label
@@ -87,5 +93,21 @@ impl AnyBackend {
 }
 
 impl Backend for AnyBackend {
+    forward_backend!(inner_mut, inner_ref);
+}
+
+/// The backend inside an [`Interface`] (which has no way to give it back).
+struct InInterface<B: Backend>(Interface<B>);
+
+impl<B: Backend> InInterface<B> {
+    fn inner_mut(&mut self) -> &mut B {
+        self.0.backend_mut()
+    }
+    fn inner_ref(&self) -> &B {
+        self.0.backend()
+    }
+}
+
+impl<B: Backend> Backend for InInterface<B> {
     forward_backend!(inner_mut, inner_ref);
 }
