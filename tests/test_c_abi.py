@@ -10,17 +10,15 @@ on hwsim it fails with the clear message tested below."""
 from __future__ import annotations
 
 import math
-import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from helpers import ROOT, _child_setup
-from test_open import LOSSY, run_example, wilson
+from oneshot_runs import LOSSY, run_example, wilson
 
 LIB = ROOT / "target" / "release"
 INCLUDE = ROOT / "crates" / "sdmac-c" / "include"

@@ -5,59 +5,18 @@ this build lacks fails with a clear message, a non-zero exit and no traceback.""
 from __future__ import annotations
 
 import json
-import math
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from helpers import ROOT, _child_setup, run_sdmac
+from helpers import run_sdmac
+from oneshot_runs import LOSSY, run_example, wilson
 
 sdmac = pytest.importorskip("sdmac", reason="the sdmac extension module is not built")
 from sdmac.emu import BackendNotAvailable, Interface, OpenError, Session  # noqa: E402
 
-EXAMPLE = ROOT / "examples" / "api" / "oneshot.py"
 LINE = re.compile(r"^(acked|ack_timeout|sent|dropped): (\d+)$", re.M)
-
-#: An AP and two stations; station a's DATA frames to the AP are lost with
-#: probability 0.3 (its ACKs come through), station b's link is clean.
-LOSSY = """
-name = "lossy"
-duration = 1.0
-[phy]
-standard = "802.11a"
-rate = 54
-[[station]]
-name = "ap"
-address = "02:00:00:00:00:01"
-position = [0, 0]
-ap = true
-[[station]]
-name = "a"
-address = "02:00:00:00:00:0a"
-position = [3, 0]
-[[station]]
-name = "b"
-address = "02:00:00:00:00:0b"
-position = [0, 3]
-[[link]]
-from = "a"
-to = "ap"
-error_prob = 0.3
-symmetric = false
-"""
-
-
-def wilson(k: int, n: int, z: float = 3.29):
-    """A wide (99.9 %) Wilson interval of k/n."""
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return c - h, c + h
 
 
 @pytest.fixture
@@ -65,18 +24,6 @@ def lossy(tmp_path: Path) -> Path:
     p = tmp_path / "lossy.toml"
     p.write_text(LOSSY)
     return p
-
-
-def _env() -> dict:
-    env = dict(os.environ)
-    if str(ROOT / "python") in sys.path:
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT / "python"), env.get("PYTHONPATH", "")) if p)
-    return env
-
-
-def run_example(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(EXAMPLE), *args], capture_output=True, text=True, timeout=120,
-                          cwd=ROOT, env=_env(), preexec_fn=_child_setup)
 
 
 def test_open_emu_returns_the_same_interface_type():
