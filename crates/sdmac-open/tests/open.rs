@@ -158,3 +158,30 @@ fn dropping_the_interface_stops_the_medium() {
     }
     drop(i);
 }
+
+/// The paper's measurement task (`sdmac_api::oneshot`) runs on whatever `open`
+/// returns: on a scenario whose DATA frames are lost with probability 0.3, about
+/// 30 % of the one-shots are LD, each after exactly one attempt.
+#[test]
+fn the_oneshot_task_runs_on_an_opened_backend() {
+    use sdmac_api::oneshot::{run, Mode, OneshotParams};
+    let (_d, path) = scenario(&LOSSY.replace("error_prob = 1.0", "error_prob = 0.3\nsymmetric = false"));
+    let mut i = open(&format!("emu:{path}")).unwrap();
+    let n = 400u64;
+    let p = OneshotParams {
+        mode: Mode::BackToBack { gap_ns: 250_000 },
+        count: n,
+        payload: 50,
+        rate: sdmac_api::Rate::Ofdm54,
+        dst: mac(&mut i, "bssid"),
+        ac: Ac::Be,
+        timeout: Duration::from_secs(5),
+    };
+    let samples = run(&mut i, &p, |_, _| true).unwrap();
+    assert_eq!(samples.len() as u64, n);
+    assert!(samples.iter().all(|s| s.attempts == 1 && (s.set == "A" || s.set == "LD")));
+    let ld = samples.iter().filter(|s| s.set == "LD").count() as f64;
+    // 99.9 % normal interval of a binomial(400, 0.3): 0.3 ± 3.29 · 0.0229.
+    let share = ld / n as f64;
+    assert!((share - 0.3).abs() < 3.29 * (0.3f64 * 0.7 / n as f64).sqrt(), "LD share {share}");
+}
