@@ -1,7 +1,8 @@
 # sdmac: build, test and demo on a fresh Debian 12 machine.
 #
 #   make deps     system packages (apt, only what is missing) + Python virtualenv .venv
-#   make build    the Rust workspace (release) + the Python package into .venv
+#   make build    the Rust workspace (release) + the Python package into .venv; the workspace
+#                 includes the C library (target/release/libsdmac.so and libsdmac.a)
 #   make test     cargo test + pytest (cargo test includes the fuzz_corpus tests: every fuzz
 #                 target's committed seeds, fuzz/seeds and crates/sdmac-frame/fuzz/seeds,
 #                 replayed on stable Rust through the target's own check, in seconds)

@@ -88,6 +88,10 @@ def print_checks(result: Mapping[str, Any], console: Console) -> None:
     """What the run shows against the 802.11 formulas and the configured losses."""
     cfg = result["config"]
     sets = result["sets"]
+    if "standard" not in cfg:  # not the paper's testbed: only the shares, below
+        console.print()
+        _print_shares(cfg, sets, console)
+        return
     data_us = _core.airtime_us("802.11a", cfg["rate"], cfg["payload"] + MAC_OVERHEAD)
     basic = [r for r in cfg["basic_rates"] if r <= float(cfg["rate"])] or [6]
     ack_us = _core.airtime_us("802.11a", _rate_name(max(basic)), ACK_LEN)
@@ -103,6 +107,10 @@ def print_checks(result: Mapping[str, Any], console: Console) -> None:
         if modes:
             txt = ", ".join(f"{float(v):g} µs × {n}" for v, n in modes.items())
             console.print(f"Ttoa measured {name}: {txt}")
+    _print_shares(cfg, sets, console)
+
+
+def _print_shares(cfg: Mapping[str, Any], sets: Mapping[str, Any], console: Console) -> None:
     n = sum(sets.get(s, {}).get("count", 0) for s in ("A", "LD", "LA"))
     ld = sets.get("LD", {}).get("count", 0)
     la = sets.get("LA", {}).get("count", 0)
@@ -121,10 +129,16 @@ def _rate_name(r: float) -> str:
 
 @click.group(context_settings=CONTEXT_SETTINGS)
 def bench() -> None:
-    """Measurements of the SDMAC API on the emulated medium."""
+    """Measurements of the SDMAC API (on the emulated medium unless --backend says otherwise)."""
+
+
+#: The options that build the paper's testbed: they apply to --backend emu alone.
+TESTBED_OPTIONS = ("loss_data", "loss_ack", "snr_data", "snr_ack", "ack_preamble_share", "ack_timeout_us", "basic_rates", "beacon_interval_tu")
 
 
 @bench.command("oneshot", context_settings=CONTEXT_SETTINGS)
+@click.option("--backend", default="emu", show_default=True, help="The backend, by name: emu (the paper's testbed, which the loss, SNR, ACK and beacon options configure), emu:SCENARIO.toml[#STATION], hwsim:IFACE or linux:IFACE.")
+@click.option("--dst", help="Destination MAC address (default: the interface's BSSID; on emu, the AP).")
 @click.option("--mode", type=click.Choice(["beacon", "back-to-back"]), default="beacon", show_default=True, help="beacon: each request TWAIT after a beacon (the paper); back-to-back: GAP after each confirmation (fast).")
 @click.option("--count", default=500, show_default=True, type=click.IntRange(1, 100_000_000), help="Transmissions.")
 @click.option("--payload", default=50, show_default=True, type=click.IntRange(0, 2304), help="Payload bytes (MSDU).")
@@ -146,7 +160,11 @@ def bench() -> None:
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False, writable=True, path_type=Path), help="Write every sample as CSV to FILE.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True, path_type=Path), help="Write CCDF plots (PNG) to FILE.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress and no table.")
+@click.pass_context
 def oneshot(
+    ctx: click.Context,
+    backend: str,
+    dst: Optional[str],
     mode: str,
     count: int,
     payload: int,
@@ -169,7 +187,12 @@ def oneshot(
     plot_path: Optional[Path],
     quiet: bool,
 ) -> None:
-    """Confirmed one-shot transmissions on the emulated testbed (the SDMAC paper's Table V)."""
+    """Confirmed one-shot transmissions (the SDMAC paper's Table V), on the emulated testbed or any backend."""
+    if backend != "emu":
+        given = [n for n in TESTBED_OPTIONS if ctx.get_parameter_source(n) == click.core.ParameterSource.COMMANDLINE]
+        if given:
+            opts = ", ".join("--" + n.replace("_us", "").replace("_tu", "").replace("_", "-") for n in given)
+            raise click.UsageError(f"{opts}: only for --backend emu (the paper's testbed); backend {backend!r} has its own medium")
     try:
         basic = [float(x) for x in basic_rates.split(",") if x.strip()]
     except ValueError:
@@ -178,6 +201,8 @@ def oneshot(
     if len(parts) != 2:
         raise click.BadParameter("give REQ,CON (µs), e.g. 0,0 or 2-4,15-25", param_hint="--device-latency")
     args: Dict[str, Any] = dict(
+        backend=backend,
+        dst=dst,
         mode=mode,
         count=count,
         payload=payload,
@@ -203,12 +228,12 @@ def oneshot(
     if not quiet:
         per = (beacon_interval_tu * 1.024e-3) if mode == "beacon" else (gap_us + 100) * 1e-6
         Console(stderr=True, highlight=False).print(
-            f"sdmac bench oneshot: {count} confirmed one-shots, {payload} B at {rate} Mb/s, mode {mode} (about {count * per:.0f} s)"
+            f"sdmac bench oneshot: {count} confirmed one-shots on {backend}, {payload} B at {rate} Mb/s, mode {mode} (about {count * per:.0f} s)"
         )
     with CountProgress(count, quiet, "one-shots") as progress:
         try:
             text, samples = _core.bench_oneshot(progress=progress, **args)
-        except ValueError as e:
+        except (ValueError, _core.SdmacError) as e:
             raise click.ClickException(str(e)) from None
     result = json.loads(text)
     if json_path:

@@ -22,6 +22,7 @@ import asyncio
 from typing import Any, Callable, Optional
 
 from ._core import (  # noqa: F401  (re-exported)
+    BackendNotAvailable,
     Beacon,
     Closed,
     Confirmation,
@@ -33,6 +34,7 @@ from ._core import (  # noqa: F401  (re-exported)
     InvalidValue,
     MalformedFrame,
     NoSuchPacket,
+    OpenError,
     PacketOnAir,
     QueueFull,
     ReadOnly,
@@ -48,7 +50,7 @@ __all__ = [
     "Session", "Interface", "Confirmation", "Indication", "Beacon",
     "SdmacError", "QueueFull", "ConfirmationBacklog", "TooLong", "MalformedFrame", "InvalidId",
     "InvalidRequest", "UnknownAttribute", "WrongScope", "ReadOnly", "InvalidValue", "NoSuchPacket",
-    "PacketOnAir", "Closed", "Unsupported",
+    "PacketOnAir", "Closed", "Unsupported", "OpenError", "BackendNotAvailable",
     "data_con_async", "data_ind_async", "beacon_ind_async",
 ]
 

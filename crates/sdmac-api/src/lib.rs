@@ -19,6 +19,7 @@
 
 pub mod attribute;
 pub mod backend;
+pub mod backend_name;
 pub mod confirmation;
 pub mod error;
 pub mod indication;
@@ -30,6 +31,7 @@ pub mod timestamps;
 
 pub use attribute::{AttrSpec, Scope, Value, ATTRIBUTES};
 pub use backend::{Backend, Wait};
+pub use backend_name::{BackendName, BackendNameError, NameProblem};
 pub use confirmation::{Confirmation, DropReason, Status, Truth};
 pub use error::ApiError;
 pub use indication::{BeaconInd, FrameClass, Indication, RxInfo};

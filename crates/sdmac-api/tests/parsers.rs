@@ -41,3 +41,19 @@ proptest! {
         prop_assert_eq!(parse_mac(&m.to_string()), Some(m));
     }
 }
+
+proptest! {
+    /// Any string: parsing never panics, and a name that parses is written back as
+    /// given and reads back the same.
+    #[test]
+    fn backend_name_never_panics_and_round_trips(s in "(emu|hwsim|linux|EMU|x)?:?\\PC{0,30}") {
+        if let Ok(n) = sdmac_api::BackendName::parse(&s) {
+            prop_assert_eq!(n.to_string(), s.clone());
+            prop_assert_eq!(sdmac_api::BackendName::parse(&n.to_string()).unwrap(), n);
+        } else {
+            let e = sdmac_api::BackendName::parse(&s).unwrap_err();
+            let quoted = format!("{:?}", s);
+            prop_assert!(e.to_string().contains(&quoted));
+        }
+    }
+}

@@ -14,7 +14,8 @@ use sdmac_api::{
     RateSeries, Scope, Status, TxAttrs, Value, Wait, COMPONENT_NAMES,
 };
 use sdmac_emu::setup::{paper_medium, Loss, PaperSetup, AP, STA};
-use sdmac_emu::{DeviceProfile, DeviceWait, EmuIface, EmuOptions, EmuSession, Latency};
+use sdmac_emu::{DeviceProfile, DeviceWait, EmuOptions, EmuSession, Latency};
+use sdmac_open::{AnyBackend, AnyInterface, OpenError as RsOpenError};
 
 create_exception!(sdmac._core, SdmacError, PyException, "Base class of the errors of the SDMAC primitives.");
 create_exception!(sdmac._core, QueueFull, SdmacError, "The AC queue is full; the packet was not queued.");
@@ -31,6 +32,16 @@ create_exception!(sdmac._core, NoSuchPacket, SdmacError, "No queued packet has t
 create_exception!(sdmac._core, PacketOnAir, SdmacError, "The packet is already on air.");
 create_exception!(sdmac._core, Closed, SdmacError, "The session has ended.");
 create_exception!(sdmac._core, Unsupported, SdmacError, "The backend does not offer this.");
+create_exception!(sdmac._core, OpenError, SdmacError, "The backend cannot be opened (bad name, bad scenario, no such station).");
+create_exception!(sdmac._core, BackendNotAvailable, OpenError, "The backend named is not available in this build.");
+
+/// The Python exception of an error of `open`.
+pub(crate) fn open_err(e: RsOpenError) -> PyErr {
+    match e {
+        RsOpenError::NotAvailable { .. } => BackendNotAvailable::new_err(e.to_string()),
+        _ => OpenError::new_err(e.to_string()),
+    }
+}
 
 /// The Python exception of an API error.
 pub(crate) fn api_err(e: ApiError) -> PyErr {
@@ -355,16 +366,25 @@ impl PyBeacon {
     }
 }
 
-/// One interface: the SDMAC primitives. Use it from one thread at a time.
+/// One interface: the SDMAC primitives, on any backend (from `sdmac.open(name)` or
+/// `Session.interface(name)`). Use it from one thread at a time.
 #[pyclass(module = "sdmac._core", name = "Interface")]
 pub struct PyInterface {
-    inner: Mutex<ApiInterface<EmuIface>>,
+    inner: Mutex<AnyInterface>,
     name: String,
     address: String,
 }
 
 impl PyInterface {
-    fn with<R>(&self, f: impl FnOnce(&mut ApiInterface<EmuIface>) -> R) -> R {
+    pub(crate) fn new(mut inner: AnyInterface, name: String) -> PyInterface {
+        let address = match inner.get("address", Scope::Adapter) {
+            Ok(Value::Mac(m)) => m.to_string(),
+            _ => String::new(),
+        };
+        PyInterface { inner: Mutex::new(inner), name, address }
+    }
+
+    fn with<R>(&self, f: impl FnOnce(&mut AnyInterface) -> R) -> R {
         let mut g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         f(&mut g)
     }
@@ -372,7 +392,7 @@ impl PyInterface {
 
 #[pymethods]
 impl PyInterface {
-    /// The interface's name.
+    /// The interface's name (the station's in a Session; the backend name from open).
     #[getter]
     fn name(&self) -> &str {
         &self.name
@@ -617,8 +637,7 @@ impl PySession {
                 PyValueError::new_err(format!("no interface {name:?} (interfaces: {})", known.join(", ")))
             }
         })?;
-        let address = i.backend().address().to_string();
-        Ok(PyInterface { inner: Mutex::new(i), name: name.to_string(), address })
+        Ok(PyInterface::new(ApiInterface::new(AnyBackend::from_interface(name, i)), name.to_string()))
     }
 
     /// Stops the device: requests still queued are confirmed as dropped ("closed").
@@ -634,6 +653,19 @@ impl PySession {
         self.close(py);
         false
     }
+}
+
+/// Opens a backend by name: "emu" (the SDMAC paper's testbed; the interface is its
+/// station "sta", the AP is its bssid), "emu:SCENARIO.toml" or
+/// "emu:SCENARIO.toml#STATION" (a TOML scenario as `sdmac sim` reads; the interface is
+/// the station named, else the first that is not an AP), "hwsim:IFACE" or
+/// "linux:IFACE". Returns the same Interface on every backend; the backend runs until
+/// the interface is dropped. Raises OpenError (BackendNotAvailable for a backend
+/// this build lacks).
+#[pyfunction]
+pub(crate) fn open(py: Python<'_>, name: &str) -> PyResult<PyInterface> {
+    let i = py.detach(|| sdmac_open::open(name)).map_err(open_err)?;
+    Ok(PyInterface::new(i, name.to_string()))
 }
 
 fn device_wait_arg(s: &str) -> PyResult<DeviceWait> {
@@ -684,6 +716,7 @@ pub(crate) fn paper_setup(
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySession>()?;
+    m.add_function(wrap_pyfunction!(open, m)?)?;
     m.add_class::<PyInterface>()?;
     m.add_class::<PyConfirmation>()?;
     m.add_class::<PyIndication>()?;
@@ -705,6 +738,8 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         ("PacketOnAir", py.get_type::<PacketOnAir>()),
         ("Closed", py.get_type::<Closed>()),
         ("Unsupported", py.get_type::<Unsupported>()),
+        ("OpenError", py.get_type::<OpenError>()),
+        ("BackendNotAvailable", py.get_type::<BackendNotAvailable>()),
     ] {
         m.add(n, e)?;
     }

@@ -7,21 +7,28 @@ use serde_json::json;
 use std::time::Duration;
 
 use sdmac_api::oneshot::{report, run, Mode, OneshotParams, RunError};
-use sdmac_api::{Ac, MacAddress, COMPONENT_NAMES};
-use sdmac_emu::setup::{paper_medium, AP, AP_ADDR, STA};
-use sdmac_emu::{DeviceProfile, EmuOptions, EmuSession};
+use sdmac_api::attribute::parse_mac;
+use sdmac_api::{Ac, BackendName, Scope, Value, COMPONENT_NAMES};
+use sdmac_emu::{DeviceProfile, EmuOptions};
+use sdmac_open::{open_with, OpenOptions};
 
-use crate::emu::{device_wait as parse_device_wait, latency, paper_setup, parse_ac};
+use crate::emu::{device_wait as parse_device_wait, latency, open_err, paper_setup, parse_ac, OpenError};
 
-/// Runs confirmed one-shots on the paper's testbed and returns `(report_json,
+/// Runs confirmed one-shots on the backend `backend` (by name; "emu" is the paper's
+/// testbed, which the medium arguments configure) and returns `(report_json,
 /// samples)`: the report as JSON text (the `sdmac bench oneshot --json` contract)
 /// and the samples as columns (`id`, `set`, `status`, `cause`, `attempts`, and each
-/// component in µs). `progress(done, total)` is called about every 0.25 s.
+/// component in µs). `progress(done, total)` is called about every 0.25 s. `dst`: the
+/// destination, by default the interface's `bssid`. The medium arguments (losses, SNRs,
+/// ACK preamble share, ACK timeout, basic rates, beacon interval, distance) configure
+/// plain "emu" only; with another backend they are ignored (the CLI refuses them).
 #[pyfunction]
-#[pyo3(signature = (*, mode = "beacon", count = 500, payload = 50, rate = "54", ac = "BE", loss_data = None, loss_ack = None, snr_data = None, snr_ack = None, ack_preamble_share = 0.5, ack_timeout_us = None, basic_rates = vec![6.0], beacon_interval_tu = 50, twait_ms = 20.0, gap_us = 250.0, distance_m = 10.0, seed = 1, device_wait = "spin", device_req_us = "0", device_con_us = "0", progress = None))]
+#[pyo3(signature = (*, backend = "emu", dst = None, mode = "beacon", count = 500, payload = 50, rate = "54", ac = "BE", loss_data = None, loss_ack = None, snr_data = None, snr_ack = None, ack_preamble_share = 0.5, ack_timeout_us = None, basic_rates = vec![6.0], beacon_interval_tu = 50, twait_ms = 20.0, gap_us = 250.0, distance_m = 10.0, seed = 1, device_wait = "spin", device_req_us = "0", device_con_us = "0", progress = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn bench_oneshot<'py>(
     py: Python<'py>,
+    backend: &str,
+    dst: Option<&str>,
     mode: &str,
     count: u64,
     payload: usize,
@@ -66,48 +73,80 @@ pub fn bench_oneshot<'py>(
     if payload > sdmac_api::MAX_PAYLOAD {
         return Err(PyValueError::new_err(format!("payload {payload} B is above the MSDU limit of {} B", sdmac_api::MAX_PAYLOAD)));
     }
+    let name = BackendName::parse(backend).map_err(|e| OpenError::new_err(e.to_string()))?;
+    let paper = matches!(name, BackendName::Emu { scenario: None, .. });
     let rate_v: sdmac_phy::Rate = rate.parse().map_err(|_| PyValueError::new_err(format!("unknown rate {rate:?}")))?;
-    if !setup.standard.supports(rate_v) {
+    if paper && !setup.standard.supports(rate_v) {
         return Err(PyValueError::new_err(format!("rate {rate} is not an 802.11a rate")));
     }
+    let dst_v = match dst {
+        Some(d) => Some(parse_mac(d).ok_or_else(|| PyValueError::new_err(format!("dst {d:?} is not a MAC address like 02:00:00:00:00:01")))?),
+        None => None,
+    };
     let ac_v: Ac = parse_ac(ac)?;
     let profile = DeviceProfile { req: latency("device_req_us", device_req_us)?, con: latency("device_con_us", device_con_us)? };
     let wait = parse_device_wait(device_wait)?;
-    let (m, ap, sta) = paper_medium(&setup).map_err(PyValueError::new_err)?;
     let timeout = Duration::from_secs_f64((beacon_interval_tu as f64 * 1.024e-3 * 4.0).max(1.0) + twait_ms * 1e-3);
-    let params = OneshotParams { mode: mode_v, count, payload, rate: rate_v, dst: MacAddress(AP_ADDR), ac: ac_v, timeout };
+    let opts = OpenOptions {
+        paper: setup.clone(),
+        emu: EmuOptions { wait, profile, seed, app_spin_ns: 100_000_000, ..EmuOptions::default() },
+    };
+    let mut iface = py.detach(|| open_with(&name, &opts)).map_err(open_err)?;
+    let dst_v = match dst_v {
+        Some(d) => d,
+        None => match iface.get("bssid", Scope::Adapter) {
+            Ok(Value::Mac(m)) => m,
+            _ => return Err(PyValueError::new_err(format!("backend {backend:?} has no bssid to send to: give dst"))),
+        },
+    };
+    let params = OneshotParams { mode: mode_v, count, payload, rate: rate_v, dst: dst_v, ac: ac_v, timeout };
 
-    let ack_timeout_eff = setup.ack_timeout_ns.unwrap_or_else(|| sdmac_phy::Phy::new(setup.standard).ack_timeout_ns());
-    let config = json!({
-        "backend": "emu",
+    // What the interface itself says (the same on every backend), then what the
+    // paper's testbed was built with (plain emu only).
+    let attr = |iface: &mut sdmac_open::AnyInterface, n: &str| match iface.get(n, Scope::Adapter) {
+        Ok(Value::Int(v)) => json!(v),
+        Ok(Value::Float(v)) => json!(v),
+        Ok(Value::Text(t)) => json!(t),
+        Ok(v) => json!(v.to_string()),
+        Err(_) => json!(null),
+    };
+    let ack_timeout_eff = attr(&mut iface, "ack_timeout");
+    let channel = attr(&mut iface, "channel");
+    let mut config = json!({
+        "backend": name.to_string(),
+        "dst": dst_v.to_string(),
         "mode": mode,
         "count": count,
         "payload": payload,
         "rate": rate_v.to_string(),
         "ac": ac_v.name(),
-        "standard": "802.11a",
-        "channel": 36,
-        "basic_rates": basic_rates,
-        "beacon_interval_tu": beacon_interval_tu,
+        "channel": channel,
+        "ack_timeout_us": ack_timeout_eff,
         "twait_ms": if mode == "beacon" { json!(twait_ms) } else { json!(null) },
         "gap_us": if mode == "back-to-back" { json!(gap_us) } else { json!(null) },
-        "loss_data": loss_data, "loss_ack": loss_ack, "snr_data": snr_data, "snr_ack": snr_ack,
-        "ack_preamble_share": ack_preamble_share,
-        "ack_timeout_us": ack_timeout_eff as f64 / 1000.0,
-        "distance_m": distance_m,
         "seed": seed,
         "device_wait": device_wait,
         "device_req_us": device_req_us,
         "device_con_us": device_con_us,
     });
+    if paper {
+        let more = json!({
+            "standard": "802.11a",
+            "basic_rates": basic_rates,
+            "beacon_interval_tu": beacon_interval_tu,
+            "loss_data": loss_data, "loss_ack": loss_ack, "snr_data": snr_data, "snr_ack": snr_ack,
+            "ack_preamble_share": ack_preamble_share,
+            "distance_m": distance_m,
+        });
+        if let (Some(c), Some(m)) = (config.as_object_mut(), more.as_object()) {
+            c.extend(m.clone());
+        }
+    }
 
     let (result, error, progress) = py.detach(move || {
         let mut error: Option<PyErr> = None;
-        let opts = EmuOptions { wait, profile, seed, app_spin_ns: 100_000_000, ..EmuOptions::default() };
-        let result = match EmuSession::start(m, &[(AP, ap), (STA, sta)], opts) {
-            Err(e) => Err(e.to_string()),
-            Ok(mut s) => {
-                let mut iface = s.take(STA).expect("the station's interface");
+        let result = {
+            {
                 let mut last = std::time::Instant::now();
                 let r = run(&mut iface, &params, |done, total| {
                     if last.elapsed() < Duration::from_millis(250) && done < total {
@@ -129,7 +168,6 @@ pub fn bench_oneshot<'py>(
                     })
                 });
                 drop(iface);
-                s.close();
                 r.map_err(|e| match e {
                     RunError::Api(a) => format!("api:{}", a),
                     other => other.to_string(),

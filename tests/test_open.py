@@ -1,0 +1,111 @@
+"""Opening a backend by name (``sdmac.open``, ``sdmac bench oneshot --backend``,
+``examples/api/oneshot.py --backend``): emu and emu:SCENARIO.toml run; a backend
+this build lacks fails with a clear message, a non-zero exit and no traceback."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from helpers import run_sdmac
+from oneshot_runs import LOSSY, run_example, wilson
+
+sdmac = pytest.importorskip("sdmac", reason="the sdmac extension module is not built")
+from sdmac.emu import BackendNotAvailable, Interface, OpenError, Session  # noqa: E402
+
+LINE = re.compile(r"^(acked|ack_timeout|sent|dropped): (\d+)$", re.M)
+
+
+@pytest.fixture
+def lossy(tmp_path: Path) -> Path:
+    p = tmp_path / "lossy.toml"
+    p.write_text(LOSSY)
+    return p
+
+
+def test_open_emu_returns_the_same_interface_type():
+    i = sdmac.open("emu")
+    with Session.paper() as s:
+        assert type(i) is type(s.interface("sta")) is Interface
+    assert (i.name, i.address, i.get("bssid"), i.get("channel")) == ("emu", "02:00:00:00:00:02", "02:00:00:00:00:01", 36)
+    i.data_req(1, b"x" * 50, dst=i.get("bssid"), rates="54x1")
+    c = i.data_con(timeout=5.0)
+    assert (c.id, c.status, c.set, c.attempts, c.components["Ttoa"]) == (1, "acked", "A", 1, 96.0)
+
+
+def test_open_scenario_station(lossy: Path):
+    assert sdmac.open(f"emu:{lossy}").address == "02:00:00:00:00:0a"
+    assert sdmac.open(f"emu:{lossy}#b").address == "02:00:00:00:00:0b"
+    with pytest.raises(OpenError, match=r'no station "ghost" \(stations: ap, a, b\)'):
+        sdmac.open(f"emu:{lossy}#ghost")
+    with pytest.raises(OpenError, match="nope.toml"):
+        sdmac.open(f"emu:{lossy.parent / 'nope.toml'}")
+
+
+def test_open_errors():
+    with pytest.raises(BackendNotAvailable, match=r'backend "hwsim:wlan9": the hwsim backend is not available in this build'):
+        sdmac.open("hwsim:wlan9")
+    with pytest.raises(OpenError, match=r'backend name "wifi": unknown kind'):
+        sdmac.open("wifi")
+    with pytest.raises(OpenError, match="missing interface"):
+        sdmac.open("linux:")
+    assert issubclass(BackendNotAvailable, OpenError) and issubclass(OpenError, sdmac.emu.SdmacError)
+
+
+@pytest.mark.parametrize("argv", [
+    ("bench", "oneshot", "--backend", "hwsim:wlan9", "--count", "5"),
+    ("bench", "oneshot", "--backend", "linux:wlan0", "--count", "5", "-q"),
+])
+def test_cli_unavailable_backend_fails_cleanly(argv):
+    p = run_sdmac(*argv, check=False, timeout=60)
+    assert p.returncode != 0
+    assert "is not available in this build" in p.stderr and argv[3] in p.stderr, p.stderr
+    assert "Traceback" not in p.stderr + p.stdout
+
+
+def test_cli_refuses_testbed_options_with_another_backend(lossy: Path):
+    p = run_sdmac("bench", "oneshot", "--backend", f"emu:{lossy}", "--loss-data", "0.3", "--count", "5", check=False, timeout=60)
+    assert p.returncode == 2 and "--loss-data: only for --backend emu" in p.stderr, p.stderr
+    assert "Traceback" not in p.stderr
+
+
+def test_cli_bad_backend_name():
+    p = run_sdmac("bench", "oneshot", "--backend", "emu:", "--count", "5", check=False, timeout=60)
+    assert p.returncode != 0 and 'backend name "emu:": empty scenario path' in p.stderr, p.stderr
+    assert "Traceback" not in p.stderr
+
+
+def test_cli_oneshot_on_a_scenario(lossy: Path, tmp_path: Path):
+    out = tmp_path / "r.json"
+    run_sdmac("bench", "oneshot", "--backend", f"emu:{lossy}", "--mode", "back-to-back", "--count", "600",
+              "--json", out, "-q", timeout=120)
+    r = json.loads(out.read_text())
+    cfg = r["config"]
+    assert cfg["backend"] == f"emu:{lossy}" and cfg["dst"] == "02:00:00:00:00:01" and cfg["channel"] == 36
+    assert "loss_data" not in cfg  # the testbed options belong to plain emu
+    n = sum(s["count"] for s in r["sets"].values())
+    ld, la = r["sets"]["LD"]["count"], r["sets"]["LA"]["count"]
+    assert n == 600 and la == 0 and r["sets"]["A"]["count"] + ld == 600
+    lo, hi = wilson(ld, n)
+    assert lo <= 0.3 <= hi, (ld, n)
+
+
+def test_example_runs_on_backends(lossy: Path):
+    p = run_example("--backend", f"emu:{lossy}", "--count", "400")
+    assert p.returncode == 0, p.stderr
+    counts = {k: int(v) for k, v in LINE.findall(p.stdout)}
+    assert sum(counts.values()) == 400 and counts["sent"] == counts["dropped"] == 0, counts
+    lo, hi = wilson(counts["ack_timeout"], 400)
+    assert lo <= 0.3 <= hi, counts
+    p = run_example("--backend", f"emu:{lossy}#b", "--count", "50")
+    assert p.returncode == 0 and "acked: 50" in p.stdout, p.stdout + p.stderr
+
+
+def test_example_unavailable_backend_fails_cleanly():
+    p = run_example("--backend", "hwsim:wlan9")
+    assert p.returncode != 0
+    assert 'backend "hwsim:wlan9": the hwsim backend is not available in this build' in p.stderr
+    assert "Traceback" not in p.stderr
