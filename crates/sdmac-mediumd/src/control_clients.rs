@@ -191,6 +191,24 @@ impl Clients {
         records.clear();
     }
 
+    /// On exit: gives every client's backlog up to `within` to reach its socket
+    /// (then what is left is lost with the connection).
+    pub fn drain(&mut self, within: std::time::Duration) {
+        let deadline = std::time::Instant::now() + within;
+        loop {
+            let mut left = false;
+            for c in self.clients.values_mut() {
+                if c.outbox.pending() > 0 && c.outbox.write_to(&mut c.stream).is_ok() {
+                    left |= c.outbox.pending() > 0;
+                }
+            }
+            if !left || std::time::Instant::now() >= deadline {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
+
     /// Removes the socket file (on exit; dropping does it too).
     pub fn remove_socket_file(&mut self) {
         self.socket = None;

@@ -199,6 +199,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             // their sockets take them now).
             medium.take_truth(&mut truth);
             clients.publish(&mut truth, origin, &poller);
+            clients.drain(std::time::Duration::from_secs(1));
             // The capture is written out even if the last send fails.
             let sent = send_outputs!().and_then(|()| match ring.as_mut() {
                 Some(r) => r.flush().map_err(io_err("netlink send")),
