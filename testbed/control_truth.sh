@@ -8,7 +8,7 @@
 #
 #   python3 testbed/run.py --share DIR testbed/control_truth.sh /share/sdmac-mediumd /share/truth_watch [P] [COUNT]
 #
-# Prints "TRUTH OK: <what>" per check, the client's output, "TRUTH DAEMON statuses N"
+# Prints "TRUTH OK: <what>" per check, the client's output, "TRUTH DAEMON frames N statuses M"
 # and "TRUTH PASS"; the statistics are judged by tests/test_vm_control_truth.py.
 set -u
 
@@ -41,6 +41,11 @@ ok "medium daemon registered"
 W_PID=$!
 wait_for 20 grep -q "^READY" "$T/watch.log" || fail "the client did not subscribe: $(cat "$T/watch.log")"
 ok "the client set, read back and subscribed"
+# A second subscriber that never reads: it must hold nothing up.
+"$WATCH" --stall "$S" >"$T/stall.log" 2>&1 &
+STALL_PID=$!
+wait_for 20 grep -q "^STALLED" "$T/stall.log" || fail "the stuck subscriber did not subscribe: $(cat "$T/stall.log")"
+ok "a second subscriber subscribed and reads no more"
 
 i=0
 while [ "$i" -lt 2 ]; do
@@ -65,6 +70,7 @@ grep -q "packets received" "$T/ping.log" || fail "ping: $(cat "$T/ping.log")"
 ok "$COUNT pings sent"
 sleep 1
 
+kill -0 "$STALL_PID" || fail "the stuck subscriber died"
 kill -TERM "$MD_PID"
 n=0
 while kill -0 "$MD_PID" 2>/dev/null && [ $n -lt 25 ]; do sleep 0.2; n=$((n + 1)); done
@@ -76,11 +82,13 @@ while kill -0 "$W_PID" 2>/dev/null && [ $n -lt 50 ]; do sleep 0.2; n=$((n + 1));
 kill -0 "$W_PID" 2>/dev/null && fail "the client did not see the daemon close the socket"
 wait "$W_PID" || fail "the client failed: $(cat "$T/watch.log")"
 ok "the client read to the end"
+kill "$STALL_PID"
 echo "---- client"
 cat "$T/watch.log"
 echo "---- daemon"
 cat "$T/mediumd.log"
 statuses=$(sed -n 's/.*stopping; Counters { frames_in: [0-9]*, statuses: \([0-9]*\),.*/\1/p' "$T/mediumd.log")
-[ -n "$statuses" ] || fail "no counters in the daemon's log"
-echo "TRUTH DAEMON statuses $statuses"
+frames=$(sed -n 's/.*stopping; Counters { frames_in: \([0-9]*\),.*/\1/p' "$T/mediumd.log")
+[ -n "$statuses" ] && [ -n "$frames" ] || fail "no counters in the daemon's log"
+echo "TRUTH DAEMON frames $frames statuses $statuses"
 echo "TRUTH PASS"

@@ -10,6 +10,9 @@
 //!    unicast frames A → B their attempts and how many were acknowledged.
 //!
 //! Prints `CHECK OK: …` per check passed, `CHECK FAIL: …` and exits 1 otherwise.
+//!
+//! `truth_watch --stall SOCKET`: subscribes to every frame, prints `STALLED`, and
+//! never reads again (a subscriber that is stuck), until killed.
 
 use sdmac_control::client::{Client, ClientError};
 use sdmac_control::ext::{Edca, ExtResult, TruthOutcome};
@@ -39,7 +42,22 @@ fn check(what: &str, ok: bool) -> Result<(), String> {
     }
 }
 
+fn stall(sock: &str) -> Result<(), String> {
+    let mut c = Client::connect(Path::new(sock)).map_err(|x| format!("{sock}: {x}"))?;
+    c.subscribe(&[]).map_err(|e| e.to_string())?;
+    println!("STALLED");
+    std::io::stdout().flush().ok();
+    loop {
+        std::thread::sleep(std::time::Duration::from_secs(3600));
+    }
+}
+
 fn run(args: &[String]) -> Result<(), String> {
+    if let [flag, sock] = args {
+        if flag == "--stall" {
+            return stall(sock);
+        }
+    }
     let [sock, a, b, p] = args else { return Err("usage: truth_watch SOCKET A B P".into()) };
     let (a, b) = (mac(a)?, mac(b)?);
     let p: f64 = p.parse().map_err(|_| format!("{p:?} is not a probability"))?;
