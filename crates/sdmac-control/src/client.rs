@@ -93,7 +93,7 @@ impl Client {
     /// (None: waits as long as it takes); truth records go to the queue.
     fn read_until(&mut self, deadline: Option<Instant>, mut want: impl FnMut(&mut Self, Incoming) -> Option<Incoming>) -> Result<Option<Incoming>, ClientError> {
         loop {
-            while let Some(m) = self.decoder.next().map_err(ClientError::Stream)? {
+            while let Some(m) = self.decoder.next_message().map_err(ClientError::Stream)? {
                 if let Some(m) = want(self, m) {
                     return Ok(Some(m));
                 }

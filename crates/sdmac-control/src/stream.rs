@@ -126,7 +126,7 @@ impl IncomingDecoder {
     }
 
     /// The next whole message; `Ok(None)`: more bytes are needed.
-    pub fn next(&mut self) -> Result<Option<Incoming>, StreamError> {
+    pub fn next_message(&mut self) -> Result<Option<Incoming>, StreamError> {
         let Some(&t) = self.buf.first() else { return Ok(None) };
         if !is_ext(t) {
             // A reply's type is its request's + 1.

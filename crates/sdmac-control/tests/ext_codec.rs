@@ -97,7 +97,7 @@ fn mixed_client_stream_and_bad_extension_messages() {
     // Subscribing to more than 64 transmitters is a bad field.
     let mut d = Decoder::new();
     let mut body = vec![0, 0, 0, 1, 65];
-    body.extend(std::iter::repeat(0u8).take(65 * 6));
+    body.extend(vec![0u8; 65 * 6]);
     d.push(&[0x80, (body.len() >> 8) as u8, body.len() as u8]);
     d.push(&body);
     let Ok(Some(Message::BadExt { error, .. })) = d.next_message() else { panic!() };
@@ -115,12 +115,12 @@ fn the_daemons_stream_mixed() {
     for chunk in all.chunks(7) {
         d.push(chunk);
     }
-    assert_eq!(d.next(), Ok(Some(Incoming::Truth(record()))));
-    assert_eq!(d.next(), Ok(Some(Incoming::Mininet(mininet_reply))));
-    assert_eq!(d.next(), Ok(Some(Incoming::Reply(reply))));
-    assert_eq!(d.next(), Ok(None));
+    assert_eq!(d.next_message(), Ok(Some(Incoming::Truth(record()))));
+    assert_eq!(d.next_message(), Ok(Some(Incoming::Mininet(mininet_reply))));
+    assert_eq!(d.next_message(), Ok(Some(Incoming::Reply(reply))));
+    assert_eq!(d.next_message(), Ok(None));
     d.push(&[3]);
-    assert_eq!(d.next(), Err(StreamError::UnknownType(3)), "an odd type is a request, never a reply");
+    assert_eq!(d.next_message(), Err(StreamError::UnknownType(3)), "an odd type is a request, never a reply");
 }
 
 fn mac() -> impl Strategy<Value = [u8; 6]> {
@@ -191,7 +191,7 @@ proptest! {
         let b = encode_truth(&r);
         let mut d = IncomingDecoder::new();
         d.push(&b);
-        prop_assert_eq!(d.next(), Ok(Some(Incoming::Truth(r))));
+        prop_assert_eq!(d.next_message(), Ok(Some(Incoming::Truth(r))));
     }
 
     #[test]
@@ -206,7 +206,7 @@ proptest! {
         let r = ExtReply { kind, tag, result, body };
         let mut d = IncomingDecoder::new();
         d.push(&encode_ext_reply(&r));
-        prop_assert_eq!(d.next(), Ok(Some(Incoming::Reply(r))));
+        prop_assert_eq!(d.next_message(), Ok(Some(Incoming::Reply(r))));
     }
 
     /// Any bytes from a client: messages, a wait for more, or an error naming the
@@ -232,6 +232,6 @@ proptest! {
     fn any_daemon_bytes(data in prop::collection::vec(any::<u8>(), 0..1200)) {
         let mut d = IncomingDecoder::new();
         d.push(&data);
-        while let Ok(Some(_)) = d.next() {}
+        while let Ok(Some(_)) = d.next_message() {}
     }
 }

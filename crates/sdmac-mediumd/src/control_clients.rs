@@ -597,7 +597,7 @@ mod tests {
             if let Ok(n) = stuck.read(&mut b) {
                 d.push(&b[..n]);
             }
-            while let Some(m) = d.next().unwrap() {
+            while let Some(m) = d.next_message().unwrap() {
                 if let Incoming::Truth(r) = m {
                     delivered += 1;
                     lost += r.lost as u64;

@@ -146,7 +146,7 @@ mod tests {
         let n = std::io::Read::read(&mut &b, &mut buf).unwrap();
         d.push(&buf[..n]);
         let mut got = Vec::new();
-        while let Some(sdmac_control::stream::Incoming::Truth(r)) = d.next().unwrap() {
+        while let Some(sdmac_control::stream::Incoming::Truth(r)) = d.next_message().unwrap() {
             got.push((r.cookie, r.lost));
         }
         assert_eq!(got, [(0, 0), (1, 0), (9, 3)]);

@@ -21,7 +21,10 @@ fn prob_medium(p: f64) -> HwsimMedium {
 
 /// Sends `n` frames A → B one after the other (each after the previous one's
 /// status), one try each; the statuses (cookie, acked, attempts) and the records.
-fn one_by_one(m: &mut HwsimMedium, n: u64, tries: u8) -> (Vec<(u64, bool, Vec<u8>)>, Vec<TruthRecord>) {
+/// A status: (cookie, acked, attempts per entry).
+type Status = (u64, bool, Vec<u8>);
+
+fn one_by_one(m: &mut HwsimMedium, n: u64, tries: u8) -> (Vec<Status>, Vec<TruthRecord>) {
     let mut statuses = Vec::new();
     let mut records = Vec::new();
     let mut t = MS;
