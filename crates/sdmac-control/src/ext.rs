@@ -286,9 +286,16 @@ pub struct ExtReply {
 }
 
 impl ExtReply {
-    /// The reply to `req` with `result` and nothing else.
+    /// The reply to `req` with `result` and, for a get, an empty value of the shape
+    /// its reply carries (EDCA all 0, ACK timeout 0, link NaN).
     pub fn done(req: &ExtRequest, result: ExtResult) -> ExtReply {
-        ExtReply { kind: req.type_byte() + 1, tag: req.tag(), result, body: ReplyBody::None }
+        let body = match req {
+            ExtRequest::GetEdca { ac, .. } => ReplyBody::Edca { ac: *ac, params: Edca::default() },
+            ExtRequest::GetAckTimeout { .. } => ReplyBody::AckTimeout(0),
+            ExtRequest::GetLink { .. } => ReplyBody::Link { snr_db: f64::NAN, error_prob: f64::NAN },
+            _ => ReplyBody::None,
+        };
+        ExtReply { kind: req.type_byte() + 1, tag: req.tag(), result, body }
     }
 }
 

@@ -209,6 +209,20 @@ proptest! {
         prop_assert_eq!(d.next_message(), Ok(Some(Incoming::Reply(r))));
     }
 
+    /// The reply `done` makes to any request, whatever the result, reads back.
+    #[test]
+    fn done_replies_read_back(req in ext_request(), res in 0u8..9) {
+        let r = ExtReply::done(&req, ExtResult::from_u8(res).unwrap());
+        let mut d = IncomingDecoder::new();
+        d.push(&encode_ext_reply(&r));
+        match d.next_message() {
+            Ok(Some(Incoming::Reply(got))) => {
+                prop_assert_eq!((got.kind, got.tag, got.result), (req.type_byte() + 1, req.tag(), r.result));
+            }
+            other => prop_assert!(false, "{:?}", other),
+        }
+    }
+
     /// Any bytes from a client: messages, a wait for more, or an error naming the
     /// offending type; never a panic.
     #[test]

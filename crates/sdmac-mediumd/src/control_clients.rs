@@ -611,6 +611,53 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    /// Where no truth is made (the threaded loop, which serves with `serve`), a
+    /// subscription and every extension set/get are answered "not supported", and
+    /// Mininet-WiFi requests as ever.
+    #[test]
+    fn without_truth_the_extension_is_refused_as_not_supported() {
+        use sdmac_control::ext::{encode_ext_request, ExtRequest, ExtResult};
+        use sdmac_control::stream::{Incoming, IncomingDecoder};
+        let (dir, path) = temp_socket("truth-none");
+        let mut poller = Poller::new().unwrap();
+        let mut c = Clients::new(Some(ControlSocket::open(&path, Access::default()).unwrap()), &poller).unwrap();
+        let stop = AtomicBool::new(false);
+        let mut s = UnixStream::connect(&path).unwrap();
+        serve_until(&mut c, &mut poller, &stop, |c| c.clients.len() == 1);
+        s.write_all(&encode_ext_request(&ExtRequest::Subscribe { tag: 1, transmitters: vec![] })).unwrap();
+        s.write_all(&encode_ext_request(&ExtRequest::GetEdca { tag: 2, station: A, ac: 1 })).unwrap();
+        let req = encode_request(&Request::Add(A));
+        s.write_all(&req).unwrap();
+        s.set_nonblocking(true).unwrap();
+        let mut d = IncomingDecoder::new();
+        let mut got = Vec::new();
+        serve_until(&mut c, &mut poller, &stop, |_| {
+            let mut b = [0u8; 256];
+            if let Ok(n) = s.read(&mut b) {
+                d.push(&b[..n]);
+            }
+            loop {
+                match d.next_message() {
+                    Ok(Some(m)) => got.push(m),
+                    Ok(None) => break,
+                    Err(e) => panic!("{e} after {got:?}"),
+                }
+            }
+            got.len() == 3
+        });
+        assert!(!c.wants_truth());
+        match (&got[0], &got[1], &got[2]) {
+            (Incoming::Reply(a), Incoming::Reply(b), Incoming::Mininet(m)) => {
+                assert_eq!((a.tag, a.result), (1, ExtResult::NotSupported));
+                assert_eq!((b.tag, b.result), (2, ExtResult::NotSupported));
+                assert_eq!(m, &encode_reply(&req, UpdateResult::Success, 0).unwrap());
+            }
+            other => panic!("{other:?}"),
+        }
+        drop(c);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     /// As `serve_until`, with the medium as handler.
     fn serve_until_with(c: &mut Clients, poller: &mut Poller, stop: &AtomicBool, m: &mut crate::hwsim_medium::HwsimMedium, mut done: impl FnMut(&Clients) -> bool) {
         let t0 = std::time::Instant::now();
