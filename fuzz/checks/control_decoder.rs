@@ -6,11 +6,18 @@
 // first byte picks: the decoder gives whole requests, asks for more bytes, or names an
 // unknown type — never panics, never loses or invents bytes. Every request has a reply
 // (shutdown excepted) that echoes it, and re-encodes to bytes that decode to the same.
+// The same stream read as the daemon reads it, with sdmac's extension messages
+// (`check_messages`): framed extension messages are taken whole (or refused whole and
+// skipped), re-encode to their own bytes, and only an unknown type below 0x80 or an
+// over-long body stops the stream.
 
+use sdmac_mediumd::control::ext::{encode_ext_request, HEADER_LEN, MAX_BODY};
+use sdmac_mediumd::control::stream::{Message, StreamError};
 use sdmac_mediumd::control::{encode_reply, encode_request, request_len, ControlError, Decoder, UpdateResult};
 
 /// Decodes `data` as a client's stream; panics on any broken rule above.
 pub fn check(data: &[u8]) {
+    check_messages(data);
     let Some((&step, stream)) = data.split_first() else { return };
     let step = (step as usize % 64) + 1;
     let mut d = Decoder::new();
@@ -60,6 +67,58 @@ pub fn check(data: &[u8]) {
                     assert_eq!(d.next_request(), Err(e));
                     return;
                 }
+            }
+        }
+    }
+}
+
+/// Decodes `data` as the daemon does (Mininet-WiFi and extension messages); panics on
+/// any broken rule above.
+pub fn check_messages(data: &[u8]) {
+    let Some((&step, stream)) = data.split_first() else { return };
+    let step = (step as usize % 64) + 1;
+    let mut d = Decoder::new();
+    let (mut consumed, mut pushed) = (0usize, 0usize);
+    for chunk in stream.chunks(step) {
+        d.push(chunk);
+        pushed += chunk.len();
+        loop {
+            match d.next_message() {
+                Ok(Some(Message::Mininet(_, raw))) => {
+                    assert_eq!(&raw[..], &stream[consumed..consumed + raw.len()]);
+                    consumed += raw.len();
+                }
+                Ok(Some(m)) => {
+                    let t = stream[consumed];
+                    assert!(t >= 0x80, "an extension message starts with a type from 0x80");
+                    let len = u16::from_be_bytes([stream[consumed + 1], stream[consumed + 2]]) as usize;
+                    assert!(len <= MAX_BODY);
+                    let whole = &stream[consumed..consumed + HEADER_LEN + len];
+                    match m {
+                        Message::Ext(r) => assert_eq!(encode_ext_request(&r), whole, "an extension request re-encodes to its bytes"),
+                        Message::BadExt { kind, error, .. } => {
+                            assert_eq!(kind, t);
+                            assert!(error.to_string().starts_with("control socket: "));
+                        }
+                        Message::Mininet(..) => unreachable!(),
+                    }
+                    consumed += whole.len();
+                }
+                Ok(None) => {
+                    assert_eq!(d.pending(), pushed - consumed, "what was not taken waits");
+                    break;
+                }
+                Err(StreamError::UnknownType(t)) => {
+                    assert_eq!(Some(&t), stream.get(consumed));
+                    assert!(t < 0x80 && request_len(t).is_none());
+                    return;
+                }
+                Err(StreamError::TooLong { kind, len }) => {
+                    assert_eq!(Some(&kind), stream.get(consumed));
+                    assert!(kind >= 0x80 && len > MAX_BODY);
+                    return;
+                }
+                Err(e) => panic!("a client stream gives no {e:?}"),
             }
         }
     }

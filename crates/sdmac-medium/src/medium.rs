@@ -425,6 +425,11 @@ impl Medium {
         self.links.put(tx, link, rx);
     }
 
+    /// The override set on the link `tx` -> `rx` ([`Medium::set_link`]), if any.
+    pub fn link_override(&self, tx: StationId, rx: StationId) -> Option<LinkOverride> {
+        self.links.override_for(tx, rx).copied()
+    }
+
     /// Takes a station away from this medium (`true`) or back (`false`): while away it
     /// has no link in either direction — it neither hears nor is heard, senses no
     /// carrier and interferes with nothing (a radio tuned to another channel). Links

@@ -38,6 +38,8 @@ pub(crate) struct Collector<'a> {
     pub freq: u32,
     pub counters: &'a mut Counters,
     pub capture: bool,
+    /// Truth records, while some client subscribes.
+    pub truth: Option<&'a mut Vec<sdmac_control::ext::TruthRecord>>,
 }
 
 impl Sink for Collector<'_> {
@@ -86,6 +88,9 @@ impl Sink for Collector<'_> {
         self.counters.statuses += 1;
         if acked {
             self.counters.acked += 1;
+        }
+        if let Some(t) = self.truth.as_mut() {
+            t.push(crate::truth::of_report(&f, r, &attempts, signal_dbm));
         }
         self.out.push(Output::TxStatus { transmitter: f.transmitter, cookie: f.cookie, acked, signal_dbm, attempts, echo: f.echo, due: r.t_done });
     }

@@ -25,7 +25,6 @@
 //! instead: each engine medium on its own thread.
 
 use crate::coalesce::{first_due, Coalesce};
-use crate::control_apply::apply;
 use crate::control_clients::Clients;
 use crate::control_socket::ControlSocket;
 use crate::encode::{Batch, Encoder};
@@ -82,6 +81,9 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
         eprintln!("sdmac-mediumd: the loop waits with {loop_name}");
     }
     let mut clients = Clients::new(control, &poller)?;
+    // This loop's medium makes the truth records of sdmac's extension.
+    clients.truth_available = true;
+    let mut truth = Vec::new();
     let mut ready: Vec<u64> = Vec::new();
     let origin = crate::syscall_count::monotonic_ns();
     let mut setup = opts.setup.clone();
@@ -168,7 +170,8 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             // frame's end), so the request applies to the medium as it is now.
             medium.advance(now(), &mut out);
         }
-        clients.serve(&ready, &poller, &stop, log, |req| apply(&mut medium, req));
+        clients.serve_with(&ready, &poller, &stop, log, &mut medium);
+        medium.set_truth(clients.wants_truth());
         if stop.load(Ordering::Relaxed) {
             // What was captured reaches the file first, whatever happens next.
             if let Some(c) = capture.as_mut() {
@@ -192,6 +195,11 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
                 }
             }
             medium.flush(&mut out);
+            // Subscribers get the records of the frames answered last (as far as
+            // their sockets take them now).
+            medium.take_truth(&mut truth);
+            clients.publish(&mut truth, origin, &poller);
+            clients.drain(std::time::Duration::from_secs(1));
             // The capture is written out even if the last send fails.
             let sent = send_outputs!().and_then(|()| match ring.as_mut() {
                 Some(r) => r.flush().map_err(io_err("netlink send")),
@@ -212,6 +220,9 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
                     late.total(),
                     timed_overdue(ring.as_ref())
                 );
+            }
+            if log >= 5 && clients.truth_lost() > 0 {
+                eprintln!("sdmac-mediumd: {} truth records dropped for subscribers that did not read them in time", clients.truth_lost());
             }
             clients.remove_socket_file();
             return Ok(());
@@ -246,6 +257,9 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
                 }
             }
         }
+        // The truth about the frames answered this round, to its subscribers.
+        medium.take_truth(&mut truth);
+        clients.publish(&mut truth, origin, &poller);
         if let Some(w) = stats.as_mut() {
             if t >= next_stats {
                 w.write(t, &medium.medium_stats_by_medium(), &daemon_counters(&medium, rounds, timed_outputs, ring.as_ref(), late.take_interval())).map_err(io_err("stats file"))?;

@@ -19,6 +19,7 @@ use crate::media::{MediumId, MediumSetup, MediumState};
 use crate::movement::{moved, Movement};
 use crate::radio::{Radio, RadioIndex};
 use crate::refusal::{mac, report_once, Cause, RateName, Refusals};
+use sdmac_control::ext::{TruthCause, TruthRecord};
 use sdmac_frame::ieee80211::{Frame, FrameType};
 use sdmac_medium::{Ac, Dest, LinkOverride, Medium, MediumConfig, RateSeries, StationConfig, StationId, Time, TxRequest};
 use sdmac_phy::error_model::ErrorModel;
@@ -218,6 +219,12 @@ pub(crate) struct InFlight {
     /// Signal at its destination (dBm) of its last attempt that arrived, for the
     /// status; None until one did.
     pub signal_dbm: Option<i32>,
+    /// When it came from the kernel (for the truth stream).
+    pub arrived: Time,
+    /// Sent without acknowledgement (asked for, or group addressed).
+    pub no_ack: bool,
+    /// The rate of each of the kernel's entries (kb/s; 0 where skipped).
+    pub kbps: [u32; 4],
 }
 
 /// One channel of one medium: an engine medium.
@@ -272,6 +279,9 @@ pub struct HwsimMedium {
     pub(crate) index: RadioIndex,
     next_handle: u64,
     counters: Counters,
+    /// Truth records of the frames answered since they were last taken; None while
+    /// nobody subscribes ([`HwsimMedium::set_truth`]).
+    pub(crate) truth: Option<Vec<TruthRecord>>,
 }
 
 /// A radio last sent on another channel than `freq`.
@@ -348,7 +358,7 @@ impl HwsimMedium {
     /// A medium with no channel yet.
     pub fn new(setup: Setup) -> HwsimMedium {
         let media = setup.media().into_iter().map(MediumState::new).collect();
-        let mut m = HwsimMedium { setup, media, channels: Vec::new(), radios: Vec::new(), index: RadioIndex::default(), next_handle: 1, counters: Counters::default() };
+        let mut m = HwsimMedium { setup, media, channels: Vec::new(), radios: Vec::new(), index: RadioIndex::default(), next_handle: 1, counters: Counters::default(), truth: None };
         // Each listed address gets a radio at once (so that it hears frames before it
         // sends), under the hwsim address an interface with that permanent address
         // would have: a guess, until the kernel shows which radio has the address
@@ -468,6 +478,7 @@ impl HwsimMedium {
             sc.antenna_gain_dbi = g;
         }
         let s = self.channels[c].engine.add_station(sc);
+        self.give_tuning(c, r, s);
         self.channels[c].radio_of.push(r);
         self.radios[r].station.insert(c, s);
         if radio_tuned_elsewhere(self.radios[r].tuned, self.channels[c].freq) {
@@ -518,7 +529,13 @@ impl HwsimMedium {
     /// Movement steps due by `now` are taken first.
     pub fn on_frame(&mut self, now: Time, f: KernelFrame<'_>, out: &mut Vec<Output>) {
         self.counters.frames_in += 1;
-        let refuse = |out: &mut Vec<Output>, counters: &mut Counters, cause: Cause, why: &dyn Fn() -> String| {
+        // Group addressed (addr1's group bit) goes without acknowledgement.
+        let no_ack = f.no_ack || (f.frame.len() >= 10 && f.frame[4] & 1 == 1);
+        let kbps = crate::truth::kbps_of(&f.rates, |r| carries(f.freq, r));
+        let refuse = |out: &mut Vec<Output>, counters: &mut Counters, truth: &mut Option<Vec<TruthRecord>>, cause: Cause, why: &dyn Fn() -> String| {
+            if let Some(t) = truth.as_mut() {
+                t.push(crate::truth::not_carried(f.transmitter, f.frame, f.cookie, no_ack, &f.echo, &kbps, f.rates.len(), crate::truth::refusal_cause(cause), now, now));
+            }
             counters.refused += 1;
             counters.refusals.count(cause);
             counters.statuses += 1;
@@ -534,14 +551,14 @@ impl HwsimMedium {
             });
         };
         let Ok(frame) = Frame::new_checked(f.frame) else {
-            refuse(out, &mut self.counters, Cause::Malformed, &|| format!("{} bytes are no 802.11 frame", f.frame.len()));
+            refuse(out, &mut self.counters, &mut self.truth, Cause::Malformed, &|| format!("{} bytes are no 802.11 frame", f.frame.len()));
             return;
         };
         let usable = usable_rates(f.freq, &f.rates);
         let tries = usable.tries;
         let Some(rates) = usable.series() else {
             let list = f.rates.iter().map(|(r, n)| format!("{}x{n}", RateName(*r))).collect::<Vec<_>>().join(", ");
-            refuse(out, &mut self.counters, Cause::NoUsableRate, &|| format!("no rate entry the {} channel carries (entries: {list})", standard_for(f.freq)));
+            refuse(out, &mut self.counters, &mut self.truth, Cause::NoUsableRate, &|| format!("no rate entry the {} channel carries (entries: {list})", standard_for(f.freq)));
             return;
         };
         if let Some(r) = usable.first_skipped {
@@ -581,9 +598,10 @@ impl HwsimMedium {
         };
         match self.channels[c].engine.enqueue(now, s, req) {
             Ok(()) => {
-                self.channels[c].in_flight.insert(handle, InFlight { transmitter: f.transmitter, cookie: f.cookie, bytes: f.frame.to_vec(), n_rates: f.rates.len(), tries, echo: f.echo, signal_dbm: None });
+                let no_ack = f.no_ack || dst == Dest::Broadcast;
+                self.channels[c].in_flight.insert(handle, InFlight { transmitter: f.transmitter, cookie: f.cookie, bytes: f.frame.to_vec(), n_rates: f.rates.len(), tries, echo: f.echo, signal_dbm: None, arrived: now, no_ack, kbps });
             }
-            Err(e) => refuse(out, &mut self.counters, Cause::Engine, &|| format!("the medium refused it: {e:?}")),
+            Err(e) => refuse(out, &mut self.counters, &mut self.truth, Cause::Engine, &|| format!("the medium refused it: {e:?}")),
         }
     }
 
@@ -634,7 +652,7 @@ impl HwsimMedium {
         for r in &mut radios {
             r.station.clear();
         }
-        HwsimMedium { setup: self.setup.clone(), media: self.media.clone(), channels: Vec::new(), radios, index: self.index.clone(), next_handle: 1, counters: Counters::default() }
+        HwsimMedium { setup: self.setup.clone(), media: self.media.clone(), channels: Vec::new(), radios, index: self.index.clone(), next_handle: 1, counters: Counters::default(), truth: None }
     }
 
     /// Runs `f` on channel `c`'s engine medium with the sink that turns its reports
@@ -649,6 +667,7 @@ impl HwsimMedium {
             freq: ch.freq,
             counters: &mut self.counters,
             capture: self.setup.capture,
+            truth: self.truth.as_mut(),
         };
         f(&mut ch.engine, &mut col);
     }
@@ -761,6 +780,9 @@ impl HwsimMedium {
             let due = ch.engine.now();
             for (_, f) in ch.in_flight.drain() {
                 self.counters.statuses += 1;
+                if let Some(t) = self.truth.as_mut() {
+                    t.push(crate::truth::not_carried(f.transmitter, &f.bytes, f.cookie, f.no_ack, &f.echo, &f.kbps, f.n_rates, TruthCause::Shutdown, f.arrived, due));
+                }
                 out.push(Output::TxStatus {
                     transmitter: f.transmitter,
                     cookie: f.cookie,

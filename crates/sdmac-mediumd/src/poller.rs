@@ -47,6 +47,18 @@ impl Poller {
         Ok(())
     }
 
+    /// Watches `fd` for input, and for room to write too when `write` holds.
+    pub fn modify(&self, fd: RawFd, token: u64, write: bool) -> io::Result<()> {
+        let events = libc::EPOLLIN as u32 | if write { libc::EPOLLOUT as u32 } else { 0 };
+        let mut ev = libc::epoll_event { events, u64: token };
+        syscall_count::add(1);
+        // SAFETY: ev is a valid epoll_event.
+        if unsafe { libc::epoll_ctl(self.fd.as_raw_fd(), libc::EPOLL_CTL_MOD, fd, &mut ev) } < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(())
+    }
+
     /// Stops watching `fd`.
     pub fn remove(&self, fd: RawFd) {
         syscall_count::add(1);

@@ -50,6 +50,11 @@ pub(crate) struct Radio {
     /// not delivered to it. None until it sends: then it gets every channel's frames
     /// (a radio scanning passively must hear beacons before it says anything).
     pub tuned: Option<u32>,
+    /// EDCA parameters set per AC through the control socket (sdmac's extension),
+    /// given to every station it has and gets.
+    pub edca: [Option<sdmac_medium::EdcaParams>; 4],
+    /// ACK timeout (ns) set through the control socket; None: the PHY's.
+    pub ack_timeout_ns: Option<u64>,
 }
 
 impl Radio {
@@ -71,6 +76,8 @@ impl Radio {
             direction: None,
             g_random_db: 0.0,
             tuned: None,
+            edca: [None; 4],
+            ack_timeout_ns: None,
         }
     }
 
