@@ -97,6 +97,9 @@ typedef enum sdmac_status {
   SDMAC_STATUS_SENT = 2,
   // Never sent, or not completely (see drop_reason).
   SDMAC_STATUS_DROPPED = 3,
+  // Sent, but the driver never reported its status within the backend's timeout
+  // (linux and hwsim backends).
+  SDMAC_STATUS_NO_REPORT = 4,
 } sdmac_status;
 
 // Why a request was dropped.
