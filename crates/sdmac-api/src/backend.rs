@@ -5,7 +5,7 @@ use crate::confirmation::Confirmation;
 use crate::error::ApiError;
 use crate::indication::{BeaconInd, Indication};
 use crate::request::{Body, TxAttrs};
-use sdmac_medium::Ac;
+use sdmac_types::Ac;
 use std::os::fd::RawFd;
 use std::time::Duration;
 

@@ -1,7 +1,7 @@
 //! What `data_ind` and `beacon_ind` return.
 
-use sdmac_frame::MacAddress;
-use sdmac_medium::Ac;
+use sdmac_types::MacAddress;
+use sdmac_types::Ac;
 use sdmac_phy::Rate;
 
 /// Class of a received frame.

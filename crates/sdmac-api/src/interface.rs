@@ -6,7 +6,7 @@ use crate::confirmation::Confirmation;
 use crate::error::ApiError;
 use crate::indication::{BeaconInd, Indication};
 use crate::request::{Body, TxAttrs};
-use sdmac_medium::Ac;
+use sdmac_types::Ac;
 use std::os::fd::RawFd;
 
 /// One interface of a backend: the SDMAC primitives. Takes the caller-side
@@ -128,13 +128,13 @@ impl From<&str> for Value {
         Value::Text(v.to_string())
     }
 }
-impl From<sdmac_frame::MacAddress> for Value {
-    fn from(v: sdmac_frame::MacAddress) -> Value {
+impl From<sdmac_types::MacAddress> for Value {
+    fn from(v: sdmac_types::MacAddress) -> Value {
         Value::Mac(v)
     }
 }
-impl From<sdmac_medium::RateSeries> for Value {
-    fn from(v: sdmac_medium::RateSeries) -> Value {
+impl From<sdmac_types::RateSeries> for Value {
+    fn from(v: sdmac_types::RateSeries) -> Value {
         Value::Rates(v)
     }
 }
