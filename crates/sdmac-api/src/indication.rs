@@ -3,6 +3,7 @@
 use sdmac_types::MacAddress;
 use sdmac_types::Ac;
 use sdmac_phy::Rate;
+use sdmac_types::Time;
 
 /// Class of a received frame.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -24,13 +25,13 @@ pub struct RxInfo {
     /// Rate it was sent at.
     pub rate: Rate,
     /// Start on air (ns, `CLOCK_MONOTONIC`).
-    pub t_start: u64,
+    pub t_start: Time,
     /// End on air: the receiver has it (ns).
-    pub t_end: u64,
+    pub t_end: Time,
     /// Published on the indication channel (ns).
-    pub t_published: u64,
+    pub t_published: Time,
     /// Returned by `data_ind` (ns).
-    pub t_returned: u64,
+    pub t_returned: Time,
 }
 
 /// A received frame. Its bytes (the whole MPDU without FCS) are written into the
@@ -65,11 +66,11 @@ pub struct BeaconInd {
     /// Counts beacons heard on this interface, from 1.
     pub seq: u64,
     /// Start on air (ns, `CLOCK_MONOTONIC`).
-    pub t_start: u64,
+    pub t_start: Time,
     /// End on air (ns): the moment the beacon was received.
-    pub t_end: u64,
+    pub t_end: Time,
     /// Published on the beacon channel (ns).
-    pub t_published: u64,
+    pub t_published: Time,
     /// Received power (dBm).
     pub signal_dbm: f64,
 }

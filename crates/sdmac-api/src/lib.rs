@@ -16,6 +16,11 @@
 //! reference planes onto this implementation and derives the latency components;
 //! [`oneshot`] is the paper's measurement task, written on the API only so it runs
 //! on every backend.
+//!
+//! The types it shares with the layers below ([`MacAddress`], [`Time`] and [`Span`],
+//! [`Ac`], [`RateSeries`], [`Outcome`], [`Cause`]) come from `sdmac-types` and are
+//! re-exported here. The API depends on no simulator (`tests/layering.rs` checks it),
+//! so a backend for a real adapter links none.
 
 pub mod attribute;
 pub mod backend;
