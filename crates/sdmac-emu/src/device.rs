@@ -144,11 +144,11 @@ impl Sink for Outputs<'_> {
         let mut ts = p.ts;
         if !ts.t1.is_zero() {
             if r.attempts > 0 {
-                ts.t_start = Time::from_ns(self.origin + r.t_first_start);
-                ts.t_last_start = Time::from_ns(self.origin + r.t_last_start);
-                ts.t_data_end = Time::from_ns(self.origin + r.t_data_end);
+                ts.t_start = Time::from_ns(self.origin + r.t_first_start.as_ns());
+                ts.t_last_start = Time::from_ns(self.origin + r.t_last_start.as_ns());
+                ts.t_data_end = Time::from_ns(self.origin + r.t_data_end.as_ns());
             }
-            ts.t5 = Time::from_ns(self.origin + r.t_done);
+            ts.t5 = Time::from_ns(self.origin + r.t_done.as_ns());
         }
         let con = Confirmation {
             id: r.handle,
@@ -169,7 +169,7 @@ impl Sink for Outputs<'_> {
             }
             dev.publish(m, self.stats);
         } else {
-            let release = self.origin + r.t_done + hw;
+            let release = self.origin + r.t_done.as_ns() + hw;
             if !m.con.ts.t1.is_zero() {
                 m.con.ts.t7 = Time::from_ns(release);
             }
@@ -185,8 +185,8 @@ impl Sink for Outputs<'_> {
             signal_dbm: ind.signal_dbm,
             snr_db: ind.snr_db,
             rate: ind.rate,
-            t_start: Time::from_ns(self.origin + ind.t_start),
-            t_end: Time::from_ns(self.origin + ind.t_end),
+            t_start: Time::from_ns(self.origin + ind.t_start.as_ns()),
+            t_end: Time::from_ns(self.origin + ind.t_end.as_ns()),
             t_published: Time::from_ns(now),
             t_returned: Time::ZERO,
         };
@@ -205,7 +205,7 @@ impl Sink for Outputs<'_> {
                     return;
                 }
                 let tu = self.beacon_interval_tu.get(ind.from as usize).copied().unwrap_or(100);
-                beacon_bytes(src, tu, self.channel, ind.t_start / 1000, self.basic_500k)
+                beacon_bytes(src, tu, self.channel, ind.t_start.as_ns() / 1000, self.basic_500k)
             }
             FrameKind::Data => {
                 if ind.duplicate {

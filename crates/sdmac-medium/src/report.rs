@@ -1,8 +1,12 @@
 //! What the engine tells the world: the outcome of every transmission (with the truth
 //! on air), every received frame, and every frame on air.
+//!
+//! Times in these reports are `sdmac_types::Time` on the medium's clock (ns since the
+//! medium started); counters ([`MediumStats`]) stay plain ns.
 
 use crate::config::{Ac, Dest, StationId};
-use crate::time::Time;
+use crate::time::at;
+use sdmac_types::Time;
 use sdmac_phy::Rate;
 
 pub use sdmac_types::{Cause, Outcome};
@@ -61,9 +65,10 @@ impl TxReport {
         flow: Option<u16>,
         first_rate: Rate,
         cause: Cause,
-        t_queued: Time,
-        t: Time,
+        t_queued: u64,
+        t: u64,
     ) -> TxReport {
+        let (t_queued, t) = (at(t_queued), at(t));
         TxReport {
             station,
             handle,
@@ -208,19 +213,19 @@ impl Sink for Collect {
 pub struct MediumStats {
     /// The medium's time the counters are at (`Medium::now`; ahead of its driver's
     /// clock while it runs ahead).
-    pub at_ns: Time,
+    pub at_ns: u64,
     /// Events processed.
     pub events: u64,
     /// Time with at least one frame on air.
-    pub busy_ns: Time,
+    pub busy_ns: u64,
     /// Time with at least one frame queued or in its exchange at some station: the
     /// medium had work. Saturated, it equals the elapsed time even though `busy_ns`
     /// cannot (AIFS, backoff and SIFS are idle air).
-    pub backlog_ns: Time,
+    pub backlog_ns: u64,
     /// Airtime of DATA + ACK frames per AC (overlaps counted per frame).
-    pub airtime_ns: [Time; 4],
+    pub airtime_ns: [u64; 4],
     /// Airtime of beacons.
-    pub beacon_airtime_ns: Time,
+    pub beacon_airtime_ns: u64,
     /// DATA attempts per AC.
     pub attempts: [u64; 4],
     /// Retransmissions per AC.

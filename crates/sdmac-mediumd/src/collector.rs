@@ -73,7 +73,7 @@ impl Sink for Collector<'_> {
             }
             FrameKind::Beacon => return,
         };
-        self.out.push(Output::Air { t_start: r.t_start, freq: self.freq, rate: r.rate, frame });
+        self.out.push(Output::Air { t_start: r.t_start.as_ns(), freq: self.freq, rate: r.rate, frame });
     }
 
     fn tx_done(&mut self, r: &TxReport) {
@@ -87,7 +87,7 @@ impl Sink for Collector<'_> {
         if acked {
             self.counters.acked += 1;
         }
-        self.out.push(Output::TxStatus { transmitter: f.transmitter, cookie: f.cookie, acked, signal_dbm, attempts, echo: f.echo, due: r.t_done });
+        self.out.push(Output::TxStatus { transmitter: f.transmitter, cookie: f.cookie, acked, signal_dbm, attempts, echo: f.echo, due: r.t_done.as_ns() });
     }
 
     fn rx(&mut self, ind: &RxIndication) {
@@ -106,7 +106,7 @@ impl Sink for Collector<'_> {
         }
         let receiver = radio.hw;
         self.counters.deliveries += 1;
-        self.out.push(Output::Deliver { receiver, frame: f.bytes.clone(), rate: ind.rate, signal_dbm: signal, freq: self.freq, due: ind.t_end });
+        self.out.push(Output::Deliver { receiver, frame: f.bytes.clone(), rate: ind.rate, signal_dbm: signal, freq: self.freq, due: ind.t_end.as_ns() });
     }
 }
 
