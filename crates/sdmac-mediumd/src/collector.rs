@@ -66,7 +66,7 @@ impl Sink for Collector<'_> {
                     _ => return,
                 };
                 let mut b = vec![0u8; 10];
-                if sdmac_frame::ieee80211::write_ack_frame(&mut b, sdmac_frame::MacAddress(ra), r.duration_us, false).is_err() {
+                if sdmac_frame::ieee80211::write_ack_frame(&mut b, ra, r.duration_us, false).is_err() {
                     return;
                 }
                 b
