@@ -4,11 +4,11 @@
 
 mod common;
 
-use sdmac_types::MacAddress;
 use common::*;
 use sdmac_mediumd::hwsim_medium::{hw_addr_of, HwsimMedium, LinkModel, Output, Setup};
 use sdmac_phy::propagation::PathLoss;
 use sdmac_phy::Rate;
+use sdmac_types::MacAddress;
 
 const A: MacAddress = MacAddress([0x02, 0, 0, 0, 0, 0]);
 const B: MacAddress = MacAddress([0x02, 0, 0, 0, 1, 0]);

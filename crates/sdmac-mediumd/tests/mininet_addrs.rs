@@ -6,11 +6,11 @@
 
 mod common;
 
-use sdmac_types::MacAddress;
 use common::{data, MS};
 use sdmac_mediumd::hwsim_medium::{hw_addr_of, HwsimMedium, KernelFrame, LinkModel, Output, Setup, StatusEcho};
 use sdmac_phy::propagation::PathLoss;
 use sdmac_phy::Rate;
+use sdmac_types::MacAddress;
 
 /// Interface addresses Mininet-WiFi gives.
 const STA1: MacAddress = MacAddress([0, 0, 0, 0, 0, 1]);
