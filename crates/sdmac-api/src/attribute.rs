@@ -3,8 +3,8 @@
 
 use crate::error::ApiError;
 use crate::rates::{format_rate_series, parse_rate_series};
-use sdmac_frame::MacAddress;
-use sdmac_medium::{Ac, RateSeries};
+use sdmac_types::MacAddress;
+use sdmac_types::{Ac, RateSeries};
 use std::fmt;
 
 /// What an attribute belongs to.

@@ -5,7 +5,7 @@ use crate::confirmation::Confirmation;
 use crate::error::ApiError;
 use crate::indication::{BeaconInd, Indication};
 use crate::request::{Body, TxAttrs};
-use sdmac_medium::Ac;
+use sdmac_types::{Ac, Span, Time};
 use std::os::fd::RawFd;
 use std::time::Duration;
 
@@ -21,13 +21,13 @@ pub enum Wait {
 }
 
 impl Wait {
-    /// The deadline on `CLOCK_MONOTONIC` (ns) for a wait starting at `now`;
-    /// `u64::MAX` for none.
-    pub fn deadline(self, now: u64) -> u64 {
+    /// The deadline on `CLOCK_MONOTONIC` for a wait starting at `now`; `Time::MAX`
+    /// for none.
+    pub fn deadline(self, now: Time) -> Time {
         match self {
             Wait::NoWait => now,
-            Wait::For(d) => now.saturating_add(d.as_nanos().min(u64::MAX as u128) as u64),
-            Wait::Forever => u64::MAX,
+            Wait::For(d) => now.saturating_add(Span::from(d)),
+            Wait::Forever => Time::MAX,
         }
     }
 }
@@ -35,10 +35,10 @@ impl Wait {
 /// A backend's side of one interface. [`crate::Interface`] wraps it; applications
 /// use that.
 pub trait Backend {
-    /// Queues one packet. `t1` is the caller's timestamp (0: record none). A full
+    /// Queues one packet. `t1` is the caller's timestamp (`Time::ZERO`: record none). A full
     /// queue is an error here, never a silent drop; every accepted request gets
     /// exactly one confirmation.
-    fn data_req(&mut self, id: u64, body: Body<'_>, ac: Ac, attrs: &TxAttrs, t1: u64) -> Result<(), ApiError>;
+    fn data_req(&mut self, id: u64, body: Body<'_>, ac: Ac, attrs: &TxAttrs, t1: Time) -> Result<(), ApiError>;
     /// The next confirmation (t9 not yet set).
     fn data_con(&mut self, wait: Wait) -> Result<Option<Confirmation>, ApiError>;
     /// The next received frame; its bytes replace the contents of `buf`.
@@ -60,8 +60,8 @@ pub trait Backend {
     /// arrives (for event loops), if the backend has one. Asking for it turns the
     /// signalling on.
     fn event_fd(&mut self) -> Option<RawFd>;
-    /// The current time on the backend's clock (ns, `CLOCK_MONOTONIC`).
-    fn now(&self) -> u64 {
-        sdmac_rt::monotonic_ns()
+    /// The current time on the backend's clock (`CLOCK_MONOTONIC`).
+    fn now(&self) -> Time {
+        Time::from_ns(sdmac_rt::monotonic_ns())
     }
 }

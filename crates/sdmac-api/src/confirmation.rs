@@ -1,7 +1,7 @@
 //! What `data_con` returns.
 
 use crate::timestamps::Timestamps;
-use sdmac_medium::{Ac, Cause, Outcome};
+use sdmac_types::{Ac, Cause, Outcome};
 use sdmac_phy::Rate;
 
 /// Why a request never went (completely) on air.

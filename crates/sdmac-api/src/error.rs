@@ -1,6 +1,6 @@
 //! Errors of the primitives: each names what was wrong.
 
-use sdmac_medium::Ac;
+use sdmac_types::Ac;
 use std::fmt;
 
 /// An error returned by a primitive.

@@ -1,8 +1,9 @@
 //! What `data_ind` and `beacon_ind` return.
 
-use sdmac_frame::MacAddress;
-use sdmac_medium::Ac;
+use sdmac_types::MacAddress;
+use sdmac_types::Ac;
 use sdmac_phy::Rate;
+use sdmac_types::Time;
 
 /// Class of a received frame.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -24,13 +25,13 @@ pub struct RxInfo {
     /// Rate it was sent at.
     pub rate: Rate,
     /// Start on air (ns, `CLOCK_MONOTONIC`).
-    pub t_start: u64,
+    pub t_start: Time,
     /// End on air: the receiver has it (ns).
-    pub t_end: u64,
+    pub t_end: Time,
     /// Published on the indication channel (ns).
-    pub t_published: u64,
+    pub t_published: Time,
     /// Returned by `data_ind` (ns).
-    pub t_returned: u64,
+    pub t_returned: Time,
     /// The receiving adapter's TSF when the frame was received (µs; radiotap TSFT),
     /// where the adapter reports it.
     pub tsft_us: Option<u64>,
@@ -68,11 +69,11 @@ pub struct BeaconInd {
     /// Counts beacons heard on this interface, from 1.
     pub seq: u64,
     /// Start on air (ns, `CLOCK_MONOTONIC`).
-    pub t_start: u64,
+    pub t_start: Time,
     /// End on air (ns): the moment the beacon was received.
-    pub t_end: u64,
+    pub t_end: Time,
     /// Published on the beacon channel (ns).
-    pub t_published: u64,
+    pub t_published: Time,
     /// Received power (dBm).
     pub signal_dbm: f64,
     /// The beacon's own timestamp field (the AP's TSF, µs), where the backend reads it.

@@ -6,7 +6,7 @@ use crate::confirmation::Confirmation;
 use crate::error::ApiError;
 use crate::indication::{BeaconInd, Indication};
 use crate::request::{Body, TxAttrs};
-use sdmac_medium::Ac;
+use sdmac_types::{Ac, Time};
 use std::os::fd::RawFd;
 
 /// One interface of a backend: the SDMAC primitives. Takes the caller-side
@@ -36,14 +36,14 @@ impl<B: Backend> Interface<B> {
     /// `DATA_req`: queues one packet with caller-chosen `id`.
     #[inline]
     pub fn data_req(&mut self, id: u64, body: Body<'_>, ac: Ac, attrs: &TxAttrs) -> Result<(), ApiError> {
-        let t1 = if attrs.timestamps { self.backend.now() } else { 0 };
+        let t1 = if attrs.timestamps { self.backend.now() } else { Time::ZERO };
         self.backend.data_req(id, body, ac, attrs, t1)
     }
 
     /// `DATA_req` with t1 taken by the caller (e.g. in Python, before the binding).
     #[inline]
-    pub fn data_req_at(&mut self, t1: u64, id: u64, body: Body<'_>, ac: Ac, attrs: &TxAttrs) -> Result<(), ApiError> {
-        self.backend.data_req(id, body, ac, attrs, if attrs.timestamps { t1 } else { 0 })
+    pub fn data_req_at(&mut self, t1: Time, id: u64, body: Body<'_>, ac: Ac, attrs: &TxAttrs) -> Result<(), ApiError> {
+        self.backend.data_req(id, body, ac, attrs, if attrs.timestamps { t1 } else { Time::ZERO })
     }
 
     /// `DATA_con`: the next confirmation, waiting as `wait` says.
@@ -51,7 +51,7 @@ impl<B: Backend> Interface<B> {
     pub fn data_con(&mut self, wait: Wait) -> Result<Option<Confirmation>, ApiError> {
         let mut c = self.backend.data_con(wait)?;
         if let Some(c) = c.as_mut() {
-            if c.ts.t1 != 0 {
+            if !c.ts.t1.is_zero() {
                 c.ts.t9 = self.backend.now();
             }
         }
@@ -102,8 +102,8 @@ impl<B: Backend> Interface<B> {
         self.backend.event_fd()
     }
 
-    /// The backend's clock (ns, `CLOCK_MONOTONIC`).
-    pub fn now(&self) -> u64 {
+    /// The backend's clock (`CLOCK_MONOTONIC`).
+    pub fn now(&self) -> Time {
         self.backend.now()
     }
 }
@@ -128,13 +128,13 @@ impl From<&str> for Value {
         Value::Text(v.to_string())
     }
 }
-impl From<sdmac_frame::MacAddress> for Value {
-    fn from(v: sdmac_frame::MacAddress) -> Value {
+impl From<sdmac_types::MacAddress> for Value {
+    fn from(v: sdmac_types::MacAddress) -> Value {
         Value::Mac(v)
     }
 }
-impl From<sdmac_medium::RateSeries> for Value {
-    fn from(v: sdmac_medium::RateSeries) -> Value {
+impl From<sdmac_types::RateSeries> for Value {
+    fn from(v: sdmac_types::RateSeries) -> Value {
         Value::Rates(v)
     }
 }

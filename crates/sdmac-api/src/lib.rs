@@ -16,6 +16,11 @@
 //! reference planes onto this implementation and derives the latency components;
 //! [`oneshot`] is the paper's measurement task, written on the API only so it runs
 //! on every backend.
+//!
+//! The types it shares with the layers below ([`MacAddress`], [`Time`] and [`Span`],
+//! [`Ac`], [`RateSeries`], [`Outcome`], [`Cause`]) come from `sdmac-types` and are
+//! re-exported here. The API depends on no simulator (`tests/layering.rs` checks it),
+//! so a backend for a real adapter links none.
 
 pub mod attribute;
 pub mod backend;
@@ -40,6 +45,5 @@ pub use rates::{check_tries, format_rate_series, parse_rate_series, MAX_TRIES};
 pub use request::{Body, TxAttrs, MAX_ID, MAX_PAYLOAD};
 pub use timestamps::{Components, Timestamps, COMPONENT_NAMES};
 
-pub use sdmac_frame::MacAddress;
-pub use sdmac_medium::{Ac, RateSeries};
+pub use sdmac_types::{Ac, Cause, MacAddress, Outcome, RateSeries, Span, Time};
 pub use sdmac_phy::Rate;

@@ -8,9 +8,9 @@ use crate::error::ApiError;
 use crate::interface::Interface;
 use crate::request::{Body, TxAttrs};
 use crate::timestamps::{Components, Timestamps, COMPONENT_NAMES};
-use sdmac_frame::MacAddress;
+use sdmac_types::MacAddress;
 use sdmac_measure::Summary;
-use sdmac_medium::{Ac, RateSeries};
+use sdmac_types::{Ac, RateSeries, Span, Time};
 use sdmac_phy::Rate;
 use serde_json::{json, Map, Value as Json};
 use std::time::Duration;
@@ -18,19 +18,19 @@ use std::time::Duration;
 /// When each transmission is requested.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Mode {
-    /// `twait_ns` after the end of each beacon heard (the paper: 20 ms after beacons
+    /// `twait` after the end of each beacon heard (the paper: 20 ms after beacons
     /// 51.2 ms apart): the channel is quiet and the station's clock is aligned.
     Beacon {
-        /// Delay after the beacon (ns).
-        twait_ns: u64,
+        /// Delay after the beacon.
+        twait: Span,
     },
-    /// `gap_ns` after the previous confirmation returned. A gap of at least EIFS +
+    /// `gap` after the previous confirmation returned. A gap of at least EIFS +
     /// CWmin slots (94 + 135 µs for 802.11a) lets any post-transmission backoff finish,
     /// even after a corrupted ACK, so channel access is immediate and only software and
     /// air time are measured (beacons aside).
     BackToBack {
-        /// Gap after each confirmation (ns).
-        gap_ns: u64,
+        /// Gap after each confirmation.
+        gap: Span,
     },
 }
 
@@ -109,13 +109,13 @@ impl From<ApiError> for RunError {
 }
 
 /// Waits until `t` on `CLOCK_MONOTONIC`: sleeps, then spins the last 200 µs.
-fn wait_until(t: u64) {
+fn wait_until(t: Time) {
     loop {
         let now = sdmac_rt::monotonic_ns();
-        if now >= t {
+        if now >= t.as_ns() {
             return;
         }
-        let left = t - now;
+        let left = t.as_ns() - now;
         if left > 300_000 {
             std::thread::sleep(Duration::from_nanos(left - 200_000));
         } else {
@@ -134,25 +134,25 @@ pub fn run<B: Backend>(
     let mut samples = Vec::with_capacity(p.count as usize);
     let payload = vec![0x5au8; p.payload];
     let attrs = TxAttrs { dst: Some(p.dst), rates: Some(RateSeries::single(p.rate, 1)), no_ack: false, timestamps: true };
-    let mut last_con = 0u64;
+    let mut last_con = Time::ZERO;
     for i in 0..p.count {
         match p.mode {
-            Mode::Beacon { twait_ns } => {
+            Mode::Beacon { twait } => {
                 // The most recent beacon, or the next one.
                 let mut latest = None;
                 while let Some(b) = iface.beacon_ind(Wait::NoWait)? {
                     latest = Some(b);
                 }
-                let fresh = latest.filter(|b| b.t_end + twait_ns > iface.now());
+                let fresh = latest.filter(|b| b.t_end + twait > iface.now());
                 let b = match fresh {
                     Some(b) => b,
                     None => iface.beacon_ind(Wait::For(p.timeout))?.ok_or(RunError::NoBeacon(p.timeout))?,
                 };
-                wait_until(b.t_end + twait_ns);
+                wait_until(b.t_end + twait);
             }
-            Mode::BackToBack { gap_ns } => {
-                if last_con != 0 {
-                    wait_until(last_con + gap_ns);
+            Mode::BackToBack { gap } => {
+                if !last_con.is_zero() {
+                    wait_until(last_con + gap);
                 }
             }
         }

@@ -1,7 +1,7 @@
 //! Rate series as text: `RATE[xTRIES][,RATE[xTRIES]]...`, e.g. `54x1`,
 //! `54x2,24x2,6x4` or `mcs7-40-sgix1`. Tries default to 1.
 
-use sdmac_medium::RateSeries;
+use sdmac_types::RateSeries;
 use sdmac_phy::Rate;
 
 /// Parses a rate series; the error names the entry that is wrong.

@@ -1,7 +1,7 @@
 //! What `data_req` takes: the packet and its per-packet attributes.
 
-use sdmac_frame::MacAddress;
-use sdmac_medium::RateSeries;
+use sdmac_types::MacAddress;
+use sdmac_types::RateSeries;
 
 /// Largest MSDU payload (bytes) a `data_req` accepts (IEEE 802.11 MSDU limit).
 pub const MAX_PAYLOAD: usize = 2304;

@@ -1,8 +1,8 @@
 //! The SDMAC paper's reference planes, mapped onto sdmac, and the latency
 //! components derived from them.
 //!
-//! Every timestamp is `CLOCK_MONOTONIC` in nanoseconds (the same clock as Python's
-//! `time.monotonic_ns()`); 0 means "not recorded".
+//! Every timestamp is a [`Time`] on `CLOCK_MONOTONIC` in nanoseconds (the same clock
+//! as Python's `time.monotonic_ns()`); `Time::ZERO` means "not recorded".
 //!
 //! | plane | where it is taken |
 //! |---|---|
@@ -30,31 +30,34 @@
 //!   caller, `data_con`).
 //! - `Tpath` = t9 − t1, and `TSDMAC` = Tpath − Ttoa (the paper's overhead of SDMAC).
 
-/// Timestamps of one confirmed transmission (ns, `CLOCK_MONOTONIC`; 0 = not recorded).
+use sdmac_types::Time;
+
+/// Timestamps of one confirmed transmission (`CLOCK_MONOTONIC`; `Time::ZERO` = not
+/// recorded).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Timestamps {
     /// Application, just before `data_req`.
-    pub t1: u64,
+    pub t1: Time,
     /// First instruction of the backend.
-    pub t2: u64,
+    pub t2: Time,
     /// The request reached the device.
-    pub t3: u64,
+    pub t3: Time,
     /// Queued on the station's AC queue.
-    pub t4: u64,
+    pub t4: Time,
     /// First attempt starts on air.
-    pub t_start: u64,
+    pub t_start: Time,
     /// Last attempt starts on air.
-    pub t_last_start: u64,
+    pub t_last_start: Time,
     /// Last DATA frame ends on air.
-    pub t_data_end: u64,
+    pub t_data_end: Time,
     /// Outcome known at the MAC.
-    pub t5: u64,
+    pub t5: Time,
     /// Outcome back at the host.
-    pub t7: u64,
+    pub t7: Time,
     /// Confirmation published.
-    pub t8: u64,
+    pub t8: Time,
     /// `data_con` returned.
-    pub t9: u64,
+    pub t9: Time,
 }
 
 /// The names of the components, in report order.
@@ -90,10 +93,10 @@ impl Timestamps {
     /// The components, if every plane they need was recorded.
     pub fn components(&self) -> Option<Components> {
         let t = [self.t1, self.t3, self.t4, self.t_start, self.t5, self.t7, self.t9];
-        if t.contains(&0) {
+        if t.iter().any(|t| t.is_zero()) {
             return None;
         }
-        let d = |a: u64, b: u64| b as i64 - a as i64;
+        let d = |a: Time, b: Time| b.signed_ns_since(a);
         let tpath = d(self.t1, self.t9);
         let ttoa = d(self.t_start, self.t5);
         Some(Components {
@@ -114,18 +117,19 @@ mod tests {
 
     #[test]
     fn components_add_up_to_tpath() {
+        let t = Time::from_ns;
         let ts = Timestamps {
-            t1: 1_000,
-            t2: 1_100,
-            t3: 1_500,
-            t4: 2_500,
-            t_start: 2_500,
-            t_last_start: 2_500,
-            t_data_end: 38_500,
-            t5: 98_500,
-            t7: 99_000,
-            t8: 99_200,
-            t9: 100_000,
+            t1: t(1_000),
+            t2: t(1_100),
+            t3: t(1_500),
+            t4: t(2_500),
+            t_start: t(2_500),
+            t_last_start: t(2_500),
+            t_data_end: t(38_500),
+            t5: t(98_500),
+            t7: t(99_000),
+            t8: t(99_200),
+            t9: t(100_000),
         };
         let c = ts.components().unwrap();
         assert_eq!(c.tsw_req, 500);
@@ -136,6 +140,6 @@ mod tests {
         assert_eq!(c.tpath, 99_000);
         assert_eq!(c.tsdmac, 3_000);
         assert_eq!(c.tsw_req + c.thw + c.tca + c.ttoa + c.tsw_con, c.tpath);
-        assert_eq!(Timestamps { t9: 0, ..ts }.components(), None);
+        assert_eq!(Timestamps { t9: Time::ZERO, ..ts }.components(), None);
     }
 }

@@ -87,17 +87,17 @@ pub(crate) fn confirmation_to_c(c: &Confirmation) -> sdmac_confirmation {
         set: [0; 8],
         cause: [0; 32],
         ts: sdmac_timestamps {
-            t1: t.t1,
-            t2: t.t2,
-            t3: t.t3,
-            t4: t.t4,
-            t_start: t.t_start,
-            t_last_start: t.t_last_start,
-            t_data_end: t.t_data_end,
-            t5: t.t5,
-            t7: t.t7,
-            t8: t.t8,
-            t9: t.t9,
+            t1: t.t1.as_ns(),
+            t2: t.t2.as_ns(),
+            t3: t.t3.as_ns(),
+            t4: t.t4.as_ns(),
+            t_start: t.t_start.as_ns(),
+            t_last_start: t.t_last_start.as_ns(),
+            t_data_end: t.t_data_end.as_ns(),
+            t5: t.t5.as_ns(),
+            t7: t.t7.as_ns(),
+            t8: t.t8.as_ns(),
+            t9: t.t9.as_ns(),
         },
     };
     fill(&mut out.set, c.set_name());
@@ -121,15 +121,15 @@ pub(crate) fn indication_to_c(i: &Indication) -> sdmac_indication {
         signal_dbm: i.rx.signal_dbm,
         snr_db: i.rx.snr_db,
         rate: rate_to_c(i.rx.rate, 0),
-        t_start: i.rx.t_start,
-        t_end: i.rx.t_end,
-        t_published: i.rx.t_published,
-        t_returned: i.rx.t_returned,
+        t_start: i.rx.t_start.as_ns(),
+        t_end: i.rx.t_end.as_ns(),
+        t_published: i.rx.t_published.as_ns(),
+        t_returned: i.rx.t_returned.as_ns(),
     }
 }
 
 pub(crate) fn beacon_to_c(b: &BeaconInd) -> sdmac_beacon {
-    sdmac_beacon { bssid: b.bssid.0, seq: b.seq, t_start: b.t_start, t_end: b.t_end, t_published: b.t_published, signal_dbm: b.signal_dbm }
+    sdmac_beacon { bssid: b.bssid.0, seq: b.seq, t_start: b.t_start.as_ns(), t_end: b.t_end.as_ns(), t_published: b.t_published.as_ns(), signal_dbm: b.signal_dbm }
 }
 
 /// A value given as text, typed by the attribute it is for. Text that does not

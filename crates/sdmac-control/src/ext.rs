@@ -527,7 +527,7 @@ fn be64(b: &[u8]) -> u64 {
 fn mac(b: &[u8]) -> Mac {
     let mut m = [0u8; 6];
     m.copy_from_slice(&b[..6]);
-    m
+    Mac::new(m)
 }
 
 /// Frames a body: type, length, body.
@@ -559,27 +559,27 @@ pub fn encode_ext_request(r: &ExtRequest) -> Vec<u8> {
             let n = transmitters.len().min(MAX_SUBSCRIBE);
             b.push(n as u8);
             for m in &transmitters[..n] {
-                b.extend_from_slice(m);
+                b.extend_from_slice(m.as_bytes());
             }
         }
         ExtRequest::Unsubscribe { .. } => {}
         ExtRequest::SetEdca { station, ac, params, .. } => {
-            b.extend_from_slice(station);
+            b.extend_from_slice(station.as_bytes());
             b.push(*ac);
             edca_bytes(&mut b, params);
         }
         ExtRequest::GetEdca { station, ac, .. } => {
-            b.extend_from_slice(station);
+            b.extend_from_slice(station.as_bytes());
             b.push(*ac);
         }
         ExtRequest::SetAckTimeout { station, ns, .. } => {
-            b.extend_from_slice(station);
+            b.extend_from_slice(station.as_bytes());
             b.extend_from_slice(&ns.to_be_bytes());
         }
-        ExtRequest::GetAckTimeout { station, .. } => b.extend_from_slice(station),
+        ExtRequest::GetAckTimeout { station, .. } => b.extend_from_slice(station.as_bytes()),
         ExtRequest::GetLink { from, to, .. } => {
-            b.extend_from_slice(from);
-            b.extend_from_slice(to);
+            b.extend_from_slice(from.as_bytes());
+            b.extend_from_slice(to.as_bytes());
         }
     }
     framed(r.type_byte(), &b)
@@ -696,9 +696,9 @@ pub fn decode_ext_reply(kind: u8, body: &[u8]) -> Result<ExtReply, ExtError> {
 pub fn encode_truth(r: &TruthRecord) -> Vec<u8> {
     let mut b = Vec::with_capacity(TRUTH_BODY_LEN);
     b.extend_from_slice(&r.lost.to_be_bytes());
-    b.extend_from_slice(&r.transmitter);
-    b.extend_from_slice(&r.ta);
-    b.extend_from_slice(&r.ra);
+    b.extend_from_slice(r.transmitter.as_bytes());
+    b.extend_from_slice(r.ta.as_bytes());
+    b.extend_from_slice(r.ra.as_bytes());
     b.extend_from_slice(&r.seq_ctrl.to_be_bytes());
     b.extend_from_slice(&r.cookie.to_be_bytes());
     b.push(r.ac);

@@ -17,7 +17,7 @@
 use std::fmt;
 
 /// A MAC address on the wire.
-pub type Mac = [u8; 6];
+pub type Mac = sdmac_types::MacAddress;
 
 /// Request type bytes.
 pub mod types {
@@ -209,7 +209,7 @@ pub fn prob_to_fixed(p: f64) -> u32 {
 fn mac(b: &[u8]) -> Mac {
     let mut m = [0u8; 6];
     m.copy_from_slice(&b[..6]);
-    m
+    Mac::new(m)
 }
 
 fn be32(b: &[u8]) -> u32 {
@@ -314,13 +314,13 @@ pub fn encode_request(r: &Request) -> Vec<u8> {
         Request::Shutdown => o.push(types::SHUTDOWN),
         Request::Snr { from, to, snr_db } => {
             o.push(types::SNR);
-            o.extend_from_slice(from);
-            o.extend_from_slice(to);
+            o.extend_from_slice(from.as_bytes());
+            o.extend_from_slice(to.as_bytes());
             word(&mut o, *snr_db as u32);
         }
         Request::DelByMac(m) => {
             o.push(types::DEL_BY_MAC);
-            o.extend_from_slice(m);
+            o.extend_from_slice(m.as_bytes());
         }
         Request::DelById(id) => {
             o.push(types::DEL_BY_ID);
@@ -328,25 +328,25 @@ pub fn encode_request(r: &Request) -> Vec<u8> {
         }
         Request::Add(m) => {
             o.push(types::ADD);
-            o.extend_from_slice(m);
+            o.extend_from_slice(m.as_bytes());
         }
         Request::ErrProb { from, to, prob } => {
             o.push(types::ERRPROB);
-            o.extend_from_slice(from);
-            o.extend_from_slice(to);
+            o.extend_from_slice(from.as_bytes());
+            o.extend_from_slice(to.as_bytes());
             word(&mut o, prob_to_fixed(*prob));
         }
         Request::SpecProb { from, to, probs } => {
             o.push(types::SPECPROB);
-            o.extend_from_slice(from);
-            o.extend_from_slice(to);
+            o.extend_from_slice(from.as_bytes());
+            o.extend_from_slice(to.as_bytes());
             for p in probs.iter() {
                 word(&mut o, prob_to_fixed(*p));
             }
         }
         Request::Position { mac, x, y, z } => {
             o.push(types::POSITION);
-            o.extend_from_slice(mac);
+            o.extend_from_slice(mac.as_bytes());
             for v in [x, y, z] {
                 word(&mut o, v.to_bits());
             }
@@ -358,12 +358,12 @@ pub fn encode_request(r: &Request) -> Vec<u8> {
                 Request::Height { .. } => types::HEIGHT,
                 _ => types::MEDIUM,
             });
-            o.extend_from_slice(mac);
+            o.extend_from_slice(mac.as_bytes());
             word(&mut o, *v as u32);
         }
         Request::GaussianRandom { mac, value } => {
             o.push(types::GAUSSIAN_RANDOM);
-            o.extend_from_slice(mac);
+            o.extend_from_slice(mac.as_bytes());
             word(&mut o, value.to_bits());
         }
     }
@@ -374,8 +374,8 @@ pub fn encode_request(r: &Request) -> Vec<u8> {
 mod tests {
     use super::*;
 
-    const A: Mac = [0x02, 0, 0, 0, 0, 0x01];
-    const B: Mac = [0x02, 0, 0, 0, 0, 0x02];
+    const A: Mac = Mac::new([0x02, 0, 0, 0, 0, 0x01]);
+    const B: Mac = Mac::new([0x02, 0, 0, 0, 0, 0x02]);
 
     #[test]
     fn golden_snr_request_and_reply() {

@@ -5,7 +5,7 @@
 //! `cargo run --release -p sdmac-emu --example overhead -- [COUNT] [--json FILE]`
 
 use sdmac_api::oneshot::{run, Mode, OneshotParams};
-use sdmac_api::{Ac, COMPONENT_NAMES};
+use sdmac_api::{Ac, Span, COMPONENT_NAMES};
 use sdmac_emu::setup::{paper_medium, PaperSetup, AP, AP_ADDR, STA};
 use sdmac_emu::{DeviceWait, EmuOptions, EmuSession};
 use sdmac_frame::MacAddress;
@@ -100,7 +100,7 @@ fn main() {
     let mut s = EmuSession::start(m, &[(AP, ap), (STA, sta)], opts).expect("session");
     let mut iface = s.take(STA).expect("station interface");
     let p = OneshotParams {
-        mode: Mode::BackToBack { gap_ns: 200_000 },
+        mode: Mode::BackToBack { gap: Span::from_us(200) },
         count,
         payload: 50,
         rate: Rate::Ofdm54,
@@ -119,10 +119,10 @@ fn main() {
         Stat::of(&v)
     };
     let overhead = us(&|x| x.c.tsdmac - x.c.thw - x.c.tca);
-    let api_req = us(&|x| x.ts.t2 as i64 - x.ts.t1 as i64);
-    let backend_req = us(&|x| x.ts.t3 as i64 - x.ts.t2 as i64);
-    let publish = us(&|x| x.ts.t8 as i64 - x.ts.t7 as i64);
-    let wake = us(&|x| x.ts.t9 as i64 - x.ts.t8 as i64);
+    let api_req = us(&|x| x.ts.t2.signed_ns_since(x.ts.t1));
+    let backend_req = us(&|x| x.ts.t3.signed_ns_since(x.ts.t2));
+    let publish = us(&|x| x.ts.t8.signed_ns_since(x.ts.t7));
+    let wake = us(&|x| x.ts.t9.signed_ns_since(x.ts.t8));
     let pp: Vec<f64> = ping_pong(count as usize, 200_000, 96_000).into_iter().map(|v| v / 1000.0).collect();
     let base = Stat::of(&pp);
 

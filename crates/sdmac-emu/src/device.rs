@@ -6,7 +6,7 @@ use crate::frame::{beacon_bytes, build_payload_frame, is_data, rx_payload_offset
 use crate::profile::DeviceProfile;
 use crate::session::DeviceWait;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use sdmac_api::{BeaconInd, Confirmation, DropReason, FrameClass, Indication, RxInfo, Status, Timestamps, Truth};
+use sdmac_api::{BeaconInd, Confirmation, DropReason, FrameClass, Indication, RxInfo, Status, Time, Timestamps, Truth};
 use sdmac_frame::MacAddress;
 use sdmac_medium::{Ac, Cause, Dest, FrameKind, Medium, Outcome, RxIndication, Sink, StationId, TxReport, TxRequest, GENERATED_HANDLE_BASE};
 use sdmac_rt::monotonic_ns;
@@ -78,10 +78,10 @@ impl DevIface {
     /// Publishes a confirmation; the ring has room by construction (interfaces refuse
     /// requests beyond its capacity).
     fn publish(&mut self, mut m: ConMsg, stats: &mut DeviceStats) {
-        if m.con.ts.t1 != 0 {
-            m.con.ts.t8 = monotonic_ns();
-            if m.con.ts.t7 != 0 {
-                stats.max_con_lateness_ns = stats.max_con_lateness_ns.max(m.con.ts.t8.saturating_sub(m.con.ts.t7));
+        if !m.con.ts.t1.is_zero() {
+            m.con.ts.t8 = Time::from_ns(monotonic_ns());
+            if !m.con.ts.t7.is_zero() {
+                stats.max_con_lateness_ns = stats.max_con_lateness_ns.max(m.con.ts.t8.saturating_since(m.con.ts.t7).as_ns());
             }
         }
         let qi = self.queue_index(m.con.ac);
@@ -142,13 +142,13 @@ impl Sink for Outputs<'_> {
         let dev = &mut self.ifaces[i];
         let Some(p) = dev.pending.remove(&r.handle) else { return };
         let mut ts = p.ts;
-        if ts.t1 != 0 {
+        if !ts.t1.is_zero() {
             if r.attempts > 0 {
-                ts.t_start = self.origin + r.t_first_start;
-                ts.t_last_start = self.origin + r.t_last_start;
-                ts.t_data_end = self.origin + r.t_data_end;
+                ts.t_start = Time::from_ns(self.origin + r.t_first_start.as_ns());
+                ts.t_last_start = Time::from_ns(self.origin + r.t_last_start.as_ns());
+                ts.t_data_end = Time::from_ns(self.origin + r.t_data_end.as_ns());
             }
-            ts.t5 = self.origin + r.t_done;
+            ts.t5 = Time::from_ns(self.origin + r.t_done.as_ns());
         }
         let con = Confirmation {
             id: r.handle,
@@ -164,14 +164,14 @@ impl Sink for Outputs<'_> {
         let hw = self.profile.con.sample(self.rng);
         let mut m = ConMsg { con, buf: Some(p.buf) };
         if hw == 0 {
-            if m.con.ts.t1 != 0 {
+            if !m.con.ts.t1.is_zero() {
                 m.con.ts.t7 = m.con.ts.t5;
             }
             dev.publish(m, self.stats);
         } else {
-            let release = self.origin + r.t_done + hw;
-            if m.con.ts.t1 != 0 {
-                m.con.ts.t7 = release;
+            let release = self.origin + r.t_done.as_ns() + hw;
+            if !m.con.ts.t1.is_zero() {
+                m.con.ts.t7 = Time::from_ns(release);
             }
             self.held_cons.push_back((release, i, m));
         }
@@ -185,10 +185,10 @@ impl Sink for Outputs<'_> {
             signal_dbm: ind.signal_dbm,
             snr_db: ind.snr_db,
             rate: ind.rate,
-            t_start: self.origin + ind.t_start,
-            t_end: self.origin + ind.t_end,
-            t_published: now,
-            t_returned: 0,
+            t_start: Time::from_ns(self.origin + ind.t_start.as_ns()),
+            t_end: Time::from_ns(self.origin + ind.t_end.as_ns()),
+            t_published: Time::from_ns(now),
+            t_returned: Time::ZERO,
             tsft_us: None,
         };
         let bytes = match ind.kind {
@@ -196,7 +196,7 @@ impl Sink for Outputs<'_> {
             FrameKind::Beacon => {
                 let dev = &mut self.ifaces[i];
                 dev.beacon_seq += 1;
-                let b = BeaconInd { bssid: src, seq: dev.beacon_seq, t_start: rx.t_start, t_end: rx.t_end, t_published: now, signal_dbm: ind.signal_dbm, tsf_us: None };
+                let b = BeaconInd { bssid: src, seq: dev.beacon_seq, t_start: rx.t_start, t_end: rx.t_end, t_published: Time::from_ns(now), signal_dbm: ind.signal_dbm, tsf_us: None };
                 if dev.ends.beacon.push(b).is_err() {
                     dev.shared.beacon_overflow.fetch_add(1, Ordering::Relaxed);
                 }
@@ -206,7 +206,7 @@ impl Sink for Outputs<'_> {
                     return;
                 }
                 let tu = self.beacon_interval_tu.get(ind.from as usize).copied().unwrap_or(100);
-                beacon_bytes(src, tu, self.channel, ind.t_start / 1000, self.basic_500k)
+                beacon_bytes(src, tu, self.channel, ind.t_start.as_ns() / 1000, self.basic_500k)
             }
             FrameKind::Data => {
                 if ind.duplicate {
@@ -388,8 +388,8 @@ impl Device {
                     // A non-QoS station sends everything through its one (BE) queue.
                     m.ac = Ac::Be;
                 }
-                if m.ts.t1 != 0 {
-                    m.ts.t3 = now;
+                if !m.ts.t1.is_zero() {
+                    m.ts.t3 = Time::from_ns(now);
                 }
                 let d = self.profile.req.sample(&mut self.rng);
                 if d == 0 && self.held_reqs.is_empty() {
@@ -421,8 +421,8 @@ impl Device {
     fn enqueue(&mut self, i: usize, mut m: DataMsg, mono: u64) {
         self.advance_to(mono);
         let t = self.medium_time(mono);
-        if m.ts.t1 != 0 {
-            m.ts.t4 = self.origin + t;
+        if !m.ts.t1.is_zero() {
+            m.ts.t4 = Time::from_ns(self.origin + t);
         }
         let station = self.ifaces[i].station;
         if self.ifaces[i].pending.contains_key(&m.id) {
@@ -449,10 +449,10 @@ impl Device {
     /// Confirms a request that never reached the medium.
     fn refuse(&mut self, i: usize, m: DataMsg, why: DropReason, cause: Cause) {
         let mut ts = m.ts;
-        if ts.t1 != 0 {
+        if !ts.t1.is_zero() {
             let now = monotonic_ns();
-            ts.t5 = now;
-            ts.t7 = now;
+            ts.t5 = Time::from_ns(now);
+            ts.t7 = Time::from_ns(now);
         }
         let first = m.rates.map(|r| r.entries()[0].0).unwrap_or(sdmac_phy::Rate::Ofdm6);
         let con = Confirmation {

@@ -4,7 +4,7 @@ use crate::channel::{new_buf, AppEnds, Cmd, DataMsg, FrameBuf, IfaceShared, Repl
 use crate::frame::{check_raw_frame, HeaderCache};
 use sdmac_api::attribute::lookup;
 use sdmac_api::{
-    ApiError, Backend, BeaconInd, Body, Confirmation, Indication, Scope, Timestamps, TxAttrs, Value, Wait, MAX_ID, MAX_PAYLOAD,
+    ApiError, Backend, BeaconInd, Body, Confirmation, Indication, Scope, Time, Timestamps, TxAttrs, Value, Wait, MAX_ID, MAX_PAYLOAD,
 };
 use sdmac_frame::MacAddress;
 use sdmac_medium::{Ac, StationId, MAX_MPDU_LEN};
@@ -79,7 +79,7 @@ impl EmuIface {
 
     /// Waits on the application wake-up until `ready` or the deadline.
     fn wait(&self, wait: Wait, mut ready: impl FnMut() -> bool) -> WaitOutcome {
-        let deadline = wait.deadline(monotonic_ns());
+        let deadline = wait.deadline(Time::from_ns(monotonic_ns())).as_ns();
         let closed = &self.session.closed;
         self.shared.app_wake.wait_until(deadline, self.spin_ns, || ready() || closed.load(Ordering::Acquire))
     }
@@ -107,8 +107,8 @@ impl EmuIface {
 
 impl Backend for EmuIface {
     #[inline]
-    fn data_req(&mut self, id: u64, body: Body<'_>, ac: Ac, attrs: &TxAttrs, t1: u64) -> Result<(), ApiError> {
-        let t2 = if t1 != 0 { monotonic_ns() } else { 0 };
+    fn data_req(&mut self, id: u64, body: Body<'_>, ac: Ac, attrs: &TxAttrs, t1: Time) -> Result<(), ApiError> {
+        let t2 = if !t1.is_zero() { Time::from_ns(monotonic_ns()) } else { Time::ZERO };
         if self.closed() {
             return Err(ApiError::Closed);
         }

@@ -320,10 +320,10 @@ pub(crate) fn get_attribute(dev: &mut Device, i: usize, name: &'static str, scop
 
 fn timestamps_value(ts: &sdmac_api::Timestamps) -> Value {
     Value::Map(vec![
-        ("t1".into(), Value::Int(ts.t1 as i64)),
-        ("t2".into(), Value::Int(ts.t2 as i64)),
-        ("t3".into(), Value::Int(ts.t3 as i64)),
-        ("t4".into(), Value::Int(ts.t4 as i64)),
+        ("t1".into(), Value::Int(ts.t1.as_ns() as i64)),
+        ("t2".into(), Value::Int(ts.t2.as_ns() as i64)),
+        ("t3".into(), Value::Int(ts.t3.as_ns() as i64)),
+        ("t4".into(), Value::Int(ts.t4.as_ns() as i64)),
     ])
 }
 

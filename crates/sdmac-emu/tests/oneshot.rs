@@ -1,6 +1,6 @@
 //! The SDMAC paper's one-shot on emu: exact air times, the truth, and the components.
 
-use sdmac_api::{Ac, Body, Status, TxAttrs, Wait};
+use sdmac_api::{Ac, Span, Body, Status, TxAttrs, Wait};
 use sdmac_emu::setup::{paper_medium, Loss, PaperSetup, AP, AP_ADDR, STA};
 use sdmac_emu::{DeviceWait, EmuOptions, EmuSession};
 use sdmac_frame::MacAddress;
@@ -78,7 +78,7 @@ fn payload_arrives_and_beacons_are_heard() {
     let b2 = sta.beacon_ind(Wait::For(Duration::from_secs(1))).unwrap().expect("a second beacon");
     assert_eq!(b1.bssid, MacAddress(AP_ADDR));
     assert_eq!(b2.seq, b1.seq + 1);
-    assert_eq!(b2.t_start - b1.t_start, 51_200_000, "50 TU apart on the medium's clock");
+    assert_eq!(b2.t_start - b1.t_start, Span::from_ns(51_200_000), "50 TU apart on the medium's clock");
     let payload: Vec<u8> = (0..50).collect();
     sta.data_req(9, Body::Payload(&payload), Ac::Be, &TxAttrs::one_shot(MacAddress(AP_ADDR), Rate::Ofdm54)).unwrap();
     let c = sta.data_con(Wait::For(Duration::from_secs(1))).unwrap().unwrap();

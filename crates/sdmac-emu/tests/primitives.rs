@@ -3,7 +3,7 @@
 //! Times asserted are medium times (exact); wall-clock durations never are. Every
 //! blocking call waits at most [`T`], so a bug cannot hang the suite.
 
-use sdmac_api::{
+use sdmac_api::{Span, 
     Ac, ApiError, Body, Confirmation, DropReason, FrameClass, Interface, RateSeries, Scope, Status, TxAttrs, Value,
     Wait, ATTRIBUTES, MAX_ID, MAX_PAYLOAD,
 };
@@ -176,10 +176,10 @@ fn acked_one_shot_timestamps_and_truth() {
         let t = c.truth.expect("emu knows the truth");
         assert_eq!((t.outcome, t.delivered, t.collisions), (Outcome::Acked, true, 0));
         let ts = c.ts;
-        assert!(ts.t1 != 0 && ts.t1 <= ts.t2 && ts.t2 <= ts.t3 && ts.t3 <= ts.t4, "{ts:?}");
+        assert!(!ts.t1.is_zero() && ts.t1 <= ts.t2 && ts.t2 <= ts.t3 && ts.t3 <= ts.t4, "{ts:?}");
         assert!(ts.t4 <= ts.t_start && ts.t_start == ts.t_last_start && ts.t_last_start < ts.t_data_end, "{ts:?}");
         assert!(ts.t_data_end < ts.t5 && ts.t5 <= ts.t7 && ts.t7 <= ts.t8 && ts.t8 <= ts.t9, "{ts:?}");
-        assert_eq!(ts.t_data_end - ts.t_start, DATA_54 as u64);
+        assert_eq!(ts.t_data_end - ts.t_start, Span::from_ns(DATA_54 as u64));
         assert_eq!(ts.t7, ts.t5, "no device latency by default");
         let k = ts.components().unwrap();
         assert_eq!(k.ttoa, TTOA_ACKED, "DATA 36 + SIFS 16 + ACK 44 µs");
@@ -227,9 +227,9 @@ fn multi_shot_all_lost_uses_every_try_of_the_series() {
     let ts = c.ts;
     assert!(ts.t_last_start > ts.t_start);
     let phy = Phy::new(Standard::Dot11a);
-    assert_eq!(ts.t_data_end - ts.t_last_start, phy.airtime_ns(86, Rate::Ofdm6), "last attempt at 6 Mb/s");
-    assert_eq!(ts.t_data_end - ts.t_last_start, 140_000);
-    assert_eq!(ts.t5 - ts.t_data_end, ACK_TIMEOUT as u64, "outcome at the ACKTimeout");
+    assert_eq!(ts.t_data_end - ts.t_last_start, Span::from_ns(phy.airtime_ns(86, Rate::Ofdm6)), "last attempt at 6 Mb/s");
+    assert_eq!(ts.t_data_end - ts.t_last_start, Span::from_ns(140_000));
+    assert_eq!(ts.t5 - ts.t_data_end, Span::from_ns(ACK_TIMEOUT as u64), "outcome at the ACKTimeout");
     assert_eq!(ts.components().unwrap().tca, 0);
 }
 
@@ -262,7 +262,7 @@ fn multi_shot_with_random_data_loss_counts_attempts_per_rate() {
                 failed += 1;
                 assert_eq!(c.attempts as u32, r.total_tries(), "a failure uses every try");
                 assert_eq!(c.set_name(), "LD");
-                assert_eq!(c.ts.t5 - c.ts.t_data_end, ACK_TIMEOUT as u64);
+                assert_eq!(c.ts.t5 - c.ts.t_data_end, Span::from_ns(ACK_TIMEOUT as u64));
             }
             s => panic!("unexpected status {s:?}"),
         }
@@ -326,7 +326,7 @@ fn unicast_to_nobody_times_out_on_every_try() {
     let c = con(&mut sta);
     assert_eq!((c.status, c.attempts), (Status::AckTimeout, 3));
     assert_eq!(c.rates_used(), &[(Rate::Ofdm54, 3)]);
-    assert_eq!(c.ts.t5 - c.ts.t_data_end, ACK_TIMEOUT as u64);
+    assert_eq!(c.ts.t5 - c.ts.t_data_end, Span::from_ns(ACK_TIMEOUT as u64));
 }
 
 // ---------------------------------------------------------------------------------
@@ -1097,8 +1097,8 @@ fn device_profile_adds_exactly_its_latencies() {
         sta.data_req(id, Body::Payload(&[0; 50]), Ac::Be, &one_shot(Rate::Ofdm54)).unwrap();
         let c = con(&mut sta);
         assert_eq!((c.id, c.status), (id, Status::Acked));
-        assert_eq!(c.ts.t4 - c.ts.t3, 5_000);
-        assert_eq!(c.ts.t7 - c.ts.t5, 7_000);
+        assert_eq!(c.ts.t4 - c.ts.t3, Span::from_ns(5_000));
+        assert_eq!(c.ts.t7 - c.ts.t5, Span::from_ns(7_000));
         assert!(c.ts.t8 >= c.ts.t7);
         let k = c.ts.components().unwrap();
         assert_eq!(k.thw, 12_000, "Thw = 5 + 7 µs exactly");

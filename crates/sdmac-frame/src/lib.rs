@@ -11,7 +11,7 @@
 //! - [`radiotap`]: the radiotap capture/injection header.
 //! - [`pcapng`]: a pcapng writer and a minimal reader.
 //! - [`fcs`]: the 802.11 frame check sequence (CRC-32).
-//! - [`mac_addr`]: the 48-bit MAC address.
+//! - [`mac_addr`]: the 48-bit MAC address (the one of `sdmac-types`, re-exported).
 //!
 //! No input makes this crate panic: every parse failure is an [`Error`] that names
 //! what was being read and where.
@@ -54,7 +54,11 @@
 pub mod channel;
 pub mod fcs;
 pub mod ieee80211;
-pub mod mac_addr;
+/// The 48-bit MAC address: `sdmac-types`' [`MacAddress`], re-exported so frame code
+/// and its users keep one type.
+pub mod mac_addr {
+    pub use sdmac_types::mac::{MacAddress, ParseMacError};
+}
 pub mod pcapng;
 pub mod radiotap;
 
@@ -143,6 +147,12 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+impl From<mac_addr::ParseMacError> for Error {
+    fn from(e: mac_addr::ParseMacError) -> Error {
+        Error::Malformed { what: "MAC address", offset: e.offset, reason: e.reason }
+    }
+}
 
 /// Result type of this crate.
 pub type Result<T> = core::result::Result<T, Error>;

@@ -36,7 +36,7 @@ use crate::rates::{from_tx_rate, to_tx_rate, Band};
 use crate::socket::{realtime_offset_ns, PacketSocket, RxBatch};
 use sdmac_api::attribute::lookup;
 use sdmac_api::{
-    Ac, ApiError, Backend, BeaconInd, Body, Confirmation, Indication, MacAddress, RxInfo, Scope, Timestamps, TxAttrs, Value, Wait, MAX_ID,
+    Ac, ApiError, Backend, BeaconInd, Body, Confirmation, Indication, MacAddress, RxInfo, Scope, Time, Timestamps, TxAttrs, Value, Wait, MAX_ID,
     MAX_PAYLOAD,
 };
 use sdmac_frame::radiotap::TxParams;
@@ -254,7 +254,7 @@ impl LinuxBackend {
     }
 
     fn wait_for<T>(&mut self, wait: Wait, mut take: impl FnMut(&mut State) -> Option<T>) -> Result<Option<T>, ApiError> {
-        let deadline = wait.deadline(monotonic_ns());
+        let deadline = wait.deadline(Time::from_ns(monotonic_ns())).as_ns();
         let mut st = self.shared.lock();
         loop {
             if let Some(v) = take(&mut st) {
@@ -286,8 +286,8 @@ impl Drop for LinuxBackend {
 }
 
 impl Backend for LinuxBackend {
-    fn data_req(&mut self, id: u64, body: Body<'_>, ac: Ac, attrs: &TxAttrs, t1: u64) -> Result<(), ApiError> {
-        let t2 = if t1 != 0 { monotonic_ns() } else { 0 };
+    fn data_req(&mut self, id: u64, body: Body<'_>, ac: Ac, attrs: &TxAttrs, t1: Time) -> Result<(), ApiError> {
+        let t2 = if !t1.is_zero() { Time::from_ns(monotonic_ns()) } else { Time::ZERO };
         if id > MAX_ID {
             return Err(ApiError::InvalidId { id });
         }
@@ -349,7 +349,7 @@ impl Backend for LinuxBackend {
         self.seq = (self.seq + 1) & 0x0fff;
         injected(&tx, &self.mpdu[..len], &mut self.out);
         let want_ts = attrs.timestamps;
-        let t3 = if want_ts { monotonic_ns() } else { 0 };
+        let t3 = if want_ts { Time::from_ns(monotonic_ns()) } else { Time::ZERO };
         let req = Request {
             id,
             ac,
@@ -403,7 +403,7 @@ impl Backend for LinuxBackend {
         Ok(r.map(|(mut ind, bytes)| {
             buf.clear();
             buf.extend_from_slice(&bytes);
-            ind.rx.t_returned = monotonic_ns();
+            ind.rx.t_returned = Time::from_ns(monotonic_ns());
             ind
         }))
     }
@@ -573,10 +573,10 @@ fn handle(sh: &Shared, st: &mut State, me: MacAddress, cap: usize, bytes: &[u8],
                 signal_dbm: signal,
                 snr_db: rx.noise_dbm.map_or(f64::NAN, |n| signal - n as f64),
                 rate: rx.rate.unwrap_or(sdmac_api::Rate::Custom { kbps: 0 }),
-                t_start: 0,
-                t_end: t,
-                t_published: now,
-                t_returned: 0,
+                t_start: Time::ZERO,
+                t_end: Time::from_ns(t),
+                t_published: Time::from_ns(now),
+                t_returned: Time::ZERO,
                 tsft_us: rx.tsft_us,
             };
             if rx.beacon {
@@ -586,7 +586,7 @@ fn handle(sh: &Shared, st: &mut State, me: MacAddress, cap: usize, bytes: &[u8],
                     st.beacons.pop_front();
                     st.stats.ind_dropped += 1;
                 }
-                let b = BeaconInd { bssid: rx.src, seq: st.beacon_seq, t_start: 0, t_end: t, t_published: now, signal_dbm: signal, tsf_us: rx.beacon_tsf_us };
+                let b = BeaconInd { bssid: rx.src, seq: st.beacon_seq, t_start: Time::ZERO, t_end: Time::from_ns(t), t_published: Time::from_ns(now), signal_dbm: signal, tsf_us: rx.beacon_tsf_us };
                 st.beacons.push_back(b);
                 return true;
             }

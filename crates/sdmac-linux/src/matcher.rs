@@ -9,7 +9,7 @@
 //! by its deadline is confirmed `NoReport`; an echo that comes after that is counted
 //! as late and ignored. Every submitted request is confirmed exactly once.
 
-use sdmac_api::{Ac, Confirmation, DropReason, MacAddress, RateSeries, Status, Timestamps};
+use sdmac_api::{Ac, Confirmation, DropReason, MacAddress, RateSeries, Status, Time, Timestamps};
 use sdmac_phy::Rate;
 use std::collections::{HashMap, HashSet, VecDeque};
 
@@ -190,7 +190,7 @@ impl Matcher {
     pub fn set_t4(&mut self, key: &Key, t4: u64) {
         if let Some(p) = self.pending.get_mut(key) {
             if p.req.want_ts {
-                p.req.ts.t4 = t4;
+                p.req.ts.t4 = Time::from_ns(t4);
             }
         }
     }
@@ -208,7 +208,7 @@ impl Matcher {
         self.counters.confirmed += 1;
         let mut ts = req.ts;
         if req.want_ts {
-            ts.t8 = now;
+            ts.t8 = Time::from_ns(now);
         }
         Confirmation {
             id: req.id,
@@ -230,8 +230,8 @@ impl Matcher {
         self.counters.confirmed += 1;
         let mut ts = p.req.ts;
         if p.req.want_ts {
-            ts.t7 = t7;
-            ts.t8 = now;
+            ts.t7 = Time::from_ns(t7);
+            ts.t8 = Time::from_ns(now);
         }
         Confirmation {
             id: p.req.id,

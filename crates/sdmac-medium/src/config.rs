@@ -4,48 +4,10 @@ use crate::time::{Time, MICROS, TU};
 use sdmac_phy::{Phy, Rate};
 use std::fmt;
 
+pub use sdmac_types::{Ac, RateSeries};
+
 /// Index of a station within its medium.
 pub type StationId = u32;
-
-/// An EDCA access category, lowest priority first.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Ac {
-    /// Background.
-    Bk = 0,
-    /// Best effort (also the single queue of a non-QoS DCF station).
-    Be = 1,
-    /// Video.
-    Vi = 2,
-    /// Voice.
-    Vo = 3,
-}
-
-impl Ac {
-    /// All access categories, lowest priority first.
-    pub const ALL: [Ac; 4] = [Ac::Bk, Ac::Be, Ac::Vi, Ac::Vo];
-
-    /// The access category of a QoS TID (IEEE 802.11-2016 Table 10-1).
-    pub fn from_tid(tid: u8) -> Ac {
-        match tid & 7 {
-            1 | 2 => Ac::Bk,
-            0 | 3 => Ac::Be,
-            4 | 5 => Ac::Vi,
-            _ => Ac::Vo,
-        }
-    }
-
-    /// Short name: `BK`, `BE`, `VI`, `VO`.
-    pub fn name(self) -> &'static str {
-        ["BK", "BE", "VI", "VO"][self as usize]
-    }
-
-    /// Parses `BK`/`BE`/`VI`/`VO` (any case) or `AC_BE` style names.
-    pub fn parse(s: &str) -> Option<Ac> {
-        let t = s.trim().to_ascii_uppercase();
-        let t = t.strip_prefix("AC_").unwrap_or(&t);
-        Ac::ALL.into_iter().find(|a| a.name() == t)
-    }
-}
 
 /// Channel access parameters of one queue.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -167,66 +129,6 @@ impl fmt::Display for EdcaError {
 }
 
 impl std::error::Error for EdcaError {}
-
-/// Up to four (rate, tries) entries: attempt k uses the entry it falls in. Two series
-/// are equal when their entries are.
-#[derive(Copy, Clone, Debug, Eq)]
-pub struct RateSeries {
-    entries: [(Rate, u8); 4],
-    len: u8,
-}
-
-impl PartialEq for RateSeries {
-    fn eq(&self, other: &RateSeries) -> bool {
-        self.entries() == other.entries()
-    }
-}
-
-impl RateSeries {
-    /// One rate for up to `tries` attempts.
-    pub fn single(rate: Rate, tries: u8) -> RateSeries {
-        RateSeries { entries: [(rate, tries.max(1)); 4], len: 1 }
-    }
-
-    /// A series of up to four entries; entries with zero tries are skipped.
-    /// Returns None when no entry has a try or more than four are given.
-    pub fn new(entries: &[(Rate, u8)]) -> Option<RateSeries> {
-        let mut s = RateSeries { entries: [(Rate::Ofdm6, 0); 4], len: 0 };
-        for &(r, t) in entries {
-            if t == 0 {
-                continue;
-            }
-            if s.len == 4 {
-                return None;
-            }
-            s.entries[s.len as usize] = (r, t);
-            s.len += 1;
-        }
-        (s.len > 0).then_some(s)
-    }
-
-    /// The entries.
-    pub fn entries(&self) -> &[(Rate, u8)] {
-        &self.entries[..self.len as usize]
-    }
-
-    /// Total attempts allowed.
-    pub fn total_tries(&self) -> u32 {
-        self.entries().iter().map(|e| e.1 as u32).sum()
-    }
-
-    /// Rate of attempt `k` (0-based), None past the last try.
-    pub fn rate_of_attempt(&self, k: u32) -> Option<Rate> {
-        let mut left = k;
-        for &(r, t) in self.entries() {
-            if left < t as u32 {
-                return Some(r);
-            }
-            left -= t as u32;
-        }
-        None
-    }
-}
 
 /// Where a frame goes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

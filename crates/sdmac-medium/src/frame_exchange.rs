@@ -8,7 +8,7 @@ use crate::event::Event;
 use crate::medium::{queue_ac, Medium, Transmission};
 use crate::report::{AirRecord, Cause, FrameKind, Outcome, RxIndication, Sink, TxReport};
 use crate::station::{Exchange, BEACON_QUEUE, NO_SLOT};
-use crate::time::{Time, MICROS};
+use crate::time::{at, Time, MICROS};
 use sdmac_phy::ACK_LEN;
 
 impl Medium {
@@ -349,8 +349,8 @@ impl Medium {
                 handle: tx.handle,
                 len: tx.len,
                 rate: tx.rate,
-                t_start: tx.start,
-                t_end: tx.end,
+                t_start: at(tx.start),
+                t_end: at(tx.end),
                 duration_us: tx.nav_us,
                 seq: tx.seq,
                 retry: tx.retry,
@@ -443,8 +443,8 @@ impl Medium {
                     rate: tx.rate,
                     signal_dbm: power_dbm,
                     snr_db: power_dbm - noise,
-                    t_start: tx.start,
-                    t_end: tx.end,
+                    t_start: at(tx.start),
+                    t_end: at(tx.end),
                     duplicate,
                     unicast: for_me,
                 });
@@ -569,11 +569,11 @@ impl Medium {
             rates: q.rates_used,
             n_rates: q.n_rates,
             collisions: q.collisions,
-            t_queued: f.t_queued,
-            t_first_start: q.first_start,
-            t_last_start,
-            t_data_end,
-            t_done: t,
+            t_queued: at(f.t_queued),
+            t_first_start: at(q.first_start),
+            t_last_start: at(t_last_start),
+            t_data_end: at(t_data_end),
+            t_done: at(t),
         };
         q.reset_head();
         let stats = &mut self.stations[s as usize].stats;

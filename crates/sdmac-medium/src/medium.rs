@@ -138,8 +138,8 @@ pub struct QueuedInfo {
     pub rates: RateSeries,
     /// Sent without expecting an ACK.
     pub no_ack: bool,
-    /// When it entered the queue.
-    pub t_queued: Time,
+    /// When it entered the queue (on the medium's clock).
+    pub t_queued: sdmac_types::Time,
     /// Attempts made so far.
     pub attempts: u8,
     /// An attempt is in progress: its DATA frame is on air, or the sender waits for the
@@ -553,7 +553,7 @@ impl Medium {
         // A no-ack frame is finished when its only attempt ends, so an attempt made is
         // one on air; an acked one is in its exchange until the ACK or ACKTimeout.
         let on_air = attempts > 0 && (f.no_ack || st.exchange.is_some_and(|e| e.queue as usize == qi));
-        Some(QueuedInfo { ac: queue_ac(qi), len: f.len, rates: f.rates, no_ack: f.no_ack, t_queued: f.t_queued, attempts, on_air })
+        Some(QueuedInfo { ac: queue_ac(qi), len: f.len, rates: f.rates, no_ack: f.no_ack, t_queued: crate::time::at(f.t_queued), attempts, on_air })
     }
 
     /// Changes the rate series of a queued request before its first attempt.

@@ -1,82 +1,15 @@
 //! What the engine tells the world: the outcome of every transmission (with the truth
 //! on air), every received frame, and every frame on air.
+//!
+//! Times in these reports are `sdmac_types::Time` on the medium's clock (ns since the
+//! medium started); counters ([`MediumStats`]) stay plain ns.
 
 use crate::config::{Ac, Dest, StationId};
-use crate::time::Time;
+use crate::time::at;
+use sdmac_types::Time;
 use sdmac_phy::Rate;
 
-/// How a transmission request ended.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// A: acknowledged.
-    Acked,
-    /// LD: the last attempt's DATA frame was not received by its destination.
-    DataLost,
-    /// LA: the last attempt's DATA frame was received, but its ACK was lost.
-    AckLost,
-    /// Sent without acknowledgement (broadcast or no-ack); see `delivered` for the truth.
-    NoAck,
-    /// Never sent: the queue was full, or the request was cancelled.
-    Dropped,
-}
-
-impl Outcome {
-    /// Short name: `A`, `LD`, `LA`, `NOACK`, `DROP`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Outcome::Acked => "A",
-            Outcome::DataLost => "LD",
-            Outcome::AckLost => "LA",
-            Outcome::NoAck => "NOACK",
-            Outcome::Dropped => "DROP",
-        }
-    }
-}
-
-/// Why a frame was not received.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Cause {
-    /// Nothing went wrong.
-    None,
-    /// Another transmission overlapped it at the receiver.
-    Collision,
-    /// The error model rejected it at its SINR without overlapping transmissions.
-    LowSinr,
-    /// Below the receiver's sensitivity, or no receiver had the address.
-    OutOfRange,
-    /// The receiver was transmitting.
-    HalfDuplex,
-    /// The receiver was already receiving another frame.
-    ReceiverBusy,
-    /// A configured per-link error probability dropped it (`LinkOverride::error_prob`:
-    /// preamble detected, body corrupted).
-    LinkErrorProb,
-    /// The receiver missed the frame's preamble because of a configured per-link
-    /// probability (`LinkOverride::preamble_error_prob`): it never locked onto it.
-    PreambleMissed,
-    /// The queue was full.
-    QueueFull,
-    /// Cancelled by the caller before it was sent.
-    Cancelled,
-}
-
-impl Cause {
-    /// Short name for reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Cause::None => "none",
-            Cause::Collision => "collision",
-            Cause::LowSinr => "low_sinr",
-            Cause::OutOfRange => "out_of_range",
-            Cause::HalfDuplex => "half_duplex",
-            Cause::ReceiverBusy => "receiver_busy",
-            Cause::LinkErrorProb => "link_error_prob",
-            Cause::PreambleMissed => "preamble_missed",
-            Cause::QueueFull => "queue_full",
-            Cause::Cancelled => "cancelled",
-        }
-    }
-}
+pub use sdmac_types::{Cause, Outcome};
 
 /// The outcome of one transmission request.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -132,9 +65,10 @@ impl TxReport {
         flow: Option<u16>,
         first_rate: Rate,
         cause: Cause,
-        t_queued: Time,
-        t: Time,
+        t_queued: u64,
+        t: u64,
     ) -> TxReport {
+        let (t_queued, t) = (at(t_queued), at(t));
         TxReport {
             station,
             handle,
@@ -279,19 +213,19 @@ impl Sink for Collect {
 pub struct MediumStats {
     /// The medium's time the counters are at (`Medium::now`; ahead of its driver's
     /// clock while it runs ahead).
-    pub at_ns: Time,
+    pub at_ns: u64,
     /// Events processed.
     pub events: u64,
     /// Time with at least one frame on air.
-    pub busy_ns: Time,
+    pub busy_ns: u64,
     /// Time with at least one frame queued or in its exchange at some station: the
     /// medium had work. Saturated, it equals the elapsed time even though `busy_ns`
     /// cannot (AIFS, backoff and SIFS are idle air).
-    pub backlog_ns: Time,
+    pub backlog_ns: u64,
     /// Airtime of DATA + ACK frames per AC (overlaps counted per frame).
-    pub airtime_ns: [Time; 4],
+    pub airtime_ns: [u64; 4],
     /// Airtime of beacons.
-    pub beacon_airtime_ns: Time,
+    pub beacon_airtime_ns: u64,
     /// DATA attempts per AC.
     pub attempts: [u64; 4],
     /// Retransmissions per AC.

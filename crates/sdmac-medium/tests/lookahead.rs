@@ -47,9 +47,9 @@ fn reports(c: &Collect) -> Vec<String> {
     let mut v: Vec<String> = c
         .tx
         .iter()
-        .map(|r| format!("{:>12} tx {} {:?} {:?} q{} first{} last{}", r.t_done, r.handle, r.outcome, r.rates, r.t_queued, r.t_first_start, r.t_last_start))
+        .map(|r| format!("{:>12} tx {} {:?} {:?} q{} first{} last{}", r.t_done.as_ns(), r.handle, r.outcome, r.rates, r.t_queued.as_ns(), r.t_first_start.as_ns(), r.t_last_start.as_ns()))
         .collect();
-    v.extend(c.rx.iter().map(|r| format!("{:>12} rx {} {} {} {}", r.t_end, r.handle, r.station, r.t_start, r.duplicate)));
+    v.extend(c.rx.iter().map(|r| format!("{:>12} rx {} {} {} {}", r.t_end.as_ns(), r.handle, r.station, r.t_start.as_ns(), r.duplicate)));
     v.sort();
     v
 }
@@ -155,7 +155,7 @@ fn quiet_from_the_data_end_to_the_ack_end() {
     assert_eq!(m.quiet_until(), ack_end);
     assert_eq!(m.advance_quiet(NEVER, &mut c), ack_end);
     assert_eq!(c.tx.len(), 1);
-    assert_eq!(c.tx[0].t_done, ack_end);
+    assert_eq!(c.tx[0].t_done.as_ns(), ack_end);
     // Not again until the caller caught up.
     assert_eq!(m.advance_quiet(NEVER, &mut c), ack_end);
 }
@@ -192,7 +192,7 @@ fn third_station_start(seed: u64, at: u64, run_ahead: bool) -> u64 {
     }
     m.enqueue(t0 + at, 2, request(2, &Req { at: t0 + at, station: 2, dst: Some(1), len: 100, rate: Rate::Ofdm54 })).unwrap();
     m.advance(t0 + 2_000 * US, &mut c);
-    c.air.iter().find(|a| a.station == 2).expect("station 2 sent").t_start - t0
+    c.air.iter().find(|a| a.station == 2).expect("station 2 sent").t_start.as_ns() - t0
 }
 
 #[test]

@@ -93,7 +93,7 @@ fn backlog_counts_the_time_with_work_and_busy_only_the_air() {
     let mut c = Collect::default();
     m.advance(10_000 * MS, &mut c);
     assert_eq!(c.tx.len(), 40);
-    let end = c.tx.iter().map(|r| r.t_done).max().unwrap();
+    let end = c.tx.iter().map(|r| r.t_done.as_ns()).max().unwrap();
     let s = m.stats();
     assert_eq!(s.backlog_ns, end, "work from 0 to the last outcome");
     // At least DIFS (34 µs) and SIFS (16 µs) of idle air per exchange.

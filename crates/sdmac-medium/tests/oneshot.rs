@@ -61,8 +61,8 @@ fn single_shot(setup: impl FnOnce(&mut Medium)) -> TxReport {
     let r = shot(&mut m, &mut c, T0, 1);
     // Immediate access: the medium has been idle for longer than DIFS and no backoff is
     // pending, so the frame goes on air the moment it is queued.
-    assert_eq!((r.t_queued, r.t_first_start, r.attempts), (T0, T0, 1));
-    assert_eq!(r.t_data_end - r.t_first_start, 36 * US);
+    assert_eq!((r.t_queued.as_ns(), r.t_first_start.as_ns(), r.attempts), (T0, T0, 1));
+    assert_eq!(r.t_data_end.as_ns() - r.t_first_start.as_ns(), 36 * US);
     r
 }
 
@@ -76,28 +76,28 @@ fn acked_one_shot_starts_at_once_and_lasts_96_us() {
     let mut c = Collect { record_air: true, ..Default::default() };
     let r = shot(&mut m, &mut c, T0, 1);
     assert_eq!((r.outcome, r.cause, r.delivered, r.attempts), (Outcome::Acked, Cause::None, true, 1));
-    assert_eq!((r.t_queued, r.t_first_start), (T0, T0));
-    assert_eq!(r.t_done - r.t_first_start, 96 * US);
+    assert_eq!((r.t_queued.as_ns(), r.t_first_start.as_ns()), (T0, T0));
+    assert_eq!(r.t_done.as_ns() - r.t_first_start.as_ns(), 96 * US);
     assert_eq!(&r.rates[..r.n_rates as usize], &[(Rate::Ofdm54, 1)]);
     // DATA 36 µs; the ACK from the AP SIFS later at 6 Mb/s (the only basic rate), 44 µs.
     assert_eq!(c.air.len(), 2);
-    assert_eq!((c.air[0].kind, c.air[0].t_start, c.air[0].t_end), (FrameKind::Data, T0, T0 + 36 * US));
+    assert_eq!((c.air[0].kind, c.air[0].t_start.as_ns(), c.air[0].t_end.as_ns()), (FrameKind::Data, T0, T0 + 36 * US));
     assert_eq!((c.air[1].kind, c.air[1].station, c.air[1].rate), (FrameKind::Ack, AP, Rate::Ofdm6));
-    assert_eq!((c.air[1].t_start, c.air[1].t_end), (T0 + 52 * US, T0 + 96 * US));
+    assert_eq!((c.air[1].t_start.as_ns(), c.air[1].t_end.as_ns()), (T0 + 52 * US, T0 + 96 * US));
 }
 
 #[test]
 fn data_body_corrupted_is_data_lost_at_ack_timeout() {
     let r = single_shot(|m| m.set_link(STA, AP, link(Some(1.0), None)));
     assert_eq!((r.outcome, r.cause, r.delivered), (Outcome::DataLost, Cause::LinkErrorProb, false));
-    assert_eq!(r.t_done - r.t_first_start, (36 + 45) * US);
+    assert_eq!(r.t_done.as_ns() - r.t_first_start.as_ns(), (36 + 45) * US);
 }
 
 #[test]
 fn data_preamble_missed_is_data_lost_at_ack_timeout() {
     let r = single_shot(|m| m.set_link(STA, AP, link(None, Some(1.0))));
     assert_eq!((r.outcome, r.cause, r.delivered), (Outcome::DataLost, Cause::PreambleMissed, false));
-    assert_eq!(r.t_done - r.t_first_start, (36 + 45) * US);
+    assert_eq!(r.t_done.as_ns() - r.t_first_start.as_ns(), (36 + 45) * US);
 }
 
 #[test]
@@ -106,14 +106,14 @@ fn ack_body_corrupted_is_learnt_at_the_end_of_the_ack() {
     // whole ACK before it knows: as late as a success.
     let r = single_shot(|m| m.set_link(AP, STA, link(Some(1.0), None)));
     assert_eq!((r.outcome, r.cause, r.delivered), (Outcome::AckLost, Cause::LinkErrorProb, true));
-    assert_eq!(r.t_done - r.t_first_start, 96 * US);
+    assert_eq!(r.t_done.as_ns() - r.t_first_start.as_ns(), 96 * US);
 }
 
 #[test]
 fn ack_preamble_missed_is_learnt_at_ack_timeout() {
     let r = single_shot(|m| m.set_link(AP, STA, link(None, Some(1.0))));
     assert_eq!((r.outcome, r.cause, r.delivered), (Outcome::AckLost, Cause::PreambleMissed, true));
-    assert_eq!(r.t_done - r.t_first_start, (36 + 45) * US);
+    assert_eq!(r.t_done.as_ns() - r.t_first_start.as_ns(), (36 + 45) * US);
 }
 
 #[test]
@@ -122,7 +122,7 @@ fn zero_probabilities_change_nothing() {
         m.set_link(STA, AP, link(Some(0.0), Some(0.0)));
         m.set_link(AP, STA, link(Some(-1.0), Some(0.0)));
     });
-    assert_eq!((r.outcome, r.t_done - r.t_first_start), (Outcome::Acked, 96 * US));
+    assert_eq!((r.outcome, r.t_done.as_ns() - r.t_first_start.as_ns()), (Outcome::Acked, 96 * US));
 }
 
 #[test]
@@ -135,27 +135,27 @@ fn a_station_ack_timeout_replaces_the_phy_one() {
         assert_eq!(m.ack_timeout(AP), Some(45 * US));
         m.set_link(STA, AP, link(Some(1.0), None));
     });
-    assert_eq!((r.outcome, r.t_done - r.t_first_start), (Outcome::DataLost, (36 + 25) * US));
+    assert_eq!((r.outcome, r.t_done.as_ns() - r.t_first_start.as_ns()), (Outcome::DataLost, (36 + 25) * US));
     // The ACK's preamble arrives SIFS (16 µs) after the DATA: within 25 µs, so a
     // corrupted ACK is still learnt at its end...
     let r = single_shot(|m| {
         m.set_ack_timeout(STA, Some(25 * US));
         m.set_link(AP, STA, link(Some(1.0), None));
     });
-    assert_eq!((r.outcome, r.t_done - r.t_first_start), (Outcome::AckLost, 96 * US));
+    assert_eq!((r.outcome, r.t_done.as_ns() - r.t_first_start.as_ns()), (Outcome::AckLost, 96 * US));
     // ...and a missed one at the shorter timeout.
     let r = single_shot(|m| {
         m.set_ack_timeout(STA, Some(25 * US));
         m.set_link(AP, STA, link(None, Some(1.0)));
     });
-    assert_eq!((r.outcome, r.t_done - r.t_first_start), (Outcome::AckLost, (36 + 25) * US));
+    assert_eq!((r.outcome, r.t_done.as_ns() - r.t_first_start.as_ns()), (Outcome::AckLost, (36 + 25) * US));
     // None goes back to the PHY's.
     let r = single_shot(|m| {
         m.set_ack_timeout(STA, Some(25 * US));
         m.set_ack_timeout(STA, None);
         m.set_link(STA, AP, link(Some(1.0), None));
     });
-    assert_eq!(r.t_done - r.t_first_start, 81 * US);
+    assert_eq!(r.t_done.as_ns() - r.t_first_start.as_ns(), 81 * US);
 }
 
 #[test]
@@ -167,19 +167,19 @@ fn a_later_one_shot_starts_at_once_only_after_the_post_backoff() {
     // After a success the sender draws a post-backoff in [0, CWmin = 15] slots, counted
     // after DIFS from the ACK's end. 200 µs later it has surely ended (34 + 15 × 9 =
     // 169 µs): the next one-shot goes on air the moment it is queued.
-    let at = first.t_done + 200 * US;
+    let at = first.t_done.as_ns() + 200 * US;
     let second = shot(&mut m, &mut c, at, 2);
-    assert_eq!((second.outcome, second.t_first_start), (Outcome::Acked, at));
-    assert_eq!(second.t_done - second.t_first_start, 96 * US);
+    assert_eq!((second.outcome, second.t_first_start.as_ns()), (Outcome::Acked, at));
+    assert_eq!(second.t_done.as_ns() - second.t_first_start.as_ns(), 96 * US);
     // 20 µs after a success the medium has not even been idle for DIFS and the
     // post-backoff is pending: the frame waits for DIFS plus the post-backoff's slots
     // (IEEE 802.11-2016 §10.3.4.3: a frame finding a backoff in progress transmits when
     // it ends). The wait is 34 + 9·b µs after the ACK's end, b in 0..=15.
-    let at = second.t_done + 20 * US;
+    let at = second.t_done.as_ns() + 20 * US;
     let third = shot(&mut m, &mut c, at, 3);
     assert_eq!(third.outcome, Outcome::Acked);
-    assert!(third.t_first_start > third.t_queued);
-    let after_difs = third.t_first_start - second.t_done - 34 * US;
+    assert!(third.t_first_start.as_ns() > third.t_queued.as_ns());
+    let after_difs = third.t_first_start.as_ns() - second.t_done.as_ns() - 34 * US;
     assert_eq!(after_difs % (9 * US), 0, "{after_difs}");
     assert!(after_difs / (9 * US) <= 15, "{after_difs}");
 }
@@ -191,10 +191,10 @@ fn without_backoff_a_one_shot_20_us_after_a_success_waits_exactly_difs() {
     m.set_edca(STA, Ac::Be, EdcaParams { cw_min: 0, cw_max: 0, ..dcf }).unwrap();
     let mut c = Collect::default();
     let first = shot(&mut m, &mut c, T0, 1);
-    let at = first.t_done + 20 * US;
+    let at = first.t_done.as_ns() + 20 * US;
     let second = shot(&mut m, &mut c, at, 2);
-    assert_eq!(second.t_first_start, first.t_done + 34 * US);
-    assert_eq!(second.t_first_start - second.t_queued, 14 * US);
+    assert_eq!(second.t_first_start.as_ns(), first.t_done.as_ns() + 34 * US);
+    assert_eq!(second.t_first_start.as_ns() - second.t_queued.as_ns(), 14 * US);
 }
 
 #[test]
@@ -216,9 +216,9 @@ fn preamble_misses_and_corrupted_acks_split_ack_losses_by_when_they_are_known() 
     let (mut la81, mut la96, mut acked) = (0u64, 0u64, 0u64);
     for r in &c.tx {
         // 1 ms apart, every one-shot finds the medium idle and no backoff pending.
-        assert_eq!(r.t_first_start, r.t_queued);
+        assert_eq!(r.t_first_start.as_ns(), r.t_queued.as_ns());
         assert!(r.delivered);
-        match (r.outcome, r.cause, (r.t_done - r.t_first_start) / US) {
+        match (r.outcome, r.cause, (r.t_done.as_ns() - r.t_first_start.as_ns()) / US) {
             (Outcome::AckLost, Cause::PreambleMissed, 81) => la81 += 1,
             (Outcome::AckLost, Cause::LinkErrorProb, 96) => la96 += 1,
             (Outcome::Acked, Cause::None, 96) => acked += 1,
@@ -301,8 +301,8 @@ fn shot_after_busy(m: &mut Medium, c: &mut Collect, talker: StationId, at: Time,
     m.enqueue(at, talker, broadcast(handle + 1_000)).unwrap();
     let r = shot(m, c, at + 100 * US, handle);
     let b = c.tx.iter().find(|r| r.handle == handle + 1_000).unwrap();
-    assert_eq!((b.t_first_start, b.t_done - b.t_first_start), (at, 248 * US));
-    (r, b.t_done)
+    assert_eq!((b.t_first_start.as_ns(), b.t_done.as_ns() - b.t_first_start.as_ns()), (at, 248 * US));
+    (r, b.t_done.as_ns())
 }
 
 #[test]
@@ -311,9 +311,9 @@ fn without_backoff_slots_a_frame_waits_exactly_aifs_after_a_busy_period() {
     m.set_edca(STA, Ac::Be, EdcaParams { aifsn: 2, cw_min: 0, cw_max: 0, txop_limit_ns: 0 }).unwrap();
     let mut c = Collect::default();
     let (r, busy_end) = shot_after_busy(&mut m, &mut c, talker, T0, 1);
-    assert_eq!(r.t_first_start, busy_end + 34 * US); // SIFS + 2 × 9 µs, no slot
-    assert_eq!(r.t_first_start, T0 + 282 * US);
-    assert_eq!((r.outcome, r.t_done - r.t_first_start), (Outcome::Acked, 96 * US));
+    assert_eq!(r.t_first_start.as_ns(), busy_end + 34 * US); // SIFS + 2 × 9 µs, no slot
+    assert_eq!(r.t_first_start.as_ns(), T0 + 282 * US);
+    assert_eq!((r.outcome, r.t_done.as_ns() - r.t_first_start.as_ns()), (Outcome::Acked, 96 * US));
 }
 
 #[test]
@@ -323,8 +323,8 @@ fn set_edca_leaves_a_backoff_in_progress_alone() {
     let (mut reference, talker) = with_talker();
     let mut c = Collect::default();
     let (r_ref, busy_end) = shot_after_busy(&mut reference, &mut c, talker, T0, 1);
-    let slots = (r_ref.t_first_start - busy_end - 34 * US) / (9 * US);
-    assert_eq!(r_ref.t_first_start, busy_end + (34 + 9 * slots) * US);
+    let slots = (r_ref.t_first_start.as_ns() - busy_end - 34 * US) / (9 * US);
+    assert_eq!(r_ref.t_first_start.as_ns(), busy_end + (34 + 9 * slots) * US);
     assert!(slots > 0, "this seed should draw a non-zero backoff");
 
     // Same run, but 20 µs into the DIFS after the busy period, with that backoff
@@ -340,11 +340,11 @@ fn set_edca_leaves_a_backoff_in_progress_alone() {
     m.set_edca(STA, Ac::Be, EdcaParams { aifsn: 5, cw_min: 0, cw_max: 0, txop_limit_ns: 0 }).unwrap();
     m.advance(T0 + MILLIS, &mut c);
     let r = *c.tx.iter().find(|r| r.handle == 1).unwrap();
-    assert_eq!(r.t_first_start, r_ref.t_first_start);
+    assert_eq!(r.t_first_start.as_ns(), r_ref.t_first_start.as_ns());
 
     // The next access uses the new parameters: AIFS = 16 + 5 × 9 = 61 µs, no slots.
     let (r, busy_end) = shot_after_busy(&mut m, &mut c, talker, T0 + 2 * MILLIS, 2);
-    assert_eq!(r.t_first_start, busy_end + 61 * US);
+    assert_eq!(r.t_first_start.as_ns(), busy_end + 61 * US);
 }
 
 #[test]
@@ -358,7 +358,7 @@ fn queued_requests_can_be_inspected_and_their_rates_changed_before_they_start() 
     m.enqueue(T0, STA, second).unwrap();
     let info = m.queued(STA, 2).unwrap();
     assert_eq!(info.rates, RateSeries::single(Rate::Ofdm54, 7));
-    assert_eq!((info.ac, info.len, info.no_ack, info.t_queued, info.attempts, info.on_air), (Ac::Be, 86, false, T0, 0, false));
+    assert_eq!((info.ac, info.len, info.no_ack, info.t_queued.as_ns(), info.attempts, info.on_air), (Ac::Be, 86, false, T0, 0, false));
 
     m.advance(T0 + 10 * US, &mut c); // handle 1 is on air since T0
     let info = m.queued(STA, 1).unwrap();
@@ -384,7 +384,7 @@ fn queued_requests_can_be_inspected_and_their_rates_changed_before_they_start() 
     let r2 = c.tx.iter().find(|r| r.handle == 2).unwrap();
     assert_eq!((r2.outcome, &r2.rates[..r2.n_rates as usize]), (Outcome::Acked, &[(Rate::Ofdm24, 1)][..]));
     // 86 B at 24 Mb/s: 52 µs; its ACK at 6 Mb/s.
-    assert_eq!(r2.t_data_end - r2.t_first_start, 52 * US);
+    assert_eq!(r2.t_data_end.as_ns() - r2.t_first_start.as_ns(), 52 * US);
     let data2 = c.air.iter().find(|a| a.kind == FrameKind::Data && a.handle == 2).unwrap();
     assert_eq!(data2.rate, Rate::Ofdm24);
     assert_eq!(m.set_queued_rates(STA, 2, at24), Err(QueuedError::NotQueued { station: STA, handle: 2 }));
@@ -528,13 +528,13 @@ fn slower_rates_set_during_a_txop_end_the_txop_instead_of_overrunning_it() {
     // that gap the caller slows it to 6 Mb/s: 2072 + 16 + 44 µs no longer fit.
     m.advance(T0 + 310 * US, &mut c);
     assert_eq!(c.tx.len(), 1);
-    assert_eq!(c.tx[0].t_done, T0 + 308 * US);
+    assert_eq!(c.tx[0].t_done.as_ns(), T0 + 308 * US);
     m.set_queued_rates(sta, 2, RateSeries::single(Rate::Ofdm6, 1)).unwrap();
     m.advance(T0 + 10 * MILLIS, &mut c);
     let r2 = c.tx.iter().find(|r| r.handle == 2).unwrap();
     assert_eq!((r2.outcome, r2.rates[0]), (Outcome::Acked, (Rate::Ofdm6, 1)));
     // Not SIFS after the ACK: the TXOP ended and the queue contended again (AIFS[VO]
     // = 34 µs, no backoff slots), counted from the due time of the continuation.
-    assert!(r2.t_first_start >= T0 + (308 + 34) * US, "{}", r2.t_first_start);
-    assert_eq!(r2.t_first_start, T0 + (308 + 16 + 34) * US);
+    assert!(r2.t_first_start.as_ns() >= T0 + (308 + 34) * US, "{}", r2.t_first_start.as_ns());
+    assert_eq!(r2.t_first_start.as_ns(), T0 + (308 + 16 + 34) * US);
 }

@@ -30,8 +30,8 @@ fn medium(n: u32, hidden: &[(u32, u32)], seed: u64) -> Medium {
 
 /// Everything reported, in order, with its time.
 fn reports(c: &Collect) -> Vec<String> {
-    let mut v: Vec<String> = c.tx.iter().map(|r| format!("tx {} {:?} {} {:?}", r.handle, r.outcome, r.t_done, r.rates)).collect();
-    v.extend(c.rx.iter().map(|r| format!("rx {} {} {} {}", r.handle, r.station, r.t_end, r.duplicate)));
+    let mut v: Vec<String> = c.tx.iter().map(|r| format!("tx {} {:?} {} {:?}", r.handle, r.outcome, r.t_done.as_ns(), r.rates)).collect();
+    v.extend(c.rx.iter().map(|r| format!("rx {} {} {} {}", r.handle, r.station, r.t_end.as_ns(), r.duplicate)));
     v
 }
 

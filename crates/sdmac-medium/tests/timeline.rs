@@ -50,16 +50,16 @@ fn acked_one_shot_with_basic_rate_6_lasts_96_us_on_air() {
     let r = c.tx[0];
     assert_eq!((r.handle, r.outcome, r.attempts, r.delivered), (7, Outcome::Acked, 1, true));
     // Idle medium: access after DIFS (34 µs) with backoff 0.
-    assert_eq!(r.t_first_start, 34 * US);
-    assert_eq!(r.t_data_end, 70 * US); // DATA 86 B at 54 Mb/s: 36 µs
-    assert_eq!(r.t_done, 130 * US); // + SIFS 16 + ACK 44 at 6 Mb/s
-    assert_eq!(r.t_done - r.t_first_start, 96 * US);
+    assert_eq!(r.t_first_start.as_ns(), 34 * US);
+    assert_eq!(r.t_data_end.as_ns(), 70 * US); // DATA 86 B at 54 Mb/s: 36 µs
+    assert_eq!(r.t_done.as_ns(), 130 * US); // + SIFS 16 + ACK 44 at 6 Mb/s
+    assert_eq!(r.t_done.as_ns() - r.t_first_start.as_ns(), 96 * US);
     // The air: DATA, then ACK from the receiver SIFS later.
     assert_eq!(c.air.len(), 2);
-    assert_eq!((c.air[0].kind, c.air[0].t_start, c.air[0].t_end, c.air[0].duration_us), (FrameKind::Data, 34 * US, 70 * US, 60));
-    assert_eq!((c.air[1].kind, c.air[1].station, c.air[1].t_start, c.air[1].t_end), (FrameKind::Ack, 1, 86 * US, 130 * US));
+    assert_eq!((c.air[0].kind, c.air[0].t_start.as_ns(), c.air[0].t_end.as_ns(), c.air[0].duration_us), (FrameKind::Data, 34 * US, 70 * US, 60));
+    assert_eq!((c.air[1].kind, c.air[1].station, c.air[1].t_start.as_ns(), c.air[1].t_end.as_ns()), (FrameKind::Ack, 1, 86 * US, 130 * US));
     assert_eq!(c.rx.len(), 1);
-    assert_eq!((c.rx[0].station, c.rx[0].from, c.rx[0].t_end), (1, 0, 70 * US));
+    assert_eq!((c.rx[0].station, c.rx[0].from, c.rx[0].t_end.as_ns()), (1, 0, 70 * US));
 }
 
 #[test]
@@ -67,7 +67,7 @@ fn ack_rate_follows_the_basic_rate_set() {
     let mut m = medium(2, &[]); // basic {6, 12, 24}: ACK of 54 Mb/s at 24 Mb/s, 28 µs
     m.enqueue(0, 0, req(1, Dest::Station(1), 50)).unwrap();
     let c = run(&mut m);
-    assert_eq!(c.tx[0].t_done, (34 + 36 + 16 + 28) * US);
+    assert_eq!(c.tx[0].t_done.as_ns(), (34 + 36 + 16 + 28) * US);
 }
 
 #[test]
@@ -81,9 +81,9 @@ fn missing_receiver_costs_data_plus_ack_timeout_per_attempt() {
     assert_eq!((r.outcome, r.cause, r.attempts), (Outcome::DataLost, Cause::OutOfRange, 7));
     // Each attempt: 36 µs DATA + 45 µs ACKTimeout; the ACKTimeout counts as busy, so
     // the next attempt waits DIFS after it (backoff 0): 115 µs per attempt.
-    assert_eq!(r.t_first_start, 34 * US);
-    assert_eq!(r.t_last_start, (34 + 6 * 115) * US);
-    assert_eq!(r.t_done, (34 + 6 * 115 + 81) * US);
+    assert_eq!(r.t_first_start.as_ns(), 34 * US);
+    assert_eq!(r.t_last_start.as_ns(), (34 + 6 * 115) * US);
+    assert_eq!(r.t_done.as_ns(), (34 + 6 * 115 + 81) * US);
     assert_eq!(c.air.len(), 7);
     assert!(c.air[1..].iter().all(|a| a.retry));
 }
@@ -108,7 +108,7 @@ fn broadcast_needs_no_ack_and_reaches_everyone() {
     m.enqueue(0, 0, req(5, Dest::Broadcast, 50)).unwrap();
     let c = run(&mut m);
     let r = c.tx[0];
-    assert_eq!((r.outcome, r.delivered, r.t_done), (Outcome::NoAck, true, 70 * US));
+    assert_eq!((r.outcome, r.delivered, r.t_done.as_ns()), (Outcome::NoAck, true, 70 * US));
     assert_eq!(c.rx.len(), 2);
     assert_eq!(c.air.len(), 1);
 }
@@ -123,7 +123,7 @@ fn backoffs_ending_in_the_same_slot_collide() {
     assert_eq!(c.tx.len(), 2);
     for r in &c.tx {
         assert_eq!((r.outcome, r.cause, r.attempts, r.collisions), (Outcome::DataLost, Cause::Collision, 1, 1));
-        assert_eq!((r.t_first_start, r.t_done), (34 * US, (70 + 45) * US));
+        assert_eq!((r.t_first_start.as_ns(), r.t_done.as_ns()), (34 * US, (70 + 45) * US));
     }
     assert_eq!(m.stats().collisions[Ac::Be as usize], 2);
     // No ACK was sent: the receiver could not detect either preamble.
@@ -140,7 +140,7 @@ fn a_station_that_hears_a_transmission_defers_and_resumes_after_difs() {
     m.advance(1_000_000_000, &mut c);
     let second = c.tx.iter().find(|r| r.handle == 2).unwrap();
     // Station 1 defers through DATA, SIFS, ACK (NAV), then DIFS: 114 + 34 µs.
-    assert_eq!(second.t_first_start, (114 + 34) * US);
+    assert_eq!(second.t_first_start.as_ns(), (114 + 34) * US);
     assert_eq!(second.outcome, Outcome::Acked);
 }
 
@@ -192,9 +192,9 @@ fn ap_beacons_every_interval_at_the_lowest_basic_rate() {
     assert_eq!(beacons.len(), 10); // TBTT at 0, 102.4 ms, ... 921.6 ms
     // The first waits PIFS (25 µs) on a medium idle since 0; later ones find the
     // medium idle for longer than PIFS and go at TBTT. All at 6 Mb/s.
-    assert_eq!(beacons[0].t_start, 25 * US);
+    assert_eq!(beacons[0].t_start.as_ns(), 25 * US);
     for (k, b) in beacons.iter().enumerate().skip(1) {
-        assert_eq!(b.t_start, k as u64 * 102_400 * US);
+        assert_eq!(b.t_start.as_ns(), k as u64 * 102_400 * US);
     }
     assert!(beacons.iter().all(|b| b.rate == Rate::Ofdm6));
     assert_eq!(c.rx.iter().filter(|r| r.kind == FrameKind::Beacon).count(), 10);
@@ -225,7 +225,7 @@ fn hidden_sender_ack_is_lost_while_data_was_delivered() {
     let r = c.tx[0];
     assert_eq!((r.outcome, r.cause, r.delivered), (Outcome::AckLost, Cause::LinkErrorProb, true));
     // The sender locked onto the ACK's preamble, so it learnt the loss at the ACK's end.
-    assert_eq!(r.t_done, (34 + 36 + 16 + 28) * US);
+    assert_eq!(r.t_done.as_ns(), (34 + 36 + 16 + 28) * US);
     // The receiver saw the DATA once, and not as a duplicate.
     assert_eq!(c.rx.len(), 1);
 }
@@ -254,7 +254,7 @@ fn same_seed_same_run_different_seed_different_run() {
         }
         let mut c = Collect::default();
         m.advance(200 * MILLIS, &mut c);
-        c.tx.iter().map(|r| (r.handle, r.t_done)).collect()
+        c.tx.iter().map(|r| (r.handle, r.t_done.as_ns())).collect()
     };
     assert_eq!(run_seed(1), run_seed(1));
     assert_ne!(run_seed(1), run_seed(2));
@@ -282,7 +282,7 @@ fn a_txop_carries_several_exchanges_sifs_apart() {
         m2.enqueue(0, 0, r).unwrap();
     }
     let c = run(&mut m2);
-    let starts: Vec<u64> = c.tx.iter().map(|r| r.t_first_start / US).collect();
+    let starts: Vec<u64> = c.tx.iter().map(|r| r.t_first_start.as_ns() / US).collect();
     // AIFS[VO] = 16 + 2*9 = 34 µs, then every 80 + 16 µs.
     assert_eq!(starts, [34, 130, 226]);
     assert!(c.tx.iter().all(|r| r.outcome == Outcome::Acked));
@@ -293,6 +293,6 @@ fn a_txop_carries_several_exchanges_sifs_apart() {
         dcf.enqueue(0, 0, req(h, Dest::Station(1), 50)).unwrap();
     }
     let c = run(&mut dcf);
-    let starts: Vec<u64> = c.tx.iter().map(|r| r.t_first_start / US).collect();
+    let starts: Vec<u64> = c.tx.iter().map(|r| r.t_first_start.as_ns() / US).collect();
     assert_eq!(starts, [34, 148, 262]);
 }

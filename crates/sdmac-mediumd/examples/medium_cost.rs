@@ -18,7 +18,6 @@
 //! run (beacons' work and that start included), deliveries and datagrams per data frame.
 
 use sdmac_frame::ieee80211::{write_data_frame, DataParams};
-use sdmac_frame::MacAddress;
 use sdmac_netlink::hwsim::{HwsimFlags, HwsimMsg, TxFrame, TxRate};
 use sdmac_netlink::nl::{self, NlHeader};
 use sdmac_mediumd::coalesce::{first_due, Coalesce};
@@ -34,7 +33,7 @@ const FAMILY: u16 = 0x1d;
 const R54M: i8 = 11;
 
 fn mac(i: usize) -> Mac {
-    [2, 0, 0, (i >> 8) as u8, i as u8, 0]
+    Mac::new([2, 0, 0, (i >> 8) as u8, i as u8, 0])
 }
 
 /// The k-th channel's centre frequency (MHz): 2.4 GHz channels 1–13, then 5 GHz.
@@ -48,11 +47,11 @@ fn freq_of(k: usize) -> u32 {
 
 fn kernel_datagram(from: Mac, to: Mac, freq: u32, cookie: u64, buf: &mut Vec<u8>) {
     let mut frame = vec![0u8; 1600];
-    let p = DataParams::new(MacAddress(to), MacAddress(from), MacAddress(from), 0x0800);
+    let p = DataParams::new(to, from, from, 0x0800);
     let n = write_data_frame(&mut frame, &p, &[0x5a; 1500], false).unwrap();
     let mut tx_info = [TxRate::END; 4];
     tx_info[0] = TxRate::new(R54M, 7);
-    let msg = HwsimMsg::Frame(TxFrame { transmitter: hw_addr_of(from), frame: &frame[..n], flags: HwsimFlags::REQ_TX_STATUS, freq: Some(freq), tx_info, tx_info_flags: None, cookie, extra: Vec::new() });
+    let msg = HwsimMsg::Frame(TxFrame { transmitter: hw_addr_of(from).0, frame: &frame[..n], flags: HwsimFlags::REQ_TX_STATUS, freq: Some(freq), tx_info, tx_info_flags: None, cookie, extra: Vec::new() });
     buf.resize(4096, 0);
     let len = msg.emit(&NlHeader::request(FAMILY, nl::flags::REQUEST, 0, 0), buf).unwrap();
     buf.truncate(len);
@@ -62,15 +61,15 @@ fn kernel_datagram(from: Mac, to: Mac, freq: u32, cookie: u64, buf: &mut Vec<u8>
 fn beacon_datagram(from: Mac, freq: u32, cookie: u64, buf: &mut Vec<u8>) {
     let mut frame = vec![0x80, 0x00, 0, 0];
     frame.extend_from_slice(&[0xff; 6]);
-    frame.extend_from_slice(&from);
-    frame.extend_from_slice(&from);
+    frame.extend_from_slice(from.as_bytes());
+    frame.extend_from_slice(from.as_bytes());
     frame.extend_from_slice(&[0, 0]);
     frame.extend_from_slice(&[0; 8]); // timestamp
     frame.extend_from_slice(&[100, 0, 0x02, 0]); // interval, capability (IBSS)
     frame.extend_from_slice(&[0, 5, b'p', b'a', b'i', b'r', b's', 1, 4, 0x02, 0x04, 0x0b, 0x16]);
     let mut tx_info = [TxRate::END; 4];
     tx_info[0] = TxRate::new(0, 1);
-    let msg = HwsimMsg::Frame(TxFrame { transmitter: hw_addr_of(from), frame: &frame, flags: HwsimFlags::NO_ACK, freq: Some(freq), tx_info, tx_info_flags: None, cookie, extra: Vec::new() });
+    let msg = HwsimMsg::Frame(TxFrame { transmitter: hw_addr_of(from).0, frame: &frame, flags: HwsimFlags::NO_ACK, freq: Some(freq), tx_info, tx_info_flags: None, cookie, extra: Vec::new() });
     buf.resize(4096, 0);
     let len = msg.emit(&NlHeader::request(FAMILY, nl::flags::REQUEST, 0, 0), buf).unwrap();
     buf.truncate(len);

@@ -68,14 +68,14 @@ impl Sink for Collector<'_> {
                     _ => return,
                 };
                 let mut b = vec![0u8; 10];
-                if sdmac_frame::ieee80211::write_ack_frame(&mut b, sdmac_frame::MacAddress(ra), r.duration_us, false).is_err() {
+                if sdmac_frame::ieee80211::write_ack_frame(&mut b, ra, r.duration_us, false).is_err() {
                     return;
                 }
                 b
             }
             FrameKind::Beacon => return,
         };
-        self.out.push(Output::Air { t_start: r.t_start, freq: self.freq, rate: r.rate, frame });
+        self.out.push(Output::Air { t_start: r.t_start.as_ns(), freq: self.freq, rate: r.rate, frame });
     }
 
     fn tx_done(&mut self, r: &TxReport) {
@@ -92,7 +92,7 @@ impl Sink for Collector<'_> {
         if let Some(t) = self.truth.as_mut() {
             t.push(crate::truth::of_report(&f, r, &attempts, signal_dbm));
         }
-        self.out.push(Output::TxStatus { transmitter: f.transmitter, cookie: f.cookie, acked, signal_dbm, attempts, echo: f.echo, due: r.t_done });
+        self.out.push(Output::TxStatus { transmitter: f.transmitter, cookie: f.cookie, acked, signal_dbm, attempts, echo: f.echo, due: r.t_done.as_ns() });
     }
 
     fn rx(&mut self, ind: &RxIndication) {
@@ -111,7 +111,7 @@ impl Sink for Collector<'_> {
         }
         let receiver = radio.hw;
         self.counters.deliveries += 1;
-        self.out.push(Output::Deliver { receiver, frame: f.bytes.clone(), rate: ind.rate, signal_dbm: signal, freq: self.freq, due: ind.t_end });
+        self.out.push(Output::Deliver { receiver, frame: f.bytes.clone(), rate: ind.rate, signal_dbm: signal, freq: self.freq, due: ind.t_end.as_ns() });
     }
 }
 

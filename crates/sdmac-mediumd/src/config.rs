@@ -35,7 +35,7 @@ pub fn setup_from(cfg: &Config, seed: u64) -> (Setup, Vec<String>) {
 
 /// One configured medium as the daemon models it.
 fn medium_of(spec: &MediumSpec) -> MediumSetup {
-    let macs: Vec<Mac> = spec.interfaces.iter().map(|i| i.mac.0).collect();
+    let macs: Vec<Mac> = spec.interfaces.iter().map(|i| i.mac).collect();
     let pair = |from: usize, to: usize| (from < macs.len() && to < macs.len()).then(|| (macs[from], macs[to]));
     let (model, movement) = match &spec.model {
         Model::Snr(s) => {
@@ -78,6 +78,6 @@ fn split_by_medium_id(spec: &MediumSpec, all: MediumSetup) -> Vec<MediumSetup> {
     ids.dedup();
     std::iter::once(0)
         .chain(ids)
-        .map(|id| MediumSetup { interfaces: spec.interfaces.iter().filter(|i| i.medium_id == id).map(|i| i.mac.0).collect(), ..MediumSetup::like(&all, id) })
+        .map(|id| MediumSetup { interfaces: spec.interfaces.iter().filter(|i| i.medium_id == id).map(|i| i.mac).collect(), ..MediumSetup::like(&all, id) })
         .collect()
 }

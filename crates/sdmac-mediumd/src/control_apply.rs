@@ -117,10 +117,10 @@ pub fn apply(m: &mut HwsimMedium, r: &Request) -> Applied {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hwsim_medium::{LinkModel, Setup};
+    use crate::hwsim_medium::{LinkModel, Mac, Setup};
 
-    const A: [u8; 6] = [2, 0, 0, 0, 0, 0];
-    const B: [u8; 6] = [2, 0, 0, 0, 1, 0];
+    const A: Mac = Mac::new([2, 0, 0, 0, 0, 0]);
+    const B: Mac = Mac::new([2, 0, 0, 0, 1, 0]);
 
     #[test]
     fn add_delete_and_not_found() {

@@ -686,7 +686,7 @@ mod tests {
             let mut bad = UnixStream::connect(&path).unwrap();
             serve_until(&mut c, &mut poller, &stop, |c| c.clients.len() == 2);
             let _ = bad.write_all(&junk);
-            let req = encode_request(&Request::Add([2, 0, 0, 0, 0, 9]));
+            let req = encode_request(&Request::Add(sdmac_types::MacAddress([2, 0, 0, 0, 0, 9])));
             good.write_all(&req).unwrap();
             good.set_nonblocking(true).unwrap();
             let mut reply = Vec::new();

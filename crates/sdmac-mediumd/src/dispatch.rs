@@ -334,7 +334,6 @@ mod tests {
     use super::*;
     use crate::hwsim_medium::{hw_addr_of, StatusEcho};
     use sdmac_frame::ieee80211::{write_data_frame, DataParams};
-    use sdmac_frame::MacAddress;
     use sdmac_netlink::hwsim::HwsimMsg;
     use sdmac_netlink::nl;
     use sdmac_phy::Rate;
@@ -359,7 +358,7 @@ mod tests {
         for d in r.0.lock().unwrap().iter() {
             for m in nl::messages(d) {
                 if let Ok(HwsimMsg::TxInfo(t)) = HwsimMsg::parse(&m.unwrap()) {
-                    v.push((t.transmitter, t.cookie));
+                    v.push((Mac::from(t.transmitter), t.cookie));
                 }
             }
         }
@@ -367,14 +366,14 @@ mod tests {
         v
     }
 
-    const A: Mac = [2, 0, 0, 0, 0, 0];
-    const B: Mac = [2, 0, 0, 0, 1, 0];
-    const C: Mac = [2, 0, 0, 0, 2, 0];
-    const D: Mac = [2, 0, 0, 0, 3, 0];
+    const A: Mac = Mac::new([2, 0, 0, 0, 0, 0]);
+    const B: Mac = Mac::new([2, 0, 0, 0, 1, 0]);
+    const C: Mac = Mac::new([2, 0, 0, 0, 2, 0]);
+    const D: Mac = Mac::new([2, 0, 0, 0, 3, 0]);
 
     fn send(d: &mut Dispatcher, from: Mac, to: Mac, freq: u32, cookie: u64) {
         let mut buf = vec![0u8; 2000];
-        let p = DataParams::new(MacAddress(to), MacAddress(from), MacAddress(from), 0x0800);
+        let p = DataParams::new(to, from, from, 0x0800);
         let n = write_data_frame(&mut buf, &p, &[0u8; 1500], false).unwrap();
         let f = KernelFrame { transmitter: hw_addr_of(from), frame: &buf[..n], no_ack: false, freq, rates: vec![(Rate::Dsss1, 3)], cookie, echo: StatusEcho::default() };
         let t = crate::syscall_count::monotonic_ns() - d.shared.origin;

@@ -135,14 +135,14 @@ impl Encoder {
                     }
                     let flags = HwsimFlags::from_bits_retain(echo.flags);
                     let flags = if *acked { flags | HwsimFlags::STAT_ACK } else { flags };
-                    HwsimMsg::TxInfo(TxInfoFrame { transmitter: *transmitter, flags, cookie: *cookie, signal: *signal_dbm, tx_info })
+                    HwsimMsg::TxInfo(TxInfoFrame { transmitter: transmitter.0, flags, cookie: *cookie, signal: *signal_dbm, tx_info })
                 }
                 Output::Deliver { receiver, frame, rate, signal_dbm, freq, due } => {
                     if let Some(l) = late.as_deref_mut() {
                         l.record(*due, now);
                     }
                     let band = Band::from_freq(*freq).unwrap_or(Band::from_freq(2412).expect("2.4 GHz band"));
-                    HwsimMsg::Delivery(RxFrame { receiver: *receiver, frame, rx_rate: rx_rate_index(*rate, band), signal: *signal_dbm, freq: *freq })
+                    HwsimMsg::Delivery(RxFrame { receiver: receiver.0, frame, rx_rate: rx_rate_index(*rate, band), signal: *signal_dbm, freq: *freq })
                 }
                 Output::Air { .. } => continue,
             };
@@ -193,8 +193,8 @@ mod tests {
 
     #[test]
     fn lateness_is_the_send_time_after_each_output_time() {
-        let status = |due| Output::TxStatus { transmitter: [2, 0, 0, 0, 0, 0], cookie: 1, acked: true, signal_dbm: -50, attempts: vec![1], echo: StatusEcho { rate_idx: [0, -1, -1, -1], flags: 1 }, due };
-        let delivery = |due| Output::Deliver { receiver: [2, 0, 0, 0, 1, 0], frame: vec![0x08; 24], rate: Rate::Ofdm6, signal_dbm: -50, freq: 2412, due };
+        let status = |due| Output::TxStatus { transmitter: sdmac_types::MacAddress([2, 0, 0, 0, 0, 0]), cookie: 1, acked: true, signal_dbm: -50, attempts: vec![1], echo: StatusEcho { rate_idx: [0, -1, -1, -1], flags: 1 }, due };
+        let delivery = |due| Output::Deliver { receiver: sdmac_types::MacAddress([2, 0, 0, 0, 1, 0]), frame: vec![0x08; 24], rate: Rate::Ofdm6, signal_dbm: -50, freq: 2412, due };
         let air = Output::Air { t_start: 0, freq: 2412, rate: Rate::Ofdm6, frame: vec![0xd4, 0] };
         let mut out = vec![delivery(1_000_000), status(1_060_000), air, status(1_090_000)];
         let (mut late, mut datagrams, mut on_air) = (Lateness::new(), 0, 0);
@@ -223,7 +223,7 @@ mod tests {
 
     #[test]
     fn datagrams_stay_within_the_kernels_good_size() {
-        let delivery = |len| Output::Deliver { receiver: [2, 0, 0, 0, 1, 0], frame: vec![0x08; len], rate: Rate::Ofdm54, signal_dbm: -50, freq: 2412, due: 0 };
+        let delivery = |len| Output::Deliver { receiver: sdmac_types::MacAddress([2, 0, 0, 0, 1, 0]), frame: vec![0x08; len], rate: Rate::Ofdm54, signal_dbm: -50, freq: 2412, due: 0 };
         // Ten deliveries of 1,500 bytes, then one frame larger than a datagram's limit.
         let mut out: Vec<Output> = (0..10).map(|_| delivery(1500)).collect();
         out.push(delivery(5000));
@@ -266,7 +266,7 @@ mod status_tests {
     /// The TX_INFO of the status the encoder writes for `attempts` of a frame whose
     /// rate series had the indices `idx`.
     fn tx_info(idx: [i8; 4], attempts: Vec<u8>) -> [TxRate; TX_MAX_RATES] {
-        let mut out = vec![Output::TxStatus { transmitter: [0x42, 0, 0, 0, 0, 0], cookie: 3, acked: true, signal_dbm: -50, attempts, echo: StatusEcho { rate_idx: idx, flags: 1 }, due: 0 }];
+        let mut out = vec![Output::TxStatus { transmitter: sdmac_types::MacAddress([0x42, 0, 0, 0, 0, 0]), cookie: 3, acked: true, signal_dbm: -50, attempts, echo: StatusEcho { rate_idx: idx, flags: 1 }, due: 0 }];
         let mut enc = Encoder::new(20, 1, 0);
         let mut got = None;
         enc.send(

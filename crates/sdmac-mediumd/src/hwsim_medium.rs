@@ -18,7 +18,7 @@ use crate::collector::Collector;
 use crate::media::{MediumId, MediumSetup, MediumState};
 use crate::movement::{moved, Movement};
 use crate::radio::{Radio, RadioIndex};
-use crate::refusal::{mac, report_once, Cause, RateName, Refusals};
+use crate::refusal::{report_once, Cause, RateName, Refusals};
 use sdmac_control::ext::{TruthCause, TruthRecord};
 use sdmac_frame::ieee80211::{Frame, FrameType};
 use sdmac_medium::{Ac, Dest, LinkOverride, Medium, MediumConfig, RateSeries, StationConfig, StationId, Time, TxRequest};
@@ -29,12 +29,12 @@ use std::collections::HashMap;
 pub use crate::link_model::LinkModel;
 
 /// A MAC address.
-pub type Mac = [u8; 6];
+pub type Mac = sdmac_types::MacAddress;
 
 /// The hwsim (wire) address of a radio whose interface address is `a`.
 pub fn hw_addr_of(a: Mac) -> Mac {
     let mut h = a;
-    h[0] |= 0x40;
+    h.0[0] |= 0x40;
     h
 }
 
@@ -471,7 +471,7 @@ impl HwsimMedium {
         let within = self.channels[c].within;
         let phy = self.channels[c].engine.phy().clone();
         let radio = &self.radios[r];
-        let mut sc = StationConfig::new(&phy, radio.hw, radio.pos).with_qos(&phy);
+        let mut sc = StationConfig::new(&phy, radio.hw.0, radio.pos).with_qos(&phy);
         sc.noise_floor_dbm = self.media[within].setup.noise_floor_dbm;
         sc.tx_power_dbm = self.tx_power_in(r, within, sc.tx_power_dbm);
         if let Some(g) = radio.gain_dbi {
@@ -539,7 +539,7 @@ impl HwsimMedium {
             counters.refused += 1;
             counters.refusals.count(cause);
             counters.statuses += 1;
-            report_once(cause, || format!("refused a frame from {} on {} MHz: {}; answered as not acknowledged", mac(f.transmitter), f.freq, why()));
+            report_once(cause, || format!("refused a frame from {} on {} MHz: {}; answered as not acknowledged", f.transmitter, f.freq, why()));
             out.push(Output::TxStatus {
                 transmitter: f.transmitter,
                 cookie: f.cookie,
@@ -564,20 +564,20 @@ impl HwsimMedium {
         if let Some(r) = usable.first_skipped {
             self.counters.refusals.rates_skipped += usable.skipped;
             report_once(Cause::RateSkipped, || {
-                format!("skipped rate {} of a frame from {} on {} MHz: the {} channel does not carry it; the frame went at its other rates", RateName(r), mac(f.transmitter), f.freq, standard_for(f.freq))
+                format!("skipped rate {} of a frame from {} on {} MHz: the {} channel does not carry it; the frame went at its other rates", RateName(r), f.transmitter, f.freq, standard_for(f.freq))
             });
         }
         self.take_movement_steps(now, out);
         // As learn_from_frame does, in the same order (a dispatcher's replica and the
         // thread that takes the frame must end up with the same radio table).
-        let (r, _) = self.learn_radio(f.transmitter, frame.addr2().map(|a| a.0));
+        let (r, _) = self.learn_radio(f.transmitter, frame.addr2());
         self.retune(r, f.freq);
         let within = self.radios[r].medium;
         let c = self.channel_index(now, within, f.freq);
         self.advance_channel(c, now, out);
         let s = self.station_for(c, r);
-        let a1 = frame.addr1().0;
-        let dst = if a1[0] & 1 == 1 {
+        let a1 = frame.addr1();
+        let dst = if a1.is_multicast() {
             Dest::Broadcast
         } else {
             match self.radio_by_addr(a1) {
@@ -613,7 +613,7 @@ impl HwsimMedium {
     pub fn learn_from_frame(&mut self, f: &KernelFrame<'_>) -> Option<Learned> {
         let frame = Frame::new_checked(f.frame).ok()?;
         usable_rates(f.freq, &f.rates).series()?;
-        let addr = frame.addr2().map(|a| a.0);
+        let addr = frame.addr2();
         let (r, changed) = self.learn_radio(f.transmitter, addr);
         let retuned = self.radios[r].tuned != Some(f.freq);
         self.retune(r, f.freq);

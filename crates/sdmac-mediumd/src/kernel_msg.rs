@@ -35,7 +35,7 @@ pub fn each_message(d: &[u8], family: u16, log: u8, mut f: impl FnMut(KernelMsg<
                     })
                     .collect();
                 f(KernelMsg::Frame(KernelFrame {
-                    transmitter: fr.transmitter,
+                    transmitter: fr.transmitter.into(),
                     frame: fr.frame,
                     no_ack: !fr.wants_ack(),
                     freq: fr.freq.unwrap_or(2412),
@@ -44,7 +44,7 @@ pub fn each_message(d: &[u8], family: u16, log: u8, mut f: impl FnMut(KernelMsg<
                     echo: StatusEcho { rate_idx: fr.tx_info.map(|r| r.idx), flags: fr.flags.bits() },
                 }));
             }
-            Ok(HwsimMsg::AddMacAddr(e)) => f(KernelMsg::AddMacAddr(e.radio, e.addr)),
+            Ok(HwsimMsg::AddMacAddr(e)) => f(KernelMsg::AddMacAddr(e.radio.into(), e.addr.into())),
             // DEL_MAC_ADDR is not acted on: mac80211_hwsim sends it at the end of every
             // software scan for the address the scan used — the interface's own, which it
             // keeps. An address that moves is taken by the radio it moves to

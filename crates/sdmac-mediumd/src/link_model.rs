@@ -116,8 +116,8 @@ impl LinkModel {
 mod tests {
     use super::*;
 
-    const A: Mac = [2, 0, 0, 0, 0, 0];
-    const B: Mac = [2, 0, 0, 0, 1, 0];
+    const A: Mac = Mac::new([2, 0, 0, 0, 0, 0]);
+    const B: Mac = Mac::new([2, 0, 0, 0, 1, 0]);
 
     #[test]
     fn snr_links_default_and_remembered() {

@@ -82,11 +82,11 @@ mod tests {
 
     #[test]
     fn a_direction_is_a_displacement_per_step() {
-        let m = Movement { interval_ns: 3 * S, directions: vec![([2, 0, 0, 0, 0, 0], [10.0, 0.0, 0.0]), ([2, 0, 0, 0, 1, 0], [0.0; 3])] };
-        let d = m.direction_of(|a| *a == [2, 0, 0, 0, 0, 0]).unwrap();
+        let m = Movement { interval_ns: 3 * S, directions: vec![(Mac::new([2, 0, 0, 0, 0, 0]), [10.0, 0.0, 0.0]), (Mac::new([2, 0, 0, 0, 1, 0]), [0.0; 3])] };
+        let d = m.direction_of(|a| *a == Mac::new([2, 0, 0, 0, 0, 0])).unwrap();
         assert_eq!(moved(moved([0.0, 5.0, 1.0], d), d), [20.0, 5.0, 1.0]);
         // A zero direction does not move.
-        assert_eq!(m.direction_of(|a| *a == [2, 0, 0, 0, 1, 0]), None);
-        assert_eq!(m.direction_of(|a| *a == [2, 0, 0, 0, 2, 0]), None);
+        assert_eq!(m.direction_of(|a| *a == Mac::new([2, 0, 0, 0, 1, 0])), None);
+        assert_eq!(m.direction_of(|a| *a == Mac::new([2, 0, 0, 0, 2, 0])), None);
     }
 }

@@ -122,11 +122,6 @@ impl fmt::Display for RateName {
 /// against the kernel's own entries.
 pub const UNDECODABLE: Rate = Rate::Custom { kbps: 0 };
 
-/// A MAC address as text.
-pub fn mac(a: [u8; 6]) -> String {
-    a.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(":")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,7 +138,6 @@ mod tests {
         assert_eq!(b.json(), "{\"malformed\": 1, \"no_usable_rate\": 1, \"engine\": 0, \"rates_skipped\": 2}");
         assert_eq!(RateName(UNDECODABLE).to_string(), "an entry hwsim's rate tables do not hold");
         assert_eq!(RateName(Rate::Ht { mcs: 7, bw40: true, sgi: false }).to_string(), "mcs7-40");
-        assert_eq!(mac([0x42, 0, 0, 0, 1, 0]), "42:00:00:00:01:00");
     }
 
     #[test]

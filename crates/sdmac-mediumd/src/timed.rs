@@ -39,7 +39,7 @@ mod tests {
     use sdmac_phy::Rate;
 
     fn status(cookie: u64, due: Time) -> Output {
-        Output::TxStatus { transmitter: [2, 0, 0, 0, 0, 0], cookie, acked: true, signal_dbm: -50, attempts: vec![1], echo: StatusEcho { rate_idx: [0, -1, -1, -1], flags: 1 }, due }
+        Output::TxStatus { transmitter: sdmac_types::MacAddress([2, 0, 0, 0, 0, 0]), cookie, acked: true, signal_dbm: -50, attempts: vec![1], echo: StatusEcho { rate_idx: [0, -1, -1, -1], flags: 1 }, due }
     }
 
     fn cookie(o: &Output) -> u64 {

@@ -13,8 +13,8 @@ use sdmac_phy::Rate;
 /// (TA, RA, sequence control) of a frame; zero where it has none.
 fn addresses(frame: &[u8]) -> (Mac, Mac, u16) {
     match Frame::new_checked(frame) {
-        Ok(f) => (f.addr2().map_or([0; 6], |a| a.0), f.addr1().0, f.seq_ctrl().unwrap_or(0)),
-        Err(_) => ([0; 6], [0; 6], 0),
+        Ok(f) => (f.addr2().unwrap_or(Mac::ZERO), f.addr1(), f.seq_ctrl().unwrap_or(0)),
+        Err(_) => (Mac::ZERO, Mac::ZERO, 0),
     }
 }
 
@@ -95,8 +95,8 @@ pub(crate) fn of_report(f: &InFlight, r: &TxReport, attempts: &[u8], signal_dbm:
         n_entries,
         attempts,
         t_arrival_ns: f.arrived,
-        t_first_start_ns: r.t_first_start,
-        t_end_ns: r.t_done,
+        t_first_start_ns: r.t_first_start.as_ns(),
+        t_end_ns: r.t_done.as_ns(),
         signal_dbm: signal_dbm.clamp(-128, 127) as i8,
     }
 }

@@ -5,9 +5,10 @@
 
 use proptest::prelude::*;
 use sdmac_mediumd::control::{encode_request, Decoder, Request};
+use sdmac_types::MacAddress;
 
-fn mac() -> impl Strategy<Value = [u8; 6]> {
-    any::<[u8; 6]>()
+fn mac() -> impl Strategy<Value = MacAddress> {
+    any::<[u8; 6]>().prop_map(MacAddress)
 }
 
 fn request() -> impl Strategy<Value = Request> {

@@ -8,10 +8,11 @@ use common::*;
 use sdmac_mediumd::config::setup_from;
 use sdmac_mediumd::hwsim_medium::{hw_addr_of, HwsimMedium, LinkModel, Output, Setup};
 use sdmac_phy::Rate;
+use sdmac_types::MacAddress;
 
-const A: [u8; 6] = [0x02, 0, 0, 0, 0, 0];
-const B: [u8; 6] = [0x02, 0, 0, 0, 1, 0];
-const C: [u8; 6] = [0x02, 0, 0, 0, 2, 0];
+const A: MacAddress = MacAddress([0x02, 0, 0, 0, 0, 0]);
+const B: MacAddress = MacAddress([0x02, 0, 0, 0, 1, 0]);
+const C: MacAddress = MacAddress([0x02, 0, 0, 0, 2, 0]);
 const FRAMES: u64 = 1000;
 
 fn setup(snr_db: f64, fading_db: f64) -> Setup {
@@ -22,7 +23,7 @@ fn setup(snr_db: f64, fading_db: f64) -> Setup {
 /// that came out.
 fn broadcasts(setup: Setup) -> Vec<Output> {
     let mut m = HwsimMedium::new(setup);
-    let f = data(A, [0xff; 6], &[3u8; 1500]);
+    let f = data(A, MacAddress::BROADCAST, &[3u8; 1500]);
     let mut out = Vec::new();
     for k in 0..FRAMES {
         out.extend(send(&mut m, (k + 1) * MS, A, &f, Rate::Ofdm54, 1, k));
@@ -46,7 +47,7 @@ fn mixed_traffic(setup: Setup) -> Vec<Output> {
         let (from, to) = match k % 3 {
             0 => (A, B),
             1 => (B, A),
-            _ => (C, [0xff; 6]),
+            _ => (C, MacAddress::BROADCAST),
         };
         let f = data(from, to, &vec![k as u8; 200 + (k as usize * 37) % 1200]);
         out.extend(send(&mut m, t, from, &f, if k % 2 == 0 { Rate::Ofdm54 } else { Rate::Ofdm36 }, 3, k));
@@ -69,8 +70,15 @@ fn fingerprint(out: &[Output]) -> u64 {
             o => o,
         })
         .collect();
+    // Addresses as the six-byte arrays the daemon printed before it had a MAC type.
+    let mut text = format!("{out:?}").replace(", due: 0", "");
+    while let Some(at) = text.find("MacAddress([") {
+        let end = at + text[at..].find("])").expect("an address's closing bracket");
+        text.replace_range(end..end + 2, "]");
+        text.replace_range(at..at + "MacAddress([".len(), "[");
+    }
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in format!("{out:?}").replace(", due: 0", "").bytes() {
+    for b in text.bytes() {
         h ^= b as u64;
         h = h.wrapping_mul(0x100_0000_01b3);
     }

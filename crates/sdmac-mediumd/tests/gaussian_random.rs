@@ -8,9 +8,10 @@ use common::*;
 use sdmac_mediumd::hwsim_medium::{hw_addr_of, HwsimMedium, LinkModel, Output, Setup};
 use sdmac_phy::propagation::PathLoss;
 use sdmac_phy::Rate;
+use sdmac_types::MacAddress;
 
-const A: [u8; 6] = [0x02, 0, 0, 0, 0, 0];
-const B: [u8; 6] = [0x02, 0, 0, 0, 1, 0];
+const A: MacAddress = MacAddress([0x02, 0, 0, 0, 0, 0]);
+const B: MacAddress = MacAddress([0x02, 0, 0, 0, 1, 0]);
 
 fn setup(model: PathLoss) -> Setup {
     let positions = vec![(A, [0.0; 3]), (B, [10.0, 0.0, 0.0])];
@@ -19,7 +20,7 @@ fn setup(model: PathLoss) -> Setup {
 
 /// The signal B receives a broadcast from A with, sent at `at`.
 fn signal_at_b(m: &mut HwsimMedium, at: u64) -> i32 {
-    send(m, at, A, &data(A, [0xff; 6], b"hi"), Rate::Ofdm6, 1, at);
+    send(m, at, A, &data(A, MacAddress::BROADCAST, b"hi"), Rate::Ofdm6, 1, at);
     run(m, at + 5 * MS)
         .iter()
         .find_map(|o| match o {

@@ -5,20 +5,20 @@ use sdmac_frame::MacAddress;
 use sdmac_mediumd::hwsim_medium::{hw_addr_of, HwsimMedium, KernelFrame, LinkModel, Output, Setup, StatusEcho};
 use sdmac_phy::Rate;
 
-const A: [u8; 6] = [0x02, 0, 0, 0, 0, 0];
-const B: [u8; 6] = [0x02, 0, 0, 0, 1, 0];
-const C: [u8; 6] = [0x02, 0, 0, 0, 2, 0];
+const A: MacAddress = MacAddress([0x02, 0, 0, 0, 0, 0]);
+const B: MacAddress = MacAddress([0x02, 0, 0, 0, 1, 0]);
+const C: MacAddress = MacAddress([0x02, 0, 0, 0, 2, 0]);
 const MS: u64 = 1_000_000;
 
-fn data(from: [u8; 6], to: [u8; 6], payload: &[u8]) -> Vec<u8> {
+fn data(from: MacAddress, to: MacAddress, payload: &[u8]) -> Vec<u8> {
     let mut buf = vec![0u8; 2400];
-    let p = DataParams::new(MacAddress(to), MacAddress(from), MacAddress(from), 0x0800);
+    let p = DataParams::new(to, from, from, 0x0800);
     let n = write_data_frame(&mut buf, &p, payload, false).unwrap();
     buf.truncate(n);
     buf
 }
 
-fn kf(from: [u8; 6], frame: &[u8], freq: u32, rates: Vec<(Rate, u8)>, cookie: u64) -> KernelFrame<'_> {
+fn kf(from: MacAddress, frame: &[u8], freq: u32, rates: Vec<(Rate, u8)>, cookie: u64) -> KernelFrame<'_> {
     let echo = StatusEcho { rate_idx: [3, 2, -1, -1], flags: 1 };
     KernelFrame { transmitter: hw_addr_of(from), frame, no_ack: false, freq, rates, cookie, echo }
 }
@@ -94,11 +94,11 @@ fn lossy_link_uses_every_try_and_reports_no_ack() {
 #[test]
 fn broadcast_reaches_every_other_radio_and_counts_as_sent() {
     let mut m = HwsimMedium::new(snr_setup());
-    let f = data(A, [0xff; 6], b"hello all");
+    let f = data(A, MacAddress::BROADCAST, b"hello all");
     let mut out = Vec::new();
     m.on_frame(MS, kf(A, &f, 2412, vec![(Rate::Ofdm6, 1)], 1), &mut out);
     let out = run(&mut m, 5 * MS);
-    let mut receivers: Vec<[u8; 6]> = out.iter().filter_map(|o| if let Output::Deliver { receiver, .. } = o { Some(*receiver) } else { None }).collect();
+    let mut receivers: Vec<MacAddress> = out.iter().filter_map(|o| if let Output::Deliver { receiver, .. } = o { Some(*receiver) } else { None }).collect();
     receivers.sort();
     assert_eq!(receivers, vec![hw_addr_of(B), hw_addr_of(C)]);
     assert!(out.iter().any(|o| matches!(o, Output::TxStatus { acked: true, .. })));
@@ -123,7 +123,7 @@ fn channels_are_separate_media() {
 #[test]
 fn unknown_transmitters_and_garbage_are_answered() {
     let mut m = HwsimMedium::new(snr_setup());
-    let stranger = [0x02, 9, 9, 9, 9, 9];
+    let stranger = MacAddress([0x02, 9, 9, 9, 9, 9]);
     let f = data(stranger, B, b"who am i");
     let mut out = Vec::new();
     m.on_frame(MS, kf(stranger, &f, 2412, vec![(Rate::Ofdm54, 1)], 5), &mut out);
@@ -189,10 +189,10 @@ fn a_radio_that_sends_on_another_channel_gets_no_copies_from_this_one() {
     // MHz again, it hears 2412 MHz again.
     let mut m = HwsimMedium::new(snr_setup());
     let mut out = Vec::new();
-    let fc = data(C, [0xff; 6], &[1u8; 50]);
+    let fc = data(C, MacAddress::BROADCAST, &[1u8; 50]);
     m.on_frame(MS, kf(C, &fc, 2437, vec![(Rate::Ofdm6, 1)], 1), &mut out);
     out.extend(run(&mut m, 2 * MS));
-    let receivers = |out: &[Output], freq: u32| -> Vec<[u8; 6]> {
+    let receivers = |out: &[Output], freq: u32| -> Vec<MacAddress> {
         out.iter()
             .filter_map(|o| match o {
                 Output::Deliver { receiver, freq: f, .. } if *f == freq => Some(*receiver),
@@ -201,7 +201,7 @@ fn a_radio_that_sends_on_another_channel_gets_no_copies_from_this_one() {
             .collect()
     };
     assert_eq!(receivers(&out, 2437), vec![hw_addr_of(A), hw_addr_of(B)], "on 2437 MHz C reaches both");
-    let fa = data(A, [0xff; 6], &[2u8; 50]);
+    let fa = data(A, MacAddress::BROADCAST, &[2u8; 50]);
     let mut out = Vec::new();
     m.on_frame(3 * MS, kf(A, &fa, 2412, vec![(Rate::Ofdm6, 1)], 2), &mut out);
     out.extend(run(&mut m, 4 * MS));
@@ -223,7 +223,7 @@ fn a_radio_on_another_channel_does_not_acknowledge() {
     // every try. Once C sends on 2412 MHz again, A's next frame to it is acknowledged.
     let mut m = HwsimMedium::new(snr_setup());
     let mut out = Vec::new();
-    let fc = data(C, [0xff; 6], &[1u8; 50]);
+    let fc = data(C, MacAddress::BROADCAST, &[1u8; 50]);
     m.on_frame(MS, kf(C, &fc, 2437, vec![(Rate::Ofdm6, 1)], 1), &mut out);
     out.extend(run(&mut m, 2 * MS));
     let to_c = data(A, C, &[3u8; 100]);

@@ -9,13 +9,14 @@ use sdmac_mediumd::config::setup_from;
 use sdmac_mediumd::hwsim_medium::{hw_addr_of, HwsimMedium, LinkModel, Output, Setup};
 use sdmac_mediumd::media::MediumSetup;
 use sdmac_phy::Rate;
+use sdmac_types::MacAddress;
 
-const A: [u8; 6] = [0x02, 0, 0, 0, 0, 0];
-const B: [u8; 6] = [0x02, 0, 0, 0, 1, 0];
-const C: [u8; 6] = [0x02, 0, 0, 0, 2, 0];
-const D: [u8; 6] = [0x02, 0, 0, 0, 3, 0];
-const E: [u8; 6] = [0x02, 0, 0, 0, 4, 0];
-const BCAST: [u8; 6] = [0xff; 6];
+const A: MacAddress = MacAddress([0x02, 0, 0, 0, 0, 0]);
+const B: MacAddress = MacAddress([0x02, 0, 0, 0, 1, 0]);
+const C: MacAddress = MacAddress([0x02, 0, 0, 0, 2, 0]);
+const D: MacAddress = MacAddress([0x02, 0, 0, 0, 3, 0]);
+const E: MacAddress = MacAddress([0x02, 0, 0, 0, 4, 0]);
+const BCAST: MacAddress = MacAddress([0xff; 6]);
 
 fn snr(db: f64) -> LinkModel {
     LinkModel::Snr { default_snr_db: db, links: vec![] }
@@ -44,7 +45,7 @@ fn race(setup: Setup) -> (Vec<(u64, Output)>, HwsimMedium) {
     (run_timed(&mut m, MS, 30 * MS, 10 * US), m)
 }
 
-fn delivered_at(seen: &[(u64, Output)], to: [u8; 6]) -> Option<u64> {
+fn delivered_at(seen: &[(u64, Output)], to: MacAddress) -> Option<u64> {
     seen.iter().find_map(|(t, o)| matches!(o, Output::Deliver { receiver, .. } if *receiver == hw_addr_of(to)).then_some(*t))
 }
 

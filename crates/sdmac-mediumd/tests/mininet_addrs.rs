@@ -10,18 +10,19 @@ use common::{data, MS};
 use sdmac_mediumd::hwsim_medium::{hw_addr_of, HwsimMedium, KernelFrame, LinkModel, Output, Setup, StatusEcho};
 use sdmac_phy::propagation::PathLoss;
 use sdmac_phy::Rate;
+use sdmac_types::MacAddress;
 
 /// Interface addresses Mininet-WiFi gives.
-const STA1: [u8; 6] = [0, 0, 0, 0, 0, 1];
-const STA2: [u8; 6] = [0, 0, 0, 0, 0, 2];
-const AP: [u8; 6] = [0, 0, 0, 0, 0, 3];
+const STA1: MacAddress = MacAddress([0, 0, 0, 0, 0, 1]);
+const STA2: MacAddress = MacAddress([0, 0, 0, 0, 0, 2]);
+const AP: MacAddress = MacAddress([0, 0, 0, 0, 0, 3]);
 /// The radios' hwsim (wire) addresses: radios 0, 1, 2 of mac80211_hwsim.
-const HW0: [u8; 6] = [0x42, 0, 0, 0, 0, 0];
-const HW1: [u8; 6] = [0x42, 0, 0, 0, 1, 0];
-const HW2: [u8; 6] = [0x42, 0, 0, 0, 2, 0];
+const HW0: MacAddress = MacAddress([0x42, 0, 0, 0, 0, 0]);
+const HW1: MacAddress = MacAddress([0x42, 0, 0, 0, 1, 0]);
+const HW2: MacAddress = MacAddress([0x42, 0, 0, 0, 2, 0]);
 
 /// Radio `hw` sends `frame` (its second address is the interface's).
-fn send(m: &mut HwsimMedium, at: u64, hw: [u8; 6], frame: &[u8], cookie: u64) -> Vec<Output> {
+fn send(m: &mut HwsimMedium, at: u64, hw: MacAddress, frame: &[u8], cookie: u64) -> Vec<Output> {
     let echo = StatusEcho { rate_idx: [0, -1, -1, -1], flags: 1 };
     let mut out = Vec::new();
     m.on_frame(at, KernelFrame { transmitter: hw, frame, no_ack: false, freq: 2412, rates: vec![(Rate::Ofdm6, 4)], cookie, echo }, &mut out);
@@ -29,7 +30,7 @@ fn send(m: &mut HwsimMedium, at: u64, hw: [u8; 6], frame: &[u8], cookie: u64) ->
     out
 }
 
-fn receivers(out: &[Output]) -> Vec<[u8; 6]> {
+fn receivers(out: &[Output]) -> Vec<MacAddress> {
     out.iter().filter_map(|o| if let Output::Deliver { receiver, .. } = o { Some(*receiver) } else { None }).collect()
 }
 
@@ -49,7 +50,7 @@ fn frames_to_a_listed_address_reach_the_radio_that_sends_from_it() {
     let mut m = HwsimMedium::new(prob_setup());
     let ids = [m.station_id(AP), m.station_id(STA1), m.station_id(STA2)];
     // The AP's radio and sta1's radio send from their listed addresses.
-    let out = send(&mut m, MS, HW0, &data(AP, [0xff; 6], b"beacon"), 1);
+    let out = send(&mut m, MS, HW0, &data(AP, MacAddress::BROADCAST, b"beacon"), 1);
     assert_eq!(acked(&out, 1), Some(true));
     let out = send(&mut m, 10 * MS, HW1, &data(STA1, AP, b"auth-1"), 2);
     assert_eq!(receivers(&out), vec![HW0], "sta1 -> AP goes to the AP's radio");
@@ -67,9 +68,9 @@ fn frames_to_a_listed_address_reach_the_radio_that_sends_from_it() {
 fn no_delivery_ever_names_a_guessed_radio_once_every_radio_has_sent() {
     let mut m = HwsimMedium::new(prob_setup());
     for (k, (hw, a)) in [(HW0, AP), (HW1, STA1), (HW2, STA2)].into_iter().enumerate() {
-        send(&mut m, (k as u64 + 1) * 10 * MS, hw, &data(a, [0xff; 6], b"hello"), k as u64);
+        send(&mut m, (k as u64 + 1) * 10 * MS, hw, &data(a, MacAddress::BROADCAST, b"hello"), k as u64);
     }
-    let out = send(&mut m, 100 * MS, HW0, &data(AP, [0xff; 6], b"beacon"), 9);
+    let out = send(&mut m, 100 * MS, HW0, &data(AP, MacAddress::BROADCAST, b"beacon"), 9);
     let mut r = receivers(&out);
     r.sort();
     assert_eq!(r, vec![HW1, HW2], "a broadcast reaches the two real radios only");
@@ -88,10 +89,10 @@ fn a_radio_known_by_its_permanent_address_takes_the_listing_of_the_address_it_ge
     let mut m = HwsimMedium::new(path_loss_setup());
     // Radio 2 is seen first with its permanent interface address (not listed: at the
     // origin, right next to the AP) ...
-    send(&mut m, MS, HW0, &data(AP, [0xff; 6], b"beacon"), 1);
-    let out = send(&mut m, 10 * MS, HW2, &data([2, 0, 0, 0, 2, 0], AP, b"hello"), 2);
+    send(&mut m, MS, HW0, &data(AP, MacAddress::BROADCAST, b"beacon"), 1);
+    let out = send(&mut m, 10 * MS, HW2, &data(MacAddress([2, 0, 0, 0, 2, 0]), AP, b"hello"), 2);
     assert_eq!(acked(&out, 2), Some(true), "unlisted, it sits at the origin, in range");
-    let unlisted = m.station_id([2, 0, 0, 0, 2, 0]).unwrap();
+    let unlisted = m.station_id(MacAddress([2, 0, 0, 0, 2, 0])).unwrap();
     // ... then its interface takes STA2's address (ADD_MAC_ADDR): it is now where
     // the configuration puts STA2, 5 km away, and the AP no longer hears it.
     m.add_address(HW2, STA2);
@@ -106,14 +107,14 @@ fn a_radio_known_by_its_permanent_address_takes_the_listing_of_the_address_it_ge
     assert!(!receivers(&out).contains(&hw_addr_of(STA2)));
     // The guessed radio is gone: a broadcast reaches sta1's guess (not yet seen) and
     // nothing named 40:00:00:00:00:02.
-    let out = send(&mut m, 60 * MS, HW0, &data(AP, [0xff; 6], b"beacon"), 5);
+    let out = send(&mut m, 60 * MS, HW0, &data(AP, MacAddress::BROADCAST, b"beacon"), 5);
     assert_eq!(receivers(&out), vec![hw_addr_of(STA1)]);
 }
 
 #[test]
 fn an_address_moves_from_one_radio_to_another() {
     let mut m = HwsimMedium::new(prob_setup());
-    send(&mut m, MS, HW0, &data(AP, [0xff; 6], b"beacon"), 1);
+    send(&mut m, MS, HW0, &data(AP, MacAddress::BROADCAST, b"beacon"), 1);
     m.add_address(HW1, STA1);
     let out = send(&mut m, 10 * MS, HW0, &data(AP, STA1, b"to sta1"), 2);
     assert_eq!(receivers(&out), vec![HW1]);
@@ -132,7 +133,7 @@ fn an_address_moves_from_one_radio_to_another() {
 fn radios_with_their_permanent_addresses_listed_are_unchanged() {
     // The usual wmediumd configuration: the listed addresses are the permanent ones,
     // so the first guess is right from the start.
-    let (a, b) = ([2, 0, 0, 0, 0, 0], [2, 0, 0, 0, 1, 0]);
+    let (a, b) = (MacAddress([2, 0, 0, 0, 0, 0]), MacAddress([2, 0, 0, 0, 1, 0]));
     let mut m = HwsimMedium::new(Setup { interfaces: vec![a, b], model: LinkModel::Prob { default_prob: 0.0, links: vec![] }, ..Setup::default() });
     // Before b ever sends, a's frame to it reaches b's radio.
     let out = send(&mut m, MS, hw_addr_of(a), &data(a, b, b"x"), 1);
@@ -148,16 +149,16 @@ fn the_dispatcher_s_replica_learns_what_a_channel_s_medium_learns() {
     // two must end with the same station ids.
     let mut threaded = HwsimMedium::new(path_loss_setup());
     let mut single = HwsimMedium::new(path_loss_setup());
-    let steps: Vec<([u8; 6], [u8; 6])> = vec![(HW0, AP), (HW2, [2, 0, 0, 0, 2, 0]), (HW2, STA2), (HW1, STA1), (HW1, STA2)];
+    let steps: Vec<(MacAddress, MacAddress)> = vec![(HW0, AP), (HW2, MacAddress([2, 0, 0, 0, 2, 0])), (HW2, STA2), (HW1, STA1), (HW1, STA2)];
     for (k, (hw, a)) in steps.into_iter().enumerate() {
-        let f = data(a, [0xff; 6], b"x");
+        let f = data(a, MacAddress::BROADCAST, b"x");
         let echo = StatusEcho { rate_idx: [0, -1, -1, -1], flags: 1 };
         let kf = KernelFrame { transmitter: hw, frame: &f, no_ack: false, freq: 2412, rates: vec![(Rate::Ofdm6, 1)], cookie: k as u64, echo };
         threaded.learn_from_frame(&kf).unwrap();
         let mut out = Vec::new();
         single.on_frame(k as u64 * 10 * MS, kf, &mut out);
     }
-    for a in [AP, STA1, STA2, [2, 0, 0, 0, 2, 0]] {
+    for a in [AP, STA1, STA2, MacAddress([2, 0, 0, 0, 2, 0])] {
         assert_eq!(threaded.station_id(a), single.station_id(a), "{a:?}");
     }
     // Radio 1 sent from STA2's address last: both addresses are its now.

@@ -8,10 +8,11 @@ use common::*;
 use sdmac_mediumd::config::setup_from;
 use sdmac_mediumd::hwsim_medium::{HwsimMedium, Setup};
 use sdmac_phy::Rate;
+use sdmac_types::MacAddress;
 
-const A: [u8; 6] = [0x02, 0, 0, 0, 0, 0];
-const B: [u8; 6] = [0x02, 0, 0, 0, 1, 0];
-const C: [u8; 6] = [0x02, 0, 0, 0, 2, 0];
+const A: MacAddress = MacAddress([0x02, 0, 0, 0, 0, 0]);
+const B: MacAddress = MacAddress([0x02, 0, 0, 0, 1, 0]);
+const C: MacAddress = MacAddress([0x02, 0, 0, 0, 2, 0]);
 
 /// A at the origin; B at 10 m moving 30 m along x per step; C at (0, 50) moving 10 m
 /// along x per step. Log-distance, exponent 3.5, 20 dBm, noise −91 dBm: at 2412 MHz

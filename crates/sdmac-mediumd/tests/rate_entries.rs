@@ -8,13 +8,13 @@ use sdmac_mediumd::hwsim_medium::{hw_addr_of, HwsimMedium, KernelFrame, LinkMode
 use sdmac_mediumd::refusal::Refusals;
 use sdmac_phy::{Rate, Width};
 
-const A: [u8; 6] = [0x02, 0, 0, 0, 0, 0];
-const B: [u8; 6] = [0x02, 0, 0, 0, 1, 0];
+const A: MacAddress = MacAddress([0x02, 0, 0, 0, 0, 0]);
+const B: MacAddress = MacAddress([0x02, 0, 0, 0, 1, 0]);
 const MS: u64 = 1_000_000;
 
-fn data(from: [u8; 6], to: [u8; 6], payload: &[u8]) -> Vec<u8> {
+fn data(from: MacAddress, to: MacAddress, payload: &[u8]) -> Vec<u8> {
     let mut buf = vec![0u8; 2400];
-    let p = DataParams::new(MacAddress(to), MacAddress(from), MacAddress(from), 0x0800);
+    let p = DataParams::new(to, from, from, 0x0800);
     let n = write_data_frame(&mut buf, &p, payload, false).unwrap();
     buf.truncate(n);
     buf

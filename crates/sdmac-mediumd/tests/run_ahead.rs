@@ -8,10 +8,11 @@ mod common;
 use common::*;
 use sdmac_mediumd::hwsim_medium::{HwsimMedium, LinkModel, Output, Setup};
 use sdmac_phy::Rate;
+use sdmac_types::MacAddress;
 
-const A: [u8; 6] = [0x02, 0, 0, 0, 0, 0];
-const B: [u8; 6] = [0x02, 0, 0, 0, 1, 0];
-const C: [u8; 6] = [0x02, 0, 0, 0, 2, 0];
+const A: MacAddress = MacAddress([0x02, 0, 0, 0, 0, 0]);
+const B: MacAddress = MacAddress([0x02, 0, 0, 0, 1, 0]);
+const C: MacAddress = MacAddress([0x02, 0, 0, 0, 2, 0]);
 
 fn medium() -> HwsimMedium {
     HwsimMedium::new(Setup { interfaces: vec![A, B, C], model: LinkModel::Snr { default_snr_db: 40.0, links: vec![] }, ..Setup::default() })
@@ -57,9 +58,9 @@ fn daemon_like(ahead: bool) -> (Vec<(u64, Output)>, usize) {
     let mut m = medium();
     let mut seen = Vec::new();
     let mut wakes = 0;
-    let frames: Vec<(u64, [u8; 6], [u8; 6], usize)> = (0..400u64)
+    let frames: Vec<(u64, MacAddress, MacAddress, usize)> = (0..400u64)
         .map(|k| {
-            let (from, to) = [(A, B), (B, A), (C, [0xff; 6]), (A, C)][(k % 4) as usize];
+            let (from, to) = [(A, B), (B, A), (C, MacAddress::BROADCAST), (A, C)][(k % 4) as usize];
             (MS + k * 97 * US, from, to, 100 + (k as usize * 131) % 1400)
         })
         .collect();

@@ -19,13 +19,13 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 const FAMILY: u16 = 0x1d;
-const A: Mac = [2, 0, 0, 0, 0, 0];
-const B: Mac = [2, 0, 0, 0, 1, 0];
-const C: Mac = [2, 0, 0, 0, 2, 0];
-const D: Mac = [2, 0, 0, 0, 3, 0];
-const E: Mac = [2, 0, 0, 0, 4, 0];
-const F: Mac = [2, 0, 0, 0, 5, 0];
-const BCAST: Mac = [0xff; 6];
+const A: Mac = MacAddress([2, 0, 0, 0, 0, 0]);
+const B: Mac = MacAddress([2, 0, 0, 0, 1, 0]);
+const C: Mac = MacAddress([2, 0, 0, 0, 2, 0]);
+const D: Mac = MacAddress([2, 0, 0, 0, 3, 0]);
+const E: Mac = MacAddress([2, 0, 0, 0, 4, 0]);
+const F: Mac = MacAddress([2, 0, 0, 0, 5, 0]);
+const BCAST: Mac = MacAddress([0xff; 6]);
 /// Legacy rate indices at 2.4 GHz: 0 is 1 Mb/s, 4 is 6 Mb/s.
 const R1M: i8 = 0;
 const R6M: i8 = 4;
@@ -62,13 +62,13 @@ fn decode(datagrams: &[Vec<u8>]) -> Vec<Seen> {
             assert_eq!(m.header().ty, FAMILY);
             match HwsimMsg::parse(&m).expect("a hwsim message") {
                 HwsimMsg::TxInfo(t) => seen.push(Seen::Status {
-                    transmitter: t.transmitter,
+                    transmitter: t.transmitter.into(),
                     cookie: t.cookie,
                     acked: t.flags.contains(HwsimFlags::STAT_ACK),
                     signal: t.signal,
                     attempts: t.tx_info.iter().take_while(|r| r.idx >= 0).map(|r| (r.idx, r.count)).collect(),
                 }),
-                HwsimMsg::Delivery(r) => seen.push(Seen::Delivery { receiver: r.receiver, frame: r.frame.to_vec(), rx_rate: r.rx_rate, signal: r.signal, freq: r.freq }),
+                HwsimMsg::Delivery(r) => seen.push(Seen::Delivery { receiver: r.receiver.into(), frame: r.frame.to_vec(), rx_rate: r.rx_rate, signal: r.signal, freq: r.freq }),
                 other => panic!("unexpected message to the kernel: {other:?}"),
             }
         }
@@ -89,7 +89,7 @@ fn statuses(seen: &[Seen]) -> usize {
 
 fn data(from: Mac, to: Mac, len: usize, tag: u8) -> Vec<u8> {
     let mut buf = vec![0u8; 2400];
-    let p = DataParams::new(MacAddress(to), MacAddress(from), MacAddress(from), 0x0800);
+    let p = DataParams::new(to, from, from, 0x0800);
     let n = write_data_frame(&mut buf, &p, &vec![tag; len], false).unwrap();
     buf.truncate(n);
     buf
@@ -101,7 +101,7 @@ fn kernel_frame(from: Mac, frame: &[u8], freq: u32, idx: i8, cookie: u64) -> Vec
     let mut tx_info = [TxRate::END; 4];
     tx_info[0] = TxRate::new(idx, 3);
     let msg = HwsimMsg::Frame(TxFrame {
-        transmitter: hw_addr_of(from),
+        transmitter: hw_addr_of(from).0,
         frame,
         flags: HwsimFlags::REQ_TX_STATUS,
         freq: Some(freq),
@@ -118,7 +118,7 @@ fn kernel_frame(from: Mac, frame: &[u8], freq: u32, idx: i8, cookie: u64) -> Vec
 
 fn add_mac_addr(radio: Mac, addr: Mac) -> Vec<u8> {
     let mut buf = vec![0u8; 256];
-    let n = HwsimMsg::AddMacAddr(MacAddrEvent { radio: hw_addr_of(radio), addr }).emit(&NlHeader::request(FAMILY, 0, 0, 0), &mut buf).unwrap();
+    let n = HwsimMsg::AddMacAddr(MacAddrEvent { radio: hw_addr_of(radio).0, addr: addr.0 }).emit(&NlHeader::request(FAMILY, 0, 0, 0), &mut buf).unwrap();
     buf.truncate(n);
     buf
 }

@@ -9,7 +9,7 @@ use std::os::fd::RawFd;
 macro_rules! forward_backend {
     ($mut_:ident, $ref_:ident) => {
         #[inline]
-        fn data_req(&mut self, id: u64, body: Body<'_>, ac: Ac, attrs: &TxAttrs, t1: u64) -> Result<(), ApiError> {
+        fn data_req(&mut self, id: u64, body: Body<'_>, ac: Ac, attrs: &TxAttrs, t1: sdmac_api::Time) -> Result<(), ApiError> {
             self.$mut_().data_req(id, body, ac, attrs, t1)
         }
         #[inline]
@@ -41,7 +41,7 @@ macro_rules! forward_backend {
             self.$mut_().event_fd()
         }
         #[inline]
-        fn now(&self) -> u64 {
+        fn now(&self) -> sdmac_api::Time {
             self.$ref_().now()
         }
     };

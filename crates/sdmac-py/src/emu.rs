@@ -11,7 +11,7 @@ use std::time::Duration;
 use sdmac_api::attribute::parse_mac;
 use sdmac_api::{
     parse_rate_series, Ac, ApiError, BeaconInd, Body, Confirmation, FrameClass, Indication, Interface as ApiInterface, MacAddress,
-    RateSeries, Scope, Status, TxAttrs, Value, Wait, COMPONENT_NAMES,
+    RateSeries, Scope, Status, Time, TxAttrs, Value, Wait, COMPONENT_NAMES,
 };
 use sdmac_emu::setup::{paper_medium, Loss, PaperSetup, AP, STA};
 use sdmac_emu::{DeviceProfile, DeviceWait, EmuOptions, EmuSession, Latency};
@@ -145,8 +145,9 @@ fn value_from_py(v: &Bound<'_, PyAny>) -> PyResult<Value> {
     Err(InvalidValue::new_err(format!("cannot use a {} as an attribute value", v.get_type().name()?)))
 }
 
-fn ns(v: u64) -> Option<u64> {
-    (v != 0).then_some(v)
+/// A timestamp as Python sees it: ns on `CLOCK_MONOTONIC`, None when not recorded.
+fn ns(v: Time) -> Option<u64> {
+    (!v.is_zero()).then_some(v.as_ns())
 }
 
 /// The confirmation of one `data_req`.
@@ -314,22 +315,22 @@ impl PyIndication {
     /// Start on air (ns, CLOCK_MONOTONIC).
     #[getter]
     fn t_start(&self) -> u64 {
-        self.i.rx.t_start
+        self.i.rx.t_start.as_ns()
     }
     /// End on air (ns).
     #[getter]
     fn t_end(&self) -> u64 {
-        self.i.rx.t_end
+        self.i.rx.t_end.as_ns()
     }
     /// Published by the device (ns).
     #[getter]
     fn t_published(&self) -> u64 {
-        self.i.rx.t_published
+        self.i.rx.t_published.as_ns()
     }
     /// Returned by data_ind (ns).
     #[getter]
     fn t_returned(&self) -> u64 {
-        self.i.rx.t_returned
+        self.i.rx.t_returned.as_ns()
     }
     fn __repr__(&self) -> String {
         format!("Indication(id={}, kind={:?}, src={}, len={})", self.i.id, self.kind(), self.i.src, self.i.len)
@@ -355,7 +356,7 @@ pub struct PyBeacon {
 
 impl From<BeaconInd> for PyBeacon {
     fn from(b: BeaconInd) -> PyBeacon {
-        PyBeacon { bssid: b.bssid.to_string(), seq: b.seq, t_start: b.t_start, t_end: b.t_end, t_published: b.t_published, signal_dbm: b.signal_dbm }
+        PyBeacon { bssid: b.bssid.to_string(), seq: b.seq, t_start: b.t_start.as_ns(), t_end: b.t_end.as_ns(), t_published: b.t_published.as_ns(), signal_dbm: b.signal_dbm }
     }
 }
 
@@ -435,7 +436,7 @@ impl PyInterface {
             timestamps,
         };
         let ac = parse_ac(ac)?;
-        self.with(|i| i.data_req_at(t1, id, body, ac, &attrs)).map_err(api_err)
+        self.with(|i| i.data_req_at(Time::from_ns(t1), id, body, ac, &attrs)).map_err(api_err)
     }
 
     /// DATA_con: the next confirmation. `timeout`: seconds (0 = do not wait), None =

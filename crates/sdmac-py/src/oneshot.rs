@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use sdmac_api::oneshot::{report, run, Mode, OneshotParams, RunError};
 use sdmac_api::attribute::parse_mac;
-use sdmac_api::{Ac, BackendName, Scope, Value, COMPONENT_NAMES};
+use sdmac_api::{Ac, BackendName, MacAddress, Scope, Span, Value, COMPONENT_NAMES};
 use sdmac_emu::{DeviceProfile, EmuOptions};
 use sdmac_open::{open_with, OpenOptions};
 
@@ -57,13 +57,13 @@ pub fn bench_oneshot<'py>(
             if !(twait_ms.is_finite() && twait_ms >= 0.0) {
                 return Err(PyValueError::new_err(format!("twait {twait_ms} ms must not be negative")));
             }
-            Mode::Beacon { twait_ns: (twait_ms * 1e6).round() as u64 }
+            Mode::Beacon { twait: Span::from_ns((twait_ms * 1e6).round() as u64) }
         }
         "back-to-back" => {
             if !(gap_us.is_finite() && gap_us >= 0.0) {
                 return Err(PyValueError::new_err(format!("gap {gap_us} µs must not be negative")));
             }
-            Mode::BackToBack { gap_ns: (gap_us * 1e3).round() as u64 }
+            Mode::BackToBack { gap: Span::from_ns((gap_us * 1e3).round() as u64) }
         }
         _ => return Err(PyValueError::new_err(format!("mode must be \"beacon\" or \"back-to-back\", not {mode:?}"))),
     };

@@ -64,7 +64,7 @@ impl Capture {
             Dest::Broadcast => MacAddress::BROADCAST,
         };
         let mut rt = radiotap::Repr {
-            tsft: Some(r.t_start / 1000),
+            tsft: Some(r.t_start.as_ns() / 1000),
             flags: Some(radiotap::flags::FCS_AT_END),
             channel: Some(Channel::new(*freq as u16, radiotap_channel_flags(*freq, r.rate))),
             ..Default::default()
@@ -82,7 +82,7 @@ impl Capture {
             FrameKind::Beacon => {
                 let rates = [SupportedRate::new(12, true), SupportedRate::new(24, true), SupportedRate::new(48, true), SupportedRate::new(108, false)];
                 let mut p = BeaconParams::new(src, b"sdmac", &rates, sdmac_frame::channel::number(*freq));
-                p.timestamp = r.t_start / 1000;
+                p.timestamp = r.t_start.as_ns() / 1000;
                 p.seq = r.seq;
                 ieee80211::write_beacon_frame(body, &p, true).map_err(err)?
             }
@@ -101,7 +101,7 @@ impl Capture {
                 ieee80211::write_data_frame(body, &p, &payload, true).map_err(err)?
             }
         };
-        self.writer.write_packet(r.t_start, &self.buf[..rt_len + n])
+        self.writer.write_packet(r.t_start.as_ns(), &self.buf[..rt_len + n])
     }
 
     /// Flushes the file; reports the first write error, if any.

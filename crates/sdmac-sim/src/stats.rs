@@ -42,7 +42,7 @@ pub struct StatsSink<'a> {
 
 impl Sink for StatsSink<'_> {
     fn tx_done(&mut self, r: &TxReport) {
-        if r.t_done < self.warmup {
+        if r.t_done.as_ns() < self.warmup {
             return;
         }
         let s = &mut self.stations[r.station as usize];
@@ -61,12 +61,12 @@ impl Sink for StatsSink<'_> {
         if r.delivered {
             let payload = r.flow.and_then(|f| self.payload[r.station as usize].get(f as usize).copied()).unwrap_or(0);
             s.delivered_bytes += payload as u64;
-            s.delays.push(r.t_done - r.t_queued);
+            s.delays.push(r.t_done.as_ns() - r.t_queued.as_ns());
         }
     }
 
     fn rx(&mut self, i: &RxIndication) {
-        if i.t_end < self.warmup || i.kind != sdmac_medium::FrameKind::Data {
+        if i.t_end.as_ns() < self.warmup || i.kind != sdmac_medium::FrameKind::Data {
             return;
         }
         let s = &mut self.stations[i.station as usize];

@@ -68,6 +68,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use sdmac_phy::PathLoss;
+pub use sdmac_types::MacAddress;
 
 use crate::libconfig::{self, Group, Pos, Setting, Value, ValueKind};
 use crate::ConfigError;
@@ -102,45 +103,28 @@ pub enum Dialect {
     Yawmd,
 }
 
-/// A MAC address.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct MacAddr(pub [u8; 6]);
-
-impl std::fmt::Display for MacAddr {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let a = self.0;
-        write!(
-            f,
-            "{:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}",
-            a[0], a[1], a[2], a[3], a[4], a[5]
+/// Reads a MAC address as wmediumd's configuration writes it: six hexadecimal bytes
+/// of one or two digits separated by `:` (looser than [`MacAddress`]'s own text form,
+/// which wants two digits each).
+pub fn parse_mac(s: &str) -> Result<MacAddress, String> {
+    let bad = || {
+        format!(
+            "bad MAC address {s:?}: expected six hexadecimal bytes like \"02:00:00:00:01:00\""
         )
-    }
-}
-
-impl std::str::FromStr for MacAddr {
-    type Err = String;
-
-    /// Six hexadecimal bytes of one or two digits separated by `:`.
-    fn from_str(s: &str) -> Result<MacAddr, String> {
-        let bad = || {
-            format!(
-                "bad MAC address {s:?}: expected six hexadecimal bytes like \"02:00:00:00:01:00\""
-            )
-        };
-        let mut out = [0u8; 6];
-        let mut parts = s.split(':');
-        for byte in &mut out {
-            let part = parts.next().ok_or_else(bad)?;
-            if part.is_empty() || part.len() > 2 || !part.bytes().all(|b| b.is_ascii_hexdigit()) {
-                return Err(bad());
-            }
-            *byte = u8::from_str_radix(part, 16).map_err(|_| bad())?;
-        }
-        if parts.next().is_some() {
+    };
+    let mut out = [0u8; 6];
+    let mut parts = s.split(':');
+    for byte in &mut out {
+        let part = parts.next().ok_or_else(bad)?;
+        if part.is_empty() || part.len() > 2 || !part.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(bad());
         }
-        Ok(MacAddr(out))
+        *byte = u8::from_str_radix(part, 16).map_err(|_| bad())?;
     }
+    if parts.next().is_some() {
+        return Err(bad());
+    }
+    Ok(MacAddress(out))
 }
 
 /// A whole configuration: one or more media.
@@ -183,7 +167,7 @@ pub struct MediumSpec {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Interface {
     /// Its address.
-    pub mac: MacAddr,
+    pub mac: MacAddress,
     /// The fork's sub-medium (`ifaces.medium_array`): interfaces listed in its i-th
     /// element get i + 1, the others 0; only interfaces with equal ids interfere.
     pub medium_id: i32,
@@ -501,13 +485,11 @@ impl Cx<'_> {
     fn macs(&self, s: &Setting, key: &str) -> Result<Vec<Interface>, ConfigError> {
         let items = self.seq(&s.value, key)?;
         let mut out: Vec<Interface> = Vec::with_capacity(items.len());
-        let mut seen: HashMap<MacAddr, usize> = HashMap::with_capacity(items.len());
+        let mut seen: HashMap<MacAddress, usize> = HashMap::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
             let k = index(key, i);
             let text = self.string(item, &k)?;
-            let mac: MacAddr = text
-                .parse()
-                .map_err(|m: String| self.err(item.pos, &k, m))?;
+            let mac = parse_mac(text).map_err(|m| self.err(item.pos, &k, m))?;
             if let Some(j) = seen.insert(mac, i) {
                 return Err(self.err(
                     item.pos,
@@ -1347,7 +1329,7 @@ fn yawmd(cx: &mut Cx<'_>, root: &Group) -> Result<Vec<MediumSpec>, ConfigError> 
     }
     let mut media: Vec<MediumSpec> = Vec::with_capacity(items.len());
     let mut ids: HashMap<i32, usize> = HashMap::new();
-    let mut macs: HashMap<MacAddr, (usize, usize)> = HashMap::new();
+    let mut macs: HashMap<MacAddress, (usize, usize)> = HashMap::new();
     for (m, item) in items.iter().enumerate() {
         let prefix = index("medium", m);
         let g = cx.group(item, &prefix)?;
@@ -1565,11 +1547,11 @@ mod tests {
     #[test]
     fn mac_addresses() {
         assert_eq!(
-            "02:00:0a:FF:0:1".parse::<MacAddr>(),
-            Ok(MacAddr([2, 0, 10, 255, 0, 1]))
+            parse_mac("02:00:0a:FF:0:1"),
+            Ok(MacAddress([2, 0, 10, 255, 0, 1]))
         );
         assert_eq!(
-            MacAddr([2, 0, 10, 255, 0, 1]).to_string(),
+            MacAddress([2, 0, 10, 255, 0, 1]).to_string(),
             "02:00:0a:ff:00:01"
         );
         for s in [
@@ -1580,7 +1562,7 @@ mod tests {
             "",
             "0:0:0:0:0:",
         ] {
-            assert!(s.parse::<MacAddr>().is_err(), "{s}");
+            assert!(parse_mac(s).is_err(), "{s}");
         }
     }
 

@@ -12,10 +12,11 @@
 
 use sdmac_mediumd::control::{encode_request, request_len, types, Request};
 use std::io::{Read, Write};
+use sdmac_types::MacAddress;
 use std::os::unix::net::UnixStream;
 use std::process::ExitCode;
 
-fn mac(s: &str) -> Result<[u8; 6], String> {
+fn mac(s: &str) -> Result<MacAddress, String> {
     let parts: Vec<&str> = s.split(':').collect();
     if parts.len() != 6 {
         return Err(format!("{s:?} is not a MAC address"));
@@ -24,7 +25,7 @@ fn mac(s: &str) -> Result<[u8; 6], String> {
     for (k, p) in parts.iter().enumerate() {
         m[k] = u8::from_str_radix(p, 16).map_err(|_| format!("{s:?} is not a MAC address"))?;
     }
-    Ok(m)
+    Ok(MacAddress(m))
 }
 
 fn num<T: std::str::FromStr>(s: &str) -> Result<T, String> {

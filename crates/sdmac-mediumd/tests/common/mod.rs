@@ -12,22 +12,22 @@ pub const US: u64 = 1_000;
 pub const S: u64 = 1_000_000_000;
 
 /// A data frame `from` → `to` (no FCS).
-pub fn data(from: [u8; 6], to: [u8; 6], payload: &[u8]) -> Vec<u8> {
+pub fn data(from: MacAddress, to: MacAddress, payload: &[u8]) -> Vec<u8> {
     let mut buf = vec![0u8; 2400];
-    let p = DataParams::new(MacAddress(to), MacAddress(from), MacAddress(from), 0x0800);
+    let p = DataParams::new(to, from, from, 0x0800);
     let n = write_data_frame(&mut buf, &p, payload, false).unwrap();
     buf.truncate(n);
     buf
 }
 
 /// The kernel's request to send `frame` from the radio of interface `from`.
-pub fn kf(from: [u8; 6], frame: &[u8], freq: u32, rates: Vec<(Rate, u8)>, cookie: u64) -> KernelFrame<'_> {
+pub fn kf(from: MacAddress, frame: &[u8], freq: u32, rates: Vec<(Rate, u8)>, cookie: u64) -> KernelFrame<'_> {
     let echo = StatusEcho { rate_idx: [0, -1, -1, -1], flags: 1 };
     KernelFrame { transmitter: hw_addr_of(from), frame, no_ack: false, freq, rates, cookie, echo }
 }
 
 /// Sends `frame` from `from` at `at`.
-pub fn send(m: &mut HwsimMedium, at: u64, from: [u8; 6], frame: &[u8], rate: Rate, tries: u8, cookie: u64) -> Vec<Output> {
+pub fn send(m: &mut HwsimMedium, at: u64, from: MacAddress, frame: &[u8], rate: Rate, tries: u8, cookie: u64) -> Vec<Output> {
     let mut out = Vec::new();
     m.on_frame(at, kf(from, frame, 2412, vec![(rate, tries)], cookie), &mut out);
     out
@@ -54,8 +54,8 @@ pub fn run_timed(m: &mut HwsimMedium, from: u64, until: u64, step: u64) -> Vec<(
 }
 
 /// The receivers (hwsim addresses) of the deliveries in `out`, sorted.
-pub fn receivers(out: &[Output]) -> Vec<[u8; 6]> {
-    let mut r: Vec<[u8; 6]> = out.iter().filter_map(|o| if let Output::Deliver { receiver, .. } = o { Some(*receiver) } else { None }).collect();
+pub fn receivers(out: &[Output]) -> Vec<MacAddress> {
+    let mut r: Vec<MacAddress> = out.iter().filter_map(|o| if let Output::Deliver { receiver, .. } = o { Some(*receiver) } else { None }).collect();
     r.sort();
     r
 }

@@ -1,6 +1,5 @@
 //! The 48-bit IEEE 802 MAC address.
 
-use crate::Error;
 use core::fmt;
 use core::str::FromStr;
 
@@ -78,25 +77,40 @@ impl fmt::Display for MacAddress {
     }
 }
 
+/// Why a text is not a MAC address: the character position of the problem and what
+/// is wrong there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParseMacError {
+    /// Position (in bytes) of the problem in the text.
+    pub offset: usize,
+    /// What is wrong there.
+    pub reason: &'static str,
+}
+
+impl fmt::Display for ParseMacError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "bad MAC address at character {}: {}", self.offset, self.reason)
+    }
+}
+
+impl std::error::Error for ParseMacError {}
+
 impl FromStr for MacAddress {
-    type Err = Error;
+    type Err = ParseMacError;
 
     /// Parses six hex pairs separated by `:` or `-` (`aa:bb:cc:dd:ee:ff`), in either case.
     /// On error, `offset` is the character position of the problem.
-    fn from_str(s: &str) -> Result<Self, Error> {
-        const WHAT: &str = "MAC address";
+    fn from_str(s: &str) -> Result<Self, ParseMacError> {
         let bytes = s.as_bytes();
         if bytes.len() != 17 {
-            return Err(Error::Malformed {
-                what: WHAT,
+            return Err(ParseMacError {
                 offset: 0,
                 reason: "expected 17 characters like aa:bb:cc:dd:ee:ff",
             });
         }
         let sep = bytes[2];
         if sep != b':' && sep != b'-' {
-            return Err(Error::Malformed {
-                what: WHAT,
+            return Err(ParseMacError {
                 offset: 2,
                 reason: "expected ':' or '-'",
             });
@@ -105,19 +119,16 @@ impl FromStr for MacAddress {
         for (i, byte) in out.iter_mut().enumerate() {
             let at = i * 3;
             if i > 0 && bytes[at - 1] != sep {
-                return Err(Error::Malformed {
-                    what: WHAT,
+                return Err(ParseMacError {
                     offset: at - 1,
                     reason: "inconsistent or missing separator",
                 });
             }
-            let hi = hex(bytes[at]).ok_or(Error::Malformed {
-                what: WHAT,
+            let hi = hex(bytes[at]).ok_or(ParseMacError {
                 offset: at,
                 reason: "not a hex digit",
             })?;
-            let lo = hex(bytes[at + 1]).ok_or(Error::Malformed {
-                what: WHAT,
+            let lo = hex(bytes[at + 1]).ok_or(ParseMacError {
                 offset: at + 1,
                 reason: "not a hex digit",
             })?;
@@ -153,15 +164,15 @@ mod tests {
     fn parse_errors_name_position() {
         assert!(matches!(
             "02:00:00:00:01".parse::<MacAddress>(),
-            Err(Error::Malformed { offset: 0, .. })
+            Err(ParseMacError { offset: 0, .. })
         ));
         assert!(matches!(
             "02:00:0g:00:01:00".parse::<MacAddress>(),
-            Err(Error::Malformed { offset: 7, .. })
+            Err(ParseMacError { offset: 7, .. })
         ));
         assert!(matches!(
             "02:00-00:00:01:00".parse::<MacAddress>(),
-            Err(Error::Malformed { offset: 5, .. })
+            Err(ParseMacError { offset: 5, .. })
         ));
         // multi-byte UTF-8 of the right byte length must not panic
         assert!("é2:00:00:00:01:0".parse::<MacAddress>().is_err());
