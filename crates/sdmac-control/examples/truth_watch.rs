@@ -21,16 +21,8 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-fn mac(s: &str) -> Result<[u8; 6], String> {
-    let p: Vec<&str> = s.split(':').collect();
-    let mut m = [0u8; 6];
-    if p.len() != 6 {
-        return Err(format!("{s:?} is not a MAC address"));
-    }
-    for (k, x) in p.iter().enumerate() {
-        m[k] = u8::from_str_radix(x, 16).map_err(|_| format!("{s:?} is not a MAC address"))?;
-    }
-    Ok(m)
+fn mac(s: &str) -> Result<sdmac_types::MacAddress, String> {
+    s.parse().map_err(|e| format!("{s:?} is not a MAC address: {e}"))
 }
 
 fn check(what: &str, ok: bool) -> Result<(), String> {
@@ -72,7 +64,7 @@ fn run(args: &[String]) -> Result<(), String> {
     check(&format!("get EDCA returns what set wrote ({got:?})"), got == edca)?;
     let bad = c.set_edca(a, 1, Edca { cw_min: 16, ..edca });
     check("a CWmin that is no 2^k-1 is refused (out of range)", matches!(bad, Err(ClientError::Refused(ExtResult::OutOfRange))))?;
-    let bad = c.get_edca([2, 0x99, 0, 0, 0, 0], 1);
+    let bad = c.get_edca(sdmac_types::MacAddress::new([2, 0x99, 0, 0, 0, 0]), 1);
     check("an unknown station is refused", matches!(bad, Err(ClientError::Refused(ExtResult::UnknownStation))))?;
     c.set_ack_timeout(a, 80_000).map_err(e)?;
     let t = c.get_ack_timeout(a).map_err(e)?;

@@ -6,8 +6,8 @@ use sdmac_control::ext::*;
 use sdmac_control::mininet::{encode_request, Decoder, Request};
 use sdmac_control::stream::{Incoming, IncomingDecoder, Message, StreamError};
 
-const A: [u8; 6] = [2, 0, 0, 0, 0, 1];
-const B: [u8; 6] = [2, 0, 0, 0, 0, 2];
+const A: sdmac_types::MacAddress = sdmac_types::MacAddress::new([2, 0, 0, 0, 0, 1]);
+const B: sdmac_types::MacAddress = sdmac_types::MacAddress::new([2, 0, 0, 0, 0, 2]);
 
 #[test]
 fn golden_subscribe_and_set_edca() {
@@ -37,7 +37,7 @@ fn golden_replies() {
 fn record() -> TruthRecord {
     TruthRecord {
         lost: 3,
-        transmitter: [0x42, 0, 0, 0, 0, 0],
+        transmitter: sdmac_types::MacAddress::new([0x42, 0, 0, 0, 0, 0]),
         ta: A,
         ra: B,
         seq_ctrl: 0x1230,
@@ -123,8 +123,8 @@ fn the_daemons_stream_mixed() {
     assert_eq!(d.next_message(), Err(StreamError::UnknownType(3)), "an odd type is a request, never a reply");
 }
 
-fn mac() -> impl Strategy<Value = [u8; 6]> {
-    any::<[u8; 6]>()
+fn mac() -> impl Strategy<Value = sdmac_types::MacAddress> {
+    any::<[u8; 6]>().prop_map(sdmac_types::MacAddress::new)
 }
 
 fn ext_request() -> impl Strategy<Value = ExtRequest> {

@@ -409,15 +409,15 @@ mod tests {
         HwsimMedium::new(Setup { interfaces: vec![A, B], model: LinkModel::Prob { default_prob: 0.0, links: vec![(A, B, 0.3)] }, ..Setup::default() })
     }
 
-    const A: [u8; 6] = [2, 0, 0, 0, 0, 1];
-    const B: [u8; 6] = [2, 0, 0, 0, 0, 2];
+    const A: sdmac_types::MacAddress = sdmac_types::MacAddress::new([2, 0, 0, 0, 0, 1]);
+    const B: sdmac_types::MacAddress = sdmac_types::MacAddress::new([2, 0, 0, 0, 0, 2]);
 
     /// A data frame A → B as the kernel hands it over.
     fn frame_a_to_b(seq: u16) -> Vec<u8> {
         let mut f = vec![0x08, 0, 0, 0];
-        f.extend_from_slice(&B);
-        f.extend_from_slice(&A);
-        f.extend_from_slice(&A);
+        f.extend_from_slice(B.as_bytes());
+        f.extend_from_slice(A.as_bytes());
+        f.extend_from_slice(A.as_bytes());
         f.extend_from_slice(&(seq << 4).to_le_bytes());
         f.extend_from_slice(&[0xaa; 100]);
         f

@@ -108,8 +108,8 @@ mod tests {
         TruthRecord {
             lost: 0,
             transmitter,
-            ta: [2, 0, 0, 0, 0, 9],
-            ra: [0xff; 6],
+            ta: sdmac_types::MacAddress::new([2, 0, 0, 0, 0, 9]),
+            ra: sdmac_types::MacAddress::BROADCAST,
             seq_ctrl: 0,
             cookie,
             ac: 1,
@@ -131,7 +131,7 @@ mod tests {
         let size = sdmac_control::ext::HEADER_LEN + sdmac_control::ext::TRUTH_BODY_LEN;
         let mut o = Outbox { subscription: Some(vec![]), ..Outbox::default() };
         for k in 0..5 {
-            o.offer(&rec([0x42, 0, 0, 0, 0, 1], k), 2 * size);
+            o.offer(&rec(sdmac_types::MacAddress::new([0x42, 0, 0, 0, 0, 1]), k), 2 * size);
         }
         assert_eq!((o.queued_total, o.lost_total), (2, 3));
         let (a, b) = std::os::unix::net::UnixStream::pair().unwrap();
@@ -139,7 +139,7 @@ mod tests {
         a.set_nonblocking(true).unwrap();
         o.write_to(&mut a).unwrap();
         assert_eq!(o.pending(), 0);
-        o.offer(&rec([0x42, 0, 0, 0, 0, 1], 9), 2 * size);
+        o.offer(&rec(sdmac_types::MacAddress::new([0x42, 0, 0, 0, 0, 1]), 9), 2 * size);
         o.write_to(&mut a).unwrap();
         let mut d = sdmac_control::stream::IncomingDecoder::new();
         let mut buf = vec![0u8; 4096];
@@ -154,14 +154,14 @@ mod tests {
 
     #[test]
     fn subscriptions_name_transmitters_by_any_address() {
-        let hw = [0x42, 0, 0, 0, 0, 1];
+        let hw = sdmac_types::MacAddress::new([0x42, 0, 0, 0, 0, 1]);
         let mut o = Outbox::default();
         assert!(!o.wants(&rec(hw, 0)), "not subscribed");
-        o.subscription = Some(vec![[2, 0, 0, 0, 0, 1]]);
+        o.subscription = Some(vec![sdmac_types::MacAddress::new([2, 0, 0, 0, 0, 1])]);
         assert!(o.wants(&rec(hw, 0)), "the interface address whose hwsim address it is");
-        o.subscription = Some(vec![[2, 0, 0, 0, 0, 9]]);
-        assert!(o.wants(&rec([0x42, 0, 0, 0, 0, 7], 0)), "the frame's TA");
-        o.subscription = Some(vec![[2, 0, 0, 0, 0, 3]]);
+        o.subscription = Some(vec![sdmac_types::MacAddress::new([2, 0, 0, 0, 0, 9])]);
+        assert!(o.wants(&rec(sdmac_types::MacAddress::new([0x42, 0, 0, 0, 0, 7]), 0)), "the frame's TA");
+        o.subscription = Some(vec![sdmac_types::MacAddress::new([2, 0, 0, 0, 0, 3])]);
         assert!(!o.wants(&rec(hw, 0)));
     }
 }

@@ -11,9 +11,10 @@ use sdmac_mediumd::control_apply::apply;
 use sdmac_mediumd::control_ext::apply_ext;
 use sdmac_mediumd::hwsim_medium::{hw_addr_of, HwsimMedium, LinkModel, Output, Setup};
 use sdmac_phy::Rate;
+use sdmac_types::MacAddress;
 
-const A: [u8; 6] = [0x02, 0, 0, 0, 0, 0];
-const B: [u8; 6] = [0x02, 0, 0, 0, 1, 0];
+const A: MacAddress = MacAddress([0x02, 0, 0, 0, 0, 0]);
+const B: MacAddress = MacAddress([0x02, 0, 0, 0, 1, 0]);
 
 fn prob_medium(p: f64) -> HwsimMedium {
     HwsimMedium::new(Setup { interfaces: vec![A, B], model: LinkModel::Prob { default_prob: 0.0, links: vec![(A, B, p)] }, ..Setup::default() })
@@ -85,7 +86,7 @@ fn refused_broadcast_and_shutdown_frames_have_records_too() {
     let f = data(A, B, b"x");
     m.on_frame(MS, kf(A, &f, 5180, vec![(Rate::Dsss1, 2)], 2), &mut out);
     // Broadcast: no ACK.
-    let bc = data(A, [0xff; 6], b"hello");
+    let bc = data(A, MacAddress([0xff; 6]), b"hello");
     m.on_frame(MS, kf(A, &bc, 2412, vec![(Rate::Ofdm6, 1)], 3), &mut out);
     m.advance(10 * MS, &mut out);
     // One still in flight at shutdown.
@@ -138,7 +139,7 @@ fn bad_edca_and_ack_timeout_requests_get_their_codes() {
     let mut m = prob_medium(0.0);
     let ok = edca(2, 15, 1023, 0);
     let set = |m: &mut HwsimMedium, station, ac, params| apply_ext(m, &ExtRequest::SetEdca { tag: 9, station, ac, params }).result;
-    assert_eq!(set(&mut m, [2, 9, 9, 9, 9, 9], 1, ok), ExtResult::UnknownStation);
+    assert_eq!(set(&mut m, MacAddress([2, 9, 9, 9, 9, 9]), 1, ok), ExtResult::UnknownStation);
     assert_eq!(set(&mut m, A, 4, ok), ExtResult::BadAc);
     assert_eq!(set(&mut m, A, 1, edca(0, 15, 1023, 0)), ExtResult::OutOfRange, "AIFSN 0");
     assert_eq!(set(&mut m, A, 1, edca(2, 16, 1023, 0)), ExtResult::OutOfRange, "CWmin not 2^k-1");
@@ -149,9 +150,9 @@ fn bad_edca_and_ack_timeout_requests_get_their_codes() {
     let ack = |m: &mut HwsimMedium, station, ns| apply_ext(m, &ExtRequest::SetAckTimeout { tag: 1, station, ns }).result;
     assert_eq!(ack(&mut m, A, 999), ExtResult::OutOfRange);
     assert_eq!(ack(&mut m, A, 10_000_001), ExtResult::OutOfRange);
-    assert_eq!(ack(&mut m, [2, 9, 9, 9, 9, 9], 50_000), ExtResult::UnknownStation);
-    assert_eq!(apply_ext(&mut m, &ExtRequest::GetAckTimeout { tag: 1, station: [2, 9, 9, 9, 9, 9] }).result, ExtResult::UnknownStation);
-    assert_eq!(apply_ext(&mut m, &ExtRequest::GetLink { tag: 1, from: A, to: [2, 9, 9, 9, 9, 9] }).result, ExtResult::UnknownStation);
+    assert_eq!(ack(&mut m, MacAddress([2, 9, 9, 9, 9, 9]), 50_000), ExtResult::UnknownStation);
+    assert_eq!(apply_ext(&mut m, &ExtRequest::GetAckTimeout { tag: 1, station: MacAddress([2, 9, 9, 9, 9, 9]) }).result, ExtResult::UnknownStation);
+    assert_eq!(apply_ext(&mut m, &ExtRequest::GetLink { tag: 1, from: A, to: MacAddress([2, 9, 9, 9, 9, 9]) }).result, ExtResult::UnknownStation);
     // Nothing was changed by the refused requests.
     assert_eq!(apply_ext(&mut m, &ExtRequest::GetEdca { tag: 1, station: A, ac: 1 }).result, ExtResult::NoChannel);
 }

@@ -36,7 +36,7 @@ fn emu_is_the_papers_testbed_seen_from_the_station() {
     for id in 1..=20 {
         let c = one_shot(&mut i, id);
         assert_eq!((c.id, c.status, c.attempts, c.set_name()), (id, Status::Acked, 1, "A"));
-        assert!(c.ts.t9 >= c.ts.t1 && c.ts.t1 != 0);
+        assert!(c.ts.t9 >= c.ts.t1 && !c.ts.t1.is_zero());
     }
     assert_eq!(i.unconfirmed(), 0);
 }
@@ -169,7 +169,7 @@ fn the_oneshot_task_runs_on_an_opened_backend() {
     let mut i = open(&format!("emu:{path}")).unwrap();
     let n = 400u64;
     let p = OneshotParams {
-        mode: Mode::BackToBack { gap_ns: 250_000 },
+        mode: Mode::BackToBack { gap: sdmac_api::Span::from_ns(250_000) },
         count: n,
         payload: 50,
         rate: sdmac_api::Rate::Ofdm54,
