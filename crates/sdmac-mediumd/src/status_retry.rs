@@ -40,8 +40,8 @@ pub struct StatusRetries {
 
 impl StatusRetries {
     /// The kernel refused status `msg` (the whole netlink message) of `transmitter`'s
-    /// frame `cookie`; seen at `t`. Schedules it again, or gives it up (reported on
-    /// stderr the first time, at `log` ≥ 4).
+    /// frame `cookie`; seen at `t`. Schedules it again (each noted on stderr at `log`
+    /// ≥ 7), or gives it up (reported on stderr the first time, at `log` ≥ 4).
     pub fn refused(&mut self, t: Time, transmitter: Mac, cookie: u64, msg: &[u8], log: u8) {
         self.tried.retain(|r| t.saturating_sub(r.last) < FORGET_NS);
         let key = (transmitter, cookie);
@@ -64,6 +64,9 @@ impl StatusRetries {
                 );
             }
             return;
+        }
+        if log >= 7 {
+            eprintln!("sdmac-mediumd: the kernel refused the TX status of frame {cookie} of {}; sent again in {} µs (retry {})", crate::refusal::mac(transmitter), DELAYS_NS[n] / 1000, n + 1);
         }
         self.tried[k].retries += 1;
         self.tried[k].last = t;
