@@ -29,7 +29,7 @@ fn attr(ty: u16, value: &[u8]) -> Vec<u8> {
     a.extend_from_slice(&u16b(4 + value.len() as u16));
     a.extend_from_slice(&u16b(ty));
     a.extend_from_slice(value);
-    while a.len() % 4 != 0 {
+    while !a.len().is_multiple_of(4) {
         a.push(0);
     }
     a
@@ -151,7 +151,7 @@ fn a_refused_status_among_other_messages_is_found_and_goes_with_other_outputs() 
     let mut m = HwsimMedium::new(Setup::default());
     let status = tx_info(78, 10);
     let mut d = error(EINVAL, &delivery(9), false);
-    while d.len() % 4 != 0 {
+    while !d.len().is_multiple_of(4) {
         d.push(0);
     }
     d.extend_from_slice(&error(EINVAL, &status, false));
