@@ -75,7 +75,7 @@ def _measure(output: str, scenario: str) -> Dict[str, str]:
 def _stop_counters(output: str, detail: str) -> Dict[str, int]:
     m = re.search(
         r"stopping; Counters \{ frames_in: (\d+), statuses: (\d+), acked: (\d+), deliveries: (\d+), refused: (\d+), "
-        r"refusals: Refusals \{ malformed: (\d+), no_usable_rate: (\d+), engine: (\d+), rates_skipped: (\d+) \} \}",
+        r"refusals: Refusals \{ malformed: (\d+), no_usable_rate: (\d+), engine: (\d+), rates_skipped: (\d+) \}(?:, status_retries: \d+, statuses_refused: \d+)? \}",
         output,
     )
     assert m, f"no stop line with the refusal counters from the daemon\n{detail}"

@@ -106,7 +106,7 @@ def _counters(output: str) -> List[Dict[str, int]]:
     """The daemon's counters, one dict per SIGTERM stop, with the number of outputs
     whose lateness it counted (`late`) and of those the kernel sent at their time
     (`kernel_timed`; the one-thread loop says, 0 otherwise)."""
-    pat = r"stopping; Counters \{ frames_in: (\d+), statuses: (\d+), acked: (\d+), deliveries: (\d+), refused: (\d+)(?:, refusals: Refusals \{[^}]*\})? \}[^\n]*; (\d+) outputs late by p50 [\d.]+ µs[^\n]*?(?:; (\d+) sent by the kernel at their time[^\n]*)?$"
+    pat = r"stopping; Counters \{ frames_in: (\d+), statuses: (\d+), acked: (\d+), deliveries: (\d+), refused: (\d+)(?:, refusals: Refusals \{[^}]*\})?(?:, status_retries: \d+, statuses_refused: \d+)? \}[^\n]*; (\d+) outputs late by p50 [\d.]+ µs[^\n]*?(?:; (\d+) sent by the kernel at their time[^\n]*)?$"
     keys = ("frames_in", "statuses", "acked", "deliveries", "refused", "late", "kernel_timed")
     return [dict(zip(keys, (int(g or 0) for g in m.groups()))) for m in re.finditer(pat, output, re.M)]
 
@@ -243,7 +243,7 @@ def test_two_channels_keep_their_own_airtime(share: Path) -> None:
 
 def _worker_counters(output: str) -> Dict[int, Dict[str, int]]:
     """The counters each worker thread logged at the stop (--threads), by MHz."""
-    pat = r"medium -?\d+ on (\d+) MHz: Counters \{ frames_in: (\d+), statuses: (\d+), acked: (\d+), deliveries: (\d+), refused: (\d+)(?:, refusals: Refusals \{[^}]*\})? \}"
+    pat = r"medium -?\d+ on (\d+) MHz: Counters \{ frames_in: (\d+), statuses: (\d+), acked: (\d+), deliveries: (\d+), refused: (\d+)(?:, refusals: Refusals \{[^}]*\})?(?:, status_retries: \d+, statuses_refused: \d+)? \}"
     keys = ("frames_in", "statuses", "acked", "deliveries", "refused")
     return {int(m.group(1)): dict(zip(keys, map(int, m.groups()[1:]))) for m in re.finditer(pat, output)}
 

@@ -296,6 +296,8 @@ fn daemon_counters(m: &HwsimMedium, rounds: u64, timed: u64, ring: Option<&Ring>
         timed_overdue: timed_overdue(ring),
         refused: c.refused,
         refusals: c.refusals,
+        status_retries: c.status_retries,
+        statuses_refused: c.statuses_refused,
     }
 }
 

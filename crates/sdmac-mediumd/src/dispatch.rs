@@ -80,6 +80,8 @@ pub fn add_counters(a: &mut Counters, b: Counters) {
     a.deliveries += b.deliveries;
     a.refused += b.refused;
     a.refusals.add(b.refusals);
+    a.status_retries += b.status_retries;
+    a.statuses_refused += b.statuses_refused;
 }
 
 /// Hands frames and events to the workers.
@@ -139,7 +141,20 @@ impl Dispatcher {
         each_message(d, family, log, |m| match m {
             KernelMsg::Frame(f) => self.on_frame(t, f),
             KernelMsg::AddMacAddr(radio, addr) => self.add_address(radio, addr),
+            // Sent again from here (`resend_due`): workers share the socket.
+            KernelMsg::StatusRefused { transmitter, cookie, msg } => self.replica.status_refused(t, transmitter, cookie, msg, log),
         });
+    }
+
+    /// When the next refused TX status is due to be sent again.
+    pub fn next_resend_time(&self) -> Option<u64> {
+        self.replica.next_resend_time()
+    }
+
+    /// Queues the refused TX statuses due by `now` to be sent again with the
+    /// dispatcher's own answers (at the next [`Dispatcher::wake_workers`]).
+    pub fn resend_due(&mut self, now: u64) {
+        self.replica.take_resends(Some(now), &mut self.out);
     }
 
     /// Hands a frame from the kernel, received at `t`, to its worker.
@@ -177,6 +192,8 @@ impl Dispatcher {
     pub fn control(&mut self, t: u64, req: &Request) -> Applied {
         let mut scratch = Vec::new();
         self.replica.advance(t, &mut scratch);
+        // Refused statuses the replica found due are sent; nothing else it reports.
+        self.out.extend(scratch.into_iter().filter(|o| matches!(o, Output::Resend { .. })));
         let a = apply(&mut self.replica, req);
         if !matches!(req, Request::Shutdown) {
             let expect = (a.result, a.id);
@@ -226,6 +243,7 @@ impl Dispatcher {
     /// Stops every worker — each answers every frame still in flight — and waits for
     /// them. Frames a failed worker did not take are answered here.
     pub fn stop(mut self) -> Result<Finished, DaemonError> {
+        self.replica.take_resends(None, &mut self.out);
         self.broadcast_except(usize::MAX, || Msg::Stop);
         for w in self.workers.iter_mut() {
             w.pending = false;

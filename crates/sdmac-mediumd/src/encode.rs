@@ -119,6 +119,22 @@ impl Encoder {
                 air(*t_start, *freq, *rate, frame).map_err(io_err("capture file"))?;
                 continue;
             }
+            if let Output::Resend { msg, .. } = &o {
+                // Sent again as it was (its own header, sequence number included).
+                let len = sdmac_netlink::align4(msg.len());
+                if at > 0 && at + len > DATAGRAM_MAX {
+                    send(&self.tx[..at]).map_err(io_err("netlink send"))?;
+                    at = 0;
+                }
+                let room = self.tx.len() - at;
+                if len > room {
+                    return Err(DaemonError::Protocol(format!("a message to send again has {} bytes; at most {room} fit", msg.len())));
+                }
+                self.tx[at..at + msg.len()].copy_from_slice(msg);
+                self.tx[at + msg.len()..at + len].fill(0);
+                at += len;
+                continue;
+            }
             self.seq = self.seq.wrapping_add(1);
             let hdr = NlHeader::request(self.family, nl::flags::REQUEST, self.seq, self.pid);
             let msg = match &o {
@@ -144,7 +160,7 @@ impl Encoder {
                     let band = Band::from_freq(*freq).unwrap_or(Band::from_freq(2412).expect("2.4 GHz band"));
                     HwsimMsg::Delivery(RxFrame { receiver: receiver.0, frame, rx_rate: rx_rate_index(*rate, band), signal: *signal_dbm, freq: *freq })
                 }
-                Output::Air { .. } => continue,
+                Output::Air { .. } | Output::Resend { .. } => continue,
             };
             let len = msg.buffer_len();
             if at > 0 && at + len > DATAGRAM_MAX {

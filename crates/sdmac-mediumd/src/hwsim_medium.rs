@@ -19,6 +19,7 @@ use crate::media::{MediumId, MediumSetup, MediumState};
 use crate::movement::{moved, Movement};
 use crate::radio::{Radio, RadioIndex};
 use crate::refusal::{report_once, Cause, RateName, Refusals};
+use crate::status_retry::StatusRetries;
 use sdmac_control::ext::{TruthCause, TruthRecord};
 use sdmac_frame::ieee80211::{Frame, FrameType};
 use sdmac_medium::{Ac, Dest, LinkOverride, Medium, MediumConfig, RateSeries, StationConfig, StationId, Time, TxRequest};
@@ -116,13 +117,21 @@ pub enum Output {
         /// When it is received (ns on the daemon's clock): the DATA frame's end.
         due: Time,
     },
+    /// A message the kernel refused, sent again as it was (a TX status that came
+    /// too early: see [`crate::status_retry`]).
+    Resend {
+        /// The whole netlink message.
+        msg: Vec<u8>,
+        /// When it is due (ns on the daemon's clock).
+        due: Time,
+    },
 }
 
 impl Output {
     /// When an output for the kernel is due; None for a frame on air (for a capture).
     pub fn due(&self) -> Option<Time> {
         match self {
-            Output::TxStatus { due, .. } | Output::Deliver { due, .. } => Some(*due),
+            Output::TxStatus { due, .. } | Output::Deliver { due, .. } | Output::Resend { due, .. } => Some(*due),
             Output::Air { .. } => None,
         }
     }
@@ -268,6 +277,10 @@ pub struct Counters {
     pub refused: u64,
     /// Refusals per cause, and rate entries skipped.
     pub refusals: Refusals,
+    /// TX statuses the kernel refused as too early, sent again.
+    pub status_retries: u64,
+    /// TX statuses given up after their last retry was refused too.
+    pub statuses_refused: u64,
 }
 
 /// The medium of the daemon: every configured medium, channel and radio.
@@ -282,6 +295,8 @@ pub struct HwsimMedium {
     /// Truth records of the frames answered since they were last taken; None while
     /// nobody subscribes ([`HwsimMedium::set_truth`]).
     pub(crate) truth: Option<Vec<TruthRecord>>,
+    /// TX statuses the kernel refused, to send again.
+    retries: StatusRetries,
 }
 
 /// A radio last sent on another channel than `freq`.
@@ -358,7 +373,7 @@ impl HwsimMedium {
     /// A medium with no channel yet.
     pub fn new(setup: Setup) -> HwsimMedium {
         let media = setup.media().into_iter().map(MediumState::new).collect();
-        let mut m = HwsimMedium { setup, media, channels: Vec::new(), radios: Vec::new(), index: RadioIndex::default(), next_handle: 1, counters: Counters::default(), truth: None };
+        let mut m = HwsimMedium { setup, media, channels: Vec::new(), radios: Vec::new(), index: RadioIndex::default(), next_handle: 1, counters: Counters::default(), truth: None, retries: StatusRetries::default() };
         // Each listed address gets a radio at once (so that it hears frames before it
         // sends), under the hwsim address an interface with that permanent address
         // would have: a guess, until the kernel shows which radio has the address
@@ -376,7 +391,7 @@ impl HwsimMedium {
 
     /// Counters so far.
     pub fn counters(&self) -> Counters {
-        self.counters
+        Counters { status_retries: self.retries.retries, statuses_refused: self.retries.given_up, ..self.counters }
     }
 
     /// Channels (MHz) with an engine medium, one entry per (medium, channel).
@@ -652,7 +667,7 @@ impl HwsimMedium {
         for r in &mut radios {
             r.station.clear();
         }
-        HwsimMedium { setup: self.setup.clone(), media: self.media.clone(), channels: Vec::new(), radios, index: self.index.clone(), next_handle: 1, counters: Counters::default(), truth: None }
+        HwsimMedium { setup: self.setup.clone(), media: self.media.clone(), channels: Vec::new(), radios, index: self.index.clone(), next_handle: 1, counters: Counters::default(), truth: None, retries: StatusRetries::default() }
     }
 
     /// Runs `f` on channel `c`'s engine medium with the sink that turns its reports
@@ -685,6 +700,7 @@ impl HwsimMedium {
     /// Runs every channel up to `now`, taking the movement steps due on the way (each
     /// at its own time: every channel is run up to a step before it is taken).
     pub fn advance(&mut self, now: Time, out: &mut Vec<Output>) {
+        self.retries.take_due(Some(now), out);
         self.take_movement_steps(now, out);
         for c in 0..self.channels.len() {
             self.advance_channel(c, now, out);
@@ -764,7 +780,24 @@ impl HwsimMedium {
     /// (moving changes links, so what comes out after it): the daemon's wake-up time.
     pub fn next_output_time(&self) -> Option<Time> {
         let outputs = self.channels.iter().filter_map(|c| c.engine.next_output_time());
-        outputs.chain(self.next_step_time()).min()
+        outputs.chain(self.next_step_time()).chain(self.retries.next_due()).min()
+    }
+
+    /// The kernel refused TX status `msg` (the whole message) of `transmitter`'s
+    /// frame `cookie`, seen at `t`: sent again later, or given up
+    /// ([`crate::status_retry`]).
+    pub fn status_refused(&mut self, t: Time, transmitter: Mac, cookie: u64, msg: &[u8], log: u8) {
+        self.retries.refused(t, transmitter, cookie, msg, log);
+    }
+
+    /// When the next refused status is due to be sent again.
+    pub fn next_resend_time(&self) -> Option<Time> {
+        self.retries.next_due()
+    }
+
+    /// Moves the refused statuses due by `now` (all when None) to `out`.
+    pub fn take_resends(&mut self, now: Option<Time>, out: &mut Vec<Output>) {
+        self.retries.take_due(now, out);
     }
 
     /// When the next movement step of a medium where some radio moves is due.
@@ -775,6 +808,7 @@ impl HwsimMedium {
 
     /// Answers every frame still in flight as not acknowledged (on shutdown).
     pub fn flush(&mut self, out: &mut Vec<Output>) {
+        self.retries.take_due(None, out);
         for ch in &mut self.channels {
             // Answered now, as far as this channel's medium has run.
             let due = ch.engine.now();

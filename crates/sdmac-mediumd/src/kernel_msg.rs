@@ -11,14 +11,53 @@ pub enum KernelMsg<'a> {
     Frame(KernelFrame<'a>),
     /// ADD_MAC_ADDR: radio `0` (hwsim address) has interface address `1`.
     AddMacAddr(Mac, Mac),
+    /// The kernel refused a TX_INFO_FRAME of the daemon with EINVAL: the status of
+    /// `transmitter`'s frame `cookie`, whose whole message is `msg`
+    /// (see [`crate::status_retry`]).
+    StatusRefused {
+        /// The transmitting radio.
+        transmitter: Mac,
+        /// The frame's cookie.
+        cookie: u64,
+        /// The refused message, as it was sent.
+        msg: &'a [u8],
+    },
+}
+
+/// EINVAL: what mac80211_hwsim answers a status whose frame it does not hold.
+const EINVAL: i32 = 22;
+
+/// The TX_INFO_FRAME (of family `family`) an `NLMSG_ERROR` with EINVAL carries
+/// whole; None for any other error, an acknowledgement, or a copy capped to its
+/// header.
+fn refused_status<'a>(m: &nl::NlPacket<'a>, family: u16) -> Option<KernelMsg<'a>> {
+    let e = nl::ErrorMsg::parse(m).ok()?;
+    let req = e.request?;
+    if e.errno() != Some(EINVAL) || req.ty != family || m.header().flags & nl::flags::CAPPED != 0 {
+        return None;
+    }
+    // nlmsgerr: the error (4 bytes), then the original message.
+    let msg = m.payload().get(4..4usize.checked_add(req.len as usize)?)?;
+    match HwsimMsg::parse(&nl::NlPacket::new_checked(msg).ok()?) {
+        Ok(HwsimMsg::TxInfo(s)) => Some(KernelMsg::StatusRefused { transmitter: Mac::new(s.transmitter), cookie: s.cookie, msg }),
+        _ => None,
+    }
 }
 
 /// Calls `f` with every hwsim message of datagram `d` the medium acts on, in order.
 /// Messages of other families and other commands are skipped; a malformed one is
 /// reported (at `log` ≥ 4) and skipped; a malformed netlink header ends the datagram.
+/// Of the errors the kernel answers the daemon's messages with, only a TX status
+/// refused with EINVAL is passed on ([`KernelMsg::StatusRefused`]).
 pub fn each_message(d: &[u8], family: u16, log: u8, mut f: impl FnMut(KernelMsg<'_>)) {
     for m in nl::messages(d) {
         let Ok(m) = m else { break };
+        if m.header().ty == nl::NLMSG_ERROR {
+            if let Some(r) = refused_status(&m, family) {
+                f(r);
+            }
+            continue;
+        }
         if m.header().ty != family {
             continue;
         }
@@ -67,6 +106,7 @@ impl HwsimMedium {
         each_message(d, family, log, |m| match m {
             KernelMsg::Frame(f) => self.on_frame(t, f, out),
             KernelMsg::AddMacAddr(radio, addr) => self.add_address(radio, addr),
+            KernelMsg::StatusRefused { transmitter, cookie, msg } => self.status_refused(t, transmitter, cookie, msg, log),
         })
     }
 }

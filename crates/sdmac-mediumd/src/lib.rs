@@ -47,6 +47,7 @@ pub mod refusal;
 pub mod radios;
 mod startup;
 pub mod stats;
+pub mod status_retry;
 mod station_control;
 pub mod syscall_count;
 pub mod threaded;

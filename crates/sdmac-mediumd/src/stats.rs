@@ -44,6 +44,10 @@ pub struct DaemonCounters {
     pub refused: u64,
     /// Refusals per cause, and rate entries skipped.
     pub refusals: Refusals,
+    /// TX statuses the kernel refused as too early, sent again.
+    pub status_retries: u64,
+    /// TX statuses given up after their last retry was refused too.
+    pub statuses_refused: u64,
 }
 
 /// Writes one line per medium per interval, and one for the daemon.
@@ -97,7 +101,7 @@ impl<W: Write> StatsWriter<W> {
         let d = daemon;
         writeln!(
             self.out,
-            "{{\"t\": {:.3}, \"mono_s\": {:.6}, \"daemon\": {{\"frames\": {}, \"deliveries\": {}, \"statuses\": {}, \"syscalls\": {}, \"rounds\": {}, \"timed\": {}, \"timed_overdue\": {}, \"refused\": {}, \"refusals\": {}}}, \"late_us\": {{\"n\": {}, \"p50\": {:.1}, \"p99\": {:.1}, \"max\": {:.1}}}}}",
+            "{{\"t\": {:.3}, \"mono_s\": {:.6}, \"daemon\": {{\"frames\": {}, \"deliveries\": {}, \"statuses\": {}, \"syscalls\": {}, \"rounds\": {}, \"timed\": {}, \"timed_overdue\": {}, \"status_retries\": {}, \"statuses_refused\": {}, \"refused\": {}, \"refusals\": {}}}, \"late_us\": {{\"n\": {}, \"p50\": {:.1}, \"p99\": {:.1}, \"max\": {:.1}}}}}",
             t_ns as f64 / 1e9,
             d.mono_ns as f64 / 1e9,
             d.frames,
@@ -107,6 +111,8 @@ impl<W: Write> StatsWriter<W> {
             d.rounds,
             d.timed,
             d.timed_overdue,
+            d.status_retries,
+            d.statuses_refused,
             d.refused,
             d.refusals.json(),
             d.late.n,

@@ -63,6 +63,11 @@ pub fn run(opts: Options, control: Option<ControlSocket>) -> Result<(), DaemonEr
             (false, true) => Some(next_capture_flush + origin),
             (true, true) => Some(next_stats.min(next_capture_flush) + origin),
         };
+        // Wake for a refused TX status to send again too.
+        let deadline = match (deadline, d.next_resend_time().map(|r| r + origin)) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         ready.clear();
         ready.extend_from_slice(poller.wait(deadline, 500).map_err(io_err("epoll"))?);
         nl_ready |= ready.contains(&NL);
@@ -89,6 +94,8 @@ pub fn run(opts: Options, control: Option<ControlSocket>) -> Result<(), DaemonEr
                     timed_overdue: 0,
                     refused: fin.counters.refused,
                     refusals: fin.counters.refusals,
+                    status_retries: fin.counters.status_retries,
+                    statuses_refused: fin.counters.statuses_refused,
                 };
                 w.write(now(), &fin.stats, &c).map_err(io_err("stats file"))?;
             }
@@ -119,13 +126,14 @@ pub fn run(opts: Options, control: Option<ControlSocket>) -> Result<(), DaemonEr
             }
             d.wake_workers()
         })?;
+        d.resend_due(now());
         // Control requests handed on are taken when the workers next wake.
         d.wake_workers()?;
         if let Some(w) = stats.as_mut() {
             let t = now();
             if t >= next_stats {
                 let (media, c, n, late) = d.stats(rounds);
-                let dc = DaemonCounters { mono_ns: crate::syscall_count::monotonic_ns(), frames: c.frames_in, deliveries: c.deliveries, statuses: c.statuses, syscalls: syscall_count::total(), rounds: n, late, timed: 0, timed_overdue: 0, refused: c.refused, refusals: c.refusals };
+                let dc = DaemonCounters { mono_ns: crate::syscall_count::monotonic_ns(), frames: c.frames_in, deliveries: c.deliveries, statuses: c.statuses, syscalls: syscall_count::total(), rounds: n, late, timed: 0, timed_overdue: 0, refused: c.refused, refusals: c.refusals, status_retries: c.status_retries, statuses_refused: c.statuses_refused };
                 w.write(t, &media, &dc).map_err(io_err("stats file"))?;
                 next_stats = t - t % 1_000_000_000 + 1_000_000_000;
             }

@@ -20,7 +20,7 @@ fn medium() -> HwsimMedium {
 
 fn due(o: &Output) -> u64 {
     match o {
-        Output::TxStatus { due, .. } | Output::Deliver { due, .. } => *due,
+        Output::TxStatus { due, .. } | Output::Deliver { due, .. } | Output::Resend { due, .. } => *due,
         Output::Air { t_start, .. } => *t_start,
     }
 }
