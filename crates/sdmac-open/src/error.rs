@@ -41,7 +41,7 @@ pub enum OpenError {
         /// The backend name.
         name: String,
         /// What went wrong (`UnknownInterface`, `NotWireless`, `NoMonitorMode`,
-        /// `MissingCapability`, `Radio`, `Start`).
+        /// `MissingCapability`, `Radio`, `Start`, `BadOption`).
         kind: &'static str,
         /// The control or data half's message.
         reason: String,

@@ -8,7 +8,7 @@
 //! |---|---|
 //! | `emu` | the SDMAC paper's testbed on the emulated medium ([`sdmac_emu::setup::PaperSetup`]'s defaults, or [`OpenOptions::paper`]): an AP `02:00:00:00:00:01` beaconing every 50 TU on channel 36 (802.11a, basic rates {6 Mb/s}), and the station `sta` (`02:00:00:00:00:02`, 10 m away, lossless links), which is the interface returned. Its `bssid` attribute is the AP. |
 //! | `emu:PATH[#STATION]` | the TOML scenario at `PATH` (the format `sdmac sim` reads); the interface is station `STATION`, or without it the first station of the first medium that is not an AP. The scenario's flows run as background traffic. |
-//! | `linux:IFACE` | the mac80211 radio of interface (or phy) `IFACE`: a new monitor interface on it (active where the driver supports it, so frames to the radio's address are acknowledged; on the monitor's channel, or [`LinuxOpenOptions::freq_mhz`]), and [`sdmac_linux::LinuxBackend`] on that monitor. The adapter attributes nl80211 carries are routed to the monitor (`address`, `bssid`, `frequency`, `channel`, `tx_power` read; `tx_power`, `default_rates` (the bitrate mask) set); the others answer `Unsupported`. The monitor is removed when the interface is closed. Needs `CAP_NET_ADMIN` and `CAP_NET_RAW` (lowered after opening). The BSSID comes from [`LinuxOpenOptions::bssid`] or, through [`open`], the environment variable `SDMAC_LINUX_BSSID`. |
+//! | `linux:IFACE` | the mac80211 radio of interface (or phy) `IFACE`: a new monitor interface on it (active where the driver supports it, so frames to the radio's address are acknowledged; on the monitor's channel, or [`LinuxOpenOptions::freq_mhz`]), and [`sdmac_linux::LinuxBackend`] on that monitor. The adapter attributes nl80211 carries are routed to the monitor (`address`, `bssid`, `frequency`, `channel`, `tx_power` read; `tx_power`, `default_rates` (the bitrate mask) set); the others answer `Unsupported`. The monitor is removed when the interface is closed. Needs `CAP_NET_ADMIN` and `CAP_NET_RAW` (lowered after opening). The BSSID comes from [`LinuxOpenOptions::bssid`], else the environment variable `SDMAC_LINUX_BSSID`. |
 //! | `hwsim:IFACE` | not in this build yet: [`OpenError::NotAvailable`] (its message points to `linux:IFACE`, which works on a hwsim radio). |
 //!
 //! The emulated medium runs on its own device thread for as long as the interface
@@ -44,18 +44,7 @@ pub struct OpenOptions {
 /// Opens the backend `name` with the default options.
 pub fn open(name: &str) -> Result<AnyInterface, OpenError> {
     let parsed = BackendName::parse(name).map_err(OpenError::Name)?;
-    let mut opts = OpenOptions::default();
-    if let BackendName::Linux { .. } = parsed {
-        if let Ok(v) = std::env::var(BSSID_ENV) {
-            let mac = v.trim().parse().map_err(|e| OpenError::Radio {
-                name: parsed.to_string(),
-                kind: "BadOption",
-                reason: format!("{BSSID_ENV}={v:?} is not a MAC address: {e}"),
-            })?;
-            opts.linux.bssid = Some(mac);
-        }
-    }
-    open_with(&parsed, &opts)
+    open_with(&parsed, &OpenOptions::default())
 }
 
 /// Opens a parsed backend name.

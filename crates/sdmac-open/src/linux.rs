@@ -15,14 +15,15 @@ pub struct LinuxOpenOptions {
     /// monitor reports.
     pub freq_mhz: Option<u32>,
     /// The BSSID (address 3 of payload frames, their receiver when a request names
-    /// none, and the `bssid` attribute). Default: none, or the address in the
-    /// environment variable `SDMAC_LINUX_BSSID` when opened by [`crate::open`].
+    /// none, and the `bssid` attribute). None: the address in the environment
+    /// variable `SDMAC_LINUX_BSSID` if it is set, else no BSSID (requests must name
+    /// their destination).
     pub bssid: Option<MacAddress>,
     /// A TX power (dBm) set before the monitor comes up.
     pub tx_power_dbm: Option<f64>,
 }
 
-/// The environment variable [`crate::open`] reads the `linux` BSSID from.
+/// The environment variable the `linux` BSSID is read from when the options give none.
 pub const BSSID_ENV: &str = "SDMAC_LINUX_BSSID";
 
 fn control_err(name: &BackendName, kind: &'static str, e: ControlError) -> OpenError {
@@ -31,6 +32,17 @@ fn control_err(name: &BackendName, kind: &'static str, e: ControlError) -> OpenE
 
 /// `linux:IFACE`.
 pub(crate) fn open(name: &BackendName, iface: &str, opts: &LinuxOpenOptions) -> Result<AnyBackend, OpenError> {
+    let bssid = match opts.bssid {
+        Some(b) => Some(b),
+        None => match std::env::var(BSSID_ENV) {
+            Ok(v) => Some(v.trim().parse::<MacAddress>().map_err(|e| OpenError::Radio {
+                name: name.to_string(),
+                kind: "BadOption",
+                reason: format!("{BSSID_ENV}={v:?} is not a MAC address: {e}"),
+            })?),
+            Err(_) => None,
+        },
+    };
     let radio = Radio::open(iface).map_err(|e| control_err(name, kind_of(&e), e))?;
     caps::require(iface, "the linux backend (monitor interface, packet socket)", &[caps::CAP_NET_ADMIN, caps::CAP_NET_RAW])
         .map_err(|e| control_err(name, kind_of(&e), e))?;
@@ -45,11 +57,11 @@ pub(crate) fn open(name: &BackendName, iface: &str, opts: &LinuxOpenOptions) -> 
         None => mon.channel().map_err(|e| control_err(name, kind_of(&e), e))?.freq_mhz,
     };
     let mut cfg = LinuxConfig::new(freq);
-    cfg.bssid = opts.bssid;
+    cfg.bssid = bssid;
     let mut backend = LinuxBackend::open(mon.name(), cfg)
         .map_err(|reason| OpenError::Radio { name: name.to_string(), kind: "Start", reason })?;
     caps::drop_after_open().map_err(|e| OpenError::Radio { name: name.to_string(), kind: "Start", reason: format!("lowering capabilities: {e}") })?;
-    backend.set_control(Box::new(MonitorControl { mon, freq_mhz: freq, bssid: opts.bssid }));
+    backend.set_control(Box::new(MonitorControl { mon, freq_mhz: freq, bssid }));
     Ok(AnyBackend::new(name.to_string(), backend))
 }
 
