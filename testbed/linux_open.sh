@@ -50,8 +50,9 @@ run() {
 	pid=$!
 	seen=0
 	while kill -0 $pid 2>/dev/null; do
-		n=$(monitors)
-		[ "$n" -gt "$seen" ] && seen=$n && iw dev >"$O/$part.iw"
+		snap=$(iw dev)
+		n=$(printf '%s\n' "$snap" | grep -c "type monitor")
+		[ "$n" -gt "$seen" ] && seen=$n && printf '%s\n' "$snap" >"$O/$part.iw"
 		sleep 0.1
 	done
 	wait $pid
