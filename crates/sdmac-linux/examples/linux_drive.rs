@@ -196,9 +196,9 @@ fn refuse(args: &[String]) {
     let dst = mac(&args[2]);
     let one = |r: &str| TxAttrs { dst: Some(dst), rates: Some(parse_rate_series(r).unwrap_or_else(|e| die(&e))), no_ack: false, timestamps: true };
     let cases: Vec<(&str, Result<(), ApiError>)> = vec![
-        ("payload_too_long", b.data_req(1, Body::Payload(&[0u8; 2305]), Ac::Be, &one("54"), 0)),
-        ("frame_too_long_for_phy", b.data_req(2, Body::Frame(&[0x08u8; 4100]), Ac::Be, &one("54"), 0)),
-        ("rate_not_in_band", b.data_req(3, Body::Payload(b"x"), Ac::Be, &one(if args[1].starts_with('2') { "vht0-1ss-20" } else { "1" }), 0)),
+        ("payload_too_long", b.data_req(1, Body::Payload(&[0u8; 2305]), Ac::Be, &one("54"), sdmac_api::Time::ZERO)),
+        ("frame_too_long_for_phy", b.data_req(2, Body::Frame(&[0x08u8; 4100]), Ac::Be, &one("54"), sdmac_api::Time::ZERO)),
+        ("rate_not_in_band", b.data_req(3, Body::Payload(b"x"), Ac::Be, &one(if args[1].starts_with('2') { "vht0-1ss-20" } else { "1" }), sdmac_api::Time::ZERO)),
         ("series_too_long", Err(ApiError::InvalidRequest { what: "rates", reason: parse_rate_series("54,48,36,24,12").err().unwrap_or_default() })),
     ];
     for (what, r) in cases {

@@ -8,7 +8,7 @@ fn key(n: u16) -> Key {
 }
 
 fn req(id: u64, rates: Option<RateSeries>, no_ack: bool) -> Request {
-    Request { id, ac: Ac::Be, no_ack, rates, len: 100, ts: Timestamps { t1: 1, t2: 2, t3: 3, t4: 4, ..Timestamps::default() }, want_ts: true }
+    Request { id, ac: Ac::Be, no_ack, rates, len: 100, ts: Timestamps { t1: Time::from_ns(1), t2: Time::from_ns(2), t3: Time::from_ns(3), t4: Time::from_ns(4), ..Timestamps::default() }, want_ts: true }
 }
 
 fn echo(failed: bool, attempts: u8, rate: Rate) -> Echo {
@@ -29,7 +29,7 @@ fn acked_one_shot() {
     assert_eq!((m.len(), m.len_ac(Ac::Be), m.len_ac(Ac::Vo)), (1, 1, 0));
     let c = confirmed(m.on_echo(60, key(1), echo(false, 1, Rate::Ofdm54)));
     assert_eq!((c.id, c.status, c.attempts, c.rates_used()), (7, Status::Acked, 1, &[(Rate::Ofdm54, 1)][..]));
-    assert_eq!((c.ts.t4, c.ts.t7, c.ts.t8), (4, 50, 60));
+    assert_eq!((c.ts.t4.as_ns(), c.ts.t7.as_ns(), c.ts.t8.as_ns()), (4, 50, 60));
     assert!(m.is_empty());
 }
 
