@@ -7,7 +7,8 @@
 # DIR holds oneshot (examples/c/oneshot.c built against libsdmac) and libsdmac.so,
 # and, when Python runs in the guest, py/ (a Python installation: bin/python3.11,
 # lib/libpython3.11.so.1.0, lib/python3.11), pkg/ (the sdmac package with its
-# built extension) and oneshot.py (examples/api/oneshot.py).
+# built extension), oneshot.py (examples/api/oneshot.py) and attrs.py
+# (testbed/linux_open_attrs.py).
 # Radio 1 is an open AP (hostapd, wlan1, 02:00:00:00:01:00, channel 1) on hwsim's
 # in-kernel medium; the examples open linux:wlan0 (radio 0, whose interface stays
 # down) with SDMAC_LINUX_BSSID naming the AP, so their one-shots go to it.
@@ -70,5 +71,6 @@ if [ -x "$SHARE/py/bin/python3.11" ]; then
 	PY="env LD_LIBRARY_PATH=$SHARE/py/lib $SHARE/py/bin/python3.11"
 	run py $PY "$SHARE/oneshot.py" --backend linux:wlan0 --count "$COUNT"
 	run py-wrong $PY "$SHARE/oneshot.py" --backend linux:wlan9 --count 5
+	run attrs $PY "$SHARE/attrs.py" linux:wlan0
 fi
 echo "LO PASS"

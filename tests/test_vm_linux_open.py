@@ -21,6 +21,7 @@ compiler, or libsdmac is not built (`make build`).
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -67,6 +68,7 @@ def _python_into(share: Path) -> str | None:
     if not (pkg / core.name).exists():
         shutil.copy2(core, pkg / core.name)
     shutil.copy2(PY_EXAMPLE, share / "oneshot.py")
+    shutil.copy2(TESTBED / "linux_open_attrs.py", share / "attrs.py")
     return None
 
 
@@ -135,3 +137,23 @@ def test_a_wrong_interface_fails_cleanly(guest, part):
     assert "wlan9" in err and "no network interface or wiphy has this name" in err, err
     assert "Traceback" not in err + out, err
     assert mon == {"during": 0, "after": 0}, mon
+
+
+def test_attributes_map_onto_nl80211(guest):
+    """What the monitor reports through the API; what nl80211 does not carry is the
+    typed "not supported by this backend" error."""
+    share, detail, no_python = guest
+    _skip_python(no_python)
+    rc, out, err, mon = _part(share, "attrs")
+    assert rc == 0, f"attrs: exit {rc}\n{out}\n{err}"
+    a = json.loads(out.strip().splitlines()[-1])
+    assert a["address"] == "02:00:00:00:00:00", a  # radio 0's address (active monitor)
+    assert a["bssid"] == AP, a
+    assert (a["frequency"], a["channel"]) == ("2412", "1"), a
+    assert float(a["tx_power"]) > 0, a
+    assert a["set tx_power"] == "ok" and a["set default_rates"] == "ok", a
+    # an HT rate: not one of the band's legacy bitrates, which the mask holds
+    assert a["set default_rates mcs0"].startswith("InvalidValue") and "6.5 Mb/s is not a bitrate" in a["set default_rates mcs0"], a
+    for k in ("retry_limit", "aifsn", "set ack_timeout"):
+        assert a[k].startswith("Unsupported: not supported by this backend"), (k, a)
+    assert mon == {"during": 1, "after": 0}, mon

@@ -84,9 +84,13 @@ struct MonitorControl {
 }
 
 fn api_err(name: &str, e: ControlError) -> ApiError {
+    api_err_value(name, "", e)
+}
+
+fn api_err_value(name: &str, value: &str, e: ControlError) -> ApiError {
     match e {
         ControlError::NotSupported { what, why } => ApiError::Unsupported { what: format!("{what}: {why}") },
-        ControlError::InvalidValue { why, .. } => ApiError::InvalidValue { name: name.to_string(), value: String::new(), reason: why },
+        ControlError::InvalidValue { why, .. } => ApiError::InvalidValue { name: name.to_string(), value: value.to_string(), reason: why },
         other => ApiError::Unsupported { what: format!("{name}: {other}") },
     }
 }
@@ -115,12 +119,12 @@ impl Control for MonitorControl {
                 }
                 self.mon
                     .set_tx_power(sdmac_linux::control::TxPowerSetting::Fixed((dbm * 100.0).round() as i32))
-                    .map_err(|e| api_err(name, e))
+                    .map_err(|e| api_err_value(name, &value.to_string(), e))
             }
             "default_rates" => {
                 let series = value.to_rates(name)?;
                 let rates: Vec<u32> = series.entries().iter().map(|(r, _)| r.kbps() / 100).collect();
-                self.mon.set_fixed_bitrates(self.freq_mhz, &rates).map_err(|e| api_err(name, e))
+                self.mon.set_fixed_bitrates(self.freq_mhz, &rates).map_err(|e| api_err_value(name, &value.to_string(), e))
             }
             _ => Err(unsupported(format!("setting {name:?} (the linux backend sets tx_power and default_rates through nl80211)"))),
         }
