@@ -124,5 +124,7 @@ def test_c_example_on_an_unavailable_backend_fails_cleanly(shared_exe: Path):
     c = run_c(shared_exe, "hwsim:wlan9")
     assert c.returncode != 0
     assert c.stderr.strip() == ('error: open: backend "hwsim:wlan9": the hwsim backend is not available in this build '
-                                "(available: emu) (the backend is not available in this build)"), c.stderr
+                                "(available: emu, linux); on a mac80211_hwsim radio, linux:wlan9 works meanwhile "
+                                "(the in-kernel medium, or a medium daemon already running) "
+                                "(the backend is not available in this build)"), c.stderr
     assert c.stdout == ""

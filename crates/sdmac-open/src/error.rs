@@ -34,6 +34,18 @@ pub enum OpenError {
         /// The stations it has.
         stations: Vec<String>,
     },
+    /// The radio of a `linux` name cannot be opened: unknown interface, not a
+    /// wireless interface, no monitor mode, a missing capability, or the kernel
+    /// refused (the message is the control half's, naming the interface).
+    Radio {
+        /// The backend name.
+        name: String,
+        /// What went wrong (`UnknownInterface`, `NotWireless`, `NoMonitorMode`,
+        /// `MissingCapability`, `Radio`, `Start`, `BadOption`).
+        kind: &'static str,
+        /// The control or data half's message.
+        reason: String,
+    },
     /// The backend could not start (e.g. the OS refused a thread).
     Start {
         /// The backend name.
@@ -49,8 +61,13 @@ impl fmt::Display for OpenError {
             OpenError::Name(e) => write!(f, "{e}"),
             OpenError::NotAvailable { name, kind } => write!(
                 f,
-                "backend {name:?}: the {kind} backend is not available in this build (available: {})",
-                crate::AVAILABLE.join(", ")
+                "backend {name:?}: the {kind} backend is not available in this build (available: {}){}",
+                crate::AVAILABLE.join(", "),
+                if *kind == "hwsim" && crate::AVAILABLE.contains(&"linux") {
+                    format!("; on a mac80211_hwsim radio, linux:{} works meanwhile (the in-kernel medium, or a medium daemon already running)", &name["hwsim:".len().min(name.len())..])
+                } else {
+                    String::new()
+                }
             ),
             OpenError::Scenario { name, path, reason } => write!(f, "backend {name:?}: scenario {}: {reason}", path.display()),
             OpenError::NoStation { name, station: Some(s), stations } => {
@@ -62,6 +79,7 @@ impl fmt::Display for OpenError {
                 stations.join(", ")
             ),
             OpenError::Start { name, reason } => write!(f, "backend {name:?}: cannot start: {reason}"),
+            OpenError::Radio { name, reason, .. } => write!(f, "backend {name:?}: {reason}"),
         }
     }
 }
@@ -84,6 +102,7 @@ impl OpenError {
             OpenError::Scenario { .. } => "Scenario",
             OpenError::NoStation { .. } => "NoStation",
             OpenError::Start { .. } => "Start",
+            OpenError::Radio { kind, .. } => kind,
         }
     }
 }

@@ -8,7 +8,8 @@
 //! |---|---|
 //! | `emu` | the SDMAC paper's testbed on the emulated medium ([`sdmac_emu::setup::PaperSetup`]'s defaults, or [`OpenOptions::paper`]): an AP `02:00:00:00:00:01` beaconing every 50 TU on channel 36 (802.11a, basic rates {6 Mb/s}), and the station `sta` (`02:00:00:00:00:02`, 10 m away, lossless links), which is the interface returned. Its `bssid` attribute is the AP. |
 //! | `emu:PATH[#STATION]` | the TOML scenario at `PATH` (the format `sdmac sim` reads); the interface is station `STATION`, or without it the first station of the first medium that is not an AP. The scenario's flows run as background traffic. |
-//! | `hwsim:IFACE`, `linux:IFACE` | not in this build yet: [`OpenError::NotAvailable`]. |
+//! | `linux:IFACE` | the mac80211 radio of interface (or phy) `IFACE`: a new monitor interface on it (active where the driver supports it, so frames to the radio's address are acknowledged; on the monitor's channel, or [`LinuxOpenOptions::freq_mhz`]), and [`sdmac_linux::LinuxBackend`] on that monitor. The adapter attributes nl80211 carries are routed to the monitor (`address`, `bssid`, `frequency`, `channel`, `tx_power` read; `tx_power`, `default_rates` (the bitrate mask) set); the others answer `Unsupported`. The monitor is removed when the interface is closed. Needs `CAP_NET_ADMIN` and `CAP_NET_RAW` (lowered after opening). The BSSID comes from [`LinuxOpenOptions::bssid`], else the environment variable `SDMAC_LINUX_BSSID`. |
+//! | `hwsim:IFACE` | not in this build yet: [`OpenError::NotAvailable`] (its message points to `linux:IFACE`, which works on a hwsim radio). |
 //!
 //! The emulated medium runs on its own device thread for as long as the interface
 //! lives; dropping the interface stops it.
@@ -16,16 +17,18 @@
 mod any;
 mod emu;
 mod error;
+mod linux;
 
 pub use any::{AnyBackend, AnyInterface};
 pub use error::OpenError;
+pub use linux::{channel_of, LinuxOpenOptions, BSSID_ENV};
 
 use sdmac_api::{BackendName, Interface};
 use sdmac_emu::setup::PaperSetup;
 use sdmac_emu::EmuOptions;
 
 /// The kinds of backend this build can open.
-pub const AVAILABLE: &[&str] = &["emu"];
+pub const AVAILABLE: &[&str] = &["emu", "linux"];
 
 /// What `emu` builds and how emulated devices run.
 #[derive(Clone, Debug, Default)]
@@ -34,6 +37,8 @@ pub struct OpenOptions {
     pub paper: PaperSetup,
     /// Device thread, latency profile and seed of both `emu` forms.
     pub emu: EmuOptions,
+    /// Channel, BSSID and TX power of `linux:IFACE`.
+    pub linux: LinuxOpenOptions,
 }
 
 /// Opens the backend `name` with the default options.
@@ -47,9 +52,8 @@ pub fn open_with(name: &BackendName, opts: &OpenOptions) -> Result<AnyInterface,
     let backend = match name {
         BackendName::Emu { scenario: None, .. } => emu::open_paper(name, &opts.paper, opts.emu)?,
         BackendName::Emu { scenario: Some(path), station } => emu::open_scenario(name, path, station.as_deref(), opts.emu)?,
-        // The seam for the radio backends: each becomes an arm that opens its crate's
-        // backend and wraps it in an AnyBackend.
-        BackendName::Hwsim { .. } | BackendName::Linux { .. } => {
+        BackendName::Linux { iface } => linux::open(name, iface, &opts.linux)?,
+        BackendName::Hwsim { .. } => {
             return Err(OpenError::NotAvailable { name: name.to_string(), kind: name.kind() })
         }
     };

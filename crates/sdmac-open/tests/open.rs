@@ -114,13 +114,27 @@ fn the_examples_scenarios_open() {
 }
 
 #[test]
-fn radio_backends_are_not_in_this_build() {
-    for name in ["hwsim:wlan9", "linux:wlan0"] {
-        let e = open(name).unwrap_err();
-        assert!(matches!(e, OpenError::NotAvailable { .. }), "{e:?}");
-        let kind = &name[..name.find(':').unwrap()];
-        assert_eq!(e.to_string(), format!("backend {name:?}: the {kind} backend is not available in this build (available: emu)"));
-    }
+fn hwsim_is_not_in_this_build_and_points_to_linux() {
+    let e = open("hwsim:wlan9").unwrap_err();
+    assert!(matches!(e, OpenError::NotAvailable { .. }), "{e:?}");
+    assert_eq!(
+        e.to_string(),
+        "backend \"hwsim:wlan9\": the hwsim backend is not available in this build (available: emu, linux); \
+         on a mac80211_hwsim radio, linux:wlan9 works meanwhile (the in-kernel medium, or a medium daemon already running)"
+    );
+}
+
+#[test]
+fn linux_names_the_interface_it_cannot_open() {
+    // No interface has this name (valid, but never created by anything).
+    let e = open("linux:sdmacnone9").unwrap_err();
+    assert!(matches!(e, OpenError::Radio { kind: "UnknownInterface", .. }), "{e:?}");
+    assert!(e.to_string().starts_with("backend \"linux:sdmacnone9\": ") && e.to_string().matches("sdmacnone9").count() >= 2, "{e}");
+    // The loopback interface exists everywhere and is not wireless.
+    let e = open("linux:lo").unwrap_err();
+    assert!(matches!(e, OpenError::Radio { kind: "NotWireless", .. }), "{e:?}");
+    assert_eq!(e.kind(), "NotWireless");
+    assert!(e.to_string().contains("lo"), "{e}");
 }
 
 #[test]

@@ -90,6 +90,7 @@ pub fn bench_oneshot<'py>(
     let opts = OpenOptions {
         paper: setup.clone(),
         emu: EmuOptions { wait, profile, seed, app_spin_ns: 100_000_000, ..EmuOptions::default() },
+        ..OpenOptions::default()
     };
     let mut iface = py.detach(|| open_with(&name, &opts)).map_err(open_err)?;
     let dst_v = match dst_v {
