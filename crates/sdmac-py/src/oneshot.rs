@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use sdmac_api::oneshot::{report, run, Mode, OneshotParams, RunError};
 use sdmac_api::attribute::parse_mac;
-use sdmac_api::{Ac, BackendName, MacAddress, Scope, Span, Value, COMPONENT_NAMES};
+use sdmac_api::{Ac, BackendName, Scope, Span, Value, COMPONENT_NAMES};
 use sdmac_emu::{DeviceProfile, EmuOptions};
 use sdmac_open::{open_with, OpenOptions};
 
