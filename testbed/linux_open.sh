@@ -47,6 +47,11 @@ run() {
 	part=$1
 	shift
 	[ "$(monitors)" = 0 ] || fail "a monitor interface exists before $part"
+	# The kernel's link events record every interface created and deleted, however
+	# short the run (polling iw below can miss a run of a few ms).
+	ip monitor link >"$O/$part.links" 2>&1 &
+	mpid=$!
+	sleep 0.3
 	SDMAC_LINUX_BSSID=$AP LD_LIBRARY_PATH=$SHARE timeout 300 "$@" >"$O/$part.out" 2>"$O/$part.err" &
 	pid=$!
 	seen=0
@@ -59,6 +64,11 @@ run() {
 	wait $pid
 	rc=$?
 	echo "$rc" >"$O/$part.rc"
+	sleep 0.3
+	kill $mpid 2>/dev/null
+	wait $mpid 2>/dev/null
+	created=$(grep -v '^Deleted' "$O/$part.links" | grep -o 'sdmon[0-9]*' | sort -u | wc -l)
+	[ "$created" -gt "$seen" ] && seen=$created
 	printf 'during %s\nafter %s\n' "$seen" "$(monitors)" >"$O/$part.mon"
 	echo "part $part: exit $rc, monitors seen $seen"
 	cat "$O/$part.out" "$O/$part.err"

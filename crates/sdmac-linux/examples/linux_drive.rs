@@ -41,12 +41,12 @@ fn con_json(c: &Confirmation) -> String {
         c.attempts,
         rates.join(","),
         c.len,
-        c.ts.t1,
-        c.ts.t3,
-        c.ts.t4,
-        c.ts.t7,
-        c.ts.t8,
-        c.ts.t9
+        c.ts.t1.as_ns(),
+        c.ts.t3.as_ns(),
+        c.ts.t4.as_ns(),
+        c.ts.t7.as_ns(),
+        c.ts.t8.as_ns(),
+        c.ts.t9.as_ns()
     )
 }
 
@@ -161,7 +161,7 @@ fn recv(args: &[String]) {
                 let text: String = p.iter().map(|&c| if (0x20..0x7f).contains(&c) && c != b'"' && c != b'\\' { c as char } else { '.' }).collect();
                 println!(
                     "{{\"ind\":{},\"class\":\"{:?}\",\"src\":\"{}\",\"dst\":\"{}\",\"ac\":\"{}\",\"len\":{},\"payload\":\"{}\",\"dup\":{},\"signal\":{},\"rate\":\"{}\",\"tsft\":{},\"t_end\":{}}}",
-                    i.id, i.class, i.src, i.dst, i.ac.name(), i.len, text, i.duplicate, num(i.rx.signal_dbm), i.rx.rate, opt(i.rx.tsft_us), i.rx.t_end
+                    i.id, i.class, i.src, i.dst, i.ac.name(), i.len, text, i.duplicate, num(i.rx.signal_dbm), i.rx.rate, opt(i.rx.tsft_us), i.rx.t_end.as_ns()
                 );
             }
             Ok(None) => {}
@@ -181,7 +181,7 @@ fn beacons(args: &[String]) {
     let n: u64 = args[2].parse().unwrap_or_else(|_| die("COUNT"));
     for _ in 0..n {
         match b.beacon_ind(Wait::For(Duration::from_secs(10))) {
-            Ok(Some(x)) => println!("{{\"beacon\":{},\"bssid\":\"{}\",\"tsf\":{},\"signal\":{},\"t_end\":{}}}", x.seq, x.bssid, opt(x.tsf_us), num(x.signal_dbm), x.t_end),
+            Ok(Some(x)) => println!("{{\"beacon\":{},\"bssid\":\"{}\",\"tsf\":{},\"signal\":{},\"t_end\":{}}}", x.seq, x.bssid, opt(x.tsf_us), num(x.signal_dbm), x.t_end.as_ns()),
             Ok(None) => die("no beacon within 10 s"),
             Err(e) => die(&format!("beacon_ind: {e}")),
         }
