@@ -4,8 +4,16 @@
 //! that it will park. The producer, after publishing, pays one atomic load, and a
 //! syscall (`unpark`) only when the consumer really parked. A consumer that is
 //! answered within its spin budget therefore costs no syscall on either side.
+//!
+//! The hand-off is a store-then-load on each side (the producer publishes, then reads
+//! `parked`; the consumer sets `parked`, then reads what was published). Both sides put
+//! a `SeqCst` fence between their store and their load: without it a producer whose
+//! publication is a plain release store (an SPSC ring's tail) may read `parked` before
+//! that store is visible, while the consumer, having announced its park, still sees the
+//! old tail — and parks for ever with the item waiting (x86 reorders a store with a
+//! later load).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{fence, AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::thread::Thread;
 use std::time::Duration;
@@ -37,6 +45,9 @@ impl Wake {
     /// Called by a producer after publishing: wakes the consumer if it parked.
     #[inline]
     pub fn notify(&self) {
+        // Orders the caller's publication (any store, of any ordering) before the
+        // read of `parked`; pairs with the fence in `park_until`.
+        fence(Ordering::SeqCst);
         if self.parked.load(Ordering::SeqCst) {
             self.unpark_slow();
         }
@@ -88,6 +99,8 @@ impl Wake {
             }
         }
         self.parked.store(true, Ordering::SeqCst);
+        // Orders the announcement before the re-check; pairs with `notify`'s fence.
+        fence(Ordering::SeqCst);
         if !ready() {
             let now = monotonic_ns();
             if deadline_ns == u64::MAX {
@@ -135,6 +148,34 @@ mod tests {
         }
         v.store(1, Ordering::SeqCst);
         w.notify();
+        h.join().unwrap();
+    }
+
+    /// The producer publishes with a plain release store, as an SPSC ring's push does,
+    /// and the consumer parks at once (no spin): the hand-off most exposed to a lost
+    /// wake-up. A lost one shows as a wait that reaches its (generous) deadline.
+    #[test]
+    fn release_publications_are_never_missed() {
+        let w = Arc::new(Wake::new());
+        let v = Arc::new(AtomicU64::new(0));
+        let done = Arc::new(AtomicU64::new(0));
+        let (w2, v2, d2) = (w.clone(), v.clone(), done.clone());
+        const N: u64 = 20_000;
+        let h = std::thread::spawn(move || {
+            for i in 1..=N {
+                let r = w2.wait_until(monotonic_ns() + 2_000_000_000, 0, || v2.load(Ordering::Acquire) >= i);
+                assert_eq!(r, WaitOutcome::Ready, "hand-off {i} lost its wake-up");
+                d2.store(i, Ordering::Release);
+            }
+        });
+        for i in 1..=N {
+            v.store(i, Ordering::Release);
+            w.notify();
+            // Lock-step, so that every hand-off can meet a consumer about to park.
+            while done.load(Ordering::Acquire) < i {
+                std::hint::spin_loop();
+            }
+        }
         h.join().unwrap();
     }
 
