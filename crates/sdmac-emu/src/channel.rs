@@ -7,6 +7,11 @@ use sdmac_medium::{Ac, RateSeries};
 use sdmac_rt::{EventFd, Wake};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+/// Longest a parked thread (the device, or an interface waiting for a control reply)
+/// sleeps before it looks again for work it might not have been woken for. Wake-ups
+/// are never missed by design; this bounds the cost of one that were to a delay.
+pub(crate) const RECHECK: std::time::Duration = std::time::Duration::from_millis(100);
+
 /// Largest frame an interface sends (header, LLC/SNAP, payload; no FCS).
 pub(crate) const MAX_FRAME: usize = 2400;
 

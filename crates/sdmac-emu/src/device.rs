@@ -1,7 +1,7 @@
 //! The device thread: runs the medium on the wall clock, takes requests off the
 //! interfaces' rings, and publishes confirmations, indications and beacons.
 
-use crate::channel::{Cmd, ConMsg, DataMsg, DeviceEnds, FrameBuf, IfaceShared, IndMsg, Reply, SessionShared};
+use crate::channel::{Cmd, ConMsg, DataMsg, DeviceEnds, FrameBuf, IfaceShared, IndMsg, Reply, SessionShared, RECHECK};
 use crate::frame::{beacon_bytes, build_payload_frame, is_data, rx_payload_offset};
 use crate::profile::DeviceProfile;
 use crate::session::DeviceWait;
@@ -356,7 +356,7 @@ impl Device {
                 if next > now + MARGIN + spin_ns {
                     let ifaces = &self.ifaces;
                     let session = &self.session;
-                    let deadline = next - MARGIN;
+                    let deadline = (next - MARGIN).min(now + RECHECK.as_nanos() as u64);
                     self.stats.parks += 1;
                     session.device_wake.wait_until(deadline, spin_ns, || {
                         session.closed.load(Ordering::Acquire) || ifaces.iter().any(|d| !d.ends.cmd.is_empty())

@@ -1,6 +1,6 @@
 //! The application's side of one emu interface.
 
-use crate::channel::{new_buf, AppEnds, Cmd, DataMsg, FrameBuf, IfaceShared, Reply, SessionShared, MAX_FRAME};
+use crate::channel::{new_buf, AppEnds, Cmd, DataMsg, FrameBuf, IfaceShared, Reply, SessionShared, MAX_FRAME, RECHECK};
 use crate::frame::{check_raw_frame, HeaderCache};
 use sdmac_api::attribute::lookup;
 use sdmac_api::{
@@ -97,10 +97,13 @@ impl EmuIface {
             if let Ok(r) = self.ends.reply.pop() {
                 return Ok(r);
             }
-            let reply = &self.ends.reply;
-            if self.wait(Wait::Forever, || !reply.is_empty()) == WaitOutcome::TimedOut || (self.closed() && self.ends.reply.is_empty()) {
+            if self.closed() && self.ends.reply.is_empty() {
                 return Err(ApiError::Closed);
             }
+            // The device answers within microseconds; the wait is re-checked every
+            // RECHECK anyway, so that no missed wake-up can ever leave a caller blocked.
+            let reply = &self.ends.reply;
+            self.wait(Wait::For(RECHECK), || !reply.is_empty());
         }
     }
 }

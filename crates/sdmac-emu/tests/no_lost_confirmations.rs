@@ -267,7 +267,17 @@ fn run_case(loss: f64, seed: u64, profile: DeviceProfile, ops: &[Op], close: boo
 
 #[test]
 fn every_accepted_request_is_confirmed_exactly_once() {
-    let mut runner = TestRunner::new(Config { cases: 32, max_shrink_iters: 100, failure_persistence: None, ..Config::default() });
+    // A hang (a blocked call that never returns) must fail the run with a message, not
+    // hold up the whole suite: the watchdog ends the process after WATCHDOG.
+    const WATCHDOG: Duration = Duration::from_secs(300);
+    std::thread::spawn(|| {
+        std::thread::sleep(WATCHDOG);
+        eprintln!("every_accepted_request_is_confirmed_exactly_once: still running after {WATCHDOG:?}: a call hung");
+        std::process::exit(101);
+    });
+    // Shrinking re-runs failing cases, each up to its 20 s drain: bound it in time too.
+    let mut runner =
+        TestRunner::new(Config { cases: 32, max_shrink_iters: 100, max_shrink_time: 60_000, failure_persistence: None, ..Config::default() });
     let totals = RefCell::new(Totals::default());
     // Device latencies (none, or up to 40 µs each way) hold requests and confirmations
     // in the device, where cancel and close must find them too.

@@ -760,6 +760,9 @@ const WRITABLE: &[&str] = &[
 #[test]
 fn every_attribute_can_be_read_with_its_kind_and_scope() {
     let (_s, _ap, mut sta) = hand(true, 4);
+    // Packet 2 waits behind packet 1 for the whole test: 15 attempts to nobody, each
+    // after a ~150 ms backoff, keep the queue busy for seconds.
+    make_slow(&mut sta, Ac::Be);
     sta.data_req(1, Body::Payload(LONG), Ac::Be, &long_attrs()).unwrap();
     sta.data_req(2, Body::Payload(&[0; 50]), Ac::Be, &one_shot(Rate::Ofdm54)).unwrap();
     let writable: Vec<&str> = ATTRIBUTES.iter().filter(|a| a.writable).map(|a| a.name).collect();
