@@ -10,14 +10,16 @@
 #   testbed/build_uml.sh            prints the directory holding the `linux` binary
 #   testbed/build_uml.sh --force    rebuilds even if a cached kernel exists
 #
-# Cache: $SDMAC_VM_OUT (default testbed/out)/uml-<source version>-<hash of the
-# configuration below>/linux. Takes ~7 min on 2 cores the first time (the sources are unpacked
-# under the cache and removed after the build). Installs linux-source-6.1, flex,
+# Cache: $SDMAC_VM_OUT (default ${XDG_CACHE_HOME:-~/.cache}/sdmac, outside the clone, so
+# that every clone on the machine shares it)/uml-<source version>-<hash of the
+# configuration below>/linux. Takes ~7 min on 2 cores the first time (the sources are
+# unpacked under the cache and removed after the build); the key is exactly what the
+# kernel is built from, so a cached kernel is the one this script would build. Installs linux-source-6.1, flex,
 # bison, bc, gcc and make with apt-get when they are missing (as root).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-OUT=${SDMAC_VM_OUT:-$HERE/out}
+OUT=${SDMAC_VM_OUT:-${XDG_CACHE_HOME:-$HOME/.cache}/sdmac}
 FORCE=0
 [ "${1:-}" = --force ] && FORCE=1
 

@@ -64,7 +64,8 @@ def availability() -> Optional[str]:
 
 
 def _cached() -> Optional[Path]:
-    out = Path(os.environ.get("SDMAC_VM_OUT", HERE / "out"))
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "sdmac"
+    out = Path(os.environ.get("SDMAC_VM_OUT", cache))
     found = sorted(out.glob("uml-*/linux"), key=lambda p: p.stat().st_mtime)
     return found[-1] if found else None
 
