@@ -376,13 +376,14 @@ fn probe_on(
     let describe = |dst: MacAddress, tx: &TxParams| -> String {
         let mut s = format!("QoS Data to {dst}");
         if let Some(rt) = tx.rate {
-            let field = match rt {
-                TxRate::Legacy { .. } => "RATE",
-                TxRate::Ht { .. } => "MCS",
-                TxRate::Vht { .. } => "VHT",
+            // "RATE 54 Mb/s", "MCS 3" (the MCS field), "VHT MCS 7 NSS 1 ..." (the VHT field)
+            let field = if matches!(rt, TxRate::Legacy { .. }) {
+                "RATE "
+            } else {
+                ""
             };
             s.push_str(&format!(
-                ", radiotap {field} {}, DATA_RETRIES {}",
+                ", radiotap {field}{}, DATA_RETRIES {}",
                 rate_text(rt),
                 tx.retries
             ));
@@ -498,11 +499,18 @@ mod tests {
 
     #[test]
     fn every_entry_has_a_place_and_a_title() {
-        for k in INJECTION_KEYS.iter().chain(SETTING_KEYS.iter()).chain(["monitor_mode", "active_monitor"].iter()) {
+        for k in INJECTION_KEYS
+            .iter()
+            .chain(SETTING_KEYS.iter())
+            .chain(["monitor_mode", "active_monitor"].iter())
+        {
             assert!(ORDER.contains(k), "{k} not in ORDER");
             assert_ne!(crate::report::title(k), *k, "{k} has no title");
         }
         assert_eq!(INJECTION_KEYS.len() + SETTING_KEYS.len() + 2, ORDER.len());
-        assert!(DEFAULT_ABSENT.0[0] & 1 == 0 && DEFAULT_ABSENT.0[0] & 2 == 2, "unicast, locally administered");
+        assert!(
+            DEFAULT_ABSENT.0[0] & 1 == 0 && DEFAULT_ABSENT.0[0] & 2 == 2,
+            "unicast, locally administered"
+        );
     }
 }
