@@ -59,6 +59,16 @@ ok "sdmac-mediumd registered"
 probe mediumd
 stop_daemon $MD "$T/mediumd.log"
 
+# wlan0 up beside the probe's monitor: the channel cannot be set (cfg80211 sets a
+# monitor's channel only while monitors are the radio's only interfaces up); the
+# probe says so in its report, and still removes its monitor
+ip link set wlan0 up || fail "wlan0 up"
+"$P" wlan0 --peer $PEER >"$O/busy.json" 2>"$T/busy.err"
+echo $? >"$O/busy.rc"
+no_monitor || fail "busy: a monitor was left behind: $(iw dev)"
+ip link set wlan0 down
+ok "busy: probe ran with wlan0 up, monitor removed"
+
 # SIGKILL while the monitor is up: the kernel removes it with its owner's socket
 rm -f "$T/go"
 "$P" wlan0 --hold-until "$T/go" >/dev/null 2>"$T/kill.err" &

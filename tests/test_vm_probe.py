@@ -68,6 +68,7 @@ def test_guest_checks_pass(vm_run) -> None:
         "PR OK: radio 1 acknowledges: active monitor pmon1 (02:00:00:00:01:00) up on 2412 MHz",
         "PR OK: kernel: probe ran, sdmon0 removed",
         "PR OK: mediumd: probe ran, sdmon0 removed",
+        "PR OK: busy: probe ran with wlan0 up, monitor removed",
         "PR OK: SIGKILL: the kernel removed the monitor with its owner's socket",
         "PR OK: unknown interface: sdmac-probe: nosuch0: no network interface or wiphy has this name",
         "PR OK: loopback: sdmac-probe: lo: not a wireless interface",
@@ -120,3 +121,17 @@ def test_matrix_matches_the_kernel(vm_run, medium: str) -> None:
     # the mask {54 Mb/s} moves rate control (frames sent without a rate) off 1 Mb/s
     mask = m["bitrate_mask"]
     assert mask["verdict"] == "works" and "before the mask 1 Mb/s" in mask["got"] and mask["echo"]["rate"] == "54 Mb/s", detail
+
+
+def test_busy_radio_is_reported_and_cleaned_up(vm_run) -> None:
+    """wlan0 up beside the probe's monitor (as on an adapter in use): the channel is
+    refused, naming wlan0; frames whose transmitter address is wlan0's go through
+    wlan0, so the monitor's bitrate mask is not what they get; the monitor is gone."""
+    rep = _report(vm_run, "busy")
+    m, detail = rep["matrix"], json.dumps(rep, indent=1)
+    assert rep["cleanup"] == {"ok": True}, detail
+    assert m["channel"]["verdict"] == "error" and "other interfaces of phy0 are up (wlan0)" in m["channel"]["got"], detail
+    mask = m["bitrate_mask"]
+    assert mask["verdict"] == "not honoured" and "other interfaces of the radio are up (wlan0)" in mask["got"], detail
+    for key in ("injection", "tx_status_fail", "tx_status_ack", "radiotap_rate", "radiotap_mcs"):
+        assert m[key]["verdict"] == "works", f"{key}\n{detail}"

@@ -284,13 +284,17 @@ pub fn setting<T: PartialEq + Display>(
 
 /// The bitrate mask (`mask_rate` only), checked on frames injected without a rate
 /// (so that rate control picks one): `before` the mask, `after` it. Works when the
-/// rate after is the mask's rate.
+/// rate after is the mask's rate. `others_up`: the radio's other interfaces that are
+/// up — mac80211 sends an injected frame whose transmitter address is that of a
+/// running interface through that interface, and so with its mask, not the
+/// monitor's (seen on hwsim with wlan0 up).
 pub fn bitrate_mask(
     sent: &str,
     set: Result<(), ControlError>,
     mask_rate: TxRate,
     before: &Heard,
     after: &Heard,
+    others_up: &[String],
 ) -> Entry {
     const K: &str = "bitrate_mask";
     if let Err(e) = set {
@@ -320,6 +324,12 @@ pub fn bitrate_mask(
         Some(r) if r == mask_rate => Verdict::Works,
         Some(_) => {
             got.push_str(&format!(" (not the mask's {})", rate_text(mask_rate)));
+            if !others_up.is_empty() {
+                got.push_str(&format!(
+                    "; other interfaces of the radio are up ({}): a frame from the address of one of them is sent through it, with its own mask",
+                    others_up.join(", ")
+                ));
+            }
             Verdict::NotHonoured
         }
         None => Verdict::Unverified,
@@ -481,19 +491,45 @@ mod tests {
     fn mask() {
         let before = echo(FAIL, 0, R1);
         assert_eq!(
-            v(bitrate_mask("x", Ok(()), R54, &before, &echo(FAIL, 0, R54))),
+            v(bitrate_mask(
+                "x",
+                Ok(()),
+                R54,
+                &before,
+                &echo(FAIL, 0, R54),
+                &[]
+            )),
             Verdict::Works
         );
-        let e = bitrate_mask("x", Ok(()), R54, &before, &echo(FAIL, 0, R1));
+        let e = bitrate_mask("x", Ok(()), R54, &before, &echo(FAIL, 0, R1), &[]);
         assert_eq!(e.verdict, Verdict::NotHonoured);
-        assert!(e.got.contains("before the mask 1 Mb/s"), "{}", e.got);
+        assert!(
+            e.got.contains("before the mask 1 Mb/s") && e.got.ends_with("(not the mask's 54 Mb/s)"),
+            "{}",
+            e.got
+        );
+        let e = bitrate_mask(
+            "x",
+            Ok(()),
+            R54,
+            &before,
+            &echo(FAIL, 0, R1),
+            &["wlan0".to_string()],
+        );
+        assert!(
+            e.got
+                .contains("other interfaces of the radio are up (wlan0)"),
+            "{}",
+            e.got
+        );
         assert_eq!(
             v(bitrate_mask(
                 "x",
                 Ok(()),
                 R54,
                 &before,
-                &Heard::Silent { waited_ms: 5 }
+                &Heard::Silent { waited_ms: 5 },
+                &[]
             )),
             Verdict::Unverified
         );
@@ -502,7 +538,7 @@ mod tests {
             why: "EINVAL".into(),
         };
         assert_eq!(
-            v(bitrate_mask("x", Err(inval), R54, &before, &before)),
+            v(bitrate_mask("x", Err(inval), R54, &before, &before, &[])),
             Verdict::Error
         );
     }

@@ -269,6 +269,9 @@ fn probe_on(
     r: &mut Report,
 ) -> Result<(), ControlError> {
     let w = &radio.wiphy;
+    // the radio's other interfaces that are up (the monitor was created after `radio`
+    // was opened, so it is not among them)
+    let others_up = radio.interfaces_up();
     // --- channel
     let freq = o.freq_mhz.or_else(|| radio_facts::default_freq(w));
     match freq {
@@ -483,6 +486,7 @@ fn probe_on(
                 radio_facts::legacy(m),
                 &before,
                 &after,
+                &others_up,
             ));
         }
         None => r.entries.push(Entry::not_tried(
