@@ -60,27 +60,21 @@ impl Options {
     }
 }
 
+/// A frequency, shown as `2412 MHz`.
+#[derive(PartialEq)]
 struct Mhz(u32);
 impl fmt::Display for Mhz {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} MHz", self.0)
     }
 }
-impl PartialEq for Mhz {
-    fn eq(&self, o: &Self) -> bool {
-        self.0 == o.0
-    }
-}
 
+/// A TX power in mBm, shown as `12 dBm`.
+#[derive(PartialEq)]
 struct Mbm(i32);
 impl fmt::Display for Mbm {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} dBm", self.0 as f64 / 100.0)
-    }
-}
-impl PartialEq for Mbm {
-    fn eq(&self, o: &Self) -> bool {
-        self.0 == o.0
     }
 }
 
@@ -225,7 +219,7 @@ fn probe_radio(o: &Options) -> Result<Report, ControlError> {
         (None, true, false) => Entry::new("active_monitor", Verdict::Error, sent_active, "the monitor came up without the ACTIVE flag"),
     });
 
-    let result = probe_on(o, &radio, &mut mon, mac, txp_err, &mut r);
+    probe_on(o, &radio, &mut mon, mac, txp_err, &mut r);
     if let Some(f) = &o.hold_until {
         eprintln!("HOLD {}", mon.name());
         let until = std::time::Instant::now() + Duration::from_secs(120);
@@ -254,9 +248,7 @@ fn probe_radio(o: &Options) -> Result<Report, ControlError> {
     } else {
         Err(left.join("; "))
     };
-    r.entries
-        .sort_by_key(|e| ORDER.iter().position(|k| *k == e.key));
-    result.map(|()| r)
+    Ok(r)
 }
 
 /// The items tried on the monitor (every entry but the first two).
@@ -267,7 +259,7 @@ fn probe_on(
     mac: Option<MacAddress>,
     txp_err: Option<ControlError>,
     r: &mut Report,
-) -> Result<(), ControlError> {
+) {
     let w = &radio.wiphy;
     // the radio's other interfaces that are up (the monitor was created after `radio`
     // was opened, so it is not among them)
@@ -350,11 +342,11 @@ fn probe_on(
             &INJECTION_KEYS,
             "no band or no address known for the monitor",
         );
-        return Ok(());
+        return;
     };
     let Some((lo, hi)) = radio_facts::lowest_highest(&band) else {
         not_tried_all(r, &INJECTION_KEYS, "the band lists no bitrate");
-        return Ok(());
+        return;
     };
     let mut inj = match Injector::open(mon.name(), src, o.wait) {
         Ok(i) => i,
@@ -367,7 +359,7 @@ fn probe_on(
                     format!("no packet socket: {e}"),
                 ));
             }
-            return Ok(());
+            return;
         }
     };
     let absent = o.absent;
@@ -494,7 +486,6 @@ fn probe_on(
             "the band has no other legacy rate",
         )),
     }
-    Ok(())
 }
 
 #[cfg(test)]
