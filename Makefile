@@ -2,7 +2,8 @@
 #
 #   make deps     system packages (apt, only what is missing) + Python virtualenv .venv
 #   make build    the Rust workspace (release) + the Python package into .venv; the workspace
-#                 includes the C library (target/release/libsdmac.so and libsdmac.a)
+#                 includes the C library (target/release/libsdmac.so and libsdmac.a) and
+#                 target/release/sdmac-probe, which `sdmac probe IFACE` runs
 #   make test     cargo test + pytest (cargo test includes the fuzz_corpus tests: every fuzz
 #                 target's committed seeds, fuzz/seeds and crates/sdmac-frame/fuzz/seeds,
 #                 replayed on stable Rust through the target's own check, in seconds)

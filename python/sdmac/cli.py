@@ -392,6 +392,10 @@ from .cli_bench import bench as _bench  # noqa: E402
 
 sdmac.add_command(_bench)
 
+from .cli_probe import probe as _probe  # noqa: E402
+
+sdmac.add_command(_probe)
+
 
 def main(argv: Optional[Sequence[str]] = None) -> None:
     """Entry point of the ``sdmac`` console script."""

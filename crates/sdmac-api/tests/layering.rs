@@ -60,3 +60,13 @@ fn the_vocabulary_links_only_the_phy_formulas() {
     let expected: BTreeSet<String> = ["sdmac-phy".to_string()].into();
     assert_eq!(below, expected, "sdmac-types may depend on sdmac-phy and nothing else");
 }
+
+#[test]
+fn the_linux_backend_and_the_probe_link_no_medium_engine() {
+    let meta = metadata();
+    for name in ["sdmac-linux", "sdmac-probe"] {
+        let below = linked_below(&meta, name);
+        let engine: Vec<&str> = ENGINE.into_iter().filter(|e| below.contains(*e)).collect();
+        assert!(engine.is_empty(), "{name} links {engine:?}: the real-adapter side must not depend on a simulator");
+    }
+}
