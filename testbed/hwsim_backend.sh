@@ -8,12 +8,12 @@
 # DIR holds sdmac-mediumd, sdmac-mediumctl, oneshot (examples/c/oneshot.c built
 # against libsdmac) and libsdmac.so, and, when Python runs in the guest, py/ (a
 # Python installation), pkg/ (the sdmac package), oneshot.py (examples/api/oneshot.py)
-# and check.py (testbed/hwsim_backend_check.py).
+# check.py (testbed/hwsim_backend_check.py) and attrs.py (testbed/hwsim_backend_attrs.py).
 # Radio 1 is an open AP (hostapd, wlan1, 02:00:00:00:01:00, channel 1); the daemon
 # (prob model, no loss) is the medium of both radios; the programs open hwsim:wlan0
 # (radio 0) with SDMAC_LINUX_BSSID naming the AP and SDMAC_MEDIUMD_SOCKET the
 # daemon's control socket. Parts, in order: the C and Python examples on a perfect
-# link; check.py on it; the link 0 -> 1 given error probability P through the
+# link; attrs.py (set/get through the daemon); check.py on it; the link 0 -> 1 given error probability P through the
 # control socket, check.py again; check.py killing the daemon half way.
 # Each part's stdout, stderr and exit status go to DIR/out/PART.{out,err,rc}; the
 # test judges them. This script checks the set-up ("HB OK: ...") and ends with
@@ -73,6 +73,7 @@ if [ -x "$SHARE/py/bin/python3.11" ]; then
 	export PYTHONHOME=$SHARE/py PYTHONPATH=$SHARE/pkg PYTHONDONTWRITEBYTECODE=1
 	PY="env LD_LIBRARY_PATH=$SHARE/py/lib $SHARE/py/bin/python3.11"
 	run py $PY "$SHARE/oneshot.py" --backend hwsim:wlan0 --count "$COUNT"
+	run attrs $PY "$SHARE/attrs.py" hwsim:wlan0
 	run perfect $PY "$SHARE/check.py" hwsim:wlan0 "$S" "$COUNT"
 	"$SHARE/sdmac-mediumctl" -s "$S" errprob "$A" "$AP" "$P" || fail "errprob $A $AP $P"
 	ok "link $A -> $AP: error probability $P"

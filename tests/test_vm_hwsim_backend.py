@@ -12,6 +12,9 @@ Judged (behaviour only, never timing):
   share not acknowledged within a 99.9 % binomial interval of 0.3, each after one
   attempt, every one not acknowledged LD (cause link_error_prob), every acknowledged
   one A, frame by frame as the daemon's records say;
+* set/get through the daemon: per-queue EDCA and the ACK timeout read back what was
+  set, a CWmin that is no 2^k - 1 is refused as an invalid value, the attributes
+  nl80211 carries are the linux backend's, the others "not supported";
 * the daemon killed half way: every request is still confirmed (from the kernel's
   echo, which falls back to its in-kernel medium), none after the kill carries
   truth, and `stats` says `truth_available: false`.
@@ -54,6 +57,7 @@ def guest(tmp_path_factory):
     no_python = _python_into(share)
     if not no_python:
         shutil.copy2(TESTBED / "hwsim_backend_check.py", share / "check.py")
+        shutil.copy2(TESTBED / "hwsim_backend_attrs.py", share / "attrs.py")
     r = run(TESTBED / "hwsim_backend.sh", args=[str(COUNT), str(P)], timeout=900, share=share)
     detail = f"status {r.status}, {r.accel}\n--- output\n{r.output}"
     assert r.status == 0, detail
@@ -123,3 +127,18 @@ def test_daemon_killed_confirmations_go_on_without_truth(guest):
     # Statuses from the kernel's echo (frames the daemon held when it died end
     # no_report); nothing is dropped by the backend.
     assert set(r["status"]) <= {"acked", "ack_timeout", "no_report"}, r
+
+
+def test_edca_and_ack_timeout_go_through_the_daemon(guest):
+    a = _check(guest, "attrs")
+    # The engine's EDCA defaults (non-AP) before anything is set.
+    assert (a["aifsn BE"], a["cw_min BE"], a["cw_max BE"]) == ("3", "15", "1023"), a
+    assert (a["aifsn VO"], a["cw_min VO"], a["cw_max VO"]) == ("2", "3", "7"), a
+    for k in ("set aifsn VI 5", "set cw_min VI 31", "set cw_max VI 255", "set txop_limit VI 1504", "set ack_timeout 80"):
+        assert a[k] == "ok", (k, a)
+    assert (a["aifsn VI after"], a["cw_min VI after"], a["cw_max VI after"], a["txop_limit VI after"]) == ("5", "31", "255", "1504.0"), a
+    assert a["set cw_min VI 20"].startswith("InvalidValue"), a
+    assert a["ack_timeout after"] == "80.0", a
+    assert float(a["tx_power"]) > 0 and a["frequency"] == "2412", a
+    assert a["retry_limit"].startswith("Unsupported"), a
+    assert a["truth_available"] == "True", a

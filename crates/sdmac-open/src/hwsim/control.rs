@@ -105,7 +105,7 @@ fn narrow(name: &str, value: &Value, v: i64, lo: i64, hi: i64) -> Result<i64, Ap
     if (lo..=hi).contains(&v) {
         Ok(v)
     } else {
-        Err(value.invalid(name, &format!("not within {lo}..={hi}")))
+        Err(value.invalid(name, format!("not within {lo}..={hi}")))
     }
 }
 
