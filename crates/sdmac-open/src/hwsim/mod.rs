@@ -70,7 +70,14 @@ pub(crate) fn open(name: &BackendName, iface: &str, linux: &LinuxOpenOptions, op
     control.reply_timeout = Duration::from_secs(5);
     let inner = open_backend(name, iface, linux)?;
     let me = inner.address();
-    subscriber.subscribe(&[me]).map_err(|e| no_daemon(name, iface, &path, format!("subscribing to the truth of {me}: {e}")))?;
+    subscriber.subscribe(&[me]).map_err(|e| OpenError::Radio {
+        name: name.to_string(),
+        kind: "NoDaemon",
+        reason: format!(
+            "the medium daemon on {} did not take the truth subscription for {me} ({e}; sdmac-mediumd takes it without --threads); without the daemon's truth, linux:{iface} opens the same radio",
+            path.display()
+        ),
+    })?;
     let wait = opts.truth_wait.unwrap_or(DEFAULT_TRUTH_WAIT);
     let shared = truth_thread::Shared::new(join::Joiner::new(wait.as_nanos().min(u64::MAX as u128) as u64))
         .map_err(|e| OpenError::Start { name: name.to_string(), reason: format!("eventfd: {e}") })?;
