@@ -303,8 +303,8 @@ extern "C" {
 const char *sdmac_strerror(int32_t code);
 
 // The message of the last error on the calling thread ("" when none yet): what was
-// wrong and where, e.g. `backend "hwsim:wlan9": the hwsim backend is not available
-// in this build`. Valid until the next sdmac call on this thread; never NULL.
+// wrong and where, e.g. `backend "linux:wlan9": no network interface or wiphy has
+// this name`. Valid until the next sdmac call on this thread; never NULL.
 const char *sdmac_last_error(void);
 
 // Opens the backend named `backend` and stores its handle in `*out` (NULL on

@@ -110,8 +110,8 @@ pub(crate) fn set_last(msg: &str) {
 }
 
 /// The message of the last error on the calling thread ("" when none yet): what was
-/// wrong and where, e.g. `backend "hwsim:wlan9": the hwsim backend is not available
-/// in this build`. Valid until the next sdmac call on this thread; never NULL.
+/// wrong and where, e.g. `backend "linux:wlan9": no network interface or wiphy has
+/// this name`. Valid until the next sdmac call on this thread; never NULL.
 #[no_mangle]
 pub extern "C" fn sdmac_last_error() -> *const c_char {
     LAST.with(|l| l.borrow().as_ptr())

@@ -161,6 +161,7 @@ pub struct LinuxBackend {
     mpdu: Vec<u8>,
     out: Vec<u8>,
     control: Option<Box<dyn Control>>,
+    last_sent: Option<Key>,
 }
 
 impl std::fmt::Debug for LinuxBackend {
@@ -198,7 +199,7 @@ impl LinuxBackend {
             .name(format!("sdmac-linux-{iface}"))
             .spawn(move || receive_loop(&s2, addr, cap))
             .map_err(|e| format!("{iface}: starting the receive thread: {e}"))?;
-        Ok(LinuxBackend { shared, thread: Some(thread), cfg, band, addr, seq: 0, mpdu: vec![0; MAX_PSDU_NON_HT + 64], out: Vec::new(), control: None })
+        Ok(LinuxBackend { shared, thread: Some(thread), cfg, band, addr, seq: 0, mpdu: vec![0; MAX_PSDU_NON_HT + 64], out: Vec::new(), control: None, last_sent: None })
     }
 
     /// Routes `set`/`get` of adapter attributes to `control` (nl80211).
@@ -209,6 +210,13 @@ impl LinuxBackend {
     /// The monitor interface's address (address 2 of payload frames).
     pub fn address(&self) -> MacAddress {
         self.addr
+    }
+
+    /// The key (receiver address, sequence control) of the frame the last
+    /// successful `data_req` handed to the kernel; None when that request sent no
+    /// frame (it was confirmed at once, or refused).
+    pub fn last_sent(&self) -> Option<Key> {
+        self.last_sent
     }
 
     /// The interface's name.
@@ -288,6 +296,7 @@ impl Drop for LinuxBackend {
 impl Backend for LinuxBackend {
     fn data_req(&mut self, id: u64, body: Body<'_>, ac: Ac, attrs: &TxAttrs, t1: Time) -> Result<(), ApiError> {
         let t2 = if !t1.is_zero() { Time::from_ns(monotonic_ns()) } else { Time::ZERO };
+        self.last_sent = None;
         if id > MAX_ID {
             return Err(ApiError::InvalidId { id });
         }
@@ -387,6 +396,7 @@ impl Backend for LinuxBackend {
             st.frames.insert(key, (self.mpdu[..len].to_vec(), attrs.no_ack));
         }
         st.submitted += 1;
+        self.last_sent = Some(key);
         Ok(())
     }
 

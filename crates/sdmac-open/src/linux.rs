@@ -32,6 +32,12 @@ fn control_err(name: &BackendName, kind: &'static str, e: ControlError) -> OpenE
 
 /// `linux:IFACE`.
 pub(crate) fn open(name: &BackendName, iface: &str, opts: &LinuxOpenOptions) -> Result<AnyBackend, OpenError> {
+    Ok(AnyBackend::new(name.to_string(), open_backend(name, iface, opts)?))
+}
+
+/// The linux backend on `iface`'s radio, its nl80211 attributes routed to the
+/// monitor (what `linux:IFACE` opens, and `hwsim:IFACE` builds on).
+pub(crate) fn open_backend(name: &BackendName, iface: &str, opts: &LinuxOpenOptions) -> Result<LinuxBackend, OpenError> {
     let bssid = match opts.bssid {
         Some(b) => Some(b),
         None => match std::env::var(BSSID_ENV) {
@@ -62,7 +68,7 @@ pub(crate) fn open(name: &BackendName, iface: &str, opts: &LinuxOpenOptions) -> 
         .map_err(|reason| OpenError::Radio { name: name.to_string(), kind: "Start", reason })?;
     caps::drop_after_open().map_err(|e| OpenError::Radio { name: name.to_string(), kind: "Start", reason: format!("lowering capabilities: {e}") })?;
     backend.set_control(Box::new(MonitorControl { mon, freq_mhz: freq, bssid }));
-    Ok(AnyBackend::new(name.to_string(), backend))
+    Ok(backend)
 }
 
 fn kind_of(e: &ControlError) -> &'static str {

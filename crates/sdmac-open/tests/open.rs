@@ -1,8 +1,8 @@
 //! Opening backends by name: `emu` and `emu:SCENARIO.toml` run, the radio backends
 //! say they are not in this build, and bad names and files are named in the error.
 
-use sdmac_api::{Ac, Body, Scope, Status, TxAttrs, Value, Wait};
-use sdmac_open::{open, AnyInterface, OpenError};
+use sdmac_api::{Ac, BackendName, Body, Scope, Status, TxAttrs, Value, Wait};
+use sdmac_open::{open, open_with, AnyInterface, HwsimOpenOptions, OpenError, OpenOptions};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -114,14 +114,15 @@ fn the_examples_scenarios_open() {
 }
 
 #[test]
-fn hwsim_is_not_in_this_build_and_points_to_linux() {
-    let e = open("hwsim:wlan9").unwrap_err();
-    assert!(matches!(e, OpenError::NotAvailable { .. }), "{e:?}");
-    assert_eq!(
-        e.to_string(),
-        "backend \"hwsim:wlan9\": the hwsim backend is not available in this build (available: emu, linux); \
-         on a mac80211_hwsim radio, linux:wlan9 works meanwhile (the in-kernel medium, or a medium daemon already running)"
-    );
+fn hwsim_without_a_daemon_names_the_socket_and_points_to_linux() {
+    let name = BackendName::parse("hwsim:wlan9").unwrap();
+    let opts = OpenOptions { hwsim: HwsimOpenOptions { socket: Some("/nonexistent/sdmac-test.sock".into()), ..Default::default() }, ..Default::default() };
+    let e = open_with(&name, &opts).unwrap_err();
+    assert!(matches!(e, OpenError::Radio { kind: "NoDaemon", .. }), "{e:?}");
+    assert_eq!(e.kind(), "NoDaemon");
+    let m = e.to_string();
+    assert!(m.starts_with("backend \"hwsim:wlan9\": no medium daemon answers on the control socket /nonexistent/sdmac-test.sock ("), "{m}");
+    assert!(m.contains("start sdmac-mediumd with -s /nonexistent/sdmac-test.sock") && m.contains("linux:wlan9 opens the same radio"), "{m}");
 }
 
 #[test]
