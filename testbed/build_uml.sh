@@ -53,8 +53,9 @@ fi
 # under /sys/kernel/debug/ieee80211/*/hwsim), veth and the bridge.
 # The regulatory database is read unsigned (the host's wireless-regdb). The cache key
 # is this list (and RECIPE), so editing the rest of the script rebuilds nothing.
-RECIPE=1
+RECIPE=2
 CONFIG_ARGS=(
+	--set-val KERNEL_STACK_ORDER 4
 	--enable NET --enable INET --enable UNIX --enable PACKET --enable NETLINK_DIAG
 	--enable NAMESPACES --enable NET_NS --enable UTS_NS --enable IPC_NS --enable PID_NS
 	--enable WIRELESS --enable CFG80211 --disable CFG80211_REQUIRE_SIGNED_REGDB
@@ -68,8 +69,39 @@ CONFIG_ARGS=(
 	--enable FW_LOADER --enable PERF_EVENTS --enable MAC80211_MESH --enable DEBUG_FS --enable VETH --enable BRIDGE
 )
 
+# UML 6.1 keeps a guest process's FP registers in a fixed 2696-byte buffer and moves
+# them with PTRACE_{GET,SET}REGSET(NT_X86_XSTATE) of that size. The host kernel wants
+# the whole XSAVE area on a set: on a CPU with AVX-512 and AMX that area is 11008 bytes,
+# so every set fails with EFAULT and the guest's init dies at once ("ptrace set fp regs
+# failed, errno = 14", then "Attempted to kill init"). Two edits of the sources make it
+# run there: the buffer becomes 16 KiB, and the save and restore pass exactly the size
+# the host's first PTRACE_GETREGSET reported. The buffer is also kept in thread_info at
+# the bottom of each kernel stack, hence KERNEL_STACK_ORDER 4 (64 KiB) above.
+patch_fp_size() {
+	python3 - "$1" <<'PY'
+import pathlib, sys
+root = pathlib.Path(sys.argv[1])
+def edit(rel, old, new, count=1):
+    p = root / rel
+    s = p.read_text()
+    if s.count(old) != count:
+        sys.exit(f"build_uml: {rel}: expected {count} of {old!r}, found {s.count(old)}")
+    p.write_text(s.replace(old, new))
+edit("arch/x86/um/user-offsets.c", "DEFINE_LONGS(HOST_FP_SIZE, 2696);", "DEFINE_LONGS(HOST_FP_SIZE, 16384);")
+regs = "arch/x86/um/os-Linux/registers.c"
+edit(regs, "int have_xstate_support;\n",
+     "int have_xstate_support;\n/* Bytes of the host's XSAVE area, as its PTRACE_GETREGSET reported. */\n"
+     "static unsigned long host_fp_size = FP_SIZE * sizeof(unsigned long);\n")
+edit(regs, "\t\tiov.iov_base = fp_regs;\n\t\tiov.iov_len = FP_SIZE * sizeof(unsigned long);\n",
+     "\t\tiov.iov_base = fp_regs;\n\t\tiov.iov_len = host_fp_size;\n", count=2)
+edit(regs, "\tif (ptrace(PTRACE_GETREGSET, pid, NT_X86_XSTATE, &iov) == 0)\n\t\thave_xstate_support = 1;\n",
+     "\tif (ptrace(PTRACE_GETREGSET, pid, NT_X86_XSTATE, &iov) == 0) {\n\t\thave_xstate_support = 1;\n"
+     "\t\thost_fp_size = iov.iov_len;\n\t}\n")
+PY
+}
+
 ver=$(dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null || echo unknown)
-hash=$(printf '%s\n' "$RECIPE" "${CONFIG_ARGS[@]}" | sha256sum | cut -c1-12)
+hash=$( { printf '%s\n' "$RECIPE" "${CONFIG_ARGS[@]}"; declare -f patch_fp_size; } | sha256sum | cut -c1-12)
 DIR=$OUT/uml-$ver-$hash
 if [ "$FORCE" = 0 ] && [ -x "$DIR/linux" ]; then
 	echo "$DIR"
@@ -88,6 +120,8 @@ rm -rf "$SRC"
 mkdir -p "$SRC"
 log "unpacking $TARBALL"
 tar -xJf "$TARBALL" -C "$SRC" --strip-components=1
+log "patching the FP register size for hosts with a large XSAVE area"
+patch_fp_size "$SRC" || die "patching arch/x86/um failed"
 cd "$SRC"
 log "configuring (ARCH=um)"
 make ARCH=um defconfig >/dev/null
@@ -96,6 +130,7 @@ make ARCH=um olddefconfig >/dev/null
 for opt in CFG80211 MAC80211 MAC80211_HWSIM MAC80211_MESH DEBUG_FS VETH HOSTFS NET_NS IO_URING; do
 	grep -q "^CONFIG_$opt=y" .config || die "CONFIG_$opt is not built in after olddefconfig"
 done
+grep -q "^CONFIG_KERNEL_STACK_ORDER=4" .config || die "CONFIG_KERNEL_STACK_ORDER is not 4 after olddefconfig"
 log "building (ARCH=um, $(nproc) jobs)"
 make ARCH=um -j"$(nproc)" linux >"$DIR/build.log" 2>&1 || { tail -n 30 "$DIR/build.log" >&2; die "make ARCH=um failed (see $DIR/build.log)"; }
 install -m 755 linux "$DIR/linux"
