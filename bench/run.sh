@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # All benchmarks, then the goals: engine speed and memory (bench/engine.py), the side-by-side
 # comparison with ns-3 (bench/compare_ns3.py; skipped with a message without ns-3),
-# the software overhead of the SDMAC API on emu (bench/api_overhead.py), and the
+# the software overhead of the SDMAC API on emu (bench/api_overhead.py), where the
+# time of a confirmed one-shot goes on emu and on hwsim (bench/oneshot_breakdown.py), and the
 # medium daemon in the VM beside the kernel's own medium (bench/mediumd.py), under QEMU
 # and in User-Mode Linux.
 set -euo pipefail
@@ -11,6 +12,8 @@ python3 bench/engine.py --runs 5 --json bench/out/engine.json
 python3 bench/compare_ns3.py --stations 10,50 --duration 10 --seeds 1,2,3 --json bench/out/compare_ns3.json
 # Software overhead of the SDMAC API on emu (Rust and Python), beside its baselines.
 .venv/bin/python bench/api_overhead.py --count 50000 --runs 3 --json bench/out/api_overhead.json
+# A confirmed one-shot part by part, emu (host) beside hwsim:wlan0 (VM, sdmac-mediumd).
+.venv/bin/python bench/oneshot_breakdown.py --json bench/out/oneshot-breakdown.json
 # sdmac-mediumd against the kernel's own medium: N stations in iperf3 TCP pairs (VM).
 python3 bench/mediumd.py --stations 2,10,40 --seconds 10 --epoll --json bench/out/mediumd.json || [ $? -eq 77 ]
 # The same in User-Mode Linux (one CPU, costly system calls: the setting of the wmediumd

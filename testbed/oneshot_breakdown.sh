@@ -1,0 +1,60 @@
+#!/bin/sh
+# Confirmed one-shots on hwsim:wlan0 for bench/oneshot_breakdown.py (runs in the
+# guest, as root):
+#
+#   python3 testbed/run.py --share DIR testbed/oneshot_breakdown.sh COUNT
+#
+# DIR as for testbed/hwsim_evidence.sh (sdmac-mediumd, sdmac-mediumctl, py/, pkg/
+# with click and rich). The set-up is that script's: radio 1 an open AP (hostapd,
+# wlan1), the daemon (prob model, no loss) the medium of both radios. Then
+# `sdmac bench oneshot --backend hwsim:wlan0 --mode back-to-back --count COUNT`,
+# its report in DIR/out/bench.{out,err,rc}, JSON and per-sample CSV beside.
+# Ends "OB PASS".
+set -u
+T=/tmp/ob
+mkdir -p "$T"
+PREFIX=OB
+. /vmrun/lib.sh
+
+O=$SHARE/out
+mkdir -p "$O"
+AP=02:00:00:00:01:00
+COUNT=${1:-300}
+S=$T/ctl.sock
+MD=$SHARE/sdmac-mediumd
+[ -x "$SHARE/py/bin/python3.11" ] || fail "no Python in the share"
+
+modprobe mac80211_hwsim radios=2 || fail "modprobe mac80211_hwsim"
+{
+	ids 2
+	printf 'model : { type = "prob"; default_prob = 0.0; };\n'
+} >"$T/medium.cfg"
+"$MD" -l 5 -c "$T/medium.cfg" -s "$S" >"$T/mediumd.log" 2>&1 &
+MD_PID=$!
+wait_for 20 grep -q "REGISTER SENT!" "$T/mediumd.log" || fail "the daemon did not register"
+ok "medium daemon registered"
+
+cat >"$T/hostapd.conf" <<EOC
+interface=wlan1
+driver=nl80211
+ssid=sdmac-oneshot-breakdown
+hw_mode=g
+channel=1
+EOC
+hostapd "$T/hostapd.conf" >"$T/hostapd.log" 2>&1 &
+wait_for 20 grep -q AP-ENABLED "$T/hostapd.log" || fail "hostapd did not enable its AP"
+ok "hostapd AP on wlan1 ($AP)"
+
+export SDMAC_LINUX_BSSID=$AP SDMAC_MEDIUMD_SOCKET=$S
+export PYTHONHOME=$SHARE/py PYTHONPATH=$SHARE/pkg PYTHONDONTWRITEBYTECODE=1 COLUMNS=160
+timeout 900 env LD_LIBRARY_PATH="$SHARE/py/lib" "$SHARE/py/bin/python3.11" -m sdmac bench oneshot \
+	--backend hwsim:wlan0 --mode back-to-back --count "$COUNT" \
+	--json "$O/bench.json" --csv "$O/bench.csv" >"$O/bench.out" 2>"$O/bench.err"
+rc=$?
+echo "$rc" >"$O/bench.rc"
+echo "bench: exit $rc"
+tail -n 30 "$O/bench.out"
+tail -n 5 "$O/bench.err"
+stop_daemon "$MD_PID" "$T/mediumd.log"
+[ "$rc" -eq 0 ] || fail "sdmac bench oneshot exited $rc"
+echo "OB PASS"
