@@ -57,6 +57,14 @@ PARTS = [
     ("wake", "app wake-up (t7→t9, Tsw_con)", "Tsw_con"),
     ("tpath", "Tpath (t1→t9)", "Tpath"),
 ]
+#: Rows from the second run (testbed/oneshot_planes.py): the halves of the sums above.
+PLANE_PARTS = [
+    ("send", "… of Thw: send() (t3→t4)"),
+    ("echo", "… of Thw: echo back (t5→t7)"),
+    ("publish", "… of Tsw_con: publish (t7→t8)"),
+    ("pickup", "… of Tsw_con: caller picks it up (t8→t9)"),
+    ("tpath", "… Tpath of that run (t1→t9)"),
+]
 COMMON = ["--mode", "back-to-back", "--payload", "50", "--rate", "54", "-q"]
 #: What `sdmac bench` needs in the guest besides the sdmac package.
 BENCH_DEPS = ("click", "rich", "markdown_it", "mdurl", "pygments")
@@ -68,7 +76,9 @@ NOTES = [
     "hwsim: linux backend on mac80211_hwsim in the QEMU VM (2.4 GHz ERP-OFDM, hostapd AP), sdmac-mediumd the medium; "
     "t_start and t5 are the daemon's truth records (CLOCK_MONOTONIC in the guest), t7 the kernel's stamp of the TX-status echo",
     "the VM runs under QEMU TCG (no KVM): guest figures are inflated by the emulation; compare shapes, not absolutes",
-    "Thw on hwsim is send() (t3→t4) plus the echo back (t5→t7): the per-sample data carries only their sum",
+    "Thw is send() (t3→t4) plus the echo back (t5→t7) and Tsw_con is publish (t7→t8) plus pick-up (t8→t9): "
+    "sdmac bench oneshot's per-sample data carries only the sums, so the '…' rows come from a second run of as many "
+    "one-shots (testbed/oneshot_planes.py, a Python loop reading every plane), not from the same samples",
 ]
 
 
@@ -117,8 +127,12 @@ def build_table(result: Mapping[str, Any]) -> List[str]:
         "| part (µs) | emu median | emu p99 | hwsim median | hwsim p99 | hwsim/emu median | hwsim/emu p99 |",
         "|---|--:|--:|--:|--:|--:|--:|",
     ]
-    for key, label, _ in PARTS:
-        e, h = emu.get(key, {}), hw.get(key, {})
+    rows = [(label, emu.get(key, {}), hw.get(key, {})) for key, label, _ in PARTS]
+    pe = result["backends"].get("emu", {}).get("planes", {}).get("parts", {})
+    ph = result["backends"].get("hwsim", {}).get("planes", {}).get("parts", {})
+    if pe or ph:
+        rows += [(label, pe.get(key, {}), ph.get(key, {})) for key, label in PLANE_PARTS]
+    for label, e, h in rows:
         em, ep, hm, hp = e.get("median_us"), e.get("p99_us"), h.get("median_us"), h.get("p99_us")
         lines.append(f"| {label} | {cell(em)} | {cell(ep)} | {cell(hm)} | {cell(hp)} | {rcell(ratio(hm, em))} | {rcell(ratio(hp, ep))} |")
     return lines
@@ -132,6 +146,9 @@ def run_emu(count: int, d: Path) -> Dict[str, Any]:
     out = summarize(read_samples(csv_path))
     out["command"] = "sdmac bench oneshot " + " ".join(cmd[5:-4])
     out["config"] = json.loads(json_path.read_text()).get("config")
+    p = subprocess.run([sys.executable, str(ROOT / "testbed" / "oneshot_planes.py"), "emu", str(count)], check=True, cwd=ROOT,
+                       capture_output=True, text=True)
+    out["planes"] = json.loads(p.stdout.strip().splitlines()[-1])
     return out
 
 
@@ -161,12 +178,14 @@ def run_hwsim(count: int, d: Path) -> Dict[str, Any]:
     for dep in BENCH_DEPS:
         mod = __import__(dep)
         shutil.copytree(Path(mod.__file__).parent, share / "pkg" / dep, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy2(ROOT / "testbed" / "oneshot_planes.py", share / "planes.py")
     r = vm.run(ROOT / "testbed" / "oneshot_breakdown.sh", args=[str(count)], timeout=1800, share=share)
     if r.status != 0 or "OB PASS" not in r.output:
         raise SystemExit(f"the guest run failed: status {r.status}\n{r.output}")
     out = summarize(read_samples(share / "out" / "bench.csv"))
     out["command"] = f"sdmac bench oneshot --backend hwsim:wlan0 --mode back-to-back --count {count} (testbed/oneshot_breakdown.sh)"
     out["config"] = json.loads((share / "out" / "bench.json").read_text()).get("config")
+    out["planes"] = json.loads((share / "out" / "planes.out").read_text().strip().splitlines()[-1])
     out["vm"] = r.accel
     return out
 

@@ -8,7 +8,9 @@
 # with click and rich). The set-up is that script's: radio 1 an open AP (hostapd,
 # wlan1), the daemon (prob model, no loss) the medium of both radios. Then
 # `sdmac bench oneshot --backend hwsim:wlan0 --mode back-to-back --count COUNT`,
-# its report in DIR/out/bench.{out,err,rc}, JSON and per-sample CSV beside.
+# its report in DIR/out/bench.{out,err,rc}, JSON and per-sample CSV beside; then
+# DIR/planes.py (testbed/oneshot_planes.py) as many one-shots, every plane, its JSON
+# in DIR/out/planes.out.
 # Ends "OB PASS".
 set -u
 T=/tmp/ob
@@ -55,6 +57,13 @@ echo "$rc" >"$O/bench.rc"
 echo "bench: exit $rc"
 tail -n 30 "$O/bench.out"
 tail -n 5 "$O/bench.err"
+# Every plane, for the halves of Thw and Tsw_con (testbed/oneshot_planes.py as planes.py).
+timeout 900 env LD_LIBRARY_PATH="$SHARE/py/lib" "$SHARE/py/bin/python3.11" "$SHARE/planes.py" hwsim:wlan0 "$COUNT" \
+	>"$O/planes.out" 2>"$O/planes.err"
+prc=$?
+echo "planes: exit $prc"
+tail -n 3 "$O/planes.out" "$O/planes.err"
 stop_daemon "$MD_PID" "$T/mediumd.log"
 [ "$rc" -eq 0 ] || fail "sdmac bench oneshot exited $rc"
+[ "$prc" -eq 0 ] || fail "planes.py exited $prc"
 echo "OB PASS"

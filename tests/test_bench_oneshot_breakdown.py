@@ -49,3 +49,12 @@ def test_table_without_the_vm_run():
     emu = {k: {"median_us": 1.5, "p99_us": 3.0} for k, _, _ in ob.PARTS}
     lines = ob.build_table({"backends": {"emu": {"parts": emu}}})
     assert all(line.count("–") == 4 for line in lines[2:])
+
+
+def test_table_adds_the_plane_rows_of_the_second_run():
+    parts = {k: {"median_us": 1.0, "p99_us": 2.0} for k, _, _ in ob.PARTS}
+    planes = {"parts": {k: {"median_us": 3.0, "p99_us": 6.0} for k, _ in ob.PLANE_PARTS}}
+    res = {"backends": {"emu": {"parts": parts, "planes": planes}, "hwsim": {"parts": parts, "planes": planes}}}
+    lines = ob.build_table(res)
+    assert len(lines) == 2 + len(ob.PARTS) + len(ob.PLANE_PARTS)
+    assert [c.strip() for c in lines[-1].split("|")[2:8]] == ["3.00", "6.00", "3.00", "6.00", "1.0×", "1.0×"]
