@@ -6,9 +6,10 @@ Every test here needs the Rust extension ``sdmac._core``; when it is not built
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, Generator, List, Optional
 
 import pytest
 
@@ -25,6 +26,25 @@ try:
     CORE_ERROR: Optional[str] = None
 except ImportError as e:  # pragma: no cover - depends on the build
     CORE_ERROR = f"the sdmac extension module is not built ({e}); run `make build` first"
+
+
+#: Under `make test` (SDMAC_STRICT_SKIPS=1) a test skipped because a build product is
+#: missing fails instead: `make build` builds every binary and example the tests run,
+#: so such a skip means the build lost one, and the suite would pass having tested less.
+STRICT_SKIPS = os.environ.get("SDMAC_STRICT_SKIPS") == "1"
+NOT_BUILT = ("is not built", "not built (")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Generator[None, Any, None]:
+    outcome = yield
+    report = outcome.get_result()
+    if not (STRICT_SKIPS and report.skipped and isinstance(report.longrepr, tuple)):
+        return
+    reason = str(report.longrepr[2])
+    if CORE_ERROR is None and any(s in reason for s in NOT_BUILT):
+        report.outcome = "failed"
+        report.longrepr = f"{reason}\n(SDMAC_STRICT_SKIPS=1: make build builds it, so its absence is a failure here)"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: List[pytest.Item]) -> None:
