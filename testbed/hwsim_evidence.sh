@@ -4,7 +4,8 @@
 #
 #   python3 testbed/run.py --share DIR testbed/hwsim_evidence.sh MS SPLIT SAME BENCH
 #
-# DIR holds sdmac-mediumd, sdmac-mediumctl, py/ (a Python installation), pkg/ (the
+# DIR holds sdmac-mediumd, sdmac-mediumctl, oneshot and libsdmac.so (the C example
+# and its library), py/ (a Python installation), pkg/ (the
 # sdmac package with click and rich), oneshot.py (examples/api/oneshot.py) and
 # evidence.py (testbed/hwsim_evidence.py). The set-up is hwsim_backend.sh's: radio 1
 # an open AP (hostapd, wlan1), the daemon (prob model, no loss) the medium of both
@@ -14,6 +15,8 @@
 #              (evidence.py);
 #   same       A -> AP at 0.3, AP -> A clean, examples/api/oneshot.py unchanged, SAME
 #              one-shots;
+#   same_c     the same link, examples/c/oneshot.c (DIR/oneshot, with DIR/libsdmac.so)
+#              unchanged, SAME one-shots;
 #   bench      the same link, `sdmac bench oneshot --backend hwsim:wlan0`, BENCH
 #              one-shots back to back, its report on stdout and as JSON (bench.json).
 # Each part's stdout, stderr and exit status go to DIR/out/PART.{out,err,rc}; the
@@ -85,6 +88,7 @@ run split $PY "$SHARE/evidence.py" hwsim:wlan0 "$S" "$SPLIT" 54x1
 link "$A" "$AP" 0.3
 link "$AP" "$A" 0.0
 run same $PY "$SHARE/oneshot.py" --backend hwsim:wlan0 --count "$SAME"
+run same_c env LD_LIBRARY_PATH="$SHARE" "$SHARE/oneshot" hwsim:wlan0 "$SAME"
 run bench $PY -m sdmac bench oneshot --backend hwsim:wlan0 --mode back-to-back --count "$BENCH" --json "$O/bench.json"
 stop_daemon "$MD_PID" "$T/mediumd.log"
 echo "HE PASS"

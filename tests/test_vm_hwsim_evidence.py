@@ -16,6 +16,8 @@ Judged (behaviour only, never timing):
   emu:lossy#a (tests/oneshot_runs.py's scenario: DATA a -> AP lost at 0.3, on the
   host) and on hwsim:wlan0 with A -> AP at 0.3 (in the VM): the not-acknowledged
   shares agree (two-proportion test at 99.9 %);
+* the same for the C example (examples/c/oneshot.c against libsdmac), on the same
+  emu scenario on the host and on hwsim:wlan0 at 0.3 in the VM;
 * `sdmac bench oneshot --backend hwsim:wlan0` prints the report it prints on emu
   (Table V: one table per outcome set with the same rows, then the shares), its
   counts adding up to the requests, the LD share that of the 0.3 link, no LA.
@@ -37,7 +39,7 @@ from pathlib import Path
 import pytest
 
 from oneshot_runs import LOSSY, _env, run_example, wilson
-from test_vm_linux_open import _counts, _python_into
+from test_vm_linux_open import C_SOURCE, INCLUDE, LIB, _counts, _python_into
 from vmbed import ROOT, TESTBED, daemon_share, run
 
 MS, SPLIT, SAME, BENCH = 30, 600, 600, 200
@@ -58,6 +60,17 @@ def guest(tmp_path_factory):
         mod = __import__(dep)
         shutil.copytree(Path(mod.__file__).parent, share / "pkg" / dep, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy2(TESTBED / "hwsim_evidence.py", share / "evidence.py")
+    # The C example, built against libsdmac as a C user builds it; it runs in the guest
+    # (with the share on LD_LIBRARY_PATH) and on the host (rpath to target/release).
+    cc = shutil.which("cc")
+    if cc is None:
+        pytest.skip("no C compiler (cc) on this machine: `make deps` installs build-essential")
+    so = LIB / "libsdmac.so"
+    if not so.exists():
+        pytest.skip(f"{so} is not built (`make build`)")
+    shutil.copy2(so, share / "libsdmac.so")
+    subprocess.run([cc, "-std=c11", "-Wall", "-Wextra", "-Werror", f"-I{INCLUDE}", str(C_SOURCE), f"-L{LIB}", "-lsdmac",
+                    f"-Wl,-rpath,{LIB}", "-o", str(share / "oneshot")], check=True, capture_output=True, text=True, timeout=120)
     r = run(TESTBED / "hwsim_evidence.sh", args=[str(MS), str(SPLIT), str(SAME), str(BENCH)], timeout=900, share=share)
     detail = f"status {r.status}, {r.accel}\n--- output\n{r.output}"
     assert r.status == 0, detail
@@ -132,6 +145,25 @@ def test_same_script_on_emu_and_hwsim_agrees(guest, tmp_path):
     z = abs(p1 - p2) / math.sqrt(pp * (1 - pp) * 2 / SAME)
     assert z <= Z999, f"not acked: emu {k1}/{SAME}, hwsim {k2}/{SAME}, z = {z:.2f}\n{emu}\n{hw}"
     _within(k2, SAME, P_SAME, "hwsim not acked", hw)
+
+
+def test_same_c_example_on_emu_and_hwsim_agrees(guest, tmp_path):
+    share, _ = guest
+    hw = _part(guest, "same_c")
+    assert "backend: hwsim:wlan0" in hw, hw
+    lossy = tmp_path / "lossy.toml"
+    lossy.write_text(LOSSY)
+    p = subprocess.run([str(share / "oneshot"), f"emu:{lossy}#a", str(SAME)], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert p.returncode == 0, p.stderr
+    emu = p.stdout
+    ce, ch = _counts(emu), _counts(hw)
+    for c in (ce, ch):
+        assert c["acked"] + c["ack_timeout"] == SAME and c["sent"] == c["dropped"] == c["no_report"] == 0, (emu, hw)
+    k1, k2 = ce["ack_timeout"], ch["ack_timeout"]
+    p1, p2, pp = k1 / SAME, k2 / SAME, (k1 + k2) / (2 * SAME)
+    z = abs(p1 - p2) / math.sqrt(pp * (1 - pp) * 2 / SAME)
+    assert z <= Z999, f"C example not acked: emu {k1}/{SAME}, hwsim {k2}/{SAME}, z = {z:.2f}\n{emu}\n{hw}"
+    _within(k2, SAME, P_SAME, "hwsim not acked (C)", hw)
 
 
 def _report(text: str) -> tuple[list, list, list]:
