@@ -44,6 +44,24 @@ ids() {
 	done
 	printf ' ]; };\n'
 }
+# hwsim_ap_on_mediumd SSID: two mac80211_hwsim radios, sdmac-mediumd ($MD; prob model,
+# no loss; control socket $S; log $T/mediumd.log) as their medium, and an open hostapd
+# AP named SSID on wlan1 (radio 1, $AP), channel 1. Sets MD_PID.
+hwsim_ap_on_mediumd() {
+	modprobe mac80211_hwsim radios=2 || fail "modprobe mac80211_hwsim"
+	{
+		ids 2
+		printf 'model : { type = "prob"; default_prob = 0.0; };\n'
+	} >"$T/medium.cfg"
+	"$MD" -l 5 -c "$T/medium.cfg" -s "$S" >"$T/mediumd.log" 2>&1 &
+	MD_PID=$!
+	wait_for 20 grep -q "REGISTER SENT!" "$T/mediumd.log" || fail "the daemon did not register"
+	ok "medium daemon registered"
+	printf 'interface=wlan1\ndriver=nl80211\nssid=%s\nhw_mode=g\nchannel=1\n' "$1" >"$T/hostapd.conf"
+	hostapd "$T/hostapd.conf" >"$T/hostapd.log" 2>&1 &
+	wait_for 20 grep -q AP-ENABLED "$T/hostapd.log" || fail "hostapd did not enable its AP"
+	ok "hostapd AP on wlan1 ($AP)"
+}
 # stop_daemon PID LOG [WHAT]: SIGTERM to the medium daemon PID; it must exit 0 within
 # 5 s; prints its LOG (its counters) and passes "medium daemon WHAT" (default
 # "stopped cleanly on SIGTERM").

@@ -26,26 +26,7 @@ S=$T/ctl.sock
 MD=$SHARE/sdmac-mediumd
 [ -x "$SHARE/py/bin/python3.11" ] || fail "no Python in the share"
 
-modprobe mac80211_hwsim radios=2 || fail "modprobe mac80211_hwsim"
-{
-	ids 2
-	printf 'model : { type = "prob"; default_prob = 0.0; };\n'
-} >"$T/medium.cfg"
-"$MD" -l 5 -c "$T/medium.cfg" -s "$S" >"$T/mediumd.log" 2>&1 &
-MD_PID=$!
-wait_for 20 grep -q "REGISTER SENT!" "$T/mediumd.log" || fail "the daemon did not register"
-ok "medium daemon registered"
-
-cat >"$T/hostapd.conf" <<EOC
-interface=wlan1
-driver=nl80211
-ssid=sdmac-oneshot-breakdown
-hw_mode=g
-channel=1
-EOC
-hostapd "$T/hostapd.conf" >"$T/hostapd.log" 2>&1 &
-wait_for 20 grep -q AP-ENABLED "$T/hostapd.log" || fail "hostapd did not enable its AP"
-ok "hostapd AP on wlan1 ($AP)"
+hwsim_ap_on_mediumd sdmac-oneshot-breakdown
 
 export SDMAC_LINUX_BSSID=$AP SDMAC_MEDIUMD_SOCKET=$S
 export PYTHONHOME=$SHARE/py PYTHONPATH=$SHARE/pkg PYTHONDONTWRITEBYTECODE=1 COLUMNS=160
