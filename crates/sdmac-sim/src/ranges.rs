@@ -6,7 +6,8 @@
 //! | `tx_power_dbm` (phy, station) | −50 … 60 dBm |
 //! | `antenna_gain_dbi` | −30 … 60 dBi |
 //! | `noise_floor_dbm`, `cca_threshold_dbm`, `rx_sensitivity_dbm` (phy, station) | −200 … 0 dBm |
-//! | `slot_us`, `sifs_us`, `difs_us`, `eifs_us`, `ack_timeout_us`, `phy_header_us` | 0 … 100 000 µs |
+//! | `slot_us` | 0.001 … 100 000 µs (a slot of zero would make backoff free) |
+//! | `sifs_us`, `difs_us`, `eifs_us`, `ack_timeout_us`, `phy_header_us` | 0 … 100 000 µs |
 //! | `propagation.exponent` | 1 … 10 |
 //! | `propagation.ref_distance_m` | 0.001 … 1 000 000 m |
 //! | `propagation.sigma_db`, `sl_db`, `floor_loss_db`, `power_loss_coefficient` | 0 … 100 dB |
@@ -44,6 +45,8 @@ pub const TX_POWER_DBM: Range = r(-50.0, 60.0, "dBm");
 pub const GAIN_DBI: Range = r(-30.0, 60.0, "dBi");
 /// Noise floor, CCA threshold, receiver sensitivity.
 pub const LEVEL_DBM: Range = r(-200.0, 0.0, "dBm");
+/// The slot time: at least one nanosecond.
+pub const SLOT_US: Range = r(0.001, 100_000.0, "µs");
 /// PHY timings.
 pub const TIMING_US: Range = r(0.0, 100_000.0, "µs");
 /// Path-loss exponent.

@@ -336,7 +336,8 @@ fn check_numbers(raw: &RawScenario, text: &str, file: &str) -> Result<(), SimErr
     use ranges::*;
     if let Some(p) = &raw.phy {
         let (at, p) = (p.span().start, p.get_ref());
-        for (k, v) in [("slot_us", p.slot_us), ("sifs_us", p.sifs_us), ("difs_us", p.difs_us), ("eifs_us", p.eifs_us), ("ack_timeout_us", p.ack_timeout_us), ("phy_header_us", p.phy_header_us)] {
+        check(file, text, at, "phy.", "slot_us", p.slot_us, SLOT_US)?;
+        for (k, v) in [("sifs_us", p.sifs_us), ("difs_us", p.difs_us), ("eifs_us", p.eifs_us), ("ack_timeout_us", p.ack_timeout_us), ("phy_header_us", p.phy_header_us)] {
             check(file, text, at, "phy.", k, v, TIMING_US)?;
         }
         check(file, text, at, "phy.", "tx_power_dbm", p.tx_power_dbm, TX_POWER_DBM)?;

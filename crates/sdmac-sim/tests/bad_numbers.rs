@@ -59,6 +59,8 @@ fn numbers_out_of_their_physical_range_are_refused() {
         ("phy", "noise_floor_dbm = 30", "phy.noise_floor_dbm"),
         ("prop", "exponent = -2", "propagation.exponent"),
         ("prop", "exponent = 0", "propagation.exponent"),
+        ("phy", "slot_us = 0.0", "phy.slot_us"),
+        ("phy", "slot_us = 0.0004", "phy.slot_us"),
         ("link", "snr_db = 1e6", "link[0].snr_db"),
         ("sta", "antenna_gain_dbi = 1000", "station[0].antenna_gain_dbi"),
         ("flow", "start = -1", "flow[0].start"),
