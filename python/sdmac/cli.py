@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import click
+from rich import box
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
@@ -135,9 +136,15 @@ class ProgressReporter:
 
 def print_scenario_results(res: Dict[str, Any], console: Console) -> None:
     title = res.get("scenario") or "scenario"
-    st = Table(title=f"{title}: stations", title_justify="left")
-    for col in ("station", "address", "Mb/s", "sent", "lost", "collisions", "p50 µs", "p99 µs", "p99.9 µs", "max µs"):
-        st.add_column(col, justify="left" if col in ("station", "address") else "right")
+    # No vertical rules, so that the ten columns fit in 80.
+    st = Table(title=f"{title}: stations", title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1), collapse_padding=True, pad_edge=False)
+    for col in ("name", "address", "Mb/s", "sent", "lost", "coll.", "p50 µs", "p99 µs", "p99.9 µs", "max µs"):
+        # Nothing is cut with an ellipsis, however narrow the terminal: an address keeps
+        # its line, other cells fold onto the next.
+        if col == "address":
+            st.add_column(col, justify="left", no_wrap=True, min_width=17)
+        else:
+            st.add_column(col, justify="left" if col == "name" else "right", overflow="fold")
     for s in res.get("stations", []):
         d = s.get("delay_us") or {}
         st.add_row(
