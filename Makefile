@@ -39,7 +39,7 @@ STAMPS := .stamps
 
 APT_PACKAGES := python3-venv python3-dev tshark build-essential pkg-config
 PY_PACKAGES  := "maturin>=1.9,<2" "click>=8.1" "rich>=13" "numpy>=1.24" "matplotlib>=3.6" \
-                "pytest>=7" "pytest-timeout>=2" "hypothesis>=6" "libconf>=2"
+                "pytest>=7" "pytest-timeout>=2" "pytest-xdist>=3" "hypothesis>=6" "libconf>=2"
 # The Mininet-WiFi test and benchmark (testbed/mininet_wifi/): Debian's Mininet and the
 # Python packages Mininet-WiFi imports, for Debian's python3. (Mininet-WiFi itself is
 # not installed: the test runs it from the tree SDMAC_MININET_WIFI names.)
@@ -136,10 +136,16 @@ TEST_PROFILE ?= test-ci
 # No Python test may hold up the suite: one still running after this many seconds
 # fails with its stack (the VM tests time their guests out well before).
 PYTEST_TIMEOUT ?= 900
+# The Python tests run in two processes, a test file each at a time (a file's VM
+# fixtures stay in one process): most of their time is QEMU emulating a CPU, one core
+# each, so two at once take ~9 instead of ~15 min here. PYTEST_WORKERS=0 runs them in
+# one process.
+PYTEST_WORKERS ?= 2
+PYTEST_PARALLEL = $(if $(filter-out 0 1,$(PYTEST_WORKERS)),-n $(PYTEST_WORKERS) --dist loadfile,)
 
 test: build uml
 	cargo test --profile $(TEST_PROFILE) $(CARGO_WS)
-	SDMAC_STRICT_SKIPS=1 $(VENV)/bin/pytest -q -rs --durations=15 --timeout=$(PYTEST_TIMEOUT) tests/
+	SDMAC_STRICT_SKIPS=1 $(VENV)/bin/pytest -q -rs --durations=15 --timeout=$(PYTEST_TIMEOUT) $(PYTEST_PARALLEL) tests/
 
 # cargo-fuzz needs nightly Rust (libFuzzer, sanitizer flags): both are installed when
 # missing. Each target runs FUZZ_SECONDS from its committed seeds (fuzz/seeds/T, read

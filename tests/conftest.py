@@ -47,7 +47,14 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Gener
         report.longrepr = f"{reason}\n(SDMAC_STRICT_SKIPS=1: make build builds it, so its absence is a failure here)"
 
 
+#: Test files that boot VMs or User-Mode Linux: minutes each, where the others take
+#: seconds. They run first, so that with two workers (make test) the short files fill
+#: the end instead of one long file running alone.
+SLOW_FILES = ("test_vm_", "test_uml_", "test_bench_mediumd")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: List[pytest.Item]) -> None:
+    items.sort(key=lambda item: not item.path.name.startswith(SLOW_FILES))  # stable
     if CORE_ERROR:
         skip = pytest.mark.skip(reason=CORE_ERROR)
         for item in items:
