@@ -105,7 +105,13 @@ pub struct AttrSpec {
     pub doc: &'static str,
 }
 
-const fn a(name: &'static str, scope: &'static str, kind: Kind, writable: bool, doc: &'static str) -> AttrSpec {
+const fn a(
+    name: &'static str,
+    scope: &'static str,
+    kind: Kind,
+    writable: bool,
+    doc: &'static str,
+) -> AttrSpec {
     AttrSpec { name, scope, kind, writable, doc }
 }
 
@@ -137,9 +143,16 @@ pub const ATTRIBUTES: &[AttrSpec] = &[
 
 /// Finds an attribute and checks its scope (and, for `set`, that it is writable).
 pub fn lookup(name: &str, scope: &Scope, for_set: bool) -> Result<&'static AttrSpec, ApiError> {
-    let spec = ATTRIBUTES.iter().find(|s| s.name == name).ok_or_else(|| ApiError::UnknownAttribute { name: name.to_string() })?;
+    let spec = ATTRIBUTES
+        .iter()
+        .find(|s| s.name == name)
+        .ok_or_else(|| ApiError::UnknownAttribute { name: name.to_string() })?;
     if spec.scope != scope.kind() {
-        return Err(ApiError::WrongScope { name: name.to_string(), expected: spec.scope, given: scope.kind() });
+        return Err(ApiError::WrongScope {
+            name: name.to_string(),
+            expected: spec.scope,
+            given: scope.kind(),
+        });
     }
     if for_set && !spec.writable {
         return Err(ApiError::ReadOnly { name: name.to_string() });
@@ -182,7 +195,9 @@ impl Value {
     pub fn to_mac(&self, name: &str) -> Result<MacAddress, ApiError> {
         match self {
             Value::Mac(m) => Ok(*m),
-            Value::Text(t) => parse_mac(t).ok_or_else(|| invalid(name, self, "expected a MAC address like 02:00:00:00:00:01")),
+            Value::Text(t) => parse_mac(t).ok_or_else(|| {
+                invalid(name, self, "expected a MAC address like 02:00:00:00:00:01")
+            }),
             v => Err(invalid(name, v, "expected a MAC address")),
         }
     }
@@ -190,7 +205,9 @@ impl Value {
     /// As a rate series (text "54x1,24x2" accepted).
     pub fn to_rates(&self, name: &str) -> Result<RateSeries, ApiError> {
         match self {
-            Value::Rates(r) => crate::rates::check_tries(r).map(|_| *r).map_err(|e| invalid(name, self, e)),
+            Value::Rates(r) => {
+                crate::rates::check_tries(r).map(|_| *r).map_err(|e| invalid(name, self, e))
+            }
             Value::Text(t) => parse_rate_series(t).map_err(|e| invalid(name, self, e)),
             v => Err(invalid(name, v, "expected a rate series like \"54x1,24x2\"")),
         }
@@ -222,7 +239,9 @@ mod tests {
 
     #[test]
     fn lookup_errors_name_the_attribute() {
-        assert!(matches!(lookup("nope", &Scope::Adapter, false), Err(ApiError::UnknownAttribute { name }) if name == "nope"));
+        assert!(
+            matches!(lookup("nope", &Scope::Adapter, false), Err(ApiError::UnknownAttribute { name }) if name == "nope")
+        );
         let e = lookup("aifsn", &Scope::Adapter, false).unwrap_err();
         assert_eq!(e.to_string(), "attribute \"aifsn\" belongs to the queue, not to a adapter");
         assert!(matches!(lookup("address", &Scope::Adapter, true), Err(ApiError::ReadOnly { .. })));
@@ -239,7 +258,10 @@ mod tests {
 
     #[test]
     fn conversions() {
-        assert_eq!(Value::Text("02:00:00:00:00:0a".into()).to_mac("bssid").unwrap(), MacAddress([2, 0, 0, 0, 0, 10]));
+        assert_eq!(
+            Value::Text("02:00:00:00:00:0a".into()).to_mac("bssid").unwrap(),
+            MacAddress([2, 0, 0, 0, 0, 10])
+        );
         assert!(Value::Text("02:00:00".into()).to_mac("bssid").is_err());
         assert_eq!(Value::Int(3).to_float("tx_power").unwrap(), 3.0);
         assert!(Value::Float(f64::NAN).to_float("tx_power").is_err());

@@ -38,7 +38,14 @@ pub trait Backend {
     /// Queues one packet. `t1` is the caller's timestamp (`Time::ZERO`: record none). A full
     /// queue is an error here, never a silent drop; every accepted request gets
     /// exactly one confirmation.
-    fn data_req(&mut self, id: u64, body: Body<'_>, ac: Ac, attrs: &TxAttrs, t1: Time) -> Result<(), ApiError>;
+    fn data_req(
+        &mut self,
+        id: u64,
+        body: Body<'_>,
+        ac: Ac,
+        attrs: &TxAttrs,
+        t1: Time,
+    ) -> Result<(), ApiError>;
     /// The next confirmation (t9 not yet set).
     fn data_con(&mut self, wait: Wait) -> Result<Option<Confirmation>, ApiError>;
     /// The next received frame; its bytes replace the contents of `buf`.

@@ -137,7 +137,10 @@ impl BackendName {
                     if station == Some("") {
                         return Err(err(NameProblem::EmptyStation));
                     }
-                    Ok(BackendName::Emu { scenario: Some(PathBuf::from(path)), station: station.map(str::to_string) })
+                    Ok(BackendName::Emu {
+                        scenario: Some(PathBuf::from(path)),
+                        station: station.map(str::to_string),
+                    })
                 }
             },
             "hwsim" | "linux" => {
@@ -146,9 +149,15 @@ impl BackendName {
                     None | Some("") => return Err(err(NameProblem::MissingInterface(k))),
                     Some(i) => i,
                 };
-                check_iface(iface).map_err(|reason| err(NameProblem::BadInterface { iface: iface.to_string(), reason }))?;
+                check_iface(iface).map_err(|reason| {
+                    err(NameProblem::BadInterface { iface: iface.to_string(), reason })
+                })?;
                 let iface = iface.to_string();
-                Ok(if k == "hwsim" { BackendName::Hwsim { iface } } else { BackendName::Linux { iface } })
+                Ok(if k == "hwsim" {
+                    BackendName::Hwsim { iface }
+                } else {
+                    BackendName::Linux { iface }
+                })
             }
             other => Err(err(NameProblem::UnknownKind(other.to_string()))),
         }
@@ -200,17 +209,32 @@ mod tests {
 
     #[test]
     fn the_four_forms() {
-        assert_eq!(BackendName::parse("emu").unwrap(), BackendName::Emu { scenario: None, station: None });
+        assert_eq!(
+            BackendName::parse("emu").unwrap(),
+            BackendName::Emu { scenario: None, station: None }
+        );
         assert_eq!(
             BackendName::parse("emu:examples/scenarios/two.toml").unwrap(),
-            BackendName::Emu { scenario: Some("examples/scenarios/two.toml".into()), station: None }
+            BackendName::Emu {
+                scenario: Some("examples/scenarios/two.toml".into()),
+                station: None
+            }
         );
         assert_eq!(
             BackendName::parse("emu:/tmp/a#b.toml#sta1").unwrap(),
-            BackendName::Emu { scenario: Some("/tmp/a#b.toml".into()), station: Some("sta1".into()) }
+            BackendName::Emu {
+                scenario: Some("/tmp/a#b.toml".into()),
+                station: Some("sta1".into())
+            }
         );
-        assert_eq!(BackendName::parse("hwsim:wlan1").unwrap(), BackendName::Hwsim { iface: "wlan1".into() });
-        assert_eq!(BackendName::parse("linux:phy0").unwrap(), BackendName::Linux { iface: "phy0".into() });
+        assert_eq!(
+            BackendName::parse("hwsim:wlan1").unwrap(),
+            BackendName::Hwsim { iface: "wlan1".into() }
+        );
+        assert_eq!(
+            BackendName::parse("linux:phy0").unwrap(),
+            BackendName::Linux { iface: "phy0".into() }
+        );
         assert_eq!("linux:wlan0".parse::<BackendName>().unwrap().kind(), "linux");
     }
 

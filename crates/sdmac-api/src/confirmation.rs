@@ -1,8 +1,8 @@
 //! What `data_con` returns.
 
 use crate::timestamps::Timestamps;
-use sdmac_types::{Ac, Cause, Outcome};
 use sdmac_phy::Rate;
+use sdmac_types::{Ac, Cause, Outcome};
 
 /// Why a request never went (completely) on air.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

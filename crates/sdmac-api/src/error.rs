@@ -93,22 +93,32 @@ pub enum ApiError {
 impl fmt::Display for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ApiError::QueueFull { ac, limit } => write!(f, "queue {} is full ({limit} packets); the packet was not queued", ac.name()),
+            ApiError::QueueFull { ac, limit } => write!(
+                f,
+                "queue {} is full ({limit} packets); the packet was not queued",
+                ac.name()
+            ),
             ApiError::ConfirmationBacklog { limit } => {
                 write!(f, "{limit} confirmations are unread; call data_con before requesting more")
             }
             ApiError::TooLong { len, max } => write!(f, "{len} bytes is too long (at most {max})"),
             ApiError::MalformedFrame { reason } => write!(f, "malformed 802.11 frame: {reason}"),
-            ApiError::InvalidId { id } => write!(f, "id {id} is out of range (0..={})", crate::request::MAX_ID),
+            ApiError::InvalidId { id } => {
+                write!(f, "id {id} is out of range (0..={})", crate::request::MAX_ID)
+            }
             ApiError::InvalidRequest { what, reason } => write!(f, "invalid {what}: {reason}"),
             ApiError::UnknownAttribute { name } => write!(f, "unknown attribute {name:?}"),
             ApiError::WrongScope { name, expected, given } => {
                 write!(f, "attribute {name:?} belongs to the {expected}, not to a {given}")
             }
             ApiError::ReadOnly { name } => write!(f, "attribute {name:?} is read-only"),
-            ApiError::InvalidValue { name, value, reason } => write!(f, "invalid value {value} for {name:?}: {reason}"),
+            ApiError::InvalidValue { name, value, reason } => {
+                write!(f, "invalid value {value} for {name:?}: {reason}")
+            }
             ApiError::NoSuchPacket { id } => write!(f, "no queued packet has id {id}"),
-            ApiError::PacketOnAir { id } => write!(f, "packet {id} has already been attempted (on air or between retries)"),
+            ApiError::PacketOnAir { id } => {
+                write!(f, "packet {id} has already been attempted (on air or between retries)")
+            }
             ApiError::Closed => write!(f, "the session has ended"),
             ApiError::Unsupported { what } => write!(f, "not supported by this backend: {what}"),
         }

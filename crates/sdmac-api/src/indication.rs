@@ -1,8 +1,8 @@
 //! What `data_ind` and `beacon_ind` return.
 
-use sdmac_types::MacAddress;
-use sdmac_types::Ac;
 use sdmac_phy::Rate;
+use sdmac_types::Ac;
+use sdmac_types::MacAddress;
 use sdmac_types::Time;
 
 /// Class of a received frame.

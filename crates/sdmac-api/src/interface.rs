@@ -35,14 +35,27 @@ impl<B: Backend> Interface<B> {
 
     /// `DATA_req`: queues one packet with caller-chosen `id`.
     #[inline]
-    pub fn data_req(&mut self, id: u64, body: Body<'_>, ac: Ac, attrs: &TxAttrs) -> Result<(), ApiError> {
+    pub fn data_req(
+        &mut self,
+        id: u64,
+        body: Body<'_>,
+        ac: Ac,
+        attrs: &TxAttrs,
+    ) -> Result<(), ApiError> {
         let t1 = if attrs.timestamps { self.backend.now() } else { Time::ZERO };
         self.backend.data_req(id, body, ac, attrs, t1)
     }
 
     /// `DATA_req` with t1 taken by the caller (e.g. in Python, before the binding).
     #[inline]
-    pub fn data_req_at(&mut self, t1: Time, id: u64, body: Body<'_>, ac: Ac, attrs: &TxAttrs) -> Result<(), ApiError> {
+    pub fn data_req_at(
+        &mut self,
+        t1: Time,
+        id: u64,
+        body: Body<'_>,
+        ac: Ac,
+        attrs: &TxAttrs,
+    ) -> Result<(), ApiError> {
         self.backend.data_req(id, body, ac, attrs, if attrs.timestamps { t1 } else { Time::ZERO })
     }
 
@@ -59,7 +72,11 @@ impl<B: Backend> Interface<B> {
     }
 
     /// `DATA_ind`: the next received frame (its bytes into `buf`).
-    pub fn data_ind(&mut self, buf: &mut Vec<u8>, wait: Wait) -> Result<Option<Indication>, ApiError> {
+    pub fn data_ind(
+        &mut self,
+        buf: &mut Vec<u8>,
+        wait: Wait,
+    ) -> Result<Option<Indication>, ApiError> {
         let mut ind = self.backend.data_ind(buf, wait)?;
         if let Some(i) = ind.as_mut() {
             i.rx.t_returned = self.backend.now();
@@ -73,7 +90,12 @@ impl<B: Backend> Interface<B> {
     }
 
     /// `DATA_set`.
-    pub fn set(&mut self, name: &str, scope: Scope, value: impl Into<Value>) -> Result<(), ApiError> {
+    pub fn set(
+        &mut self,
+        name: &str,
+        scope: Scope,
+        value: impl Into<Value>,
+    ) -> Result<(), ApiError> {
         self.backend.set(name, scope, &value.into())
     }
 

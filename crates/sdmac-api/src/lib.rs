@@ -45,5 +45,5 @@ pub use rates::{check_tries, format_rate_series, parse_rate_series, MAX_TRIES};
 pub use request::{Body, TxAttrs, MAX_ID, MAX_PAYLOAD};
 pub use timestamps::{Components, Timestamps, COMPONENT_NAMES};
 
-pub use sdmac_types::{Ac, Cause, MacAddress, Outcome, RateSeries, Span, Time};
 pub use sdmac_phy::Rate;
+pub use sdmac_types::{Ac, Cause, MacAddress, Outcome, RateSeries, Span, Time};

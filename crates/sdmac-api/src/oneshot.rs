@@ -8,10 +8,10 @@ use crate::error::ApiError;
 use crate::interface::Interface;
 use crate::request::{Body, TxAttrs};
 use crate::timestamps::{Components, Timestamps, COMPONENT_NAMES};
-use sdmac_types::MacAddress;
 use sdmac_measure::Summary;
-use sdmac_types::{Ac, RateSeries, Span, Time};
 use sdmac_phy::Rate;
+use sdmac_types::MacAddress;
+use sdmac_types::{Ac, RateSeries, Span, Time};
 use serde_json::{json, Map, Value as Json};
 use std::time::Duration;
 
@@ -92,7 +92,11 @@ impl std::fmt::Display for RunError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             RunError::Api(e) => write!(f, "{e}"),
-            RunError::NoBeacon(d) => write!(f, "no beacon heard within {:.1} s: is an AP beaconing on this channel?", d.as_secs_f64()),
+            RunError::NoBeacon(d) => write!(
+                f,
+                "no beacon heard within {:.1} s: is an AP beaconing on this channel?",
+                d.as_secs_f64()
+            ),
             RunError::NoConfirmation { id, waited } => {
                 write!(f, "no confirmation for request {id} within {:.1} s", waited.as_secs_f64())
             }
@@ -133,7 +137,12 @@ pub fn run<B: Backend>(
 ) -> Result<Vec<Sample>, RunError> {
     let mut samples = Vec::with_capacity(p.count as usize);
     let payload = vec![0x5au8; p.payload];
-    let attrs = TxAttrs { dst: Some(p.dst), rates: Some(RateSeries::single(p.rate, 1)), no_ack: false, timestamps: true };
+    let attrs = TxAttrs {
+        dst: Some(p.dst),
+        rates: Some(RateSeries::single(p.rate, 1)),
+        no_ack: false,
+        timestamps: true,
+    };
     let mut last_con = Time::ZERO;
     for i in 0..p.count {
         match p.mode {
@@ -146,7 +155,9 @@ pub fn run<B: Backend>(
                 let fresh = latest.filter(|b| b.t_end + twait > iface.now());
                 let b = match fresh {
                     Some(b) => b,
-                    None => iface.beacon_ind(Wait::For(p.timeout))?.ok_or(RunError::NoBeacon(p.timeout))?,
+                    None => iface
+                        .beacon_ind(Wait::For(p.timeout))?
+                        .ok_or(RunError::NoBeacon(p.timeout))?,
                 };
                 wait_until(b.t_end + twait);
             }
@@ -158,7 +169,9 @@ pub fn run<B: Backend>(
         }
         let id = i + 1;
         iface.data_req(id, Body::Payload(&payload), p.ac, &attrs)?;
-        let c = iface.data_con(Wait::For(p.timeout))?.ok_or(RunError::NoConfirmation { id, waited: p.timeout })?;
+        let c = iface
+            .data_con(Wait::For(p.timeout))?
+            .ok_or(RunError::NoConfirmation { id, waited: p.timeout })?;
         last_con = c.ts.t9;
         let comps = c.ts.components().unwrap_or_default();
         samples.push(Sample {
@@ -205,7 +218,8 @@ pub fn report(samples: &[Sample], config: Json) -> Json {
         let mut comps = Map::new();
         if !members.is_empty() {
             for (k, cname) in COMPONENT_NAMES.iter().enumerate() {
-                let v: Vec<f64> = members.iter().map(|s| s.c.as_array()[k] as f64 / 1000.0).collect();
+                let v: Vec<f64> =
+                    members.iter().map(|s| s.c.as_array()[k] as f64 / 1000.0).collect();
                 if let Some(sum) = summary(&v) {
                     comps.insert((*cname).to_string(), summary_json(&sum));
                 }
@@ -224,7 +238,10 @@ pub fn report(samples: &[Sample], config: Json) -> Json {
         for (v, n) in modes {
             ttoa.insert(format!("{}", v as f64 / 1000.0), json!(n));
         }
-        sets.insert(name.to_string(), json!({"count": members.len(), "components": comps, "ttoa_us": ttoa}));
+        sets.insert(
+            name.to_string(),
+            json!({"count": members.len(), "components": comps, "ttoa_us": ttoa}),
+        );
     }
     json!({"config": config, "sets": sets})
 }

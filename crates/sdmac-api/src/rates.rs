@@ -1,8 +1,8 @@
 //! Rate series as text: `RATE[xTRIES][,RATE[xTRIES]]...`, e.g. `54x1`,
 //! `54x2,24x2,6x4` or `mcs7-40-sgix1`. Tries default to 1.
 
-use sdmac_types::RateSeries;
 use sdmac_phy::Rate;
+use sdmac_types::RateSeries;
 
 /// Parses a rate series; the error names the entry that is wrong.
 pub fn parse_rate_series(s: &str) -> Result<RateSeries, String> {
@@ -14,15 +14,20 @@ pub fn parse_rate_series(s: &str) -> Result<RateSeries, String> {
         }
         let (rate_s, tries) = match part.rfind(['x', 'X']) {
             Some(k) if part[k + 1..].chars().all(|c| c.is_ascii_digit()) && k + 1 < part.len() => {
-                let t: u32 = part[k + 1..].parse().map_err(|_| format!("rate series {s:?}: bad tries in {part:?}"))?;
+                let t: u32 = part[k + 1..]
+                    .parse()
+                    .map_err(|_| format!("rate series {s:?}: bad tries in {part:?}"))?;
                 (&part[..k], t)
             }
             _ => (part, 1),
         };
         if !(1..=15).contains(&tries) {
-            return Err(format!("rate series {s:?}: entry {part:?} has {tries} tries (must be 1..=15)"));
+            return Err(format!(
+                "rate series {s:?}: entry {part:?} has {tries} tries (must be 1..=15)"
+            ));
         }
-        let rate: Rate = rate_s.trim().parse().map_err(|e| format!("rate series {s:?}: entry {part:?}: {e}"))?;
+        let rate: Rate =
+            rate_s.trim().parse().map_err(|e| format!("rate series {s:?}: entry {part:?}: {e}"))?;
         entries.push((rate, tries as u8));
     }
     if entries.len() > 4 {

@@ -61,7 +61,8 @@ pub struct Timestamps {
 }
 
 /// The names of the components, in report order.
-pub const COMPONENT_NAMES: [&str; 7] = ["Tsw_req", "Thw", "Tca", "Ttoa", "Tsw_con", "TSDMAC", "Tpath"];
+pub const COMPONENT_NAMES: [&str; 7] =
+    ["Tsw_req", "Thw", "Tca", "Ttoa", "Tsw_con", "TSDMAC", "Tpath"];
 
 /// Latency components of one transmission (ns).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]

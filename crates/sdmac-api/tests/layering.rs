@@ -16,7 +16,11 @@ fn metadata() -> Value {
         .args(["metadata", "--format-version", "1", "--offline", "--manifest-path", manifest])
         .output()
         .unwrap_or_else(|e| panic!("cannot run {cargo} metadata: {e}"));
-    assert!(out.status.success(), "cargo metadata failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "cargo metadata failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).expect("cargo metadata printed JSON")
 }
 
@@ -29,14 +33,26 @@ fn linked_below(meta: &Value, name: &str) -> BTreeSet<String> {
         .iter()
         .map(|p| (p["id"].as_str().unwrap(), p["name"].as_str().unwrap()))
         .collect();
-    let nodes: HashMap<&str, &Value> =
-        meta["resolve"]["nodes"].as_array().unwrap().iter().map(|n| (n["id"].as_str().unwrap(), n)).collect();
-    let root = *names.iter().find(|(_, n)| **n == name).unwrap_or_else(|| panic!("{name} is not in the workspace")).0;
+    let nodes: HashMap<&str, &Value> = meta["resolve"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| (n["id"].as_str().unwrap(), n))
+        .collect();
+    let root = *names
+        .iter()
+        .find(|(_, n)| **n == name)
+        .unwrap_or_else(|| panic!("{name} is not in the workspace"))
+        .0;
     let mut seen = BTreeSet::new();
     let mut todo = vec![root];
     while let Some(id) = todo.pop() {
         for d in nodes[id]["deps"].as_array().unwrap() {
-            let linked = d["dep_kinds"].as_array().unwrap().iter().any(|k| k["kind"].as_str() != Some("dev"));
+            let linked = d["dep_kinds"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|k| k["kind"].as_str() != Some("dev"));
             let pkg = d["pkg"].as_str().unwrap();
             if linked && seen.insert(names[pkg].to_string()) {
                 todo.push(pkg);
@@ -49,7 +65,10 @@ fn linked_below(meta: &Value, name: &str) -> BTreeSet<String> {
 #[test]
 fn the_api_links_no_medium_engine() {
     let below = linked_below(&metadata(), "sdmac-api");
-    assert!(below.contains("sdmac-types"), "sdmac-api should name things with sdmac-types; it links {below:?}");
+    assert!(
+        below.contains("sdmac-types"),
+        "sdmac-api should name things with sdmac-types; it links {below:?}"
+    );
     let engine: Vec<&str> = ENGINE.into_iter().filter(|e| below.contains(*e)).collect();
     assert!(engine.is_empty(), "sdmac-api links {engine:?}: the API must not depend on a simulator (move the shared type into sdmac-types)");
 }
@@ -67,6 +86,9 @@ fn the_linux_backend_and_the_probe_link_no_medium_engine() {
     for name in ["sdmac-linux", "sdmac-probe"] {
         let below = linked_below(&meta, name);
         let engine: Vec<&str> = ENGINE.into_iter().filter(|e| below.contains(*e)).collect();
-        assert!(engine.is_empty(), "{name} links {engine:?}: the real-adapter side must not depend on a simulator");
+        assert!(
+            engine.is_empty(),
+            "{name} links {engine:?}: the real-adapter side must not depend on a simulator"
+        );
     }
 }

@@ -17,7 +17,11 @@ fn rate() -> impl Strategy<Value = Rate> {
         Just(Rate::Ofdm54),
         Just(Rate::Dsss1),
         Just(Rate::Cck5_5),
-        (0u8..8, any::<bool>(), any::<bool>()).prop_map(|(mcs, bw40, sgi)| Rate::Ht { mcs, bw40, sgi }),
+        (0u8..8, any::<bool>(), any::<bool>()).prop_map(|(mcs, bw40, sgi)| Rate::Ht {
+            mcs,
+            bw40,
+            sgi
+        }),
     ]
 }
 

@@ -1,6 +1,6 @@
 //! The FFI boundary: no panic crosses it, every error leaves its message.
 
-use crate::error::{set_last, sdmac_error, Fail};
+use crate::error::{sdmac_error, set_last, Fail};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Runs `f`; its error, or a panic, becomes an error code and the thread's last

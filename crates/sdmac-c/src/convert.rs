@@ -3,7 +3,9 @@
 use crate::error::Fail;
 use crate::types::*;
 use sdmac_api::attribute::{lookup, Kind};
-use sdmac_api::{Ac, BeaconInd, Confirmation, DropReason, FrameClass, Indication, Rate, Scope, Status, Value};
+use sdmac_api::{
+    Ac, BeaconInd, Confirmation, DropReason, FrameClass, Indication, Rate, Scope, Status, Value,
+};
 use std::ffi::c_char;
 
 /// Copies `s` into a fixed C array, truncated, always NUL-terminated.
@@ -31,7 +33,9 @@ pub(crate) fn ac_from_c(v: i64, what: &str) -> Result<Ac, Fail> {
         1 => Ok(Ac::Bk),
         2 => Ok(Ac::Vi),
         3 => Ok(Ac::Vo),
-        _ => Err(Fail::arg(format!("{what} {v} is no access category (SDMAC_AC_BE 0, BK 1, VI 2, VO 3)"))),
+        _ => Err(Fail::arg(format!(
+            "{what} {v} is no access category (SDMAC_AC_BE 0, BK 1, VI 2, VO 3)"
+        ))),
     }
 }
 
@@ -40,7 +44,9 @@ pub(crate) fn scope_from_c(scope: i32, which: u64) -> Result<Scope, Fail> {
         0 => Ok(Scope::Adapter),
         1 => Ok(Scope::Queue(ac_from_c(which.min(i64::MAX as u64) as i64, "queue")?)),
         2 => Ok(Scope::Packet(which)),
-        _ => Err(Fail::arg(format!("scope {scope} is none of SDMAC_SCOPE_ADAPTER 0, QUEUE 1, PACKET 2"))),
+        _ => Err(Fail::arg(format!(
+            "scope {scope} is none of SDMAC_SCOPE_ADAPTER 0, QUEUE 1, PACKET 2"
+        ))),
     }
 }
 
@@ -53,9 +59,13 @@ fn rate_to_c(r: Rate, attempts: u8) -> sdmac_rate {
 pub(crate) fn confirmation_to_c(c: &Confirmation) -> sdmac_confirmation {
     let (status, drop_reason) = match c.status {
         Status::Acked => (sdmac_status::SDMAC_STATUS_ACKED, sdmac_drop_reason::SDMAC_DROP_NONE),
-        Status::AckTimeout => (sdmac_status::SDMAC_STATUS_ACK_TIMEOUT, sdmac_drop_reason::SDMAC_DROP_NONE),
+        Status::AckTimeout => {
+            (sdmac_status::SDMAC_STATUS_ACK_TIMEOUT, sdmac_drop_reason::SDMAC_DROP_NONE)
+        }
         Status::Sent => (sdmac_status::SDMAC_STATUS_SENT, sdmac_drop_reason::SDMAC_DROP_NONE),
-        Status::NoReport => (sdmac_status::SDMAC_STATUS_NO_REPORT, sdmac_drop_reason::SDMAC_DROP_NONE),
+        Status::NoReport => {
+            (sdmac_status::SDMAC_STATUS_NO_REPORT, sdmac_drop_reason::SDMAC_DROP_NONE)
+        }
         Status::Dropped(r) => (
             sdmac_status::SDMAC_STATUS_DROPPED,
             match r {
@@ -129,13 +139,24 @@ pub(crate) fn indication_to_c(i: &Indication) -> sdmac_indication {
 }
 
 pub(crate) fn beacon_to_c(b: &BeaconInd) -> sdmac_beacon {
-    sdmac_beacon { bssid: b.bssid.0, seq: b.seq, t_start: b.t_start.as_ns(), t_end: b.t_end.as_ns(), t_published: b.t_published.as_ns(), signal_dbm: b.signal_dbm }
+    sdmac_beacon {
+        bssid: b.bssid.0,
+        seq: b.seq,
+        t_start: b.t_start.as_ns(),
+        t_end: b.t_end.as_ns(),
+        t_published: b.t_published.as_ns(),
+        signal_dbm: b.signal_dbm,
+    }
 }
 
 /// A value given as text, typed by the attribute it is for. Text that does not
 /// parse as that type is passed on as text, so that the backend refuses it with
 /// an error naming the attribute and the value.
-pub(crate) fn value_from_text(name: &str, scope: &Scope, text: &str) -> Result<Value, sdmac_api::ApiError> {
+pub(crate) fn value_from_text(
+    name: &str,
+    scope: &Scope,
+    text: &str,
+) -> Result<Value, sdmac_api::ApiError> {
     let spec = lookup(name, scope, true)?;
     let t = text.trim();
     let typed = match spec.kind {

@@ -37,10 +37,16 @@ impl Drop for Busy<'_> {
 ///
 /// # Safety
 /// A non-NULL `h` must come from sdmac_open and not be closed.
-unsafe fn with<R>(h: *mut sdmac_iface, f: impl FnOnce(&mut Inner) -> Result<R, Fail>) -> Result<R, Fail> {
+unsafe fn with<R>(
+    h: *mut sdmac_iface,
+    f: impl FnOnce(&mut Inner) -> Result<R, Fail>,
+) -> Result<R, Fail> {
     let h = arg(h as *const sdmac_iface, "handle")?;
     if h.busy.compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed).is_err() {
-        return Err(Fail::new(sdmac_error::SDMAC_ERR_BUSY, "the handle is in use by another thread (use one handle from one thread at a time)"));
+        return Err(Fail::new(
+            sdmac_error::SDMAC_ERR_BUSY,
+            "the handle is in use by another thread (use one handle from one thread at a time)",
+        ));
     }
     let _busy = Busy(&h.busy);
     // SAFETY: the busy flag gives this call the only access to `inner`.
@@ -70,13 +76,19 @@ fn timeout(what: &str, timeout_ns: i64) -> Fail {
 /// # Safety
 /// `backend` is NULL or a NUL-terminated string; `out` is NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn sdmac_open(backend: *const c_char, out_handle: *mut *mut sdmac_iface) -> sdmac_error {
+pub unsafe extern "C" fn sdmac_open(
+    backend: *const c_char,
+    out_handle: *mut *mut sdmac_iface,
+) -> sdmac_error {
     guard(|| {
         let slot = out(out_handle, "out")?;
         *slot = std::ptr::null_mut();
         let name = text(backend, "backend")?;
         let iface = sdmac_open::open(name)?;
-        let h = sdmac_iface { busy: AtomicBool::new(false), inner: UnsafeCell::new(Inner { iface, buf: Vec::new(), held: None }) };
+        let h = sdmac_iface {
+            busy: AtomicBool::new(false),
+            inner: UnsafeCell::new(Inner { iface, buf: Vec::new(), held: None }),
+        };
         *slot = Box::into_raw(Box::new(h));
         Ok(())
     })
@@ -94,7 +106,10 @@ pub unsafe extern "C" fn sdmac_close(h: *mut sdmac_iface) -> sdmac_error {
     guard(|| {
         let r = arg(h as *const sdmac_iface, "handle")?;
         if r.busy.compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed).is_err() {
-            return Err(Fail::new(sdmac_error::SDMAC_ERR_BUSY, "the handle is in use by another thread; it was not closed"));
+            return Err(Fail::new(
+                sdmac_error::SDMAC_ERR_BUSY,
+                "the handle is in use by another thread; it was not closed",
+            ));
         }
         drop(Box::from_raw(h));
         Ok(())
@@ -134,7 +149,13 @@ pub unsafe extern "C" fn sdmac_tx_attrs_init(attrs: *mut sdmac_tx_attrs) -> sdma
 /// `h` as for sdmac_close; `body` is NULL or `len` readable bytes; `attrs` is NULL
 /// or a valid sdmac_tx_attrs whose `rates` is NULL or a NUL-terminated string.
 #[no_mangle]
-pub unsafe extern "C" fn sdmac_data_req(h: *mut sdmac_iface, id: u64, body: *const u8, len: usize, attrs: *const sdmac_tx_attrs) -> sdmac_error {
+pub unsafe extern "C" fn sdmac_data_req(
+    h: *mut sdmac_iface,
+    id: u64,
+    body: *const u8,
+    len: usize,
+    attrs: *const sdmac_tx_attrs,
+) -> sdmac_error {
     guard(|| {
         let a = arg(attrs, "attrs")?;
         let bytes: &[u8] = match (body.is_null(), len) {
@@ -147,9 +168,16 @@ pub unsafe extern "C" fn sdmac_data_req(h: *mut sdmac_iface, id: u64, body: *con
             None
         } else {
             let t = text(a.rates, "attrs->rates")?;
-            Some(parse_rate_series(t).map_err(|e| Fail::new(sdmac_error::SDMAC_ERR_INVALID_REQUEST, format!("invalid rates: {e}")))?)
+            Some(parse_rate_series(t).map_err(|e| {
+                Fail::new(sdmac_error::SDMAC_ERR_INVALID_REQUEST, format!("invalid rates: {e}"))
+            })?)
         };
-        let tx = TxAttrs { dst: (a.has_dst != 0).then_some(MacAddress(a.dst)), rates, no_ack: a.no_ack != 0, timestamps: a.timestamps != 0 };
+        let tx = TxAttrs {
+            dst: (a.has_dst != 0).then_some(MacAddress(a.dst)),
+            rates,
+            no_ack: a.no_ack != 0,
+            timestamps: a.timestamps != 0,
+        };
         let body = if a.raw_frame != 0 { Body::Frame(bytes) } else { Body::Payload(bytes) };
         with(h, |i| i.iface.data_req(id, body, ac, &tx).map_err(Fail::from))
     })
@@ -162,7 +190,11 @@ pub unsafe extern "C" fn sdmac_data_req(h: *mut sdmac_iface, id: u64, body: *con
 /// # Safety
 /// `h` as for sdmac_close; `out` is NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn sdmac_data_con(h: *mut sdmac_iface, timeout_ns: i64, out_con: *mut sdmac_confirmation) -> sdmac_error {
+pub unsafe extern "C" fn sdmac_data_con(
+    h: *mut sdmac_iface,
+    timeout_ns: i64,
+    out_con: *mut sdmac_confirmation,
+) -> sdmac_error {
     guard(|| {
         let o = out(out_con, "out")?;
         let c = with(h, |i| i.iface.data_con(wait_of(timeout_ns)).map_err(Fail::from))?;
@@ -181,7 +213,13 @@ pub unsafe extern "C" fn sdmac_data_con(h: *mut sdmac_iface, timeout_ns: i64, ou
 /// `h` as for sdmac_close; `out` is NULL or writable; `buf` is NULL or `cap`
 /// writable bytes.
 #[no_mangle]
-pub unsafe extern "C" fn sdmac_data_ind(h: *mut sdmac_iface, timeout_ns: i64, out_ind: *mut sdmac_indication, buf: *mut u8, cap: usize) -> sdmac_error {
+pub unsafe extern "C" fn sdmac_data_ind(
+    h: *mut sdmac_iface,
+    timeout_ns: i64,
+    out_ind: *mut sdmac_indication,
+    buf: *mut u8,
+    cap: usize,
+) -> sdmac_error {
     guard(|| {
         let o = out(out_ind, "out")?;
         if buf.is_null() {
@@ -191,7 +229,10 @@ pub unsafe extern "C" fn sdmac_data_ind(h: *mut sdmac_iface, timeout_ns: i64, ou
             let (ind, bytes) = match i.held.take() {
                 Some(held) => held,
                 None => {
-                    let ind = i.iface.data_ind(&mut i.buf, wait_of(timeout_ns))?.ok_or_else(|| timeout("frame", timeout_ns))?;
+                    let ind = i
+                        .iface
+                        .data_ind(&mut i.buf, wait_of(timeout_ns))?
+                        .ok_or_else(|| timeout("frame", timeout_ns))?;
                     (ind, std::mem::take(&mut i.buf))
                 }
             };
@@ -199,7 +240,12 @@ pub unsafe extern "C" fn sdmac_data_ind(h: *mut sdmac_iface, timeout_ns: i64, ou
             let n = ind.len.min(bytes.len());
             if n > cap {
                 i.held = Some((ind, bytes));
-                return Err(Fail::new(sdmac_error::SDMAC_ERR_BUFFER_TOO_SMALL, format!("the frame has {n} bytes, the buffer {cap}; it is kept for the next call")));
+                return Err(Fail::new(
+                    sdmac_error::SDMAC_ERR_BUFFER_TOO_SMALL,
+                    format!(
+                        "the frame has {n} bytes, the buffer {cap}; it is kept for the next call"
+                    ),
+                ));
             }
             std::ptr::copy_nonoverlapping(bytes.as_ptr(), buf, n);
             o.len = n;
@@ -216,7 +262,11 @@ pub unsafe extern "C" fn sdmac_data_ind(h: *mut sdmac_iface, timeout_ns: i64, ou
 /// # Safety
 /// `h` as for sdmac_close; `out` is NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn sdmac_beacon_ind(h: *mut sdmac_iface, timeout_ns: i64, out_beacon: *mut sdmac_beacon) -> sdmac_error {
+pub unsafe extern "C" fn sdmac_beacon_ind(
+    h: *mut sdmac_iface,
+    timeout_ns: i64,
+    out_beacon: *mut sdmac_beacon,
+) -> sdmac_error {
     guard(|| {
         let o = out(out_beacon, "out")?;
         let b = with(h, |i| i.iface.beacon_ind(wait_of(timeout_ns)).map_err(Fail::from))?;
@@ -236,7 +286,13 @@ pub unsafe extern "C" fn sdmac_beacon_ind(h: *mut sdmac_iface, timeout_ns: i64, 
 /// # Safety
 /// `h` as for sdmac_close; `name` and `value` are NULL or NUL-terminated strings.
 #[no_mangle]
-pub unsafe extern "C" fn sdmac_set(h: *mut sdmac_iface, name: *const c_char, scope: i32, which: u64, value: *const c_char) -> sdmac_error {
+pub unsafe extern "C" fn sdmac_set(
+    h: *mut sdmac_iface,
+    name: *const c_char,
+    scope: i32,
+    which: u64,
+    value: *const c_char,
+) -> sdmac_error {
     guard(|| {
         let name = text(name, "name")?;
         let value = text(value, "value")?;
@@ -257,7 +313,14 @@ pub unsafe extern "C" fn sdmac_set(h: *mut sdmac_iface, name: *const c_char, sco
 /// `h` as for sdmac_close; `name` is NULL or a NUL-terminated string; `value` is
 /// NULL or `cap` writable bytes.
 #[no_mangle]
-pub unsafe extern "C" fn sdmac_get(h: *mut sdmac_iface, name: *const c_char, scope: i32, which: u64, value: *mut c_char, cap: usize) -> sdmac_error {
+pub unsafe extern "C" fn sdmac_get(
+    h: *mut sdmac_iface,
+    name: *const c_char,
+    scope: i32,
+    which: u64,
+    value: *mut c_char,
+    cap: usize,
+) -> sdmac_error {
     guard(|| {
         let name = text(name, "name")?;
         if value.is_null() {
@@ -267,7 +330,10 @@ pub unsafe extern "C" fn sdmac_get(h: *mut sdmac_iface, name: *const c_char, sco
         let v = with(h, |i| i.iface.get(name, scope).map_err(Fail::from))?;
         let t = value_to_text(&v);
         if t.len() + 1 > cap {
-            return Err(Fail::new(sdmac_error::SDMAC_ERR_BUFFER_TOO_SMALL, format!("{name} needs {} bytes, the buffer has {cap}", t.len() + 1)));
+            return Err(Fail::new(
+                sdmac_error::SDMAC_ERR_BUFFER_TOO_SMALL,
+                format!("{name} needs {} bytes, the buffer has {cap}", t.len() + 1),
+            ));
         }
         std::ptr::copy_nonoverlapping(t.as_ptr() as *const c_char, value, t.len());
         *value.add(t.len()) = 0;
@@ -282,7 +348,11 @@ pub unsafe extern "C" fn sdmac_get(h: *mut sdmac_iface, name: *const c_char, sco
 /// # Safety
 /// `h` as for sdmac_close; `was_queued` is NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn sdmac_cancel(h: *mut sdmac_iface, id: u64, was_queued: *mut i32) -> sdmac_error {
+pub unsafe extern "C" fn sdmac_cancel(
+    h: *mut sdmac_iface,
+    id: u64,
+    was_queued: *mut i32,
+) -> sdmac_error {
     guard(|| {
         let o = out(was_queued, "was_queued")?;
         *o = with(h, |i| i.iface.cancel(id).map_err(Fail::from))? as i32;
@@ -297,7 +367,11 @@ pub unsafe extern "C" fn sdmac_cancel(h: *mut sdmac_iface, id: u64, was_queued: 
 /// # Safety
 /// `h` as for sdmac_close; `len` is NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn sdmac_queue_len(h: *mut sdmac_iface, ac: i32, len: *mut usize) -> sdmac_error {
+pub unsafe extern "C" fn sdmac_queue_len(
+    h: *mut sdmac_iface,
+    ac: i32,
+    len: *mut usize,
+) -> sdmac_error {
     guard(|| {
         let o = out(len, "len")?;
         let ac = ac_from_c(ac as i64, "ac")?;

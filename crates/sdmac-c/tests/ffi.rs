@@ -26,7 +26,12 @@ fn attrs() -> sdmac_tx_attrs {
     unsafe { a.assume_init() }
 }
 
-fn get(h: *mut sdmac_iface, name: &str, scope: sdmac_scope, which: u64) -> Result<String, sdmac_error> {
+fn get(
+    h: *mut sdmac_iface,
+    name: &str,
+    scope: sdmac_scope,
+    which: u64,
+) -> Result<String, sdmac_error> {
     let n = CString::new(name).unwrap();
     let mut buf = [0 as c_char; 256];
     match unsafe { sdmac_get(h, n.as_ptr(), scope as i32, which, buf.as_mut_ptr(), buf.len()) } {
@@ -35,7 +40,13 @@ fn get(h: *mut sdmac_iface, name: &str, scope: sdmac_scope, which: u64) -> Resul
     }
 }
 
-fn set(h: *mut sdmac_iface, name: &str, scope: sdmac_scope, which: u64, value: &str) -> sdmac_error {
+fn set(
+    h: *mut sdmac_iface,
+    name: &str,
+    scope: sdmac_scope,
+    which: u64,
+    value: &str,
+) -> sdmac_error {
     let (n, v) = (CString::new(name).unwrap(), CString::new(value).unwrap());
     unsafe { sdmac_set(h, n.as_ptr(), scope as i32, which, v.as_ptr()) }
 }
@@ -71,7 +82,10 @@ fn null_arguments_give_sdmac_err_null() {
         assert!(last().contains("body is NULL"), "{}", last());
         assert_eq!(sdmac_data_con(null_mut(), 0, con.as_mut_ptr()), SDMAC_ERR_NULL);
         assert_eq!(sdmac_data_con(h, 0, null_mut()), SDMAC_ERR_NULL);
-        assert_eq!(sdmac_data_ind(null_mut(), 0, ind.as_mut_ptr(), buf.as_mut_ptr(), buf.len()), SDMAC_ERR_NULL);
+        assert_eq!(
+            sdmac_data_ind(null_mut(), 0, ind.as_mut_ptr(), buf.as_mut_ptr(), buf.len()),
+            SDMAC_ERR_NULL
+        );
         assert_eq!(sdmac_data_ind(h, 0, null_mut(), buf.as_mut_ptr(), buf.len()), SDMAC_ERR_NULL);
         assert_eq!(sdmac_data_ind(h, 0, ind.as_mut_ptr(), null_mut(), 0), SDMAC_ERR_NULL);
         assert_eq!(sdmac_beacon_ind(null_mut(), 0, b.as_mut_ptr()), SDMAC_ERR_NULL);
@@ -79,7 +93,10 @@ fn null_arguments_give_sdmac_err_null() {
         assert_eq!(sdmac_set(null_mut(), name, 0, 0, c"1".as_ptr()), SDMAC_ERR_NULL);
         assert_eq!(sdmac_set(h, null(), 0, 0, c"1".as_ptr()), SDMAC_ERR_NULL);
         assert_eq!(sdmac_set(h, name, 0, 0, null()), SDMAC_ERR_NULL);
-        assert_eq!(sdmac_get(null_mut(), name, 0, 0, cbuf.as_mut_ptr(), cbuf.len()), SDMAC_ERR_NULL);
+        assert_eq!(
+            sdmac_get(null_mut(), name, 0, 0, cbuf.as_mut_ptr(), cbuf.len()),
+            SDMAC_ERR_NULL
+        );
         assert_eq!(sdmac_get(h, null(), 0, 0, cbuf.as_mut_ptr(), cbuf.len()), SDMAC_ERR_NULL);
         assert_eq!(sdmac_get(h, name, 0, 0, null_mut(), 0), SDMAC_ERR_NULL);
         assert_eq!(sdmac_cancel(null_mut(), 1, &mut n), SDMAC_ERR_NULL);
@@ -100,7 +117,13 @@ fn open_errors_have_codes_and_messages() {
         // No medium daemon on the default control socket here: hwsim cannot open.
         assert_eq!(sdmac_open(c"hwsim:wlan9".as_ptr(), &mut h), SDMAC_ERR_OPEN_FAILED);
         assert!(h.is_null());
-        assert!(last().starts_with("backend \"hwsim:wlan9\": no medium daemon answers on the control socket"), "{}", last());
+        assert!(
+            last().starts_with(
+                "backend \"hwsim:wlan9\": no medium daemon answers on the control socket"
+            ),
+            "{}",
+            last()
+        );
         assert!(last().contains("linux:wlan9"), "{}", last());
         assert_eq!(sdmac_open(c"linux:sdmacnone9".as_ptr(), &mut h), SDMAC_ERR_OPEN_FAILED);
         assert!(h.is_null());
@@ -133,7 +156,10 @@ fn invalid_arguments_give_their_codes() {
         a.rates = c"54x1".as_ptr();
         let big = vec![0u8; 5000];
         assert_eq!(sdmac_data_req(h, 1, big.as_ptr(), big.len(), &a), SDMAC_ERR_TOO_LONG);
-        assert_eq!(sdmac_data_req(h, u64::MAX, body.as_ptr(), body.len(), &a), SDMAC_ERR_INVALID_ID);
+        assert_eq!(
+            sdmac_data_req(h, u64::MAX, body.as_ptr(), body.len(), &a),
+            SDMAC_ERR_INVALID_ID
+        );
         a.raw_frame = 1;
         assert_eq!(sdmac_data_req(h, 1, body.as_ptr(), 3, &a), SDMAC_ERR_MALFORMED_FRAME);
         assert_eq!(sdmac_queue_len(h, -1, &mut len), SDMAC_ERR_INVALID_ARGUMENT);
@@ -141,7 +167,10 @@ fn invalid_arguments_give_their_codes() {
         assert_eq!(sdmac_data_con(h, 0, con.as_mut_ptr()), SDMAC_ERR_TIMEOUT);
         assert_eq!(sdmac_data_con(h, 1_000_000, con.as_mut_ptr()), SDMAC_ERR_TIMEOUT);
         assert!(last().contains("no confirmation within 1000000 ns"), "{}", last());
-        assert_eq!(get(h, "nope", sdmac_scope::SDMAC_SCOPE_ADAPTER, 0), Err(SDMAC_ERR_UNKNOWN_ATTRIBUTE));
+        assert_eq!(
+            get(h, "nope", sdmac_scope::SDMAC_SCOPE_ADAPTER, 0),
+            Err(SDMAC_ERR_UNKNOWN_ATTRIBUTE)
+        );
         sdmac_close(h);
     }
 }
@@ -157,18 +186,29 @@ fn set_and_get_as_text() {
     assert_eq!(get(h, "default_rates", SDMAC_SCOPE_ADAPTER, 0).unwrap(), "24x2,6x1");
     assert_eq!(set(h, "rx_management", SDMAC_SCOPE_ADAPTER, 0, "true"), SDMAC_OK, "{}", last());
     assert_eq!(get(h, "rx_management", SDMAC_SCOPE_ADAPTER, 0).unwrap(), "true");
-    assert_eq!(set(h, "cw_min", SDMAC_SCOPE_QUEUE, sdmac_ac::SDMAC_AC_BE as u64, "31"), SDMAC_OK, "{}", last());
+    assert_eq!(
+        set(h, "cw_min", SDMAC_SCOPE_QUEUE, sdmac_ac::SDMAC_AC_BE as u64, "31"),
+        SDMAC_OK,
+        "{}",
+        last()
+    );
     assert_eq!(get(h, "cw_min", SDMAC_SCOPE_QUEUE, sdmac_ac::SDMAC_AC_BE as u64).unwrap(), "31");
     assert_eq!(set(h, "retry_limit", SDMAC_SCOPE_ADAPTER, 0, "many"), SDMAC_ERR_INVALID_VALUE);
     assert!(last().contains("\"retry_limit\""), "{}", last());
     assert_eq!(set(h, "address", SDMAC_SCOPE_ADAPTER, 0, "02:00:00:00:00:09"), SDMAC_ERR_READ_ONLY);
     assert_eq!(set(h, "aifsn", SDMAC_SCOPE_ADAPTER, 0, "2"), SDMAC_ERR_WRONG_SCOPE);
     assert_eq!(set(h, "aifsn", SDMAC_SCOPE_QUEUE, 9, "2"), SDMAC_ERR_INVALID_ARGUMENT);
-    assert_eq!(unsafe { sdmac_set(h, c"aifsn".as_ptr(), 3, 0, c"2".as_ptr()) }, SDMAC_ERR_INVALID_ARGUMENT);
+    assert_eq!(
+        unsafe { sdmac_set(h, c"aifsn".as_ptr(), 3, 0, c"2".as_ptr()) },
+        SDMAC_ERR_INVALID_ARGUMENT
+    );
     assert!(last().contains("scope 3"), "{}", last());
     assert_eq!(get(h, "state", SDMAC_SCOPE_PACKET, 42), Err(SDMAC_ERR_NO_SUCH_PACKET));
     let mut small = [0 as c_char; 4];
-    assert_eq!(unsafe { sdmac_get(h, c"address".as_ptr(), 0, 0, small.as_mut_ptr(), small.len()) }, SDMAC_ERR_BUFFER_TOO_SMALL);
+    assert_eq!(
+        unsafe { sdmac_get(h, c"address".as_ptr(), 0, 0, small.as_mut_ptr(), small.len()) },
+        SDMAC_ERR_BUFFER_TOO_SMALL
+    );
     assert!(last().contains("needs 18 bytes"), "{}", last());
     unsafe { sdmac_close(h) };
 }
@@ -186,11 +226,32 @@ fn a_confirmed_one_shot_and_a_cancel() {
         assert_eq!(sdmac_data_req(h, 7, body.as_ptr(), body.len(), &a), SDMAC_OK, "{}", last());
         assert_eq!(sdmac_data_con(h, 5_000_000_000, c.as_mut_ptr()), SDMAC_OK, "{}", last());
         let c = c.assume_init();
-        assert_eq!((c.id, c.status, c.drop_reason, c.ac, c.attempts, c.n_rates, c.len), (7, sdmac_status::SDMAC_STATUS_ACKED, sdmac_drop_reason::SDMAC_DROP_NONE, sdmac_ac::SDMAC_AC_BE, 1, 1, 86));
-        assert_eq!((c.rates[0].kbps, c.rates[0].attempts, cstr(&c.rates[0].name)), (54_000, 1, "54"));
+        assert_eq!(
+            (c.id, c.status, c.drop_reason, c.ac, c.attempts, c.n_rates, c.len),
+            (
+                7,
+                sdmac_status::SDMAC_STATUS_ACKED,
+                sdmac_drop_reason::SDMAC_DROP_NONE,
+                sdmac_ac::SDMAC_AC_BE,
+                1,
+                1,
+                86
+            )
+        );
+        assert_eq!(
+            (c.rates[0].kbps, c.rates[0].attempts, cstr(&c.rates[0].name)),
+            (54_000, 1, "54")
+        );
         assert_eq!((c.has_truth, c.delivered, cstr(&c.set), cstr(&c.cause)), (1, 1, "A", "none"));
         let t = c.ts;
-        assert!(t.t1 != 0 && t.t1 <= t.t2 && t.t2 <= t.t3 && t.t_start < t.t5 && t.t5 <= t.t7 && t.t7 <= t.t9);
+        assert!(
+            t.t1 != 0
+                && t.t1 <= t.t2
+                && t.t2 <= t.t3
+                && t.t_start < t.t5
+                && t.t5 <= t.t7
+                && t.t7 <= t.t9
+        );
         assert_eq!(t.t5 - t.t_start, 96_000, "DATA 36 + SIFS 16 + ACK 44 µs");
 
         // Many queued at 6 Mb/s: the last one is still queued and can be cancelled.
@@ -228,17 +289,38 @@ fn a_confirmed_one_shot_and_a_cancel() {
 fn an_indication_too_long_for_the_buffer_is_kept() {
     let h = open("emu");
     // With rx_management on, the AP's beacons come through data_ind as management frames.
-    assert_eq!(set(h, "rx_management", sdmac_scope::SDMAC_SCOPE_ADAPTER, 0, "1"), SDMAC_OK, "{}", last());
+    assert_eq!(
+        set(h, "rx_management", sdmac_scope::SDMAC_SCOPE_ADAPTER, 0, "1"),
+        SDMAC_OK,
+        "{}",
+        last()
+    );
     let mut ind = std::mem::MaybeUninit::<sdmac_indication>::uninit();
     let mut small = [0u8; 8];
     let mut big = [0u8; 2400];
     unsafe {
-        assert_eq!(sdmac_data_ind(h, 2_000_000_000, ind.as_mut_ptr(), small.as_mut_ptr(), small.len()), SDMAC_ERR_BUFFER_TOO_SMALL);
+        assert_eq!(
+            sdmac_data_ind(h, 2_000_000_000, ind.as_mut_ptr(), small.as_mut_ptr(), small.len()),
+            SDMAC_ERR_BUFFER_TOO_SMALL
+        );
         let first = ind.assume_init();
-        assert!(first.len > 8 && last().contains("kept for the next call"), "{} {}", first.len, last());
-        assert_eq!(sdmac_data_ind(h, 0, ind.as_mut_ptr(), big.as_mut_ptr(), big.len()), SDMAC_OK, "{}", last());
+        assert!(
+            first.len > 8 && last().contains("kept for the next call"),
+            "{} {}",
+            first.len,
+            last()
+        );
+        assert_eq!(
+            sdmac_data_ind(h, 0, ind.as_mut_ptr(), big.as_mut_ptr(), big.len()),
+            SDMAC_OK,
+            "{}",
+            last()
+        );
         let again = ind.assume_init();
-        assert_eq!((again.id, again.len, again.kind), (first.id, first.len, sdmac_frame_kind::SDMAC_FRAME_MANAGEMENT));
+        assert_eq!(
+            (again.id, again.len, again.kind),
+            (first.id, first.len, sdmac_frame_kind::SDMAC_FRAME_MANAGEMENT)
+        );
         assert_eq!((again.src, big[0]), ([2, 0, 0, 0, 0, 1], 0x80), "a beacon from the AP");
         assert_eq!(sdmac_close(h), SDMAC_OK);
     }

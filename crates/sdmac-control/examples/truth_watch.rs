@@ -57,15 +57,24 @@ fn run(args: &[String]) -> Result<(), String> {
     let mut c = Client::connect(Path::new(sock)).map_err(|x| format!("{sock}: {x}"))?;
     c.set_error_prob(a, b, p).map_err(e)?;
     let link = c.get_link(a, b).map_err(e)?;
-    check(&format!("get link returns the error probability set ({:.6} for {p})", link.error_prob), (link.error_prob - p).abs() < 1e-6)?;
+    check(
+        &format!("get link returns the error probability set ({:.6} for {p})", link.error_prob),
+        (link.error_prob - p).abs() < 1e-6,
+    )?;
     let edca = Edca { aifsn: 3, cw_min: 15, cw_max: 1023, txop_limit_us: 0 };
     c.set_edca(a, 1, edca).map_err(e)?;
     let got = c.get_edca(a, 1).map_err(e)?;
     check(&format!("get EDCA returns what set wrote ({got:?})"), got == edca)?;
     let bad = c.set_edca(a, 1, Edca { cw_min: 16, ..edca });
-    check("a CWmin that is no 2^k-1 is refused (out of range)", matches!(bad, Err(ClientError::Refused(ExtResult::OutOfRange))))?;
+    check(
+        "a CWmin that is no 2^k-1 is refused (out of range)",
+        matches!(bad, Err(ClientError::Refused(ExtResult::OutOfRange))),
+    )?;
     let bad = c.get_edca(sdmac_types::MacAddress::new([2, 0x99, 0, 0, 0, 0]), 1);
-    check("an unknown station is refused", matches!(bad, Err(ClientError::Refused(ExtResult::UnknownStation))))?;
+    check(
+        "an unknown station is refused",
+        matches!(bad, Err(ClientError::Refused(ExtResult::UnknownStation))),
+    )?;
     c.set_ack_timeout(a, 80_000).map_err(e)?;
     let t = c.get_ack_timeout(a).map_err(e)?;
     check(&format!("get ACK timeout returns what set wrote ({t} ns)"), t == 80_000)?;
@@ -80,7 +89,8 @@ fn run(args: &[String]) -> Result<(), String> {
     let mut duplicates = 0u64;
     let mut outcomes: BTreeMap<&'static str, u64> = BTreeMap::new();
     let mut causes: BTreeMap<&'static str, u64> = BTreeMap::new();
-    let (mut ab_frames, mut ab_attempts, mut ab_acked, mut ab_ld, mut ab_la) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    let (mut ab_frames, mut ab_attempts, mut ab_acked, mut ab_ld, mut ab_la) =
+        (0u64, 0u64, 0u64, 0u64, 0u64);
     loop {
         let r = match c.next_record(None) {
             Ok(Some(r)) => r,

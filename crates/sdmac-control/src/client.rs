@@ -4,7 +4,9 @@
 //! Each call sends one request and waits for its reply; truth records that arrive
 //! meanwhile are kept, in order, for [`Client::next_record`].
 
-use crate::ext::{encode_ext_request, Edca, ExtReply, ExtRequest, ExtResult, ReplyBody, TruthRecord};
+use crate::ext::{
+    encode_ext_request, Edca, ExtReply, ExtRequest, ExtResult, ReplyBody, TruthRecord,
+};
 use crate::mininet::{encode_request, Mac, Request, UpdateResult};
 use crate::stream::{Incoming, IncomingDecoder, StreamError};
 use std::collections::VecDeque;
@@ -38,7 +40,9 @@ impl fmt::Display for ClientError {
             ClientError::Stream(e) => write!(f, "{e}"),
             ClientError::Refused(r) => write!(f, "the medium daemon refused the request: {r}"),
             ClientError::Update(r) => write!(f, "the medium daemon answered {r:?}"),
-            ClientError::Timeout => write!(f, "control socket: no reply from the medium daemon in time"),
+            ClientError::Timeout => {
+                write!(f, "control socket: no reply from the medium daemon in time")
+            }
             ClientError::Unexpected(what) => write!(f, "control socket: unexpected reply: {what}"),
         }
     }
@@ -80,7 +84,13 @@ impl Client {
 
     /// A client on a connected stream.
     pub fn from_stream(stream: UnixStream) -> Client {
-        Client { stream, decoder: IncomingDecoder::new(), records: VecDeque::new(), next_tag: 1, reply_timeout: Duration::from_secs(5) }
+        Client {
+            stream,
+            decoder: IncomingDecoder::new(),
+            records: VecDeque::new(),
+            next_tag: 1,
+            reply_timeout: Duration::from_secs(5),
+        }
     }
 
     fn tag(&mut self) -> u32 {
@@ -91,7 +101,11 @@ impl Client {
 
     /// Reads what the daemon sent until `want` takes a message or `deadline` passes
     /// (None: waits as long as it takes); truth records go to the queue.
-    fn read_until(&mut self, deadline: Option<Instant>, mut want: impl FnMut(&mut Self, Incoming) -> Option<Incoming>) -> Result<Option<Incoming>, ClientError> {
+    fn read_until(
+        &mut self,
+        deadline: Option<Instant>,
+        mut want: impl FnMut(&mut Self, Incoming) -> Option<Incoming>,
+    ) -> Result<Option<Incoming>, ClientError> {
         loop {
             while let Some(m) = self.decoder.next_message().map_err(ClientError::Stream)? {
                 if let Some(m) = want(self, m) {
@@ -111,9 +125,15 @@ impl Client {
             self.stream.set_read_timeout(wait)?;
             let mut buf = [0u8; 8192];
             match self.stream.read(&mut buf) {
-                Ok(0) => return Err(ClientError::Io(io::Error::new(io::ErrorKind::UnexpectedEof, "the medium daemon closed the control socket"))),
+                Ok(0) => {
+                    return Err(ClientError::Io(io::Error::new(
+                        io::ErrorKind::UnexpectedEof,
+                        "the medium daemon closed the control socket",
+                    )))
+                }
                 Ok(n) => self.decoder.push(&buf[..n]),
-                Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => {}
+                Err(e)
+                    if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => {}
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(e.into()),
             }
@@ -134,10 +154,15 @@ impl Client {
         })?;
         match got {
             None => Err(ClientError::Timeout),
-            Some(Incoming::Reply(r)) if r.tag == tag && (r.kind == req.type_byte() + 1 || r.kind == crate::ext::types::REFUSED) => match r.result {
-                ExtResult::Ok => Ok(r),
-                e => Err(ClientError::Refused(e)),
-            },
+            Some(Incoming::Reply(r))
+                if r.tag == tag
+                    && (r.kind == req.type_byte() + 1 || r.kind == crate::ext::types::REFUSED) =>
+            {
+                match r.result {
+                    ExtResult::Ok => Ok(r),
+                    e => Err(ClientError::Refused(e)),
+                }
+            }
             Some(m) => Err(ClientError::Unexpected(format!("{m:?} to request tag {tag}"))),
         }
     }
@@ -169,7 +194,10 @@ impl Client {
                     _ => return Err(ClientError::Unexpected(format!("result byte {r}"))),
                 })
             }
-            Some(m) => Err(ClientError::Unexpected(format!("{m:?} to a Mininet-WiFi request of type {}", raw[0]))),
+            Some(m) => Err(ClientError::Unexpected(format!(
+                "{m:?} to a Mininet-WiFi request of type {}",
+                raw[0]
+            ))),
         }
     }
 
@@ -243,7 +271,10 @@ impl Client {
 
     /// The next truth record, waiting at most `timeout` (None: as long as it takes);
     /// `Ok(None)` when none came in time.
-    pub fn next_record(&mut self, timeout: Option<Duration>) -> Result<Option<TruthRecord>, ClientError> {
+    pub fn next_record(
+        &mut self,
+        timeout: Option<Duration>,
+    ) -> Result<Option<TruthRecord>, ClientError> {
         if let Some(r) = self.records.pop_front() {
             return Ok(Some(r));
         }

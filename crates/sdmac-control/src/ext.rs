@@ -117,7 +117,19 @@ impl ExtResult {
     /// From the result byte (None: no such result).
     pub fn from_u8(b: u8) -> Option<ExtResult> {
         use ExtResult::*;
-        [Ok, UnknownStation, BadAc, OutOfRange, WrongMode, NoChannel, NotSupported, BadLength, UnknownType].into_iter().find(|r| *r as u8 == b)
+        [
+            Ok,
+            UnknownStation,
+            BadAc,
+            OutOfRange,
+            WrongMode,
+            NoChannel,
+            NotSupported,
+            BadLength,
+            UnknownType,
+        ]
+        .into_iter()
+        .find(|r| *r as u8 == b)
     }
 
     /// Short name.
@@ -292,7 +304,9 @@ impl ExtReply {
         let body = match req {
             ExtRequest::GetEdca { ac, .. } => ReplyBody::Edca { ac: *ac, params: Edca::default() },
             ExtRequest::GetAckTimeout { .. } => ReplyBody::AckTimeout(0),
-            ExtRequest::GetLink { .. } => ReplyBody::Link { snr_db: f64::NAN, error_prob: f64::NAN },
+            ExtRequest::GetLink { .. } => {
+                ReplyBody::Link { snr_db: f64::NAN, error_prob: f64::NAN }
+            }
             _ => ReplyBody::None,
         };
         ExtReply { kind: req.type_byte() + 1, tag: req.tag(), result, body }
@@ -373,9 +387,24 @@ impl TruthCause {
     /// From its byte.
     pub fn from_u8(b: u8) -> Option<TruthCause> {
         use TruthCause::*;
-        [None, Collision, LowSinr, OutOfRange, HalfDuplex, ReceiverBusy, LinkErrorProb, PreambleMissed, QueueFull, Cancelled, Malformed, NoUsableRate, EngineRefused, Shutdown]
-            .into_iter()
-            .find(|c| *c as u8 == b)
+        [
+            None,
+            Collision,
+            LowSinr,
+            OutOfRange,
+            HalfDuplex,
+            ReceiverBusy,
+            LinkErrorProb,
+            PreambleMissed,
+            QueueFull,
+            Cancelled,
+            Malformed,
+            NoUsableRate,
+            EngineRefused,
+            Shutdown,
+        ]
+        .into_iter()
+        .find(|c| *c as u8 == b)
     }
 
     /// Short name.
@@ -587,14 +616,24 @@ pub fn encode_ext_request(r: &ExtRequest) -> Vec<u8> {
 
 /// Decodes a request's body (`kind` is its type byte).
 pub fn decode_ext_request(kind: u8, body: &[u8]) -> Result<ExtRequest, ExtError> {
-    let want = |n: usize| if body.len() == n { Ok(()) } else { Err(ExtError::BadLength { kind, len: body.len() }) };
+    let want = |n: usize| {
+        if body.len() == n {
+            Ok(())
+        } else {
+            Err(ExtError::BadLength { kind, len: body.len() })
+        }
+    };
     let tag = if body.len() >= 4 { be32(body) } else { 0 };
     let b = body.get(4..).unwrap_or(&[]);
     Ok(match kind {
         types::SUBSCRIBE => {
             let n = *b.first().ok_or(ExtError::BadLength { kind, len: body.len() })? as usize;
             if n > MAX_SUBSCRIBE {
-                return Err(ExtError::BadField { kind, field: "number of transmitters", value: n as u32 });
+                return Err(ExtError::BadField {
+                    kind,
+                    field: "number of transmitters",
+                    value: n as u32,
+                });
             }
             want(5 + 6 * n)?;
             ExtRequest::Subscribe { tag, transmitters: b[1..].chunks(6).map(mac).collect() }
@@ -663,7 +702,11 @@ pub fn decode_ext_reply(kind: u8, body: &[u8]) -> Result<ExtReply, ExtError> {
         return Err(bad_len);
     }
     let tag = be32(body);
-    let result = ExtResult::from_u8(body[4]).ok_or(ExtError::BadField { kind, field: "result", value: body[4] as u32 })?;
+    let result = ExtResult::from_u8(body[4]).ok_or(ExtError::BadField {
+        kind,
+        field: "result",
+        value: body[4] as u32,
+    })?;
     let b = &body[5..];
     let need = |n: usize| if b.len() == n { Ok(()) } else { Err(bad_len.clone()) };
     let rb = match kind {
@@ -681,7 +724,10 @@ pub fn decode_ext_reply(kind: u8, body: &[u8]) -> Result<ExtReply, ExtError> {
         }
         types::LINK => {
             need(16)?;
-            ReplyBody::Link { snr_db: f64::from_bits(be64(b)), error_prob: f64::from_bits(be64(&b[8..])) }
+            ReplyBody::Link {
+                snr_db: f64::from_bits(be64(b)),
+                error_prob: f64::from_bits(be64(&b[8..])),
+            }
         }
         types::REFUSED => {
             need(1)?;
@@ -725,7 +771,8 @@ pub fn decode_truth(body: &[u8]) -> Result<TruthRecord, ExtError> {
     if body.len() != TRUTH_BODY_LEN {
         return Err(ExtError::BadLength { kind, len: body.len() });
     }
-    let field = |field: &'static str, value: u8| ExtError::BadField { kind, field, value: value as u32 };
+    let field =
+        |field: &'static str, value: u8| ExtError::BadField { kind, field, value: value as u32 };
     let outcome = TruthOutcome::from_u8(body[34]).ok_or(field("outcome", body[34]))?;
     let cause = TruthCause::from_u8(body[35]).ok_or(field("cause", body[35]))?;
     if body[36] > 4 {

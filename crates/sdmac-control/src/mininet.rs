@@ -176,7 +176,9 @@ pub fn request_len(t: u8) -> Option<usize> {
         types::DEL_BY_ID => 1 + 4,
         types::SPECPROB => 1 + 6 + 6 + 144 * 4,
         types::POSITION => 1 + 6 + 12,
-        types::TXPOWER | types::GAIN | types::HEIGHT | types::GAUSSIAN_RANDOM | types::MEDIUM => 1 + 6 + 4,
+        types::TXPOWER | types::GAIN | types::HEIGHT | types::GAUSSIAN_RANDOM | types::MEDIUM => {
+            1 + 6 + 4
+        }
         _ => return None,
     })
 }
@@ -221,11 +223,15 @@ fn decode(bytes: &[u8]) -> Request {
     let b = &bytes[1..];
     match bytes[0] {
         types::SHUTDOWN => Request::Shutdown,
-        types::SNR => Request::Snr { from: mac(b), to: mac(&b[6..]), snr_db: be32(&b[12..]) as i32 },
+        types::SNR => {
+            Request::Snr { from: mac(b), to: mac(&b[6..]), snr_db: be32(&b[12..]) as i32 }
+        }
         types::DEL_BY_MAC => Request::DelByMac(mac(b)),
         types::DEL_BY_ID => Request::DelById(be32(b) as i32),
         types::ADD => Request::Add(mac(b)),
-        types::ERRPROB => Request::ErrProb { from: mac(b), to: mac(&b[6..]), prob: fixed_to_prob(be32(&b[12..])) },
+        types::ERRPROB => {
+            Request::ErrProb { from: mac(b), to: mac(&b[6..]), prob: fixed_to_prob(be32(&b[12..])) }
+        }
         types::SPECPROB => {
             let mut probs = Box::new([0.0; 144]);
             for (k, p) in probs.iter_mut().enumerate() {
@@ -242,7 +248,9 @@ fn decode(bytes: &[u8]) -> Request {
         types::TXPOWER => Request::TxPower { mac: mac(b), dbm: be32(&b[6..]) as i32 },
         types::GAIN => Request::Gain { mac: mac(b), dbi: be32(&b[6..]) as i32 },
         types::HEIGHT => Request::Height { mac: mac(b), m: be32(&b[6..]) as i32 },
-        types::GAUSSIAN_RANDOM => Request::GaussianRandom { mac: mac(b), value: f32::from_bits(be32(&b[6..])) },
+        types::GAUSSIAN_RANDOM => {
+            Request::GaussianRandom { mac: mac(b), value: f32::from_bits(be32(&b[6..])) }
+        }
         types::MEDIUM => Request::Medium { mac: mac(b), id: be32(&b[6..]) as i32 },
         t => unreachable!("request_len accepted type {t}"),
     }
@@ -351,7 +359,10 @@ pub fn encode_request(r: &Request) -> Vec<u8> {
                 word(&mut o, v.to_bits());
             }
         }
-        Request::TxPower { mac, dbm: v } | Request::Gain { mac, dbi: v } | Request::Height { mac, m: v } | Request::Medium { mac, id: v } => {
+        Request::TxPower { mac, dbm: v }
+        | Request::Gain { mac, dbi: v }
+        | Request::Height { mac, m: v }
+        | Request::Medium { mac, id: v } => {
             o.push(match r {
                 Request::TxPower { .. } => types::TXPOWER,
                 Request::Gain { .. } => types::GAIN,
@@ -465,7 +476,11 @@ mod tests {
                 continue;
             };
             let raw = vec![t; n];
-            assert_eq!(encode_reply(&raw, UpdateResult::Success, 1).map(|r| r.len()), reply_len(t), "type {t}");
+            assert_eq!(
+                encode_reply(&raw, UpdateResult::Success, 1).map(|r| r.len()),
+                reply_len(t),
+                "type {t}"
+            );
         }
     }
 
@@ -477,9 +492,13 @@ mod tests {
         // x = 1.0 (0x3f80_0000), y = -2.0 (0xc000_0000), z = 0.
         let p = encode_request(&Request::Position { mac: A, x: 1.0, y: -2.0, z: 0.0 });
         assert_eq!(p, [13, 2, 0, 0, 0, 0, 1, 0x3f, 0x80, 0, 0, 0xc0, 0, 0, 0, 0, 0, 0, 0]);
-        let r = encode_reply(&encode_request(&Request::DelById(258)), UpdateResult::NotFound, 0).unwrap();
+        let r = encode_reply(&encode_request(&Request::DelById(258)), UpdateResult::NotFound, 0)
+            .unwrap();
         assert_eq!(r, [6, 5, 0, 0, 1, 2, 1]);
-        assert_eq!(encode_request(&Request::Medium { mac: B, id: -1 }), [23, 2, 0, 0, 0, 0, 2, 0xff, 0xff, 0xff, 0xff]);
+        assert_eq!(
+            encode_request(&Request::Medium { mac: B, id: -1 }),
+            [23, 2, 0, 0, 0, 0, 2, 0xff, 0xff, 0xff, 0xff]
+        );
     }
 
     #[test]

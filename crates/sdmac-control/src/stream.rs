@@ -130,7 +130,11 @@ impl IncomingDecoder {
         let Some(&t) = self.buf.first() else { return Ok(None) };
         if !is_ext(t) {
             // A reply's type is its request's + 1.
-            let n = t.checked_sub(1).and_then(reply_len).filter(|_| t % 2 == 0).ok_or(StreamError::UnknownType(t))?;
+            let n = t
+                .checked_sub(1)
+                .and_then(reply_len)
+                .filter(|_| t % 2 == 0)
+                .ok_or(StreamError::UnknownType(t))?;
             if self.buf.len() < n {
                 return Ok(None);
             }
@@ -139,7 +143,11 @@ impl IncomingDecoder {
         let Some(n) = framed_len(&self.buf)? else { return Ok(None) };
         let raw: Vec<u8> = self.buf.drain(..n).collect();
         let body = &raw[HEADER_LEN..];
-        let m = if t == ext::types::TRUTH { ext::decode_truth(body).map(Incoming::Truth) } else { ext::decode_ext_reply(t, body).map(Incoming::Reply) };
+        let m = if t == ext::types::TRUTH {
+            ext::decode_truth(body).map(Incoming::Truth)
+        } else {
+            ext::decode_ext_reply(t, body).map(Incoming::Reply)
+        };
         m.map(Some).map_err(StreamError::BadReply)
     }
 }

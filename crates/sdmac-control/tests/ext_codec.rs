@@ -15,7 +15,12 @@ fn golden_subscribe_and_set_edca() {
     assert_eq!(s, [0x80, 0, 11, 1, 2, 3, 4, 1, 2, 0, 0, 0, 0, 1]);
     let all = encode_ext_request(&ExtRequest::Subscribe { tag: 7, transmitters: vec![] });
     assert_eq!(all, [0x80, 0, 5, 0, 0, 0, 7, 0]);
-    let e = encode_ext_request(&ExtRequest::SetEdca { tag: 9, station: B, ac: 3, params: Edca { aifsn: 2, cw_min: 3, cw_max: 7, txop_limit_us: 1504 } });
+    let e = encode_ext_request(&ExtRequest::SetEdca {
+        tag: 9,
+        station: B,
+        ac: 3,
+        params: Edca { aifsn: 2, cw_min: 3, cw_max: 7, txop_limit_us: 1504 },
+    });
     assert_eq!(e, [0x84, 0, 18, 0, 0, 0, 9, 2, 0, 0, 0, 0, 2, 3, 2, 0, 3, 0, 7, 0x05, 0xe0]);
     let t = encode_ext_request(&ExtRequest::SetAckTimeout { tag: 1, station: A, ns: 45_000 });
     assert_eq!(t, [0x88, 0, 14, 0, 0, 0, 1, 2, 0, 0, 0, 0, 1, 0, 0, 0xaf, 0xc8]);
@@ -25,12 +30,30 @@ fn golden_subscribe_and_set_edca() {
 
 #[test]
 fn golden_replies() {
-    let r = encode_ext_reply(&ExtReply { kind: types::LINK, tag: 2, result: ExtResult::Ok, body: ReplyBody::Link { snr_db: 20.0, error_prob: 0.5 } });
+    let r = encode_ext_reply(&ExtReply {
+        kind: types::LINK,
+        tag: 2,
+        result: ExtResult::Ok,
+        body: ReplyBody::Link { snr_db: 20.0, error_prob: 0.5 },
+    });
     // 20.0 = 0x4034_0000_0000_0000, 0.5 = 0x3fe0_0000_0000_0000.
-    assert_eq!(r, [0x8d, 0, 21, 0, 0, 0, 2, 0, 0x40, 0x34, 0, 0, 0, 0, 0, 0, 0x3f, 0xe0, 0, 0, 0, 0, 0, 0]);
-    let refused = encode_ext_reply(&ExtReply { kind: types::REFUSED, tag: 5, result: ExtResult::UnknownType, body: ReplyBody::Refused(0x9a) });
+    assert_eq!(
+        r,
+        [0x8d, 0, 21, 0, 0, 0, 2, 0, 0x40, 0x34, 0, 0, 0, 0, 0, 0, 0x3f, 0xe0, 0, 0, 0, 0, 0, 0]
+    );
+    let refused = encode_ext_reply(&ExtReply {
+        kind: types::REFUSED,
+        tag: 5,
+        result: ExtResult::UnknownType,
+        body: ReplyBody::Refused(0x9a),
+    });
     assert_eq!(refused, [0xff, 0, 6, 0, 0, 0, 5, 8, 0x9a]);
-    let ack = encode_ext_reply(&ExtReply { kind: types::ACK_TIMEOUT, tag: 1, result: ExtResult::UnknownStation, body: ReplyBody::AckTimeout(0) });
+    let ack = encode_ext_reply(&ExtReply {
+        kind: types::ACK_TIMEOUT,
+        tag: 1,
+        result: ExtResult::UnknownStation,
+        body: ReplyBody::AckTimeout(0),
+    });
     assert_eq!(ack, [0x8b, 0, 9, 0, 0, 0, 1, 1, 0, 0, 0, 0]);
 }
 
@@ -48,7 +71,12 @@ fn record() -> TruthRecord {
         outcome: TruthOutcome::AckLost,
         cause: TruthCause::LinkErrorProb,
         n_entries: 2,
-        attempts: [Attempts { rate_idx: 7, count: 2, kbps: 54_000 }, Attempts { rate_idx: 4, count: 1, kbps: 24_000 }, Attempts::default(), Attempts::default()],
+        attempts: [
+            Attempts { rate_idx: 7, count: 2, kbps: 54_000 },
+            Attempts { rate_idx: 4, count: 1, kbps: 24_000 },
+            Attempts::default(),
+            Attempts::default(),
+        ],
         t_arrival_ns: 1_000,
         t_first_start_ns: 2_000,
         t_end_ns: 3_000,
@@ -66,7 +94,11 @@ fn golden_truth_record() {
     assert_eq!(&body[4..10], [0x42, 0, 0, 0, 0, 0]);
     assert_eq!(&body[22..24], [0x12, 0x30], "sequence control");
     assert_eq!(&body[24..32], [0, 0, 0, 0, 0xde, 0xad, 0xbe, 0xef], "cookie");
-    assert_eq!(&body[32..37], [1, 2, 2, 6, 2], "ac, flags (delivered), LA, link_error_prob, 2 entries");
+    assert_eq!(
+        &body[32..37],
+        [1, 2, 2, 6, 2],
+        "ac, flags (delivered), LA, link_error_prob, 2 entries"
+    );
     assert_eq!(&body[37..43], [7, 2, 0, 0, 0xd2, 0xf0], "54 Mb/s x2");
     assert_eq!(&body[61..69], 1_000u64.to_be_bytes());
     assert_eq!(body[85], (-61i8) as u8);
@@ -84,12 +116,26 @@ fn mixed_client_stream_and_bad_extension_messages() {
     d.push(&[0x9a, 0, 4, 0, 0, 0, 8]);
     d.push(&[0x86, 0, 12, 0, 0, 0, 9, 2, 0, 0, 0, 0, 1, 1, 0]);
     d.push(&encode_ext_request(&ExtRequest::Subscribe { tag: 1, transmitters: vec![A, B] }));
-    assert_eq!(d.next_message(), Ok(Some(Message::Mininet(Request::Snr { from: A, to: B, snr_db: 9 }, snr))));
+    assert_eq!(
+        d.next_message(),
+        Ok(Some(Message::Mininet(Request::Snr { from: A, to: B, snr_db: 9 }, snr)))
+    );
     assert_eq!(d.next_message(), Ok(Some(Message::Ext(ExtRequest::Unsubscribe { tag: 4 }))));
-    assert_eq!(d.next_message(), Ok(Some(Message::BadExt { kind: 0x9a, tag: 8, error: ExtError::UnknownType(0x9a) })));
-    let Ok(Some(Message::BadExt { kind: 0x86, tag: 9, error })) = d.next_message() else { panic!("a bad length is refused alone") };
-    assert_eq!(error.to_string(), "control socket: extension message type 0x86 with a body of 12 bytes (not its length)");
-    assert_eq!(d.next_message(), Ok(Some(Message::Ext(ExtRequest::Subscribe { tag: 1, transmitters: vec![A, B] }))));
+    assert_eq!(
+        d.next_message(),
+        Ok(Some(Message::BadExt { kind: 0x9a, tag: 8, error: ExtError::UnknownType(0x9a) }))
+    );
+    let Ok(Some(Message::BadExt { kind: 0x86, tag: 9, error })) = d.next_message() else {
+        panic!("a bad length is refused alone")
+    };
+    assert_eq!(
+        error.to_string(),
+        "control socket: extension message type 0x86 with a body of 12 bytes (not its length)"
+    );
+    assert_eq!(
+        d.next_message(),
+        Ok(Some(Message::Ext(ExtRequest::Subscribe { tag: 1, transmitters: vec![A, B] })))
+    );
     assert_eq!(d.next_message(), Ok(None));
     // A body longer than allowed loses the stream.
     d.push(&[0x80, 0xff, 0xff]);
@@ -107,8 +153,21 @@ fn mixed_client_stream_and_bad_extension_messages() {
 #[test]
 fn the_daemons_stream_mixed() {
     let mut d = IncomingDecoder::new();
-    let mininet_reply = sdmac_control::mininet::encode_reply(&encode_request(&Request::Add(A)), sdmac_control::mininet::UpdateResult::Success, 4).unwrap();
-    let reply = ExtReply { kind: types::EDCA, tag: 3, result: ExtResult::Ok, body: ReplyBody::Edca { ac: 2, params: Edca { aifsn: 2, cw_min: 7, cw_max: 15, txop_limit_us: 3008 } } };
+    let mininet_reply = sdmac_control::mininet::encode_reply(
+        &encode_request(&Request::Add(A)),
+        sdmac_control::mininet::UpdateResult::Success,
+        4,
+    )
+    .unwrap();
+    let reply = ExtReply {
+        kind: types::EDCA,
+        tag: 3,
+        result: ExtResult::Ok,
+        body: ReplyBody::Edca {
+            ac: 2,
+            params: Edca { aifsn: 2, cw_min: 7, cw_max: 15, txop_limit_us: 3008 },
+        },
+    };
     let mut all = encode_truth(&record());
     all.extend(&mininet_reply);
     all.extend(encode_ext_reply(&reply));
@@ -120,7 +179,11 @@ fn the_daemons_stream_mixed() {
     assert_eq!(d.next_message(), Ok(Some(Incoming::Reply(reply))));
     assert_eq!(d.next_message(), Ok(None));
     d.push(&[3]);
-    assert_eq!(d.next_message(), Err(StreamError::UnknownType(3)), "an odd type is a request, never a reply");
+    assert_eq!(
+        d.next_message(),
+        Err(StreamError::UnknownType(3)),
+        "an odd type is a request, never a reply"
+    );
 }
 
 fn mac() -> impl Strategy<Value = sdmac_types::MacAddress> {
@@ -128,45 +191,85 @@ fn mac() -> impl Strategy<Value = sdmac_types::MacAddress> {
 }
 
 fn ext_request() -> impl Strategy<Value = ExtRequest> {
-    let edca = (any::<u8>(), any::<u16>(), any::<u16>(), any::<u16>()).prop_map(|(aifsn, cw_min, cw_max, txop_limit_us)| Edca { aifsn, cw_min, cw_max, txop_limit_us });
+    let edca = (any::<u8>(), any::<u16>(), any::<u16>(), any::<u16>()).prop_map(
+        |(aifsn, cw_min, cw_max, txop_limit_us)| Edca { aifsn, cw_min, cw_max, txop_limit_us },
+    );
     prop_oneof![
-        (any::<u32>(), prop::collection::vec(mac(), 0..=MAX_SUBSCRIBE)).prop_map(|(tag, transmitters)| ExtRequest::Subscribe { tag, transmitters }),
+        (any::<u32>(), prop::collection::vec(mac(), 0..=MAX_SUBSCRIBE))
+            .prop_map(|(tag, transmitters)| ExtRequest::Subscribe { tag, transmitters }),
         any::<u32>().prop_map(|tag| ExtRequest::Unsubscribe { tag }),
-        (any::<u32>(), mac(), any::<u8>(), edca).prop_map(|(tag, station, ac, params)| ExtRequest::SetEdca { tag, station, ac, params }),
-        (any::<u32>(), mac(), any::<u8>()).prop_map(|(tag, station, ac)| ExtRequest::GetEdca { tag, station, ac }),
-        (any::<u32>(), mac(), any::<u32>()).prop_map(|(tag, station, ns)| ExtRequest::SetAckTimeout { tag, station, ns }),
+        (any::<u32>(), mac(), any::<u8>(), edca).prop_map(|(tag, station, ac, params)| {
+            ExtRequest::SetEdca { tag, station, ac, params }
+        }),
+        (any::<u32>(), mac(), any::<u8>()).prop_map(|(tag, station, ac)| ExtRequest::GetEdca {
+            tag,
+            station,
+            ac
+        }),
+        (any::<u32>(), mac(), any::<u32>())
+            .prop_map(|(tag, station, ns)| ExtRequest::SetAckTimeout { tag, station, ns }),
         (any::<u32>(), mac()).prop_map(|(tag, station)| ExtRequest::GetAckTimeout { tag, station }),
-        (any::<u32>(), mac(), mac()).prop_map(|(tag, from, to)| ExtRequest::GetLink { tag, from, to }),
+        (any::<u32>(), mac(), mac()).prop_map(|(tag, from, to)| ExtRequest::GetLink {
+            tag,
+            from,
+            to
+        }),
     ]
 }
 
 fn truth() -> impl Strategy<Value = TruthRecord> {
     let outcome = (0u8..5).prop_map(|b| TruthOutcome::from_u8(b).unwrap());
-    let cause = prop::sample::select(vec![0u8, 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 17, 18, 19]).prop_map(|b| TruthCause::from_u8(b).unwrap());
-    let att = (any::<i8>(), any::<u8>(), any::<u32>()).prop_map(|(rate_idx, count, kbps)| Attempts { rate_idx, count, kbps });
+    let cause = prop::sample::select(vec![0u8, 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 17, 18, 19])
+        .prop_map(|b| TruthCause::from_u8(b).unwrap());
+    let att = (any::<i8>(), any::<u8>(), any::<u32>())
+        .prop_map(|(rate_idx, count, kbps)| Attempts { rate_idx, count, kbps });
     (
-        (any::<u32>(), mac(), mac(), mac(), any::<u16>(), any::<u64>(), 0u8..4, any::<bool>(), any::<bool>()),
-        (outcome, cause, 0u8..=4, [att.clone(), att.clone(), att.clone(), att], any::<u64>(), any::<u64>(), any::<u64>(), any::<i8>()),
-    )
-        .prop_map(|((lost, transmitter, ta, ra, seq_ctrl, cookie, ac, no_ack, delivered), (outcome, cause, n_entries, attempts, t0, t1, t2, signal_dbm))| TruthRecord {
-            lost,
-            transmitter,
-            ta,
-            ra,
-            seq_ctrl,
-            cookie,
-            ac,
-            no_ack,
-            delivered,
+        (
+            any::<u32>(),
+            mac(),
+            mac(),
+            mac(),
+            any::<u16>(),
+            any::<u64>(),
+            0u8..4,
+            any::<bool>(),
+            any::<bool>(),
+        ),
+        (
             outcome,
             cause,
-            n_entries,
-            attempts,
-            t_arrival_ns: t0,
-            t_first_start_ns: t1,
-            t_end_ns: t2,
-            signal_dbm,
-        })
+            0u8..=4,
+            [att.clone(), att.clone(), att.clone(), att],
+            any::<u64>(),
+            any::<u64>(),
+            any::<u64>(),
+            any::<i8>(),
+        ),
+    )
+        .prop_map(
+            |(
+                (lost, transmitter, ta, ra, seq_ctrl, cookie, ac, no_ack, delivered),
+                (outcome, cause, n_entries, attempts, t0, t1, t2, signal_dbm),
+            )| TruthRecord {
+                lost,
+                transmitter,
+                ta,
+                ra,
+                seq_ctrl,
+                cookie,
+                ac,
+                no_ack,
+                delivered,
+                outcome,
+                cause,
+                n_entries,
+                attempts,
+                t_arrival_ns: t0,
+                t_first_start_ns: t1,
+                t_end_ns: t2,
+                signal_dbm,
+            },
+        )
 }
 
 proptest! {

@@ -96,7 +96,8 @@ fn main() {
     let json = args.iter().position(|a| a == "--json").and_then(|k| args.get(k + 1)).cloned();
 
     let (m, ap, sta) = paper_medium(&PaperSetup::default()).expect("testbed");
-    let opts = EmuOptions { wait: DeviceWait::Spin, app_spin_ns: 10_000_000, ..EmuOptions::default() };
+    let opts =
+        EmuOptions { wait: DeviceWait::Spin, app_spin_ns: 10_000_000, ..EmuOptions::default() };
     let mut s = EmuSession::start(m, &[(AP, ap), (STA, sta)], opts).expect("session");
     let mut iface = s.take(STA).expect("station interface");
     let p = OneshotParams {
@@ -115,7 +116,8 @@ fn main() {
     s.close();
 
     let us = |f: &dyn Fn(&sdmac_api::oneshot::Sample) -> i64| -> Stat {
-        let v: Vec<f64> = samples.iter().filter(|x| x.set == "A").map(|x| f(x) as f64 / 1000.0).collect();
+        let v: Vec<f64> =
+            samples.iter().filter(|x| x.set == "A").map(|x| f(x) as f64 / 1000.0).collect();
         Stat::of(&v)
     };
     let overhead = us(&|x| x.c.tsdmac - x.c.thw - x.c.tca);
@@ -123,11 +125,15 @@ fn main() {
     let backend_req = us(&|x| x.ts.t3.signed_ns_since(x.ts.t2));
     let publish = us(&|x| x.ts.t8.signed_ns_since(x.ts.t7));
     let wake = us(&|x| x.ts.t9.signed_ns_since(x.ts.t8));
-    let pp: Vec<f64> = ping_pong(count as usize, 200_000, 96_000).into_iter().map(|v| v / 1000.0).collect();
+    let pp: Vec<f64> =
+        ping_pong(count as usize, 200_000, 96_000).into_iter().map(|v| v / 1000.0).collect();
     let base = Stat::of(&pp);
 
     println!("confirmed one-shot on emu, {} acked samples (µs)", overhead.s.count);
-    println!("{:<26} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>9}", "component", "mean", "p50", "sd", "min", "p99", "p99.9", "p99.99", "max");
+    println!(
+        "{:<26} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>9}",
+        "component", "mean", "p50", "sd", "min", "p99", "p99.9", "p99.99", "max"
+    );
     for (k, name) in COMPONENT_NAMES.iter().enumerate() {
         println!("{}", row(name, &us(&|x| x.c.as_array()[k])));
     }

@@ -1,14 +1,22 @@
 //! The device thread: runs the medium on the wall clock, takes requests off the
 //! interfaces' rings, and publishes confirmations, indications and beacons.
 
-use crate::channel::{Cmd, ConMsg, DataMsg, DeviceEnds, FrameBuf, IfaceShared, IndMsg, Reply, SessionShared, RECHECK};
+use crate::channel::{
+    Cmd, ConMsg, DataMsg, DeviceEnds, FrameBuf, IfaceShared, IndMsg, Reply, SessionShared, RECHECK,
+};
 use crate::frame::{beacon_bytes, build_payload_frame, is_data, rx_payload_offset};
 use crate::profile::DeviceProfile;
 use crate::session::DeviceWait;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use sdmac_api::{BeaconInd, Confirmation, DropReason, FrameClass, Indication, RxInfo, Status, Time, Timestamps, Truth};
+use sdmac_api::{
+    BeaconInd, Confirmation, DropReason, FrameClass, Indication, RxInfo, Status, Time, Timestamps,
+    Truth,
+};
 use sdmac_frame::MacAddress;
-use sdmac_medium::{Ac, Cause, Dest, FrameKind, Medium, Outcome, RxIndication, Sink, StationId, TxReport, TxRequest, GENERATED_HANDLE_BASE};
+use sdmac_medium::{
+    Ac, Cause, Dest, FrameKind, Medium, Outcome, RxIndication, Sink, StationId, TxReport,
+    TxRequest, GENERATED_HANDLE_BASE,
+};
 use sdmac_rt::monotonic_ns;
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::Ordering;
@@ -81,7 +89,9 @@ impl DevIface {
         if !m.con.ts.t1.is_zero() {
             m.con.ts.t8 = Time::from_ns(monotonic_ns());
             if !m.con.ts.t7.is_zero() {
-                stats.max_con_lateness_ns = stats.max_con_lateness_ns.max(m.con.ts.t8.saturating_since(m.con.ts.t7).as_ns());
+                stats.max_con_lateness_ns = stats
+                    .max_con_lateness_ns
+                    .max(m.con.ts.t8.saturating_since(m.con.ts.t7).as_ns());
             }
         }
         let qi = self.queue_index(m.con.ac);
@@ -129,7 +139,11 @@ fn status_of(r: &TxReport) -> Status {
         Outcome::Acked => Status::Acked,
         Outcome::DataLost | Outcome::AckLost => Status::AckTimeout,
         Outcome::NoAck => Status::Sent,
-        Outcome::Dropped => Status::Dropped(if r.cause == Cause::Cancelled { DropReason::Cancelled } else { DropReason::Refused }),
+        Outcome::Dropped => Status::Dropped(if r.cause == Cause::Cancelled {
+            DropReason::Cancelled
+        } else {
+            DropReason::Refused
+        }),
     }
 }
 
@@ -158,7 +172,12 @@ impl Sink for Outputs<'_> {
             rates: r.rates,
             n_rates: r.n_rates,
             len: r.len,
-            truth: Some(Truth { outcome: r.outcome, cause: r.cause, delivered: r.delivered, collisions: r.collisions }),
+            truth: Some(Truth {
+                outcome: r.outcome,
+                cause: r.cause,
+                delivered: r.delivered,
+                collisions: r.collisions,
+            }),
             ts,
         };
         let hw = self.profile.con.sample(self.rng);
@@ -196,7 +215,15 @@ impl Sink for Outputs<'_> {
             FrameKind::Beacon => {
                 let dev = &mut self.ifaces[i];
                 dev.beacon_seq += 1;
-                let b = BeaconInd { bssid: src, seq: dev.beacon_seq, t_start: rx.t_start, t_end: rx.t_end, t_published: Time::from_ns(now), signal_dbm: ind.signal_dbm, tsf_us: None };
+                let b = BeaconInd {
+                    bssid: src,
+                    seq: dev.beacon_seq,
+                    t_start: rx.t_start,
+                    t_end: rx.t_end,
+                    t_published: Time::from_ns(now),
+                    signal_dbm: ind.signal_dbm,
+                    tsf_us: None,
+                };
                 if dev.ends.beacon.push(b).is_err() {
                     dev.shared.beacon_overflow.fetch_add(1, Ordering::Relaxed);
                 }
@@ -213,7 +240,12 @@ impl Sink for Outputs<'_> {
                     self.stats.rx_duplicates_dropped += 1;
                     return;
                 }
-                let sent = self.iface_of.get(ind.from as usize).copied().flatten().and_then(|j| self.ifaces[j].pending.get(&ind.handle));
+                let sent = self
+                    .iface_of
+                    .get(ind.from as usize)
+                    .copied()
+                    .flatten()
+                    .and_then(|j| self.ifaces[j].pending.get(&ind.handle));
                 match sent {
                     Some(p) => p.buf[..p.len as usize].to_vec(),
                     None => {
@@ -221,8 +253,21 @@ impl Sink for Outputs<'_> {
                         // right length with a zero payload.
                         let mut b = vec![0u8; ind.len.max(40) as usize];
                         let body = (ind.len as usize).saturating_sub(24 + 8 + 4);
-                        let dst = if ind.unicast { self.addrs[ind.station as usize] } else { MacAddress::BROADCAST };
-                        let n = build_payload_frame(&mut b, dst, src, src, None, false, &vec![0u8; body]).unwrap_or(0);
+                        let dst = if ind.unicast {
+                            self.addrs[ind.station as usize]
+                        } else {
+                            MacAddress::BROADCAST
+                        };
+                        let n = build_payload_frame(
+                            &mut b,
+                            dst,
+                            src,
+                            src,
+                            None,
+                            false,
+                            &vec![0u8; body],
+                        )
+                        .unwrap_or(0);
                         b.truncate(n);
                         b
                     }
@@ -236,7 +281,9 @@ impl Sink for Outputs<'_> {
             _ => return,
         };
         dev.ind_seq += 1;
-        let dst = sdmac_frame::ieee80211::Frame::new_checked(&bytes[..]).map(|f| f.addr1()).unwrap_or(MacAddress::BROADCAST);
+        let dst = sdmac_frame::ieee80211::Frame::new_checked(&bytes[..])
+            .map(|f| f.addr1())
+            .unwrap_or(MacAddress::BROADCAST);
         let m = IndMsg {
             ind: Indication {
                 id: dev.ind_seq,
@@ -359,7 +406,8 @@ impl Device {
                     let deadline = (next - MARGIN).min(now + RECHECK.as_nanos() as u64);
                     self.stats.parks += 1;
                     session.device_wake.wait_until(deadline, spin_ns, || {
-                        session.closed.load(Ordering::Acquire) || ifaces.iter().any(|d| !d.ends.cmd.is_empty())
+                        session.closed.load(Ordering::Acquire)
+                            || ifaces.iter().any(|d| !d.ends.cmd.is_empty())
                     });
                 } else {
                     std::hint::spin_loop();
@@ -437,10 +485,19 @@ impl Device {
                 None => Dest::Unknown,
             }
         };
-        let req = TxRequest { handle: m.id, dst, len: m.len + 4, ac: m.ac, rates: m.rates, no_ack: m.no_ack };
+        let req = TxRequest {
+            handle: m.id,
+            dst,
+            len: m.len + 4,
+            ac: m.ac,
+            rates: m.rates,
+            no_ack: m.no_ack,
+        };
         match self.medium.enqueue(t, station, req) {
             Ok(()) => {
-                self.ifaces[i].pending.insert(m.id, Pending { buf: m.buf, len: m.len, ac: m.ac, ts: m.ts });
+                self.ifaces[i]
+                    .pending
+                    .insert(m.id, Pending { buf: m.buf, len: m.len, ac: m.ac, ts: m.ts });
             }
             Err(_) => self.refuse(i, m, DropReason::Refused, Cause::QueueFull),
         }
@@ -463,7 +520,12 @@ impl Device {
             rates: [(first, 0); 4],
             n_rates: 0,
             len: m.len + 4,
-            truth: Some(Truth { outcome: Outcome::Dropped, cause, delivered: false, collisions: 0 }),
+            truth: Some(Truth {
+                outcome: Outcome::Dropped,
+                cause,
+                delivered: false,
+                collisions: 0,
+            }),
             ts,
         };
         self.ifaces[i].publish(ConMsg { con, buf: Some(m.buf) }, &mut self.stats);
@@ -526,7 +588,16 @@ impl Device {
             let ids: Vec<u64> = self.ifaces[i].pending.keys().copied().collect();
             for id in ids {
                 if let Some(p) = self.ifaces[i].pending.remove(&id) {
-                    let m = DataMsg { id, ac: p.ac, dst: MacAddress::ZERO, rates: None, no_ack: false, buf: p.buf, len: p.len, ts: p.ts };
+                    let m = DataMsg {
+                        id,
+                        ac: p.ac,
+                        dst: MacAddress::ZERO,
+                        rates: None,
+                        no_ack: false,
+                        buf: p.buf,
+                        len: p.len,
+                        ts: p.ts,
+                    };
                     self.refuse(i, m, DropReason::Closed, Cause::None);
                 }
             }

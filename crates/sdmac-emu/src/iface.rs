@@ -1,10 +1,13 @@
 //! The application's side of one emu interface.
 
-use crate::channel::{new_buf, AppEnds, Cmd, DataMsg, FrameBuf, IfaceShared, Reply, SessionShared, MAX_FRAME, RECHECK};
+use crate::channel::{
+    new_buf, AppEnds, Cmd, DataMsg, FrameBuf, IfaceShared, Reply, SessionShared, MAX_FRAME, RECHECK,
+};
 use crate::frame::{check_raw_frame, HeaderCache};
 use sdmac_api::attribute::lookup;
 use sdmac_api::{
-    ApiError, Backend, BeaconInd, Body, Confirmation, Indication, Scope, Time, Timestamps, TxAttrs, Value, Wait, MAX_ID, MAX_PAYLOAD,
+    ApiError, Backend, BeaconInd, Body, Confirmation, Indication, Scope, Time, Timestamps, TxAttrs,
+    Value, Wait, MAX_ID, MAX_PAYLOAD,
 };
 use sdmac_frame::MacAddress;
 use sdmac_medium::{Ac, StationId, MAX_MPDU_LEN};
@@ -40,7 +43,11 @@ pub struct EmuIface {
 
 impl std::fmt::Debug for EmuIface {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("EmuIface").field("name", &self.name).field("station", &self.station).field("address", &self.address).finish()
+        f.debug_struct("EmuIface")
+            .field("name", &self.name)
+            .field("station", &self.station)
+            .field("address", &self.address)
+            .finish()
     }
 }
 
@@ -81,7 +88,9 @@ impl EmuIface {
     fn wait(&self, wait: Wait, mut ready: impl FnMut() -> bool) -> WaitOutcome {
         let deadline = wait.deadline(Time::from_ns(monotonic_ns())).as_ns();
         let closed = &self.session.closed;
-        self.shared.app_wake.wait_until(deadline, self.spin_ns, || ready() || closed.load(Ordering::Acquire))
+        self.shared
+            .app_wake
+            .wait_until(deadline, self.spin_ns, || ready() || closed.load(Ordering::Acquire))
     }
 
     /// Sends a control command and waits for its reply.
@@ -90,7 +99,10 @@ impl EmuIface {
             return Err(ApiError::Closed);
         }
         if self.ends.cmd.push(cmd).is_err() {
-            return Err(ApiError::QueueFull { ac: Ac::Be, limit: self.ends.cmd.buffer().capacity() });
+            return Err(ApiError::QueueFull {
+                ac: Ac::Be,
+                limit: self.ends.cmd.buffer().capacity(),
+            });
         }
         self.session.device_wake.notify();
         loop {
@@ -110,7 +122,14 @@ impl EmuIface {
 
 impl Backend for EmuIface {
     #[inline]
-    fn data_req(&mut self, id: u64, body: Body<'_>, ac: Ac, attrs: &TxAttrs, t1: Time) -> Result<(), ApiError> {
+    fn data_req(
+        &mut self,
+        id: u64,
+        body: Body<'_>,
+        ac: Ac,
+        attrs: &TxAttrs,
+        t1: Time,
+    ) -> Result<(), ApiError> {
         let t2 = if !t1.is_zero() { Time::from_ns(monotonic_ns()) } else { Time::ZERO };
         if self.closed() {
             return Err(ApiError::Closed);
@@ -131,9 +150,15 @@ impl Backend for EmuIface {
             return Err(ApiError::ConfirmationBacklog { limit: self.con_capacity });
         }
         if let Some(r) = &attrs.rates {
-            sdmac_api::check_tries(r).map_err(|reason| ApiError::InvalidRequest { what: "rates", reason })?;
-            if let Some((bad, _)) = r.entries().iter().find(|(r, _)| !self.standard.supports(*r) || !r.is_valid()) {
-                return Err(ApiError::InvalidRequest { what: "rates", reason: format!("rate {bad} is not supported by this PHY") });
+            sdmac_api::check_tries(r)
+                .map_err(|reason| ApiError::InvalidRequest { what: "rates", reason })?;
+            if let Some((bad, _)) =
+                r.entries().iter().find(|(r, _)| !self.standard.supports(*r) || !r.is_valid())
+            {
+                return Err(ApiError::InvalidRequest {
+                    what: "rates",
+                    reason: format!("rate {bad} is not supported by this PHY"),
+                });
             }
         }
         let mut buf = self.free.pop().unwrap_or_else(new_buf);
@@ -143,14 +168,25 @@ impl Backend for EmuIface {
                     Err(ApiError::TooLong { len: p.len(), max: MAX_PAYLOAD })
                 } else {
                     let dst = attrs.dst.unwrap_or(self.bssid);
-                    self.header.build(&mut buf[..], dst, self.address, self.bssid, self.qos.then_some(ac), attrs.no_ack, p)
+                    self.header
+                        .build(
+                            &mut buf[..],
+                            dst,
+                            self.address,
+                            self.bssid,
+                            self.qos.then_some(ac),
+                            attrs.no_ack,
+                            p,
+                        )
                         .map(|len| (len, dst))
                 }
             }
-            Body::Frame(f) => check_raw_frame(f, MAX_FRAME.min(MAX_MPDU_LEN as usize - 4)).map(|addr1| {
-                buf[..f.len()].copy_from_slice(f);
-                (f.len(), attrs.dst.unwrap_or(addr1))
-            }),
+            Body::Frame(f) => {
+                check_raw_frame(f, MAX_FRAME.min(MAX_MPDU_LEN as usize - 4)).map(|addr1| {
+                    buf[..f.len()].copy_from_slice(f);
+                    (f.len(), attrs.dst.unwrap_or(addr1))
+                })
+            }
         };
         let (len, dst) = match built {
             Ok(v) => v,

@@ -42,7 +42,10 @@ impl Latency {
     /// Parses "0", "12.5" (µs), or "10-30" (uniform, µs).
     pub fn parse_us(s: &str) -> Result<Latency, String> {
         let us = |t: &str| -> Result<u64, String> {
-            let v: f64 = t.trim().parse().map_err(|_| format!("latency {s:?}: {t:?} is not a number of microseconds"))?;
+            let v: f64 = t
+                .trim()
+                .parse()
+                .map_err(|_| format!("latency {s:?}: {t:?} is not a number of microseconds"))?;
             if !(v >= 0.0 && v.is_finite() && v < 1e9) {
                 return Err(format!("latency {s:?}: {v} µs is out of range"));
             }
@@ -78,7 +81,10 @@ mod tests {
     #[test]
     fn parse_and_sample() {
         assert_eq!(Latency::parse_us("2.5").unwrap(), Latency::Fixed(2500));
-        assert_eq!(Latency::parse_us("10-30").unwrap(), Latency::Uniform { lo: 10_000, hi: 30_000 });
+        assert_eq!(
+            Latency::parse_us("10-30").unwrap(),
+            Latency::Uniform { lo: 10_000, hi: 30_000 }
+        );
         assert!(Latency::parse_us("30-10").is_err());
         assert!(Latency::parse_us("-1").is_err());
         assert!(Latency::parse_us("fast").unwrap_err().contains("fast"));

@@ -70,7 +70,9 @@ pub enum SessionError {
 impl std::fmt::Display for SessionError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SessionError::NoSuchStation(s) => write!(f, "interface on station {s}, but the medium has no such station"),
+            SessionError::NoSuchStation(s) => {
+                write!(f, "interface on station {s}, but the medium has no such station")
+            }
             SessionError::DuplicateStation(s) => write!(f, "two interfaces on station {s}"),
             SessionError::Os(e) => write!(f, "cannot start the device: {e}"),
         }
@@ -98,15 +100,22 @@ impl std::fmt::Debug for EmuSession {
 impl EmuSession {
     /// Starts `medium` on a device thread, with one interface per `(name, station)`.
     /// Medium time 0 is now.
-    pub fn start(mut medium: Medium, ifaces: &[(&str, StationId)], opts: EmuOptions) -> Result<EmuSession, SessionError> {
+    pub fn start(
+        mut medium: Medium,
+        ifaces: &[(&str, StationId)],
+        opts: EmuOptions,
+    ) -> Result<EmuSession, SessionError> {
         let n = medium.station_count();
         let mut iface_of = vec![None; n];
-        let addrs: Vec<MacAddress> = (0..n).map(|s| MacAddress(medium.station(s as StationId).expect("station").address)).collect();
+        let addrs: Vec<MacAddress> = (0..n)
+            .map(|s| MacAddress(medium.station(s as StationId).expect("station").address))
+            .collect();
         let session = Arc::new(SessionShared::default());
         let mut dev_ifaces = Vec::new();
         let mut app = Vec::new();
         let phy = medium.phy().clone();
-        let ap = (0..n).find(|&s| medium.station(s as StationId).is_some_and(|c| c.beacon.is_some()));
+        let ap =
+            (0..n).find(|&s| medium.station(s as StationId).is_some_and(|c| c.beacon.is_some()));
         for (k, &(name, st)) in ifaces.iter().enumerate() {
             let cfg = medium.station(st).ok_or(SessionError::NoSuchStation(st))?.clone();
             if iface_of[st as usize].is_some() {
@@ -151,8 +160,14 @@ impl EmuSession {
                 header: Default::default(),
             }));
         }
-        let beacon_interval_tu =
-            (0..n).map(|s| medium.station(s as StationId).and_then(|c| c.beacon).map_or(100, |b| (b.interval_ns / 1_024_000) as u16)).collect();
+        let beacon_interval_tu = (0..n)
+            .map(|s| {
+                medium
+                    .station(s as StationId)
+                    .and_then(|c| c.beacon)
+                    .map_or(100, |b| (b.interval_ns / 1_024_000) as u16)
+            })
+            .collect();
         let freq = medium.config().freq_mhz;
         let basic_500k = phy.basic_rates.iter().map(|r| (r.kbps() / 500) as u8).collect();
         // Medium time 0 is now: start the medium's clock at the current instant.
@@ -246,7 +261,6 @@ impl Drop for EmuSession {
     }
 }
 
-
 fn queue_of(dev: &Device, i: usize, ac: Ac) -> Ac {
     if dev.ifaces[i].qos {
         ac
@@ -256,19 +270,36 @@ fn queue_of(dev: &Device, i: usize, ac: Ac) -> Ac {
 }
 
 /// `get` on the device thread.
-pub(crate) fn get_attribute(dev: &mut Device, i: usize, name: &'static str, scope: Scope) -> Result<Value, ApiError> {
+pub(crate) fn get_attribute(
+    dev: &mut Device,
+    i: usize,
+    name: &'static str,
+    scope: Scope,
+) -> Result<Value, ApiError> {
     let st = dev.ifaces[i].station;
     let cfg = dev.medium.station(st).expect("interface station exists").clone();
     Ok(match (name, scope) {
         ("address", _) => Value::Mac(MacAddress(cfg.address)),
         ("bssid", _) => Value::Mac(dev.ifaces[i].bssid),
-        ("channel", _) => Value::Int(sdmac_frame::channel::number(dev.medium.config().freq_mhz) as i64),
+        ("channel", _) => {
+            Value::Int(sdmac_frame::channel::number(dev.medium.config().freq_mhz) as i64)
+        }
         ("frequency", _) => Value::Int(dev.medium.config().freq_mhz as i64),
         ("tx_power", _) => Value::Float(cfg.tx_power_dbm),
-        ("ack_timeout", _) => Value::Float(cfg.ack_timeout_ns.unwrap_or_else(|| dev.medium.phy().ack_timeout_ns()) as f64 / 1000.0),
+        ("ack_timeout", _) => Value::Float(
+            cfg.ack_timeout_ns.unwrap_or_else(|| dev.medium.phy().ack_timeout_ns()) as f64 / 1000.0,
+        ),
         ("retry_limit", _) => Value::Int(cfg.default_rates.total_tries() as i64),
         ("default_rates", _) => Value::Rates(cfg.default_rates),
-        ("basic_rates", _) => Value::Text(dev.medium.phy().basic_rates.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(",")),
+        ("basic_rates", _) => Value::Text(
+            dev.medium
+                .phy()
+                .basic_rates
+                .iter()
+                .map(|r| r.to_string())
+                .collect::<Vec<_>>()
+                .join(","),
+        ),
         ("queue_limit", _) => Value::Int(cfg.queue_limit as i64),
         ("rx_management", _) => Value::Bool(dev.ifaces[i].rx_management),
         ("stats", _) => stats_value(dev, i),
@@ -294,7 +325,9 @@ pub(crate) fn get_attribute(dev: &mut Device, i: usize, name: &'static str, scop
                     _ => timestamps_value(&m.ts),
                 });
             }
-            let Some(p) = dev.ifaces[i].pending.get(&id) else { return Err(ApiError::NoSuchPacket { id }) };
+            let Some(p) = dev.ifaces[i].pending.get(&id) else {
+                return Err(ApiError::NoSuchPacket { id });
+            };
             let ts = p.ts;
             let q = dev.medium.queued(st, id).ok_or(ApiError::NoSuchPacket { id })?;
             match name {
@@ -354,7 +387,13 @@ fn stats_value(dev: &Device, i: usize) -> Value {
 }
 
 /// `set` on the device thread.
-pub(crate) fn set_attribute(dev: &mut Device, i: usize, name: &'static str, scope: Scope, v: &Value) -> Result<(), ApiError> {
+pub(crate) fn set_attribute(
+    dev: &mut Device,
+    i: usize,
+    name: &'static str,
+    scope: Scope,
+    v: &Value,
+) -> Result<(), ApiError> {
     let st = dev.ifaces[i].station;
     match (name, scope) {
         ("bssid", _) => dev.ifaces[i].bssid = v.to_mac(name)?,
@@ -379,7 +418,9 @@ pub(crate) fn set_attribute(dev: &mut Device, i: usize, name: &'static str, scop
             }
             let cfg = dev.medium.station(st).expect("station");
             let first = cfg.default_rates.entries()[0].0;
-            dev.medium.set_default_rates(st, RateSeries::single(first, n as u8)).map_err(|e| v.invalid(name, e.to_string()))?;
+            dev.medium
+                .set_default_rates(st, RateSeries::single(first, n as u8))
+                .map_err(|e| v.invalid(name, e.to_string()))?;
         }
         ("default_rates", _) => {
             let r = v.to_rates(name)?;
@@ -390,9 +431,18 @@ pub(crate) fn set_attribute(dev: &mut Device, i: usize, name: &'static str, scop
             let q = queue_of(dev, i, ac);
             let mut p: EdcaParams = dev.medium.edca(st, q).expect("station exists");
             match name {
-                "aifsn" => p.aifsn = u8::try_from(v.to_int(name)?).map_err(|_| v.invalid(name, "must be within 1..=15"))?,
-                "cw_min" => p.cw_min = u32::try_from(v.to_int(name)?).map_err(|_| v.invalid(name, "must be 2^k - 1 in 0..=32767"))?,
-                "cw_max" => p.cw_max = u32::try_from(v.to_int(name)?).map_err(|_| v.invalid(name, "must be 2^k - 1 in 0..=32767"))?,
+                "aifsn" => {
+                    p.aifsn = u8::try_from(v.to_int(name)?)
+                        .map_err(|_| v.invalid(name, "must be within 1..=15"))?
+                }
+                "cw_min" => {
+                    p.cw_min = u32::try_from(v.to_int(name)?)
+                        .map_err(|_| v.invalid(name, "must be 2^k - 1 in 0..=32767"))?
+                }
+                "cw_max" => {
+                    p.cw_max = u32::try_from(v.to_int(name)?)
+                        .map_err(|_| v.invalid(name, "must be 2^k - 1 in 0..=32767"))?
+                }
                 _ => {
                     let us = v.to_float(name)?;
                     if us < 0.0 {
@@ -407,7 +457,9 @@ pub(crate) fn set_attribute(dev: &mut Device, i: usize, name: &'static str, scop
             let r = v.to_rates(name)?;
             let standard = dev.medium.phy().standard;
             if let Some(h) = dev.held_reqs.iter_mut().find(|h| h.1 == i && h.2.id == id) {
-                if let Some((bad, _)) = r.entries().iter().find(|(x, _)| !standard.supports(*x) || !x.is_valid()) {
+                if let Some((bad, _)) =
+                    r.entries().iter().find(|(x, _)| !standard.supports(*x) || !x.is_valid())
+                {
                     return Err(v.invalid(name, format!("rate {bad} is not supported by this PHY")));
                 }
                 h.2.rates = Some(r);

@@ -1,7 +1,9 @@
 //! Media set up in a few lines: the SDMAC paper's testbed (an AP beaconing on a quiet
 //! 5 GHz channel and one station), with DATA and ACK losses set separately.
 
-use sdmac_medium::{BeaconConfig, LinkOverride, Medium, MediumConfig, StationConfig, StationId, TU};
+use sdmac_medium::{
+    BeaconConfig, LinkOverride, Medium, MediumConfig, StationConfig, StationId, TU,
+};
 use sdmac_phy::error_model::ErrorModel;
 use sdmac_phy::{Phy, Rate, RateSet, Standard};
 
@@ -111,7 +113,11 @@ pub fn paper_medium(p: &PaperSetup) -> Result<(Medium, StationId, StationId), St
     cfg.error_model = ErrorModel::Nist;
     let mut m = Medium::new(cfg);
     let mut ap = StationConfig::new(&phy, AP_ADDR, [0.0, 0.0, 0.0]);
-    ap.beacon = Some(BeaconConfig { interval_ns: p.beacon_interval_ns, offset_ns: 1_000_000, ..BeaconConfig::default() });
+    ap.beacon = Some(BeaconConfig {
+        interval_ns: p.beacon_interval_ns,
+        offset_ns: 1_000_000,
+        ..BeaconConfig::default()
+    });
     let mut sta = StationConfig::new(&phy, STA_ADDR, [p.distance_m, 0.0, 0.0]);
     sta.ack_timeout_ns = p.ack_timeout_ns;
     let ap_id = m.add_station(ap);

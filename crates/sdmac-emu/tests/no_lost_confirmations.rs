@@ -4,7 +4,10 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
-use sdmac_api::{Ac, ApiError, Body, Confirmation, DropReason, Interface, RateSeries, Scope, Status, TxAttrs, Value, Wait};
+use sdmac_api::{
+    Ac, ApiError, Body, Confirmation, DropReason, Interface, RateSeries, Scope, Status, TxAttrs,
+    Value, Wait,
+};
 use sdmac_emu::{DeviceProfile, DeviceWait, EmuIface, EmuOptions, EmuSession, Latency};
 use sdmac_frame::MacAddress;
 use sdmac_medium::{LinkOverride, Medium, MediumConfig, StationConfig};
@@ -21,16 +24,34 @@ const STA_ADDR: [u8; 6] = [2, 0, 0, 0, 0, 2];
 /// Ids never requested (requests use ids below this).
 const UNKNOWN_BASE: u64 = 1 << 40;
 
-const RATES: [Rate; 8] =
-    [Rate::Ofdm6, Rate::Ofdm9, Rate::Ofdm12, Rate::Ofdm18, Rate::Ofdm24, Rate::Ofdm36, Rate::Ofdm48, Rate::Ofdm54];
+const RATES: [Rate; 8] = [
+    Rate::Ofdm6,
+    Rate::Ofdm9,
+    Rate::Ofdm12,
+    Rate::Ofdm18,
+    Rate::Ofdm24,
+    Rate::Ofdm36,
+    Rate::Ofdm48,
+    Rate::Ofdm54,
+];
 
 #[derive(Clone, Debug)]
 enum Op {
-    Req { ac: Ac, rates: Vec<(usize, u8)>, no_ack: bool, len: usize },
+    Req {
+        ac: Ac,
+        rates: Vec<(usize, u8)>,
+        no_ack: bool,
+        len: usize,
+    },
     /// Cancel a previously used id (`pick` modulo their number), or an unknown one.
-    Cancel { pick: usize, unknown: bool },
+    Cancel {
+        pick: usize,
+        unknown: bool,
+    },
     Con,
-    Sleep { us: u64 },
+    Sleep {
+        us: u64,
+    },
 }
 
 /// `con_weight` 0 never reads confirmations before the drain (the backlog fills).
@@ -82,22 +103,42 @@ struct State {
 
 impl State {
     fn take(&mut self, c: &Confirmation, totals: &mut Totals) -> Result<(), TestCaseError> {
-        prop_assert!(!self.refused.contains(&c.id), "confirmation for refused request {}: {:?}", c.id, c);
-        prop_assert!(!self.confirmed.contains_key(&c.id), "request {} confirmed twice: {:?}", c.id, c);
+        prop_assert!(
+            !self.refused.contains(&c.id),
+            "confirmation for refused request {}: {:?}",
+            c.id,
+            c
+        );
+        prop_assert!(
+            !self.confirmed.contains_key(&c.id),
+            "request {} confirmed twice: {:?}",
+            c.id,
+            c
+        );
         let Some(r) = self.accepted.get(&c.id) else {
-            return Err(TestCaseError::fail(format!("confirmation for an id never requested: {c:?}")));
+            return Err(TestCaseError::fail(format!(
+                "confirmation for an id never requested: {c:?}"
+            )));
         };
         prop_assert_eq!(c.ac, r.ac, "confirmed on another AC: {:?}", c);
         let counted: u32 = c.rates_used().iter().map(|e| e.1 as u32).sum();
         prop_assert_eq!(counted, c.attempts as u32, "per-rate counts do not add up: {:?}", c);
         match c.status {
             Status::Dropped(DropReason::Cancelled) => {
-                prop_assert!(self.cancel_true.contains(&c.id), "cancelled without a cancel that returned true: {:?}", c);
+                prop_assert!(
+                    self.cancel_true.contains(&c.id),
+                    "cancelled without a cancel that returned true: {:?}",
+                    c
+                );
                 prop_assert_eq!(c.attempts, 0);
             }
             Status::Dropped(DropReason::Closed) if self.closed => prop_assert_eq!(c.attempts, 0),
-            Status::Dropped(why) => return Err(TestCaseError::fail(format!("unexpected drop {why:?}: {c:?}"))),
-            Status::NoReport => return Err(TestCaseError::fail(format!("emu always reports: {c:?}"))),
+            Status::Dropped(why) => {
+                return Err(TestCaseError::fail(format!("unexpected drop {why:?}: {c:?}")))
+            }
+            Status::NoReport => {
+                return Err(TestCaseError::fail(format!("emu always reports: {c:?}")))
+            }
             Status::Sent => {
                 prop_assert!(r.no_ack, "Sent for an acked request: {:?}", c);
                 prop_assert_eq!(c.attempts, 1);
@@ -105,9 +146,19 @@ impl State {
             }
             Status::Acked | Status::AckTimeout => {
                 prop_assert!(!r.no_ack, "acked status for a no-ack request: {:?}", c);
-                prop_assert!(c.attempts >= 1 && c.attempts as u32 <= r.rates.total_tries(), "{:?} for {:?}", c, r.rates);
+                prop_assert!(
+                    c.attempts >= 1 && c.attempts as u32 <= r.rates.total_tries(),
+                    "{:?} for {:?}",
+                    c,
+                    r.rates
+                );
                 if c.status == Status::AckTimeout {
-                    prop_assert_eq!(c.attempts as u32, r.rates.total_tries(), "a failure uses every try: {:?}", c);
+                    prop_assert_eq!(
+                        c.attempts as u32,
+                        r.rates.total_tries(),
+                        "a failure uses every try: {:?}",
+                        c
+                    );
                     totals.failed += 1;
                 } else {
                     totals.acked += 1;
@@ -116,7 +167,14 @@ impl State {
                 let mut k = 0;
                 for &(rate, _) in c.rates_used() {
                     let pos = r.rates.entries()[k..].iter().position(|e| e.0 == rate);
-                    prop_assert!(pos.is_some(), "rate {} not in {:?} (after entry {}): {:?}", rate, r.rates, k, c);
+                    prop_assert!(
+                        pos.is_some(),
+                        "rate {} not in {:?} (after entry {}): {:?}",
+                        rate,
+                        r.rates,
+                        k,
+                        c
+                    );
                     k += pos.unwrap();
                 }
             }
@@ -136,13 +194,26 @@ fn session(loss: f64, seed: u64, profile: DeviceProfile) -> (EmuSession, Interfa
     sc.queue_limit = LIMIT;
     let sta = m.add_station(sc);
     m.set_link(sta, ap, LinkOverride { error_prob: Some(loss), ..LinkOverride::default() });
-    let opts = EmuOptions { wait: DeviceWait::Park { spin_ns: 50_000 }, app_spin_ns: 50_000, seed, profile, ..EmuOptions::default() };
+    let opts = EmuOptions {
+        wait: DeviceWait::Park { spin_ns: 50_000 },
+        app_spin_ns: 50_000,
+        seed,
+        profile,
+        ..EmuOptions::default()
+    };
     let mut s = EmuSession::start(m, &[("ap", ap), ("sta", sta)], opts).unwrap();
     let sta = s.take("sta").unwrap();
     (s, sta)
 }
 
-fn run_case(loss: f64, seed: u64, profile: DeviceProfile, ops: &[Op], close: bool, totals: &mut Totals) -> Result<(), TestCaseError> {
+fn run_case(
+    loss: f64,
+    seed: u64,
+    profile: DeviceProfile,
+    ops: &[Op],
+    close: bool,
+    totals: &mut Totals,
+) -> Result<(), TestCaseError> {
     let (mut s, mut sta) = session(loss, seed, profile);
     let payload = [0x5au8; 400];
     let mut st = State::default();
@@ -152,13 +223,19 @@ fn run_case(loss: f64, seed: u64, profile: DeviceProfile, ops: &[Op], close: boo
             Op::Req { ac, rates, no_ack, len } => {
                 let entries: Vec<(Rate, u8)> = rates.iter().map(|&(r, t)| (RATES[r], t)).collect();
                 let series = RateSeries::new(&entries).expect("1..=4 entries with tries");
-                let attrs = TxAttrs { dst: Some(MacAddress(AP_ADDR)), rates: Some(series), no_ack: *no_ack, timestamps: true };
+                let attrs = TxAttrs {
+                    dst: Some(MacAddress(AP_ADDR)),
+                    rates: Some(series),
+                    no_ack: *no_ack,
+                    timestamps: true,
+                };
                 let id = next_id;
                 next_id += 1;
                 st.used.push(id);
                 match sta.data_req(id, Body::Payload(&payload[..*len]), *ac, &attrs) {
                     Ok(()) => {
-                        st.accepted.insert(id, Requested { ac: *ac, no_ack: *no_ack, rates: series });
+                        st.accepted
+                            .insert(id, Requested { ac: *ac, no_ack: *no_ack, rates: series });
                         totals.accepted += 1;
                     }
                     Err(ApiError::QueueFull { ac: full, limit }) => {
@@ -176,11 +253,24 @@ fn run_case(loss: f64, seed: u64, profile: DeviceProfile, ops: &[Op], close: boo
                 }
             }
             Op::Cancel { pick, unknown } => {
-                let id = if *unknown || st.used.is_empty() { UNKNOWN_BASE + (*pick % 1000) as u64 } else { st.used[pick % st.used.len()] };
-                let r = sta.cancel(id).map_err(|e| TestCaseError::fail(format!("cancel {id}: {e}")))?;
+                let id = if *unknown || st.used.is_empty() {
+                    UNKNOWN_BASE + (*pick % 1000) as u64
+                } else {
+                    st.used[pick % st.used.len()]
+                };
+                let r =
+                    sta.cancel(id).map_err(|e| TestCaseError::fail(format!("cancel {id}: {e}")))?;
                 if r {
-                    prop_assert!(st.accepted.contains_key(&id), "cancel({}) true for a request never accepted", id);
-                    prop_assert!(!st.confirmed.contains_key(&id), "cancel({}) true after its confirmation was read", id);
+                    prop_assert!(
+                        st.accepted.contains_key(&id),
+                        "cancel({}) true for a request never accepted",
+                        id
+                    );
+                    prop_assert!(
+                        !st.confirmed.contains_key(&id),
+                        "cancel({}) true after its confirmation was read",
+                        id
+                    );
                     prop_assert!(st.cancel_true.insert(id), "cancel({}) true twice", id);
                     totals.cancel_true += 1;
                 } else if st.accepted.contains_key(&id) {
@@ -188,7 +278,10 @@ fn run_case(loss: f64, seed: u64, profile: DeviceProfile, ops: &[Op], close: boo
                 }
             }
             Op::Con => {
-                if let Some(c) = sta.data_con(Wait::NoWait).map_err(|e| TestCaseError::fail(format!("data_con: {e}")))? {
+                if let Some(c) = sta
+                    .data_con(Wait::NoWait)
+                    .map_err(|e| TestCaseError::fail(format!("data_con: {e}")))?
+                {
                     st.take(&c, totals)?;
                 }
             }
@@ -218,7 +311,8 @@ fn run_case(loss: f64, seed: u64, profile: DeviceProfile, ops: &[Op], close: boo
             }
         }
         prop_assert_eq!(sta.unconfirmed(), 0);
-        let missing: Vec<u64> = st.accepted.keys().filter(|id| !st.confirmed.contains_key(id)).copied().collect();
+        let missing: Vec<u64> =
+            st.accepted.keys().filter(|id| !st.confirmed.contains_key(id)).copied().collect();
         prop_assert!(missing.is_empty(), "never confirmed after close: {:?}", missing);
         prop_assert_eq!(sta.cancel(1), Err(ApiError::Closed));
         return Ok(());
@@ -230,18 +324,30 @@ fn run_case(loss: f64, seed: u64, profile: DeviceProfile, ops: &[Op], close: boo
         match sta.data_con(Wait::For(Duration::from_secs(2))) {
             Ok(Some(c)) => st.take(&c, totals)?,
             Ok(None) => {
-                let missing: Vec<u64> = st.accepted.keys().filter(|id| !st.confirmed.contains_key(id)).copied().collect();
-                return Err(TestCaseError::fail(format!("no confirmation within 2 s; missing {missing:?}")));
+                let missing: Vec<u64> = st
+                    .accepted
+                    .keys()
+                    .filter(|id| !st.confirmed.contains_key(id))
+                    .copied()
+                    .collect();
+                return Err(TestCaseError::fail(format!(
+                    "no confirmation within 2 s; missing {missing:?}"
+                )));
             }
             Err(e) => return Err(TestCaseError::fail(format!("data_con: {e}"))),
         }
     }
-    prop_assert_eq!(sta.data_con(Wait::NoWait).unwrap(), None, "a confirmation beyond unconfirmed()");
+    prop_assert_eq!(
+        sta.data_con(Wait::NoWait).unwrap(),
+        None,
+        "a confirmation beyond unconfirmed()"
+    );
     for ac in Ac::ALL {
         prop_assert_eq!(sta.queue_len(ac), 0);
     }
     // Nothing missing; cancel's answers match the confirmations.
-    let mut missing: Vec<u64> = st.accepted.keys().filter(|id| !st.confirmed.contains_key(id)).copied().collect();
+    let mut missing: Vec<u64> =
+        st.accepted.keys().filter(|id| !st.confirmed.contains_key(id)).copied().collect();
     missing.sort();
     prop_assert!(missing.is_empty(), "never confirmed: {:?}", missing);
     for (id, status) in &st.confirmed {
@@ -257,7 +363,10 @@ fn run_case(loss: f64, seed: u64, profile: DeviceProfile, ops: &[Op], close: boo
         Some((_, Value::Int(v))) => *v,
         other => panic!("stats {k}: {other:?}"),
     };
-    prop_assert_eq!(get("tx_requests") - get("tx_dropped"), (st.accepted.len() - st.cancel_true.len()) as i64);
+    prop_assert_eq!(
+        get("tx_requests") - get("tx_dropped"),
+        (st.accepted.len() - st.cancel_true.len()) as i64
+    );
     if profile.req.is_zero() {
         prop_assert_eq!(get("tx_requests"), st.accepted.len() as i64);
         prop_assert_eq!(get("tx_dropped"), st.cancel_true.len() as i64);
@@ -276,22 +385,34 @@ fn every_accepted_request_is_confirmed_exactly_once() {
         std::process::exit(101);
     });
     // Shrinking re-runs failing cases, each up to its 20 s drain: bound it in time too.
-    let mut runner =
-        TestRunner::new(Config { cases: 32, max_shrink_iters: 100, max_shrink_time: 60_000, failure_persistence: None, ..Config::default() });
+    let mut runner = TestRunner::new(Config {
+        cases: 32,
+        max_shrink_iters: 100,
+        max_shrink_time: 60_000,
+        failure_persistence: None,
+        ..Config::default()
+    });
     let totals = RefCell::new(Totals::default());
     // Device latencies (none, or up to 40 µs each way) hold requests and confirmations
     // in the device, where cancel and close must find them too.
-    let latency = prop_oneof![Just(Latency::Fixed(0)), (0..40_000u64).prop_map(|hi| Latency::Uniform { lo: 0, hi })];
+    let latency = prop_oneof![
+        Just(Latency::Fixed(0)),
+        (0..40_000u64).prop_map(|hi| Latency::Uniform { lo: 0, hi })
+    ];
     let profile = (latency.clone(), latency).prop_map(|(req, con)| DeviceProfile { req, con });
     let ops = (0..=3u32).prop_flat_map(|w| prop::collection::vec(op(w), 1..=60));
     let strategy = (0.0..0.9f64, any::<u64>(), profile, ops, prop::bool::weighted(0.25));
-    let result = runner
-        .run(&strategy, |(loss, seed, profile, ops, close)| run_case(loss, seed, profile, &ops, close, &mut totals.borrow_mut()));
+    let result = runner.run(&strategy, |(loss, seed, profile, ops, close)| {
+        run_case(loss, seed, profile, &ops, close, &mut totals.borrow_mut())
+    });
     if let Err(e) = result {
         panic!("{e}");
     }
     let t = totals.into_inner();
     eprintln!("{t:?}");
     // The interesting paths ran (over 32 cases, each is near certain).
-    assert!(t.accepted > 0 && t.queue_full > 0 && t.cancel_true > 0 && t.acked > 0 && t.sent > 0, "{t:?}");
+    assert!(
+        t.accepted > 0 && t.queue_full > 0 && t.cancel_true > 0 && t.acked > 0 && t.sent > 0,
+        "{t:?}"
+    );
 }

@@ -1,6 +1,6 @@
 //! The SDMAC paper's one-shot on emu: exact air times, the truth, and the components.
 
-use sdmac_api::{Ac, Span, Body, Status, TxAttrs, Wait};
+use sdmac_api::{Ac, Body, Span, Status, TxAttrs, Wait};
 use sdmac_emu::setup::{paper_medium, Loss, PaperSetup, AP, AP_ADDR, STA};
 use sdmac_emu::{DeviceWait, EmuOptions, EmuSession};
 use sdmac_frame::MacAddress;
@@ -9,7 +9,8 @@ use std::time::Duration;
 
 fn session(p: &PaperSetup, wait: DeviceWait) -> EmuSession {
     let (m, ap, sta) = paper_medium(p).unwrap();
-    EmuSession::start(m, &[(AP, ap), (STA, sta)], EmuOptions { wait, ..EmuOptions::default() }).unwrap()
+    EmuSession::start(m, &[(AP, ap), (STA, sta)], EmuOptions { wait, ..EmuOptions::default() })
+        .unwrap()
 }
 
 /// Sends `n` one-shots 300 µs apart; returns (set, Ttoa ns, Tca ns) of each.
@@ -49,7 +50,11 @@ fn lost_data_waits_for_the_ack_timeout() {
     for (set, ttoa, _) in one_shots(&p, 5) {
         assert_eq!((set, ttoa), ("LD", 81_000), "DATA 36 + ACKTimeout 45 µs");
     }
-    let p = PaperSetup { loss_data: Loss::Probability(1.0), ack_timeout_ns: Some(25_000), ..PaperSetup::default() };
+    let p = PaperSetup {
+        loss_data: Loss::Probability(1.0),
+        ack_timeout_ns: Some(25_000),
+        ..PaperSetup::default()
+    };
     for (set, ttoa, _) in one_shots(&p, 3) {
         assert_eq!((set, ttoa), ("LD", 61_000), "DATA 36 + ath9k's 25 µs");
     }
@@ -58,12 +63,20 @@ fn lost_data_waits_for_the_ack_timeout() {
 #[test]
 fn lost_ack_is_bimodal() {
     // Preamble missed: the sender gives up at the ACKTimeout.
-    let p = PaperSetup { loss_ack: Loss::Probability(1.0), ack_preamble_share: 1.0, ..PaperSetup::default() };
+    let p = PaperSetup {
+        loss_ack: Loss::Probability(1.0),
+        ack_preamble_share: 1.0,
+        ..PaperSetup::default()
+    };
     for (set, ttoa, _) in one_shots(&p, 3) {
         assert_eq!((set, ttoa), ("LA", 81_000));
     }
     // Corrupted after its preamble: the sender waits for the ACK's end.
-    let p = PaperSetup { loss_ack: Loss::Probability(1.0), ack_preamble_share: 0.0, ..PaperSetup::default() };
+    let p = PaperSetup {
+        loss_ack: Loss::Probability(1.0),
+        ack_preamble_share: 0.0,
+        ..PaperSetup::default()
+    };
     for (set, ttoa, _) in one_shots(&p, 3) {
         assert_eq!((set, ttoa), ("LA", 96_000));
     }
@@ -78,13 +91,26 @@ fn payload_arrives_and_beacons_are_heard() {
     let b2 = sta.beacon_ind(Wait::For(Duration::from_secs(1))).unwrap().expect("a second beacon");
     assert_eq!(b1.bssid, MacAddress(AP_ADDR));
     assert_eq!(b2.seq, b1.seq + 1);
-    assert_eq!(b2.t_start - b1.t_start, Span::from_ns(51_200_000), "50 TU apart on the medium's clock");
+    assert_eq!(
+        b2.t_start - b1.t_start,
+        Span::from_ns(51_200_000),
+        "50 TU apart on the medium's clock"
+    );
     let payload: Vec<u8> = (0..50).collect();
-    sta.data_req(9, Body::Payload(&payload), Ac::Be, &TxAttrs::one_shot(MacAddress(AP_ADDR), Rate::Ofdm54)).unwrap();
+    sta.data_req(
+        9,
+        Body::Payload(&payload),
+        Ac::Be,
+        &TxAttrs::one_shot(MacAddress(AP_ADDR), Rate::Ofdm54),
+    )
+    .unwrap();
     let c = sta.data_con(Wait::For(Duration::from_secs(1))).unwrap().unwrap();
     assert_eq!(c.status, Status::Acked);
     let mut buf = Vec::new();
-    let ind = ap.data_ind(&mut buf, Wait::For(Duration::from_secs(1))).unwrap().expect("the AP receives it");
+    let ind = ap
+        .data_ind(&mut buf, Wait::For(Duration::from_secs(1)))
+        .unwrap()
+        .expect("the AP receives it");
     assert_eq!(&buf[ind.payload_offset..], &payload[..]);
     assert_eq!(ind.src, sta.backend().address());
     assert_eq!(ind.len, 86 - 4);

@@ -3,16 +3,18 @@
 //! Times asserted are medium times (exact); wall-clock durations never are. Every
 //! blocking call waits at most [`T`], so a bug cannot hang the suite.
 
-use sdmac_api::{Span, 
-    Ac, ApiError, Body, Confirmation, DropReason, FrameClass, Interface, RateSeries, Scope, Status, TxAttrs, Value,
-    Wait, ATTRIBUTES, MAX_ID, MAX_PAYLOAD,
-};
 use sdmac_api::attribute::Kind;
+use sdmac_api::{
+    Ac, ApiError, Body, Confirmation, DropReason, FrameClass, Interface, RateSeries, Scope, Span,
+    Status, TxAttrs, Value, Wait, ATTRIBUTES, MAX_ID, MAX_PAYLOAD,
+};
 use sdmac_emu::setup::{paper_medium, Loss, PaperSetup, AP, AP_ADDR, STA, STA_ADDR};
 use sdmac_emu::{DeviceProfile, DeviceWait, EmuIface, EmuOptions, EmuSession, Latency};
 use sdmac_frame::ieee80211::{write_data_frame, DataParams};
 use sdmac_frame::MacAddress;
-use sdmac_medium::{LinkOverride, Medium, MediumConfig, Outcome, StationConfig, StationId, SECONDS};
+use sdmac_medium::{
+    LinkOverride, Medium, MediumConfig, Outcome, StationConfig, StationId, SECONDS,
+};
 use sdmac_phy::{Phy, Rate, Standard};
 use std::time::{Duration, Instant};
 
@@ -52,7 +54,12 @@ fn quiet(p: PaperSetup, o: EmuOptions) -> (EmuSession, Iface, Iface) {
 
 /// A medium built by hand: an AP (no beacons) and a station 10 m away with `queue_limit`
 /// packets per queue, QoS or not, whose DATA frames the AP loses with `loss`.
-fn hand_medium(qos: bool, queue_limit: usize, loss: f64, seed: u64) -> (Medium, StationId, StationId) {
+fn hand_medium(
+    qos: bool,
+    queue_limit: usize,
+    loss: f64,
+    seed: u64,
+) -> (Medium, StationId, StationId) {
     let phy = Phy::new(Standard::Dot11a);
     let mut cfg = MediumConfig::new(phy.clone());
     cfg.seed = seed;
@@ -93,7 +100,12 @@ fn series(e: &[(Rate, u8)]) -> RateSeries {
 /// A packet that stays in the adapter for tens of ms: 2304 B at 6 Mb/s (3.1 ms each
 /// attempt), 15 tries, to an address nobody acknowledges.
 fn long_attrs() -> TxAttrs {
-    TxAttrs { dst: Some(NOBODY), rates: Some(RateSeries::single(Rate::Ofdm6, 15)), no_ack: false, timestamps: true }
+    TxAttrs {
+        dst: Some(NOBODY),
+        rates: Some(RateSeries::single(Rate::Ofdm6, 15)),
+        no_ack: false,
+        timestamps: true,
+    }
 }
 const LONG: &[u8] = &[0x11; MAX_PAYLOAD];
 
@@ -134,7 +146,9 @@ fn kind_of(v: &Value) -> Kind {
 
 fn map_get<'a>(v: &'a Value, key: &str) -> &'a Value {
     match v {
-        Value::Map(m) => &m.iter().find(|(k, _)| k == key).unwrap_or_else(|| panic!("no {key:?} in {v}")).1,
+        Value::Map(m) => {
+            &m.iter().find(|(k, _)| k == key).unwrap_or_else(|| panic!("no {key:?} in {v}")).1
+        }
         v => panic!("expected a map, got {v:?}"),
     }
 }
@@ -177,8 +191,14 @@ fn acked_one_shot_timestamps_and_truth() {
         assert_eq!((t.outcome, t.delivered, t.collisions), (Outcome::Acked, true, 0));
         let ts = c.ts;
         assert!(!ts.t1.is_zero() && ts.t1 <= ts.t2 && ts.t2 <= ts.t3 && ts.t3 <= ts.t4, "{ts:?}");
-        assert!(ts.t4 <= ts.t_start && ts.t_start == ts.t_last_start && ts.t_last_start < ts.t_data_end, "{ts:?}");
-        assert!(ts.t_data_end < ts.t5 && ts.t5 <= ts.t7 && ts.t7 <= ts.t8 && ts.t8 <= ts.t9, "{ts:?}");
+        assert!(
+            ts.t4 <= ts.t_start && ts.t_start == ts.t_last_start && ts.t_last_start < ts.t_data_end,
+            "{ts:?}"
+        );
+        assert!(
+            ts.t_data_end < ts.t5 && ts.t5 <= ts.t7 && ts.t7 <= ts.t8 && ts.t8 <= ts.t9,
+            "{ts:?}"
+        );
         assert_eq!(ts.t_data_end - ts.t_start, Span::from_ns(DATA_54 as u64));
         assert_eq!(ts.t7, ts.t5, "no device latency by default");
         let k = ts.components().unwrap();
@@ -214,7 +234,8 @@ fn timestamps_off_records_none() {
 
 #[test]
 fn multi_shot_all_lost_uses_every_try_of_the_series() {
-    let (_s, _ap, mut sta) = quiet(PaperSetup { loss_data: Loss::Probability(1.0), ..PaperSetup::default() }, opts());
+    let (_s, _ap, mut sta) =
+        quiet(PaperSetup { loss_data: Loss::Probability(1.0), ..PaperSetup::default() }, opts());
     let r = series(&[(Rate::Ofdm54, 2), (Rate::Ofdm24, 2), (Rate::Ofdm6, 1)]);
     let attrs = TxAttrs { dst: Some(AP_MAC), rates: Some(r), ..TxAttrs::default() };
     sta.data_req(1, Body::Payload(&[0; 50]), Ac::Be, &attrs).unwrap();
@@ -227,15 +248,26 @@ fn multi_shot_all_lost_uses_every_try_of_the_series() {
     let ts = c.ts;
     assert!(ts.t_last_start > ts.t_start);
     let phy = Phy::new(Standard::Dot11a);
-    assert_eq!(ts.t_data_end - ts.t_last_start, Span::from_ns(phy.airtime_ns(86, Rate::Ofdm6)), "last attempt at 6 Mb/s");
+    assert_eq!(
+        ts.t_data_end - ts.t_last_start,
+        Span::from_ns(phy.airtime_ns(86, Rate::Ofdm6)),
+        "last attempt at 6 Mb/s"
+    );
     assert_eq!(ts.t_data_end - ts.t_last_start, Span::from_ns(140_000));
-    assert_eq!(ts.t5 - ts.t_data_end, Span::from_ns(ACK_TIMEOUT as u64), "outcome at the ACKTimeout");
+    assert_eq!(
+        ts.t5 - ts.t_data_end,
+        Span::from_ns(ACK_TIMEOUT as u64),
+        "outcome at the ACKTimeout"
+    );
     assert_eq!(ts.components().unwrap().tca, 0);
 }
 
 #[test]
 fn multi_shot_with_random_data_loss_counts_attempts_per_rate() {
-    let (_s, _ap, mut sta) = quiet(PaperSetup { loss_data: Loss::Probability(0.6), seed: 7, ..PaperSetup::default() }, opts());
+    let (_s, _ap, mut sta) = quiet(
+        PaperSetup { loss_data: Loss::Probability(0.6), seed: 7, ..PaperSetup::default() },
+        opts(),
+    );
     let r = series(&[(Rate::Ofdm54, 2), (Rate::Ofdm36, 1), (Rate::Ofdm12, 3), (Rate::Ofdm6, 1)]);
     let attrs = TxAttrs { dst: Some(AP_MAC), rates: Some(r), ..TxAttrs::default() };
     let (mut acked, mut failed, mut retried) = (0, 0, 0);
@@ -282,7 +314,12 @@ fn no_ack_is_sent_once_and_delivered() {
     let (_s, mut ap, mut sta) = quiet(PaperSetup::default(), opts());
     let payload: Vec<u8> = (100..150).collect();
     // Even with a multi-try series, a no-ack packet is sent once.
-    let attrs = TxAttrs { dst: Some(AP_MAC), rates: Some(RateSeries::single(Rate::Ofdm54, 4)), no_ack: true, timestamps: true };
+    let attrs = TxAttrs {
+        dst: Some(AP_MAC),
+        rates: Some(RateSeries::single(Rate::Ofdm54, 4)),
+        no_ack: true,
+        timestamps: true,
+    };
     sta.data_req(3, Body::Payload(&payload), Ac::Be, &attrs).unwrap();
     let c = con(&mut sta);
     assert_eq!((c.id, c.status, c.attempts), (3, Status::Sent, 1));
@@ -302,12 +339,22 @@ fn no_ack_is_sent_once_and_delivered() {
 #[test]
 fn no_ack_to_nobody_and_broadcast_are_sent() {
     let (_s, mut ap, mut sta) = quiet(PaperSetup::default(), opts());
-    let attrs = TxAttrs { dst: Some(NOBODY), rates: Some(RateSeries::single(Rate::Ofdm54, 1)), no_ack: true, timestamps: true };
+    let attrs = TxAttrs {
+        dst: Some(NOBODY),
+        rates: Some(RateSeries::single(Rate::Ofdm54, 1)),
+        no_ack: true,
+        timestamps: true,
+    };
     sta.data_req(1, Body::Payload(&[0; 50]), Ac::Be, &attrs).unwrap();
     assert_eq!(con(&mut sta).status, Status::Sent);
     std::thread::sleep(Duration::from_micros(300));
     // Broadcast never expects an ACK, whatever no_ack says.
-    let attrs = TxAttrs { dst: Some(MacAddress::BROADCAST), rates: Some(RateSeries::single(Rate::Ofdm54, 3)), no_ack: false, timestamps: true };
+    let attrs = TxAttrs {
+        dst: Some(MacAddress::BROADCAST),
+        rates: Some(RateSeries::single(Rate::Ofdm54, 3)),
+        no_ack: false,
+        timestamps: true,
+    };
     let payload = [9u8; 20];
     sta.data_req(2, Body::Payload(&payload), Ac::Be, &attrs).unwrap();
     let c = con(&mut sta);
@@ -321,7 +368,11 @@ fn no_ack_to_nobody_and_broadcast_are_sent() {
 #[test]
 fn unicast_to_nobody_times_out_on_every_try() {
     let (_s, _ap, mut sta) = quiet(PaperSetup::default(), opts());
-    let attrs = TxAttrs { dst: Some(NOBODY), rates: Some(RateSeries::single(Rate::Ofdm54, 3)), ..TxAttrs::default() };
+    let attrs = TxAttrs {
+        dst: Some(NOBODY),
+        rates: Some(RateSeries::single(Rate::Ofdm54, 3)),
+        ..TxAttrs::default()
+    };
     sta.data_req(1, Body::Payload(&[0; 50]), Ac::Be, &attrs).unwrap();
     let c = con(&mut sta);
     assert_eq!((c.status, c.attempts), (Status::AckTimeout, 3));
@@ -338,9 +389,19 @@ fn raw_frames_are_sent_and_delivered_byte_identical() {
     let (_s, mut ap, mut sta) = quiet(PaperSetup::default(), opts());
     // A data frame with LLC/SNAP, addressed to the AP by its address 1 (dst None).
     let mut f = vec![0u8; 200];
-    let n = write_data_frame(&mut f, &DataParams::new(AP_MAC, STA_MAC, AP_MAC, 0x0800), &[0xab; 50], false).unwrap();
+    let n = write_data_frame(
+        &mut f,
+        &DataParams::new(AP_MAC, STA_MAC, AP_MAC, 0x0800),
+        &[0xab; 50],
+        false,
+    )
+    .unwrap();
     f.truncate(n);
-    let attrs = TxAttrs { dst: None, rates: Some(RateSeries::single(Rate::Ofdm54, 1)), ..TxAttrs::default() };
+    let attrs = TxAttrs {
+        dst: None,
+        rates: Some(RateSeries::single(Rate::Ofdm54, 1)),
+        ..TxAttrs::default()
+    };
     sta.data_req(1, Body::Frame(&f), Ac::Be, &attrs).unwrap();
     let c = con(&mut sta);
     assert_eq!((c.status, c.len), (Status::Acked, n as u32 + 4));
@@ -373,7 +434,11 @@ fn raw_frames_are_sent_and_delivered_byte_identical() {
     sta.data_req(3, Body::Frame(&action), Ac::Be, &attrs).unwrap();
     assert_eq!(con(&mut sta).status, Status::Acked);
     std::thread::sleep(Duration::from_micros(300));
-    assert_eq!(ap.data_ind(&mut buf, Wait::NoWait).unwrap(), None, "management frames are off by default");
+    assert_eq!(
+        ap.data_ind(&mut buf, Wait::NoWait).unwrap(),
+        None,
+        "management frames are off by default"
+    );
     ap.set("rx_management", Scope::Adapter, true).unwrap();
     sta.data_req(4, Body::Frame(&action), Ac::Be, &attrs).unwrap();
     assert_eq!(con(&mut sta).status, Status::Acked);
@@ -394,12 +459,14 @@ fn malformed_control_and_oversized_raw_frames_are_refused() {
     let malformed: [&[u8]; 4] = [
         &[],
         &[0x08],
-        &[0x08, 0x00, 0, 0],                                       // no address 1
+        &[0x08, 0x00, 0, 0], // no address 1
         &[0x09, 0x00, 0, 0, 2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0, 0], // protocol version 1
     ];
     for f in malformed {
         match sta.data_req(1, Body::Frame(f), Ac::Be, &attrs) {
-            Err(e @ ApiError::MalformedFrame { .. }) => assert!(e.to_string().contains("malformed"), "{e}"),
+            Err(e @ ApiError::MalformedFrame { .. }) => {
+                assert!(e.to_string().contains("malformed"), "{e}")
+            }
             other => panic!("{f:?}: expected MalformedFrame, got {other:?}"),
         }
     }
@@ -412,8 +479,13 @@ fn malformed_control_and_oversized_raw_frames_are_refused() {
     }
     // Too long.
     let mut big = vec![0u8; 2401];
-    big[..24].copy_from_slice(&[0x08, 0, 0, 0, 2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0, 0]);
-    assert_eq!(sta.data_req(1, Body::Frame(&big), Ac::Be, &attrs), Err(ApiError::TooLong { len: 2401, max: 2400 }));
+    big[..24].copy_from_slice(&[
+        0x08, 0, 0, 0, 2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0, 0,
+    ]);
+    assert_eq!(
+        sta.data_req(1, Body::Frame(&big), Ac::Be, &attrs),
+        Err(ApiError::TooLong { len: 2401, max: 2400 })
+    );
     // Nothing was queued or confirmed.
     assert_eq!(sta.queue_len(Ac::Be), 0);
     std::thread::sleep(Duration::from_millis(1));
@@ -491,7 +563,10 @@ fn rates_the_phy_cannot_send_are_refused() {
             other => panic!("{r:?}: expected InvalidRequest, got {other:?}"),
         }
     }
-    let e = sta.data_req(1, Body::Payload(&[0; 10]), Ac::Be, &one_shot(Rate::Cck11)).unwrap_err().to_string();
+    let e = sta
+        .data_req(1, Body::Payload(&[0; 10]), Ac::Be, &one_shot(Rate::Cck11))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("rates") && e.contains("11"), "{e}");
     assert_eq!(sta.queue_len(Ac::Be), 0);
     std::thread::sleep(Duration::from_millis(1));
@@ -533,7 +608,10 @@ fn queue_full_exactly_at_the_limit() {
     // A non-QoS station has one queue: every AC shares it.
     for ac in Ac::ALL {
         assert_eq!(sta.queue_len(ac), 4);
-        assert_eq!(sta.data_req(5, Body::Payload(&[0; 10]), ac, &one_shot(Rate::Ofdm54)), Err(ApiError::QueueFull { ac, limit: 4 }));
+        assert_eq!(
+            sta.data_req(5, Body::Payload(&[0; 10]), ac, &one_shot(Rate::Ofdm54)),
+            Err(ApiError::QueueFull { ac, limit: 4 })
+        );
     }
     assert_eq!(sta.unconfirmed(), 4);
     // Cancelling one makes room for exactly one.
@@ -541,13 +619,19 @@ fn queue_full_exactly_at_the_limit() {
     assert_eq!(con(&mut sta).status, Status::Dropped(DropReason::Cancelled));
     assert_eq!(sta.queue_len(Ac::Be), 3);
     sta.data_req(6, Body::Payload(LONG), Ac::Vo, &long_attrs()).unwrap();
-    assert_eq!(sta.data_req(7, Body::Payload(LONG), Ac::Be, &long_attrs()), Err(ApiError::QueueFull { ac: Ac::Be, limit: 4 }));
+    assert_eq!(
+        sta.data_req(7, Body::Payload(LONG), Ac::Be, &long_attrs()),
+        Err(ApiError::QueueFull { ac: Ac::Be, limit: 4 })
+    );
     s.close();
-    let mut ids: Vec<u64> = (0..4).map(|_| con(&mut sta)).map(|c| {
-        assert_eq!(c.status, Status::Dropped(DropReason::Closed));
-        assert_eq!(c.ac, Ac::Be, "a non-QoS station sends everything on its one (BE) queue");
-        c.id
-    }).collect();
+    let mut ids: Vec<u64> = (0..4)
+        .map(|_| con(&mut sta))
+        .map(|c| {
+            assert_eq!(c.status, Status::Dropped(DropReason::Closed));
+            assert_eq!(c.ac, Ac::Be, "a non-QoS station sends everything on its one (BE) queue");
+            c.id
+        })
+        .collect();
     ids.sort();
     assert_eq!(ids, [0, 1, 2, 6], "refused requests are never confirmed");
     assert_eq!(sta.data_con(W), Err(ApiError::Closed));
@@ -563,7 +647,10 @@ fn qos_queues_fill_independently() {
         sta.data_req(id, Body::Payload(LONG), Ac::Be, &long_attrs()).unwrap();
     }
     assert_eq!(sta.queue_len(Ac::Be), 4);
-    assert_eq!(sta.data_req(10, Body::Payload(LONG), Ac::Be, &long_attrs()), Err(ApiError::QueueFull { ac: Ac::Be, limit: 4 }));
+    assert_eq!(
+        sta.data_req(10, Body::Payload(LONG), Ac::Be, &long_attrs()),
+        Err(ApiError::QueueFull { ac: Ac::Be, limit: 4 })
+    );
     // VO, VI, BK are still open.
     for (id, ac) in [(20u64, Ac::Vo), (21, Ac::Vi), (22, Ac::Bk)] {
         assert_eq!(sta.queue_len(ac), 0);
@@ -650,7 +737,10 @@ fn cancel_queued_unknown_on_air_and_confirmed() {
     let c = con(&mut sta);
     assert_eq!((c.id, c.status, c.attempts), (2, Status::Dropped(DropReason::Cancelled), 0));
     let t = c.truth.unwrap();
-    assert_eq!((t.outcome, t.cause, t.delivered), (Outcome::Dropped, sdmac_medium::Cause::Cancelled, false));
+    assert_eq!(
+        (t.outcome, t.cause, t.delivered),
+        (Outcome::Dropped, sdmac_medium::Cause::Cancelled, false)
+    );
     assert_eq!(sta.queue_len(Ac::Be), 2);
     // Twice: gone.
     assert_eq!(sta.cancel(2), Ok(false));
@@ -673,7 +763,10 @@ fn cancel_queued_unknown_on_air_and_confirmed() {
 #[test]
 fn cancel_a_packet_held_by_the_device_latency() {
     // With a 50 ms request latency the packet waits in the device, not yet in a queue.
-    let o = EmuOptions { profile: DeviceProfile { req: Latency::Fixed(50_000_000), con: Latency::Fixed(0) }, ..opts() };
+    let o = EmuOptions {
+        profile: DeviceProfile { req: Latency::Fixed(50_000_000), con: Latency::Fixed(0) },
+        ..opts()
+    };
     let (_s, _ap, mut sta) = quiet(PaperSetup::default(), o);
     sta.data_req(1, Body::Payload(&[0; 10]), Ac::Be, &one_shot(Rate::Ofdm54)).unwrap();
     assert_eq!(sta.queue_len(Ac::Be), 1);
@@ -689,8 +782,20 @@ fn packet_attributes_of_queued_and_on_air_packets() {
     let (_s, _ap, mut sta) = hand(false, 4);
     sta.data_req(1, Body::Payload(LONG), Ac::Be, &long_attrs()).unwrap();
     let r = series(&[(Rate::Ofdm54, 2), (Rate::Ofdm6, 1)]);
-    sta.data_req(2, Body::Payload(&[0; 50]), Ac::Be, &TxAttrs { dst: Some(AP_MAC), rates: Some(r), ..TxAttrs::default() }).unwrap();
-    sta.data_req(3, Body::Payload(&[0; 50]), Ac::Be, &TxAttrs { dst: Some(AP_MAC), rates: None, ..TxAttrs::default() }).unwrap();
+    sta.data_req(
+        2,
+        Body::Payload(&[0; 50]),
+        Ac::Be,
+        &TxAttrs { dst: Some(AP_MAC), rates: Some(r), ..TxAttrs::default() },
+    )
+    .unwrap();
+    sta.data_req(
+        3,
+        Body::Payload(&[0; 50]),
+        Ac::Be,
+        &TxAttrs { dst: Some(AP_MAC), rates: None, ..TxAttrs::default() },
+    )
+    .unwrap();
     std::thread::sleep(Duration::from_millis(1));
 
     // The queued packet 2.
@@ -699,10 +804,14 @@ fn packet_attributes_of_queued_and_on_air_packets() {
     assert_eq!(int(sta.get("attempts", Scope::Packet(2)).unwrap()), 0);
     assert_eq!(sta.get("state", Scope::Packet(2)).unwrap(), Value::Text("queued".into()));
     let ts = sta.get("timestamps", Scope::Packet(2)).unwrap();
-    let t: Vec<i64> = ["t1", "t2", "t3", "t4"].iter().map(|k| int(map_get(&ts, k).clone())).collect();
+    let t: Vec<i64> =
+        ["t1", "t2", "t3", "t4"].iter().map(|k| int(map_get(&ts, k).clone())).collect();
     assert!(t[0] > 0 && t.windows(2).all(|w| w[0] <= w[1]), "{ts}");
     // A packet without rates shows the default series it was queued with.
-    assert_eq!(sta.get("rates", Scope::Packet(3)).unwrap(), sta.get("default_rates", Scope::Adapter).unwrap());
+    assert_eq!(
+        sta.get("rates", Scope::Packet(3)).unwrap(),
+        sta.get("default_rates", Scope::Adapter).unwrap()
+    );
     // Its rates can change until its first attempt.
     let r2 = series(&[(Rate::Ofdm24, 2)]);
     sta.set("rates", Scope::Packet(2), r2).unwrap();
@@ -716,13 +825,20 @@ fn packet_attributes_of_queued_and_on_air_packets() {
     assert!(matches!(&e, ApiError::InvalidValue { name, .. } if name == "rates"), "{e:?}");
     let e = sta.set("rates", Scope::Packet(2), 54i64).unwrap_err();
     assert!(matches!(&e, ApiError::InvalidValue { name, .. } if name == "rates"), "{e:?}");
-    assert_eq!(sta.get("tries", Scope::Packet(2)).unwrap(), Value::Int(4), "refused values change nothing");
+    assert_eq!(
+        sta.get("tries", Scope::Packet(2)).unwrap(),
+        Value::Int(4),
+        "refused values change nothing"
+    );
 
     // The head has started: its rates are frozen.
     assert!(int(sta.get("attempts", Scope::Packet(1)).unwrap()) >= 1);
     assert_eq!(int(sta.get("tries", Scope::Packet(1)).unwrap()), 15);
     let state = sta.get("state", Scope::Packet(1)).unwrap();
-    assert!(state == Value::Text("on_air".into()) || state == Value::Text("retrying".into()), "{state:?}");
+    assert!(
+        state == Value::Text("on_air".into()) || state == Value::Text("retrying".into()),
+        "{state:?}"
+    );
     let e = sta.set("rates", Scope::Packet(1), "54x1").unwrap_err();
     assert_eq!(e, ApiError::PacketOnAir { id: 1 });
     assert!(e.to_string().starts_with("packet 1 "), "{e}");
@@ -753,8 +869,17 @@ fn packet_attributes_of_queued_and_on_air_packets() {
 
 /// The attributes this file sets (and checks the effect of).
 const WRITABLE: &[&str] = &[
-    "bssid", "tx_power", "ack_timeout", "retry_limit", "default_rates", "rx_management", "aifsn", "cw_min", "cw_max",
-    "txop_limit", "rates",
+    "bssid",
+    "tx_power",
+    "ack_timeout",
+    "retry_limit",
+    "default_rates",
+    "rx_management",
+    "aifsn",
+    "cw_min",
+    "cw_max",
+    "txop_limit",
+    "rates",
 ];
 
 #[test]
@@ -775,7 +900,9 @@ fn every_attribute_can_be_read_with_its_kind_and_scope() {
             s => panic!("scope {s}"),
         };
         for scope in scopes {
-            let v = sta.get(spec.name, scope).unwrap_or_else(|e| panic!("{} {scope:?}: {e}", spec.name));
+            let v = sta
+                .get(spec.name, scope)
+                .unwrap_or_else(|e| panic!("{} {scope:?}: {e}", spec.name));
             assert_eq!(kind_of(&v), spec.kind, "{} = {v:?}", spec.name);
         }
         // Any other scope is refused, naming the attribute.
@@ -784,7 +911,14 @@ fn every_attribute_can_be_read_with_its_kind_and_scope() {
                 continue;
             }
             let e = sta.get(spec.name, scope).unwrap_err();
-            assert_eq!(e, ApiError::WrongScope { name: spec.name.into(), expected: spec.scope, given: scope.kind() });
+            assert_eq!(
+                e,
+                ApiError::WrongScope {
+                    name: spec.name.into(),
+                    expected: spec.scope,
+                    given: scope.kind()
+                }
+            );
             assert!(e.to_string().contains(&format!("{:?}", spec.name)), "{e}");
             assert!(matches!(sta.set(spec.name, scope, 1i64), Err(ApiError::WrongScope { .. })));
         }
@@ -807,7 +941,10 @@ fn every_attribute_can_be_read_with_its_kind_and_scope() {
             let e = sta.get(name, scope).unwrap_err();
             assert_eq!(e, ApiError::UnknownAttribute { name: name.into() });
             assert!(e.to_string().contains(&format!("{name:?}")), "{e}");
-            assert_eq!(sta.set(name, scope, 1i64), Err(ApiError::UnknownAttribute { name: name.into() }));
+            assert_eq!(
+                sta.set(name, scope, 1i64),
+                Err(ApiError::UnknownAttribute { name: name.into() })
+            );
         }
     }
 }
@@ -844,7 +981,14 @@ fn adapter_attribute_values() {
     for k in ["tx_requests", "tx_attempts", "tx_acked"] {
         assert_eq!(map_get(&st, k), &Value::Int(1), "{k} in {st}");
     }
-    for k in ["tx_failed", "tx_no_ack", "tx_dropped", "tx_retries", "rx_indications_lost", "beacons_lost"] {
+    for k in [
+        "tx_failed",
+        "tx_no_ack",
+        "tx_dropped",
+        "tx_retries",
+        "rx_indications_lost",
+        "beacons_lost",
+    ] {
         assert_eq!(map_get(&st, k), &Value::Int(0), "{k} in {st}");
     }
     assert_eq!(map_get(&st, "rx_beacons"), &Value::Int(1), "{st}");
@@ -857,7 +1001,12 @@ fn qos_queue_attributes_set_and_get() {
     let (_s, _ap, mut sta) = hand(true, 4);
     let get = |i: &mut Iface, n: &str, ac: Ac| i.get(n, Scope::Queue(ac)).unwrap();
     // The standard's defaults for 802.11a.
-    let defaults = [(Ac::Bk, 7, 15, 1023, 0.0), (Ac::Be, 3, 15, 1023, 0.0), (Ac::Vi, 2, 7, 15, 3008.0), (Ac::Vo, 2, 3, 7, 1504.0)];
+    let defaults = [
+        (Ac::Bk, 7, 15, 1023, 0.0),
+        (Ac::Be, 3, 15, 1023, 0.0),
+        (Ac::Vi, 2, 7, 15, 3008.0),
+        (Ac::Vo, 2, 3, 7, 1504.0),
+    ];
     for (ac, aifsn, cw_min, cw_max, txop) in defaults {
         assert_eq!(get(&mut sta, "aifsn", ac), Value::Int(aifsn), "{ac:?}");
         assert_eq!(get(&mut sta, "cw_min", ac), Value::Int(cw_min), "{ac:?}");
@@ -897,7 +1046,10 @@ fn qos_queue_attributes_set_and_get() {
     ];
     for (name, v) in bad {
         let e = sta.set(name, vo, v.clone()).unwrap_err();
-        assert!(matches!(&e, ApiError::InvalidValue { name: n, .. } if n == name), "{name} = {v:?}: {e:?}");
+        assert!(
+            matches!(&e, ApiError::InvalidValue { name: n, .. } if n == name),
+            "{name} = {v:?}: {e:?}"
+        );
         assert!(e.to_string().contains(&format!("{name:?}")), "{e}");
     }
     assert_eq!(get(&mut sta, "aifsn", Ac::Vo), Value::Int(4));
@@ -925,26 +1077,32 @@ fn adapter_attribute_invalid_values_name_the_attribute() {
         ("default_rates", Value::Rates(RateSeries::single(Rate::Cck11, 1))),
         ("rx_management", Value::Int(1)),
     ];
-    let before: Vec<Value> = ["bssid", "tx_power", "ack_timeout", "retry_limit", "default_rates", "rx_management"]
-        .iter()
-        .map(|n| sta.get(n, Scope::Adapter).unwrap())
-        .collect();
+    let before: Vec<Value> =
+        ["bssid", "tx_power", "ack_timeout", "retry_limit", "default_rates", "rx_management"]
+            .iter()
+            .map(|n| sta.get(n, Scope::Adapter).unwrap())
+            .collect();
     for (name, v) in bad {
         let e = sta.set(name, Scope::Adapter, v.clone()).unwrap_err();
-        assert!(matches!(&e, ApiError::InvalidValue { name: n, .. } if n == name), "{name} = {v:?}: {e:?}");
+        assert!(
+            matches!(&e, ApiError::InvalidValue { name: n, .. } if n == name),
+            "{name} = {v:?}: {e:?}"
+        );
         assert!(e.to_string().contains(&format!("{name:?}")), "{e}");
         assert_eq!(e.kind(), "InvalidValue");
     }
-    let after: Vec<Value> = ["bssid", "tx_power", "ack_timeout", "retry_limit", "default_rates", "rx_management"]
-        .iter()
-        .map(|n| sta.get(n, Scope::Adapter).unwrap())
-        .collect();
+    let after: Vec<Value> =
+        ["bssid", "tx_power", "ack_timeout", "retry_limit", "default_rates", "rx_management"]
+            .iter()
+            .map(|n| sta.get(n, Scope::Adapter).unwrap())
+            .collect();
     assert_eq!(before, after);
 }
 
 #[test]
 fn ack_timeout_set_shortens_lost_data() {
-    let (_s, _ap, mut sta) = quiet(PaperSetup { loss_data: Loss::Probability(1.0), ..PaperSetup::default() }, opts());
+    let (_s, _ap, mut sta) =
+        quiet(PaperSetup { loss_data: Loss::Probability(1.0), ..PaperSetup::default() }, opts());
     sta.data_req(1, Body::Payload(&[0; 50]), Ac::Be, &one_shot(Rate::Ofdm54)).unwrap();
     let c = con(&mut sta);
     assert_eq!((c.set_name(), c.ts.components().unwrap().ttoa), ("LD", DATA_54 + ACK_TIMEOUT));
@@ -953,7 +1111,11 @@ fn ack_timeout_set_shortens_lost_data() {
     std::thread::sleep(Duration::from_micros(500));
     sta.data_req(2, Body::Payload(&[0; 50]), Ac::Be, &one_shot(Rate::Ofdm54)).unwrap();
     let c = con(&mut sta);
-    assert_eq!((c.set_name(), c.ts.components().unwrap().ttoa), ("LD", 61_000), "DATA 36 + ACKTimeout 25 µs");
+    assert_eq!(
+        (c.set_name(), c.ts.components().unwrap().ttoa),
+        ("LD", 61_000),
+        "DATA 36 + ACKTimeout 25 µs"
+    );
     sta.set("ack_timeout", Scope::Adapter, 100i64).unwrap();
     std::thread::sleep(Duration::from_micros(500));
     sta.data_req(3, Body::Payload(&[0; 50]), Ac::Be, &one_shot(Rate::Ofdm54)).unwrap();
@@ -962,7 +1124,8 @@ fn ack_timeout_set_shortens_lost_data() {
 
 #[test]
 fn default_rates_and_retry_limit_apply_to_requests_without_rates() {
-    let (_s, _ap, mut sta) = quiet(PaperSetup { loss_data: Loss::Probability(1.0), ..PaperSetup::default() }, opts());
+    let (_s, _ap, mut sta) =
+        quiet(PaperSetup { loss_data: Loss::Probability(1.0), ..PaperSetup::default() }, opts());
     let no_rates = TxAttrs { dst: Some(AP_MAC), rates: None, ..TxAttrs::default() };
     // Default: 54 Mb/s, 7 tries.
     sta.data_req(1, Body::Payload(&[0; 50]), Ac::Be, &no_rates).unwrap();
@@ -972,7 +1135,10 @@ fn default_rates_and_retry_limit_apply_to_requests_without_rates() {
     // retry_limit keeps the first rate.
     sta.set("retry_limit", Scope::Adapter, 3i64).unwrap();
     assert_eq!(sta.get("retry_limit", Scope::Adapter).unwrap(), Value::Int(3));
-    assert_eq!(sta.get("default_rates", Scope::Adapter).unwrap(), Value::Rates(RateSeries::single(Rate::Ofdm54, 3)));
+    assert_eq!(
+        sta.get("default_rates", Scope::Adapter).unwrap(),
+        Value::Rates(RateSeries::single(Rate::Ofdm54, 3))
+    );
     sta.data_req(2, Body::Payload(&[0; 50]), Ac::Be, &no_rates).unwrap();
     let c = con(&mut sta);
     assert_eq!((c.attempts, c.rates_used()), (3, &[(Rate::Ofdm54, 3)][..]));
@@ -1002,7 +1168,13 @@ fn default_rates_and_retry_limit_apply_to_requests_without_rates() {
 fn default_rates_acked_uses_the_first_rate() {
     let (_s, _ap, mut sta) = quiet(PaperSetup::default(), opts());
     sta.set("default_rates", Scope::Adapter, "24x2,6x1").unwrap();
-    sta.data_req(1, Body::Payload(&[0; 50]), Ac::Be, &TxAttrs { dst: Some(AP_MAC), ..TxAttrs::default() }).unwrap();
+    sta.data_req(
+        1,
+        Body::Payload(&[0; 50]),
+        Ac::Be,
+        &TxAttrs { dst: Some(AP_MAC), ..TxAttrs::default() },
+    )
+    .unwrap();
     let c = con(&mut sta);
     assert_eq!((c.status, c.rates_used()), (Status::Acked, &[(Rate::Ofdm24, 1)][..]));
     // DATA at 24 Mb/s: 20 + 4 × ceil((16 + 688 + 6) / 96) = 52 µs; SIFS 16; ACK 44.
@@ -1071,7 +1243,11 @@ fn bssid_set_is_written_into_payload_frames() {
     assert_eq!(&buf[16..22], &other.0, "address 3 is the BSSID set");
     // A payload without dst goes to the BSSID (nobody has it: no ACK).
     std::thread::sleep(Duration::from_micros(300));
-    let attrs = TxAttrs { dst: None, rates: Some(RateSeries::single(Rate::Ofdm54, 1)), ..TxAttrs::default() };
+    let attrs = TxAttrs {
+        dst: None,
+        rates: Some(RateSeries::single(Rate::Ofdm54, 1)),
+        ..TxAttrs::default()
+    };
     sta.data_req(2, Body::Payload(&[0; 20]), Ac::Be, &attrs).unwrap();
     assert_eq!(con(&mut sta).status, Status::AckTimeout);
     sta.set("bssid", Scope::Adapter, AP_MAC).unwrap();
@@ -1094,7 +1270,10 @@ fn bssid_get_reflects_set() {
 
 #[test]
 fn device_profile_adds_exactly_its_latencies() {
-    let o = EmuOptions { profile: DeviceProfile { req: Latency::Fixed(5_000), con: Latency::Fixed(7_000) }, ..opts() };
+    let o = EmuOptions {
+        profile: DeviceProfile { req: Latency::Fixed(5_000), con: Latency::Fixed(7_000) },
+        ..opts()
+    };
     let (_s, _ap, mut sta) = quiet(PaperSetup::default(), o);
     for id in 0..5u64 {
         sta.data_req(id, Body::Payload(&[0; 50]), Ac::Be, &one_shot(Rate::Ofdm54)).unwrap();
@@ -1143,7 +1322,10 @@ fn close_confirms_queued_requests_as_dropped_then_refuses_everything() {
     // Everything now says Closed.
     assert_eq!(sta.data_con(W), Err(ApiError::Closed));
     assert_eq!(sta.data_con(Wait::NoWait), Err(ApiError::Closed));
-    assert_eq!(sta.data_req(5, Body::Payload(&[0; 10]), Ac::Be, &one_shot(Rate::Ofdm54)), Err(ApiError::Closed));
+    assert_eq!(
+        sta.data_req(5, Body::Payload(&[0; 10]), Ac::Be, &one_shot(Rate::Ofdm54)),
+        Err(ApiError::Closed)
+    );
     assert_eq!(sta.cancel(1), Err(ApiError::Closed));
     assert_eq!(sta.get("tx_power", Scope::Adapter), Err(ApiError::Closed));
     assert_eq!(sta.set("tx_power", Scope::Adapter, 10.0), Err(ApiError::Closed));
@@ -1160,7 +1342,10 @@ fn close_confirms_queued_requests_as_dropped_then_refuses_everything() {
 
 #[test]
 fn close_with_requests_held_by_the_device_latency() {
-    let o = EmuOptions { profile: DeviceProfile { req: Latency::Fixed(500_000_000), con: Latency::Fixed(0) }, ..opts() };
+    let o = EmuOptions {
+        profile: DeviceProfile { req: Latency::Fixed(500_000_000), con: Latency::Fixed(0) },
+        ..opts()
+    };
     let (m, ap, sta) = hand_medium(false, 4, 0.0, 1);
     let mut s = EmuSession::start(m, &[(AP, ap), (STA, sta)], o).unwrap();
     let mut sta = s.take(STA).unwrap();
@@ -1204,7 +1389,8 @@ fn more_than_255_tries_is_refused_or_confirmed() {
         Err(ApiError::InvalidRequest { what: "rates", .. }) => {}
         Err(e) => panic!("unexpected {e:?}"),
         Ok(()) => {
-            let c = sta.data_con(W).unwrap().expect("256 tries of ~0.1 ms each end well within 2 s");
+            let c =
+                sta.data_con(W).unwrap().expect("256 tries of ~0.1 ms each end well within 2 s");
             assert_eq!((c.id, c.status), (1, Status::AckTimeout));
         }
     }
@@ -1212,7 +1398,10 @@ fn more_than_255_tries_is_refused_or_confirmed() {
 
 #[test]
 fn packet_attributes_of_a_packet_held_by_the_device_latency() {
-    let o = EmuOptions { profile: DeviceProfile { req: Latency::Fixed(50_000_000), con: Latency::Fixed(0) }, ..opts() };
+    let o = EmuOptions {
+        profile: DeviceProfile { req: Latency::Fixed(50_000_000), con: Latency::Fixed(0) },
+        ..opts()
+    };
     let (_s, _ap, mut sta) = quiet(PaperSetup::default(), o);
     sta.data_req(1, Body::Payload(&[0; 10]), Ac::Be, &one_shot(Rate::Ofdm54)).unwrap();
     assert_eq!(sta.queue_len(Ac::Be), 1);
@@ -1231,7 +1420,10 @@ fn non_qos_confirmations_always_report_be() {
     assert_eq!(c.status, Status::Dropped(DropReason::DuplicateId));
     assert_eq!(c.ac, Ac::Be, "duplicate");
     // Cancelled while held by the device's request latency.
-    let o = EmuOptions { profile: DeviceProfile { req: Latency::Fixed(50_000_000), con: Latency::Fixed(0) }, ..opts() };
+    let o = EmuOptions {
+        profile: DeviceProfile { req: Latency::Fixed(50_000_000), con: Latency::Fixed(0) },
+        ..opts()
+    };
     let (m, ap, st) = hand_medium(false, 4, 0.0, 1);
     let mut s = EmuSession::start(m, &[(AP, ap), (STA, st)], o).unwrap();
     let mut sta = s.take(STA).unwrap();

@@ -161,12 +161,7 @@ pub type Result<T> = core::result::Result<T, Error>;
 pub(crate) fn need(what: &'static str, buf: &[u8], offset: usize, len: usize) -> Result<()> {
     let need = offset.saturating_add(len);
     if buf.len() < need {
-        Err(Error::Truncated {
-            what,
-            offset,
-            need,
-            have: buf.len(),
-        })
+        Err(Error::Truncated { what, offset, need, have: buf.len() })
     } else {
         Ok(())
     }
@@ -187,25 +182,13 @@ mod tests {
 
     #[test]
     fn display_names_what_and_where() {
-        let e = Error::Truncated {
-            what: "802.11 header addr3",
-            offset: 16,
-            need: 22,
-            have: 18,
-        };
+        let e = Error::Truncated { what: "802.11 header addr3", offset: 16, need: 22, have: 18 };
         assert_eq!(
             e.to_string(),
             "802.11 header addr3 truncated at offset 16: need 22 bytes, have 18"
         );
-        let e = Error::Malformed {
-            what: "pcapng block",
-            offset: 28,
-            reason: "bad length",
-        };
-        assert_eq!(
-            e.to_string(),
-            "pcapng block malformed at offset 28: bad length"
-        );
+        let e = Error::Malformed { what: "pcapng block", offset: 28, reason: "bad length" };
+        assert_eq!(e.to_string(), "pcapng block malformed at offset 28: bad length");
         let boxed: Box<dyn std::error::Error> = Box::new(e);
         assert!(boxed.to_string().contains("pcapng"));
     }

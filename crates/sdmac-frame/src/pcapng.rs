@@ -59,18 +59,10 @@ impl<W: Write> PcapngWriter<W> {
         w.write_all(&shb)?;
 
         let name = if_name.as_bytes();
-        let name_len = u16::try_from(name.len())
-            .ok()
-            .filter(|&n| n < 0xFFF0)
-            .ok_or_else(|| {
-                io::Error::new(io::ErrorKind::InvalidInput, "pcapng if_name too long")
-            })?;
-        let opts_len = if name.is_empty() {
-            0
-        } else {
-            4 + pad4(name.len())
-        } + 8
-            + 4;
+        let name_len = u16::try_from(name.len()).ok().filter(|&n| n < 0xFFF0).ok_or_else(|| {
+            io::Error::new(io::ErrorKind::InvalidInput, "pcapng if_name too long")
+        })?;
+        let opts_len = if name.is_empty() { 0 } else { 4 + pad4(name.len()) } + 8 + 4;
         let total = 16 + opts_len + 4;
         let mut idb = Vec::with_capacity(total);
         idb.extend_from_slice(&BLOCK_IDB.to_le_bytes());
@@ -354,8 +346,7 @@ mod tests {
     #[test]
     fn golden_shb_idb_epb() {
         let mut w = PcapngWriter::new(Vec::new(), LINKTYPE_IEEE802_11, "wlan0").unwrap();
-        w.write_packet(0x0000_0001_0000_0002, &[0xd4, 0, 0, 0, 1])
-            .unwrap();
+        w.write_packet(0x0000_0001_0000_0002, &[0xd4, 0, 0, 0, 1]).unwrap();
         let b = w.into_inner();
         #[rustfmt::skip]
         let want: Vec<u8> = [
@@ -376,10 +367,7 @@ mod tests {
         ]
         .concat();
         assert_eq!(b, want);
-        assert_eq!(
-            read_packets(&b).unwrap(),
-            vec![(0x1_0000_0002, vec![0xd4, 0, 0, 0, 1])]
-        );
+        assert_eq!(read_packets(&b).unwrap(), vec![(0x1_0000_0002, vec![0xd4, 0, 0, 0, 1])]);
     }
 
     #[test]
@@ -404,10 +392,7 @@ mod tests {
             matches!(read_packets(&b), Err(Error::Malformed { offset, .. }) if offset == epb + 20)
         );
         // Not starting with an SHB.
-        assert!(matches!(
-            read_packets(&b[28..]),
-            Err(Error::Malformed { offset: 0, .. })
-        ));
+        assert!(matches!(read_packets(&b[28..]), Err(Error::Malformed { offset: 0, .. })));
     }
 
     #[test]
@@ -419,9 +404,7 @@ mod tests {
         ]);
         b.extend_from_slice(&[0xff; 8]);
         b.extend_from_slice(&[0, 0, 0, 28]);
-        b.extend_from_slice(&[
-            0, 0, 0, 1, 0, 0, 0, 20, 0, 105, 0, 0, 0, 0, 0, 0, 0, 0, 0, 20,
-        ]);
+        b.extend_from_slice(&[0, 0, 0, 1, 0, 0, 0, 20, 0, 105, 0, 0, 0, 0, 0, 0, 0, 0, 0, 20]);
         b.extend_from_slice(&[
             0, 0, 0, 6, 0, 0, 0, 36, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 2,
         ]);

@@ -412,12 +412,7 @@ impl Field<'_> {
 
     /// Little-endian u32 at byte `i`, or 0.
     pub fn u32_at(&self, i: usize) -> u32 {
-        u32::from_le_bytes([
-            self.u8_at(i),
-            self.u8_at(i + 1),
-            self.u8_at(i + 2),
-            self.u8_at(i + 3),
-        ])
+        u32::from_le_bytes([self.u8_at(i), self.u8_at(i + 1), self.u8_at(i + 2), self.u8_at(i + 3)])
     }
 
     /// Little-endian u64 at byte `i`, or 0.
@@ -499,12 +494,9 @@ impl<'a> Iterator for Fields<'a> {
                     }));
                 }
                 return match self.take(field_name(num), align, size) {
-                    Ok((offset, data)) => Some(Ok(Field {
-                        namespace: self.ns_index,
-                        bit: num,
-                        offset,
-                        data,
-                    })),
+                    Ok((offset, data)) => {
+                        Some(Ok(Field { namespace: self.ns_index, bit: num, offset, data }))
+                    }
                     Err(e) => self.fail(e),
                 };
             }
@@ -824,11 +816,7 @@ impl Repr {
             bit::RTS_RETRIES => self.rts_retries = Some(f.u8_at(0)),
             bit::DATA_RETRIES => self.data_retries = Some(f.u8_at(0)),
             bit::MCS => {
-                self.mcs = Some(Mcs {
-                    known: f.u8_at(0),
-                    flags: f.u8_at(1),
-                    index: f.u8_at(2),
-                })
+                self.mcs = Some(Mcs { known: f.u8_at(0), flags: f.u8_at(1), index: f.u8_at(2) })
             }
             bit::AMPDU_STATUS => {
                 self.ampdu = Some(AmpduStatus {
@@ -1045,42 +1033,24 @@ mod tests {
     fn fixed_header_checks() {
         assert!(matches!(
             Header::new_checked(&[0u8; 7][..]),
-            Err(Error::Truncated {
-                need: 8,
-                have: 7,
-                ..
-            })
+            Err(Error::Truncated { need: 8, have: 7, .. })
         ));
         assert!(matches!(
             Header::new_checked(&[1, 0, 8, 0, 0, 0, 0, 0][..]),
-            Err(Error::Malformed {
-                what: "radiotap version",
-                ..
-            })
+            Err(Error::Malformed { what: "radiotap version", .. })
         ));
         assert!(matches!(
             Header::new_checked(&[0, 0, 4, 0, 0, 0, 0, 0][..]),
-            Err(Error::Malformed {
-                what: "radiotap length",
-                ..
-            })
+            Err(Error::Malformed { what: "radiotap length", .. })
         ));
         assert!(matches!(
             Header::new_checked(&[0, 0, 9, 0, 0, 0, 0, 0][..]),
-            Err(Error::Truncated {
-                need: 9,
-                have: 8,
-                ..
-            })
+            Err(Error::Truncated { need: 9, have: 8, .. })
         ));
         // EXT bit set but header length 8: the next word is outside the header.
         assert!(matches!(
             Header::new_checked(&[0, 0, 8, 0, 0, 0, 0, 0x80, 0, 0, 0, 0][..]),
-            Err(Error::Malformed {
-                what: "radiotap presence bitmap",
-                offset: 8,
-                ..
-            })
+            Err(Error::Malformed { what: "radiotap presence bitmap", offset: 8, .. })
         ));
     }
 
@@ -1095,11 +1065,7 @@ mod tests {
         assert_eq!(it.next().unwrap().unwrap().bit, 17);
         assert_eq!(
             it.next().unwrap().unwrap_err(),
-            Error::UnknownField {
-                what: "radiotap field",
-                offset: 10,
-                bit: 18
-            }
+            Error::UnknownField { what: "radiotap field", offset: 10, bit: 18 }
         );
         assert!(it.next().is_none());
         let r = Repr::parse(&h).unwrap();
@@ -1116,12 +1082,7 @@ mod tests {
         let h = Header::new_checked(&b[..]).unwrap();
         assert_eq!(
             Repr::parse(&h).unwrap_err(),
-            Error::Truncated {
-                what: "radiotap TSFT",
-                offset: 8,
-                need: 16,
-                have: 12
-            }
+            Error::Truncated { what: "radiotap TSFT", offset: 8, need: 16, have: 12 }
         );
     }
 
@@ -1146,18 +1107,9 @@ mod tests {
         let h = Header::new_checked(&b[..]).unwrap();
         let fields: Vec<_> = h.fields().map(|f| f.unwrap()).collect();
         assert_eq!(fields.len(), 3);
-        assert_eq!(
-            (fields[0].namespace, fields[0].bit, fields[0].offset),
-            (0, 1, 16)
-        );
-        assert_eq!(
-            (fields[1].bit, fields[1].offset, fields[1].data.len()),
-            (30, 18, 9)
-        );
-        assert_eq!(
-            (fields[2].namespace, fields[2].bit, fields[2].offset),
-            (1, 5, 27)
-        );
+        assert_eq!((fields[0].namespace, fields[0].bit, fields[0].offset), (0, 1, 16));
+        assert_eq!((fields[1].bit, fields[1].offset, fields[1].data.len()), (30, 18, 9));
+        assert_eq!((fields[2].namespace, fields[2].bit, fields[2].offset), (1, 5, 27));
         let r = Repr::parse(&h).unwrap();
         assert_eq!(r.flags, Some(0x10));
         assert_eq!(r.antenna_signal, None);

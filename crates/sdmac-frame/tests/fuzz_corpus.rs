@@ -40,10 +40,12 @@ fn radiotap_parse_corpus() {
 fn the_seeds_parse() {
     for name in ["ack.bin", "beacon.bin", "data.bin", "qos_data.bin"] {
         let f = std::fs::read(corpus("ieee80211_parse").join(name)).unwrap();
-        let frame = sdmac_frame::ieee80211::Frame::new_checked(&f[..]).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        let frame = sdmac_frame::ieee80211::Frame::new_checked(&f[..])
+            .unwrap_or_else(|e| panic!("{name}: {e:?}"));
         assert!(sdmac_frame::ieee80211::Repr::parse(&frame).is_ok(), "{name}");
         let r = std::fs::read(corpus("radiotap_parse").join(name)).unwrap();
-        let h = sdmac_frame::radiotap::Header::new_checked(&r[..]).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        let h = sdmac_frame::radiotap::Header::new_checked(&r[..])
+            .unwrap_or_else(|e| panic!("{name}: {e:?}"));
         assert_eq!(h.payload(), &f[..], "{name}: the radiotap seed carries the 802.11 seed");
     }
     let p = std::fs::read(corpus("pcapng_read").join("sim_two_stations.pcapng")).unwrap();

@@ -12,9 +12,7 @@ const STA: MacAddress = MacAddress([0x02, 0, 0, 0, 0x00, 0x00]);
 const X: MacAddress = MacAddress([0x02, 0, 0, 0, 0x02, 0x00]);
 
 fn hex(s: &str) -> Vec<u8> {
-    s.split_whitespace()
-        .map(|b| u8::from_str_radix(b, 16).unwrap())
-        .collect()
+    s.split_whitespace().map(|b| u8::from_str_radix(b, 16).unwrap()).collect()
 }
 
 /// Parses `bytes` as a header, checks it equals `want`, re-emits it and checks the
@@ -40,12 +38,8 @@ fn data_frame_with_llc_snap_and_fcs() {
          68 69 \
          00 f3 c6 f1",
     );
-    let p = DataParams {
-        to_ds: true,
-        duration: 44,
-        seq: 5,
-        ..DataParams::new(AP, STA, AP, 0x88b5)
-    };
+    let p =
+        DataParams { to_ds: true, duration: 44, seq: 5, ..DataParams::new(AP, STA, AP, 0x88b5) };
     assert_eq!(data_frame_len(&p, 2, true), 24 + 8 + 2 + 4);
     let mut buf = [0u8; 64];
     let n = write_data_frame(&mut buf, &p, b"hi", true).unwrap();
@@ -70,10 +64,7 @@ fn data_frame_86_bytes_for_50_byte_payload() {
     let p = DataParams::new(AP, STA, AP, 0x0800);
     assert_eq!(data_frame_len(&p, 50, true), 86);
     let mut buf = [0u8; 86];
-    assert_eq!(
-        write_data_frame(&mut buf, &p, &[0x55; 50], true).unwrap(),
-        86
-    );
+    assert_eq!(write_data_frame(&mut buf, &p, &[0x55; 50], true).unwrap(), 86);
     assert_eq!(&buf[24..32], &[0xaa, 0xaa, 0x03, 0, 0, 0, 0x08, 0x00]);
 }
 
@@ -143,10 +134,7 @@ fn four_address_data() {
     let want = hex(
         "08 03 00 00 02 00 00 00 01 00 02 00 00 00 00 00 02 00 00 00 02 00 00 00 02 00 00 00 00 00",
     );
-    let p = DataParams {
-        addr4: Some(STA),
-        ..DataParams::new(AP, STA, X, 0x0800)
-    };
+    let p = DataParams { addr4: Some(STA), ..DataParams::new(AP, STA, X, 0x0800) };
     let h = p.header();
     assert_eq!(h.buffer_len(), 30);
     round_trip(&want, &h);
@@ -170,10 +158,7 @@ fn null_and_qos_null() {
         hex("c8 01 2c 00 02 00 00 00 01 00 02 00 00 00 00 00 02 00 00 00 01 00 70 00 17 00");
     r.kind = FrameKind::QosNull;
     r.pwr_mgmt = false;
-    r.qos = Some(QosControl {
-        eosp: true,
-        ..QosControl::new(7, AckPolicy::Normal)
-    });
+    r.qos = Some(QosControl { eosp: true, ..QosControl::new(7, AckPolicy::Normal) });
     round_trip(&qnull, &r);
 }
 
@@ -201,10 +186,7 @@ fn rts_and_cts() {
     r.duration = 500;
     r.addr2 = Some(STA);
     round_trip(&rts, &r);
-    assert_eq!(
-        write_rts_frame(&mut buf, AP, STA, 500, true).unwrap(),
-        rts_frame_len(true)
-    );
+    assert_eq!(write_rts_frame(&mut buf, AP, STA, 500, true).unwrap(), rts_frame_len(true));
 
     let cts = hex("c4 00 e0 01 02 00 00 00 00 00");
     assert_eq!(write_cts_frame(&mut buf, STA, 480, false).unwrap(), 10);
@@ -287,9 +269,8 @@ fn management_headers() {
         (FrameKind::Action, "d0 00"),
     ];
     for &(kind, fc) in cases {
-        let bytes = hex(&format!(
-            "{fc} 3a 01 02 00 00 00 01 00 02 00 00 00 00 00 02 00 00 00 01 00 30 00"
-        ));
+        let bytes =
+            hex(&format!("{fc} 3a 01 02 00 00 00 01 00 02 00 00 00 00 00 02 00 00 00 01 00 30 00"));
         let mut r = Repr::new(kind, AP);
         r.duration = 314;
         r.addr2 = Some(STA);
@@ -331,22 +312,10 @@ fn other_kinds() {
     // BlockAck (type 1 subtype 9): RA, TA, then BA control + bitmap as body.
     let ba = hex("94 00 00 00 02 00 00 00 01 00 02 00 00 00 00 00 05 00");
     let f = Frame::new_checked(&ba[..]).unwrap();
-    assert_eq!(
-        f.kind(),
-        FrameKind::Other {
-            ftype: 1,
-            subtype: 9
-        }
-    );
+    assert_eq!(f.kind(), FrameKind::Other { ftype: 1, subtype: 9 });
     assert_eq!(f.header_len(), 16);
     assert_eq!(f.payload(), &[5, 0]);
-    let mut r = Repr::new(
-        FrameKind::Other {
-            ftype: 1,
-            subtype: 9,
-        },
-        AP,
-    );
+    let mut r = Repr::new(FrameKind::Other { ftype: 1, subtype: 9 }, AP);
     r.addr2 = Some(STA);
     round_trip(&ba, &r);
     // PS-Poll: AID in the duration field.

@@ -7,9 +7,7 @@ use sdmac_frame::radiotap::{
 };
 
 fn hex(s: &str) -> Vec<u8> {
-    s.split_whitespace()
-        .map(|b| u8::from_str_radix(b, 16).unwrap())
-        .collect()
+    s.split_whitespace().map(|b| u8::from_str_radix(b, 16).unwrap()).collect()
 }
 
 /// `bytes` parses to `want`, and `want` emits exactly `bytes`.
@@ -39,19 +37,14 @@ fn rx_header_tsft_flags_rate_channel_signal() {
         tsft: Some(0x1122_3344_5566_7788),
         flags: Some(flags::FCS_AT_END),
         rate: Some(12),
-        channel: Some(Channel::new(
-            2437,
-            channel_flags::GHZ2 | channel_flags::OFDM,
-        )),
+        channel: Some(Channel::new(2437, channel_flags::GHZ2 | channel_flags::OFDM)),
         antenna_signal: Some(-42),
         ..Repr::default()
     };
     round_trip(&bytes, &want);
     let h = Header::new_checked(&bytes[..]).unwrap();
-    let offsets: Vec<(u32, usize)> = h
-        .fields()
-        .map(|f| f.map(|f| (f.bit, f.offset)).unwrap())
-        .collect();
+    let offsets: Vec<(u32, usize)> =
+        h.fields().map(|f| f.map(|f| (f.bit, f.offset)).unwrap()).collect();
     assert_eq!(offsets, vec![(0, 8), (1, 16), (2, 17), (3, 18), (5, 22)]);
     assert!(want.fcs_at_end() && !want.bad_fcs());
 }
@@ -69,10 +62,7 @@ fn rx_header_channel_padding() {
     );
     let want = Repr {
         flags: Some(flags::FCS_AT_END | flags::BAD_FCS),
-        channel: Some(Channel::new(
-            5180,
-            channel_flags::GHZ5 | channel_flags::OFDM,
-        )),
+        channel: Some(Channel::new(5180, channel_flags::GHZ5 | channel_flags::OFDM)),
         antenna_signal: Some(-75),
         ..Repr::default()
     };
@@ -120,11 +110,7 @@ fn tx_header_with_wide_alignments() {
     let want = Repr {
         rate: Some(2),
         tx_flags: Some(tx_flags::FAIL),
-        mcs: Some(Mcs {
-            known: 0x03,
-            flags: 0x00,
-            index: 1,
-        }),
+        mcs: Some(Mcs { known: 0x03, flags: 0x00, index: 1 }),
         ampdu: Some(radiotap::AmpduStatus {
             reference: 0x1234_5678,
             flags: 2,
@@ -185,16 +171,10 @@ fn linux_multi_namespace_header() {
     );
     let r = Repr::parse(&h).unwrap();
     assert_eq!(r.tsft, Some(0xfedc_ba98_7654_3210));
-    assert_eq!(
-        r.channel,
-        Some(Channel::new(2412, channel_flags::GHZ2 | channel_flags::CCK))
-    );
+    assert_eq!(r.channel, Some(Channel::new(2412, channel_flags::GHZ2 | channel_flags::CCK)));
     assert_eq!(r.antenna_signal, Some(-59));
     assert_eq!(r.rx_flags, Some(0));
-    assert_eq!(
-        r.antenna, None,
-        "antenna indices are per-chain namespaces, not namespace 0"
-    );
+    assert_eq!(r.antenna, None, "antenna indices are per-chain namespaces, not namespace 0");
     assert_eq!(r.unknown_field, None);
 }
 
@@ -214,10 +194,7 @@ fn vht_and_he_fields_parse() {
     let h = Header::new_checked(&bytes[..]).unwrap();
     let r = Repr::parse(&h).unwrap();
     let vht = r.vht.unwrap();
-    assert_eq!(
-        (vht.known, vht.bandwidth, vht.mcs_nss[0]),
-        (0x0044, 4, 0x92)
-    );
+    assert_eq!((vht.known, vht.bandwidth, vht.mcs_nss[0]), (0x0044, 4, 0x92));
     assert_eq!(r.he, Some([0x0201, 0x0403, 0x0605, 0x0807, 0x0a09, 0x0c0b]));
     assert_eq!(r.lsig, Some([0x000b, 0x000c]));
     round_trip(&bytes, &r);
@@ -226,10 +203,7 @@ fn vht_and_he_fields_parse() {
 #[test]
 fn payload_follows_header() {
     let mut buf = vec![0u8; 64];
-    let r = Repr {
-        rate: Some(12),
-        ..Repr::default()
-    };
+    let r = Repr { rate: Some(12), ..Repr::default() };
     let n = r.emit_into(&mut buf).unwrap();
     assert_eq!(n, 9);
     buf[n..n + 2].copy_from_slice(&[0xd4, 0x00]);
@@ -237,10 +211,6 @@ fn payload_follows_header() {
     assert_eq!(&h.payload()[..2], &[0xd4, 0x00]);
     assert!(matches!(
         r.emit_into(&mut [0u8; 8]),
-        Err(sdmac_frame::Error::BufferTooSmall {
-            need: 9,
-            have: 8,
-            ..
-        })
+        Err(sdmac_frame::Error::BufferTooSmall { need: 9, have: 8, .. })
     ));
 }

@@ -41,11 +41,7 @@ fn poke_frame(b: &[u8]) {
         assert!(f.header_len() + f.payload().len() == b.len());
         if r.kind == FrameKind::Beacon || r.kind == FrameKind::ProbeResp {
             if let Ok(body) = BeaconBody::parse(f.payload(), f.header_len()) {
-                let _ = (
-                    body.ssid(),
-                    body.ds_channel(),
-                    body.rates().map(|r| r.count()),
-                );
+                let _ = (body.ssid(), body.ds_channel(), body.rates().map(|r| r.count()));
                 for e in body.elements() {
                     let _ = e;
                 }
@@ -59,14 +55,7 @@ fn poke_frame(b: &[u8]) {
 /// Touches every accessor of a checked radiotap view.
 fn poke_radiotap(b: &[u8]) {
     if let Ok(h) = Header::new_checked(b) {
-        let _ = (
-            h.version(),
-            h.pad(),
-            h.header_len(),
-            h.present(),
-            h.present_count(),
-            h.payload(),
-        );
+        let _ = (h.version(), h.pad(), h.header_len(), h.present(), h.present_count(), h.payload());
         for i in 0..h.present_count() + 1 {
             let _ = h.present_word(i);
         }

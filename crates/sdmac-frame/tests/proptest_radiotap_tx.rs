@@ -8,9 +8,14 @@ use sdmac_frame::radiotap::{tx_flags, Header, Repr, TxParams, TxRate, TxStatus};
 fn tx_rate() -> impl Strategy<Value = TxRate> {
     prop_oneof![
         any::<u8>().prop_map(|units_500k| TxRate::Legacy { units_500k }),
-        (0u8..77, any::<bool>(), any::<bool>()).prop_map(|(mcs, bw40, short_gi)| TxRate::Ht { mcs, bw40, short_gi }),
-        (0u8..10, 1u8..9, prop::sample::select(vec![20u16, 40, 80, 160]), any::<bool>())
-            .prop_map(|(mcs, nss, width_mhz, short_gi)| TxRate::Vht { mcs, nss, width_mhz, short_gi }),
+        (0u8..77, any::<bool>(), any::<bool>()).prop_map(|(mcs, bw40, short_gi)| TxRate::Ht {
+            mcs,
+            bw40,
+            short_gi
+        }),
+        (0u8..10, 1u8..9, prop::sample::select(vec![20u16, 40, 80, 160]), any::<bool>()).prop_map(
+            |(mcs, nss, width_mhz, short_gi)| TxRate::Vht { mcs, nss, width_mhz, short_gi }
+        ),
     ]
 }
 

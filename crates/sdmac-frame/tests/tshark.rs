@@ -14,9 +14,7 @@ const STA: MacAddress = MacAddress([0x02, 0, 0, 0, 0x00, 0x00]);
 
 fn tshark() -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| d.join("tshark"))
-        .find(|p| p.is_file())
+    std::env::split_paths(&path).map(|d| d.join("tshark")).find(|p| p.is_file())
 }
 
 fn rx_radiotap(rate_500k: u8) -> radiotap::Repr {
@@ -24,10 +22,7 @@ fn rx_radiotap(rate_500k: u8) -> radiotap::Repr {
         tsft: Some(1_000_000),
         flags: Some(flags::FCS_AT_END),
         rate: Some(rate_500k),
-        channel: Some(Channel::new(
-            2437,
-            channel_flags::GHZ2 | channel_flags::OFDM,
-        )),
+        channel: Some(Channel::new(2437, channel_flags::GHZ2 | channel_flags::OFDM)),
         antenna_signal: Some(-40),
         ..radiotap::Repr::default()
     }
@@ -52,11 +47,7 @@ fn run(tshark: &Path, file: &Path, args: &[&str]) -> String {
         .args(args)
         .output()
         .expect("run tshark");
-    assert!(
-        out.status.success(),
-        "tshark failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "tshark failed: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -76,9 +67,7 @@ fn tshark_decodes_our_frames() {
         };
         write_data_frame(b, &p, b"sdmac payload", true).unwrap()
     });
-    let ack = packet(&rx_radiotap(12), |b| {
-        write_ack_frame(b, STA, 0, true).unwrap()
-    });
+    let ack = packet(&rx_radiotap(12), |b| write_ack_frame(b, STA, 0, true).unwrap());
     let qos = packet(&rx_radiotap(108), |b| {
         let p = DataParams {
             from_ds: true,
@@ -89,11 +78,8 @@ fn tshark_decodes_our_frames() {
         };
         write_data_frame(b, &p, &[0u8; 40], true).unwrap()
     });
-    let rates = [
-        SupportedRate::new(2, true),
-        SupportedRate::new(4, true),
-        SupportedRate::new(12, false),
-    ];
+    let rates =
+        [SupportedRate::new(2, true), SupportedRate::new(4, true), SupportedRate::new(12, false)];
     let beacon = packet(&rx_radiotap(2), |b| {
         let p = BeaconParams {
             seq: 7,
@@ -122,10 +108,7 @@ fn tshark_decodes_our_frames() {
         0xc4, 0x00, 0xc6, 0x01, // chain 0: -60 dBm antenna 0; chain 1: -58 dBm antenna 1
     ];
     let rt = radiotap::Header::new_checked(&linux[..]).unwrap();
-    assert_eq!(
-        radiotap::Repr::parse(&rt).unwrap().antenna_signal,
-        Some(-59)
-    );
+    assert_eq!(radiotap::Repr::parse(&rt).unwrap().antenna_signal, Some(-59));
     let mut ack_nofcs = [0u8; 10];
     write_ack_frame(&mut ack_nofcs, AP, 0, false).unwrap();
     linux.extend_from_slice(&ack_nofcs);
@@ -135,8 +118,7 @@ fn tshark_decodes_our_frames() {
         .join(format!("sdmac-frame-tshark-{}.pcapng", std::process::id()));
     let mut w = PcapngWriter::new(Vec::new(), LINKTYPE_IEEE802_11_RADIOTAP, "sdmac0").unwrap();
     for (i, p) in packets.iter().enumerate() {
-        w.write_packet(1_700_000_000_000_000_000 + i as u64 * 1_000, p)
-            .unwrap();
+        w.write_packet(1_700_000_000_000_000_000 + i as u64 * 1_000, p).unwrap();
     }
     let bytes = w.into_inner();
     // Our own reader agrees with our writer.
@@ -216,21 +198,14 @@ fn tshark_decodes_our_frames() {
     assert_eq!(&rows[2][..3], &["4095", "5", "1"]);
     assert_eq!(&rows[3][..3], &["7", "", "1"]);
     // tshark 4.0 prints the SSID as hex bytes, later versions as text
-    assert!(
-        rows[3][3] == "73646d6163" || rows[3][3] == "sdmac",
-        "{}",
-        rows[3][3]
-    );
+    assert!(rows[3][3] == "73646d6163" || rows[3][3] == "sdmac", "{}", rows[3][3]);
     assert_eq!(rows[3][4], "6");
     // every chain's signal, in wire order
     assert_eq!(rows[5][6], "-59,-60,-58");
 
     // No expert warnings of the malformed / error kind anywhere.
     let verbose = run(&tshark, &file, &["-V"]);
-    assert!(
-        !verbose.contains("Malformed"),
-        "tshark reports a malformed packet:\n{verbose}"
-    );
+    assert!(!verbose.contains("Malformed"), "tshark reports a malformed packet:\n{verbose}");
     let expert = run(
         &tshark,
         &file,
@@ -249,12 +224,7 @@ fn tshark_decodes_our_frames() {
         let cols: Vec<&str> = line.split('\t').collect();
         assert!(cols[0].is_empty(), "malformed packet: {line}");
         // Severities: 0x200000 chat, 0x400000 note, 0x600000 warning, 0x800000 error.
-        for sev in cols
-            .get(1)
-            .unwrap_or(&"")
-            .split(',')
-            .filter(|s| !s.is_empty())
-        {
+        for sev in cols.get(1).unwrap_or(&"").split(',').filter(|s| !s.is_empty()) {
             let sev: u32 = sev.parse().unwrap();
             assert!(sev < 0x60_0000, "tshark warning/error: {line}");
         }

@@ -12,7 +12,10 @@
 //! confirmations (or when the interface goes away) waits `linger-ms` (default 0;
 //! echoes that come then are counted) and prints a summary line.
 
-use sdmac_api::{parse_rate_series, Ac, ApiError, Backend, Body, Confirmation, Interface, MacAddress, Status, TxAttrs, Wait};
+use sdmac_api::{
+    parse_rate_series, Ac, ApiError, Backend, Body, Confirmation, Interface, MacAddress, Status,
+    TxAttrs, Wait,
+};
 use sdmac_linux::{LinuxBackend, LinuxConfig};
 use std::process::exit;
 use std::time::{Duration, Instant};
@@ -63,7 +66,8 @@ fn opt<T: std::fmt::Display>(x: Option<T>) -> String {
 }
 
 fn open(iface: &str, freq: &str, timeout_ms: u64) -> LinuxBackend {
-    let freq: u32 = freq.parse().unwrap_or_else(|_| die(&format!("{freq:?} is not a frequency in MHz")));
+    let freq: u32 =
+        freq.parse().unwrap_or_else(|_| die(&format!("{freq:?} is not a frequency in MHz")));
     let mut cfg = LinuxConfig::new(freq);
     cfg.report_timeout = Duration::from_millis(timeout_ms);
     LinuxBackend::open(iface, cfg).unwrap_or_else(|e| die(&e))
@@ -73,11 +77,14 @@ fn send(args: &[String]) {
     if args.len() < 5 {
         die("send IFACE FREQ DST COUNT RATES [no-ack] [ac=BE] [payload=TEXT] [timeout-ms=N] [window=N]");
     }
-    let (mut no_ack, mut ac, mut payload, mut timeout_ms, mut window, mut linger_ms) = (false, Ac::Be, "sdmac".to_string(), 1000u64, 1usize, 0u64);
+    let (mut no_ack, mut ac, mut payload, mut timeout_ms, mut window, mut linger_ms) =
+        (false, Ac::Be, "sdmac".to_string(), 1000u64, 1usize, 0u64);
     for a in &args[5..] {
         match a.split_once('=') {
             None if a == "no-ack" => no_ack = true,
-            Some(("ac", v)) => ac = Ac::parse(v).unwrap_or_else(|| die(&format!("unknown AC {v:?}"))),
+            Some(("ac", v)) => {
+                ac = Ac::parse(v).unwrap_or_else(|| die(&format!("unknown AC {v:?}")))
+            }
             Some(("payload", v)) => payload = v.to_string(),
             Some(("timeout-ms", v)) => timeout_ms = v.parse().unwrap_or_else(|_| die("timeout-ms")),
             Some(("window", v)) => window = v.parse().unwrap_or_else(|_| die("window")),
@@ -89,7 +96,11 @@ fn send(args: &[String]) {
     let mut b = Interface::new(open(&args[0], &args[1], timeout_ms));
     let dst = mac(&args[2]);
     let count: u64 = args[3].parse().unwrap_or_else(|_| die("COUNT"));
-    let rates = if args[4] == "auto" { None } else { Some(parse_rate_series(&args[4]).unwrap_or_else(|e| die(&e))) };
+    let rates = if args[4] == "auto" {
+        None
+    } else {
+        Some(parse_rate_series(&args[4]).unwrap_or_else(|e| die(&e)))
+    };
     let attrs = TxAttrs { dst: Some(dst), rates, no_ack, timestamps: true };
     let (mut next, mut confirmed) = (0u64, 0u64);
     let mut by_status = std::collections::BTreeMap::<&'static str, u64>::new();
@@ -158,7 +169,16 @@ fn recv(args: &[String]) {
         match b.data_ind(&mut buf, Wait::For(Duration::from_millis(200))) {
             Ok(Some(i)) => {
                 let p = &buf[i.payload_offset.min(buf.len())..];
-                let text: String = p.iter().map(|&c| if (0x20..0x7f).contains(&c) && c != b'"' && c != b'\\' { c as char } else { '.' }).collect();
+                let text: String = p
+                    .iter()
+                    .map(|&c| {
+                        if (0x20..0x7f).contains(&c) && c != b'"' && c != b'\\' {
+                            c as char
+                        } else {
+                            '.'
+                        }
+                    })
+                    .collect();
                 println!(
                     "{{\"ind\":{},\"class\":\"{:?}\",\"src\":\"{}\",\"dst\":\"{}\",\"ac\":\"{}\",\"len\":{},\"payload\":\"{}\",\"dup\":{},\"signal\":{},\"rate\":\"{}\",\"tsft\":{},\"t_end\":{}}}",
                     i.id, i.class, i.src, i.dst, i.ac.name(), i.len, text, i.duplicate, num(i.rx.signal_dbm), i.rx.rate, opt(i.rx.tsft_us), i.rx.t_end.as_ns()
@@ -170,7 +190,10 @@ fn recv(args: &[String]) {
         }
     }
     let s = b.stats();
-    println!("{{\"recv_summary\":true,\"indicated\":{},\"rx_pkttypes\":{},\"echo_pkttypes\":{}}}", s.indicated, s.rx_pkttypes, s.echo_pkttypes);
+    println!(
+        "{{\"recv_summary\":true,\"indicated\":{},\"rx_pkttypes\":{},\"echo_pkttypes\":{}}}",
+        s.indicated, s.rx_pkttypes, s.echo_pkttypes
+    );
 }
 
 fn beacons(args: &[String]) {
@@ -181,7 +204,14 @@ fn beacons(args: &[String]) {
     let n: u64 = args[2].parse().unwrap_or_else(|_| die("COUNT"));
     for _ in 0..n {
         match b.beacon_ind(Wait::For(Duration::from_secs(10))) {
-            Ok(Some(x)) => println!("{{\"beacon\":{},\"bssid\":\"{}\",\"tsf\":{},\"signal\":{},\"t_end\":{}}}", x.seq, x.bssid, opt(x.tsf_us), num(x.signal_dbm), x.t_end.as_ns()),
+            Ok(Some(x)) => println!(
+                "{{\"beacon\":{},\"bssid\":\"{}\",\"tsf\":{},\"signal\":{},\"t_end\":{}}}",
+                x.seq,
+                x.bssid,
+                opt(x.tsf_us),
+                num(x.signal_dbm),
+                x.t_end.as_ns()
+            ),
             Ok(None) => die("no beacon within 10 s"),
             Err(e) => die(&format!("beacon_ind: {e}")),
         }
@@ -194,22 +224,56 @@ fn refuse(args: &[String]) {
     }
     let mut b = open(&args[0], &args[1], 1000);
     let dst = mac(&args[2]);
-    let one = |r: &str| TxAttrs { dst: Some(dst), rates: Some(parse_rate_series(r).unwrap_or_else(|e| die(&e))), no_ack: false, timestamps: true };
+    let one = |r: &str| TxAttrs {
+        dst: Some(dst),
+        rates: Some(parse_rate_series(r).unwrap_or_else(|e| die(&e))),
+        no_ack: false,
+        timestamps: true,
+    };
     let cases: Vec<(&str, Result<(), ApiError>)> = vec![
-        ("payload_too_long", b.data_req(1, Body::Payload(&[0u8; 2305]), Ac::Be, &one("54"), sdmac_api::Time::ZERO)),
-        ("frame_too_long_for_phy", b.data_req(2, Body::Frame(&[0x08u8; 4100]), Ac::Be, &one("54"), sdmac_api::Time::ZERO)),
-        ("rate_not_in_band", b.data_req(3, Body::Payload(b"x"), Ac::Be, &one(if args[1].starts_with('2') { "vht0-1ss-20" } else { "1" }), sdmac_api::Time::ZERO)),
-        ("series_too_long", Err(ApiError::InvalidRequest { what: "rates", reason: parse_rate_series("54,48,36,24,12").err().unwrap_or_default() })),
+        (
+            "payload_too_long",
+            b.data_req(1, Body::Payload(&[0u8; 2305]), Ac::Be, &one("54"), sdmac_api::Time::ZERO),
+        ),
+        (
+            "frame_too_long_for_phy",
+            b.data_req(2, Body::Frame(&[0x08u8; 4100]), Ac::Be, &one("54"), sdmac_api::Time::ZERO),
+        ),
+        (
+            "rate_not_in_band",
+            b.data_req(
+                3,
+                Body::Payload(b"x"),
+                Ac::Be,
+                &one(if args[1].starts_with('2') { "vht0-1ss-20" } else { "1" }),
+                sdmac_api::Time::ZERO,
+            ),
+        ),
+        (
+            "series_too_long",
+            Err(ApiError::InvalidRequest {
+                what: "rates",
+                reason: parse_rate_series("54,48,36,24,12").err().unwrap_or_default(),
+            }),
+        ),
     ];
     for (what, r) in cases {
         match r {
             Ok(()) => println!("{{\"refuse\":\"{what}\",\"refused\":false}}"),
-            Err(e) => println!("{{\"refuse\":\"{what}\",\"refused\":true,\"kind\":\"{}\",\"error\":{:?}}}", e.kind(), e.to_string()),
+            Err(e) => println!(
+                "{{\"refuse\":\"{what}\",\"refused\":true,\"kind\":\"{}\",\"error\":{:?}}}",
+                e.kind(),
+                e.to_string()
+            ),
         }
     }
     // Nothing was sent: nothing to confirm.
     let c = b.data_con(Wait::For(Duration::from_millis(500)));
-    println!("{{\"unconfirmed\":{},\"confirmation\":{}}}", b.unconfirmed(), matches!(c, Ok(Some(_))));
+    println!(
+        "{{\"unconfirmed\":{},\"confirmation\":{}}}",
+        b.unconfirmed(),
+        matches!(c, Ok(Some(_)))
+    );
 }
 
 fn main() {

@@ -15,7 +15,9 @@
 //! is reported in the JSON); 1 with the error on stderr otherwise; 2 for bad usage.
 
 use sdmac_linux::control::caps::{self, CapSets, CAP_NET_ADMIN, CAP_NET_RAW};
-use sdmac_linux::control::{Active, Channel, ControlError, MonitorInterface, MonitorOptions, Radio, TxPowerSetting, Width};
+use sdmac_linux::control::{
+    Active, Channel, ControlError, MonitorInterface, MonitorOptions, Radio, TxPowerSetting, Width,
+};
 use sdmac_netlink::nl80211::{feature, iftype};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
@@ -50,16 +52,40 @@ fn parse_args() -> Args {
             "--channel" => {
                 let v = val("--channel");
                 let (f, w) = v.split_once('/').unwrap_or((&v, "20-noht"));
-                let freq_mhz = f.parse().unwrap_or_else(|_| usage(&format!("--channel: {f:?} is not a frequency in MHz")));
-                let width = Width::parse(w).unwrap_or_else(|| usage(&format!("--channel: {w:?} is not a width (20-noht, 20, 40+, 40-, 80, 160)")));
+                let freq_mhz = f.parse().unwrap_or_else(|_| {
+                    usage(&format!("--channel: {f:?} is not a frequency in MHz"))
+                });
+                let width = Width::parse(w).unwrap_or_else(|| {
+                    usage(&format!(
+                        "--channel: {w:?} is not a width (20-noht, 20, 40+, 40-, 80, 160)"
+                    ))
+                });
                 a.channel = Some(Channel { freq_mhz, width });
             }
-            "--txpower-mbm" => a.txpower = Some(val("--txpower-mbm").parse().unwrap_or_else(|_| usage("--txpower-mbm takes mBm"))),
-            "--coverage-class" => a.coverage = Some(val("--coverage-class").parse().unwrap_or_else(|_| usage("--coverage-class takes 0..255"))),
+            "--txpower-mbm" => {
+                a.txpower = Some(
+                    val("--txpower-mbm")
+                        .parse()
+                        .unwrap_or_else(|_| usage("--txpower-mbm takes mBm")),
+                )
+            }
+            "--coverage-class" => {
+                a.coverage = Some(
+                    val("--coverage-class")
+                        .parse()
+                        .unwrap_or_else(|_| usage("--coverage-class takes 0..255")),
+                )
+            }
             "--bitrates" => {
                 let v = val("--bitrates");
-                let r = v.split(',').map(|m| m.parse::<f64>().map(|x| (x * 10.0).round() as u32)).collect::<Result<Vec<_>, _>>();
-                a.bitrates = Some(r.unwrap_or_else(|_| usage("--bitrates takes Mb/s values separated by commas")));
+                let r = v
+                    .split(',')
+                    .map(|m| m.parse::<f64>().map(|x| (x * 10.0).round() as u32))
+                    .collect::<Result<Vec<_>, _>>();
+                a.bitrates =
+                    Some(r.unwrap_or_else(|_| {
+                        usage("--bitrates takes Mb/s values separated by commas")
+                    }));
             }
             "--name" => a.name = Some(val("--name")),
             "--active" => {
@@ -86,7 +112,8 @@ fn parse_args() -> Args {
 }
 
 fn mac(m: Option<[u8; 6]>) -> Value {
-    m.map(|m| json!(m.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(":"))).unwrap_or(Value::Null)
+    m.map(|m| json!(m.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(":")))
+        .unwrap_or(Value::Null)
 }
 
 fn caps_json(s: &CapSets) -> Value {
@@ -96,7 +123,9 @@ fn caps_json(s: &CapSets) -> Value {
 fn outcome<T: Into<Value>>(r: Result<T, ControlError>) -> Value {
     match r {
         Ok(v) => json!({"ok": v.into()}),
-        Err(e) => json!({"error": e.to_string(), "not_supported": matches!(e, ControlError::NotSupported { .. })}),
+        Err(e) => {
+            json!({"error": e.to_string(), "not_supported": matches!(e, ControlError::NotSupported { .. })})
+        }
     }
 }
 
@@ -113,7 +142,8 @@ fn main() {
     }
     let radio = Radio::open(&a.iface).unwrap_or_else(|e| fail(e));
     // the whole backend needs both: the monitor (here) and the data half's packet socket
-    caps::require(&a.iface, "opening a radio", &[CAP_NET_ADMIN, CAP_NET_RAW]).unwrap_or_else(|e| fail(e));
+    caps::require(&a.iface, "opening a radio", &[CAP_NET_ADMIN, CAP_NET_RAW])
+        .unwrap_or_else(|e| fail(e));
     let w = &radio.wiphy;
     let radio_json = json!({
         "asked": radio.asked,
@@ -162,7 +192,11 @@ fn main() {
         set["coverage_class"] = outcome(mon.set_coverage_class(c).map(|_| c));
     }
     if let Some(r) = &a.bitrates {
-        let freq = a.channel.map(|c| c.freq_mhz).or_else(|| mon.channel().ok().map(|c| c.freq_mhz)).unwrap_or(2412);
+        let freq = a
+            .channel
+            .map(|c| c.freq_mhz)
+            .or_else(|| mon.channel().ok().map(|c| c.freq_mhz))
+            .unwrap_or(2412);
         set["bitrates"] = outcome(mon.set_fixed_bitrates(freq, r).map(|_| json!(r)));
     }
     let get = json!({
@@ -172,7 +206,8 @@ fn main() {
         "bitrates": outcome(mon.fixed_bitrates().map(|v| json!(v))),
     });
     let monitor = json!({"name": mon.name(), "ifindex": mon.ifindex(), "mac": mac(mon.mac()), "active": mon.is_active(), "flags": mon.flags().0});
-    let mut out = json!({"radio": radio_json, "monitor": monitor, "caps": caps_out, "set": set, "get": get});
+    let mut out =
+        json!({"radio": radio_json, "monitor": monitor, "caps": caps_out, "set": set, "get": get});
     if let Some(f) = &a.wait_for {
         println!("READY {}", out);
         let t = Instant::now();

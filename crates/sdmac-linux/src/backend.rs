@@ -30,14 +30,16 @@
 //! `Dropped(Closed)`, blocked calls return, and later calls answer `Closed` once the
 //! queued confirmations and indications have been read.
 
-use crate::frames::{check_raw_frame, injected, payload_frame, read, set_seq, Read, MAX_PSDU_NON_HT};
+use crate::frames::{
+    check_raw_frame, injected, payload_frame, read, set_seq, Read, MAX_PSDU_NON_HT,
+};
 use crate::matcher::{Echo, EchoOutcome, Key, Matcher, Request};
 use crate::rates::{from_tx_rate, to_tx_rate, Band};
 use crate::socket::{realtime_offset_ns, PacketSocket, RxBatch};
 use sdmac_api::attribute::lookup;
 use sdmac_api::{
-    Ac, ApiError, Backend, BeaconInd, Body, Confirmation, Indication, MacAddress, RxInfo, Scope, Time, Timestamps, TxAttrs, Value, Wait, MAX_ID,
-    MAX_PAYLOAD,
+    Ac, ApiError, Backend, BeaconInd, Body, Confirmation, Indication, MacAddress, RxInfo, Scope,
+    Time, Timestamps, TxAttrs, Value, Wait, MAX_ID, MAX_PAYLOAD,
 };
 use sdmac_frame::radiotap::TxParams;
 use sdmac_rt::{monotonic_ns, EventFd};
@@ -81,7 +83,14 @@ pub struct LinuxConfig {
 impl LinuxConfig {
     /// Defaults for a monitor on `freq_mhz`.
     pub fn new(freq_mhz: u32) -> LinuxConfig {
-        LinuxConfig { freq_mhz, report_timeout: Duration::from_secs(1), bssid: None, max_pending: 1024, con_capacity: 4096, ind_capacity: 4096 }
+        LinuxConfig {
+            freq_mhz,
+            report_timeout: Duration::from_secs(1),
+            bssid: None,
+            max_pending: 1024,
+            con_capacity: 4096,
+            ind_capacity: 4096,
+        }
     }
 }
 
@@ -166,7 +175,10 @@ pub struct LinuxBackend {
 
 impl std::fmt::Debug for LinuxBackend {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LinuxBackend").field("iface", &self.shared.sock.info().name).field("addr", &self.addr).finish()
+        f.debug_struct("LinuxBackend")
+            .field("iface", &self.shared.sock.info().name)
+            .field("addr", &self.addr)
+            .finish()
     }
 }
 
@@ -174,7 +186,9 @@ impl LinuxBackend {
     /// Opens the backend on the monitor interface `iface` (which must exist and be
     /// up, on channel `cfg.freq_mhz`). Needs CAP_NET_RAW.
     pub fn open(iface: &str, cfg: LinuxConfig) -> Result<LinuxBackend, String> {
-        let band = Band::of(cfg.freq_mhz).ok_or_else(|| format!("{iface}: {} MHz is not a Wi-Fi channel frequency", cfg.freq_mhz))?;
+        let band = Band::of(cfg.freq_mhz).ok_or_else(|| {
+            format!("{iface}: {} MHz is not a Wi-Fi channel frequency", cfg.freq_mhz)
+        })?;
         let sock = PacketSocket::open(iface)?;
         let addr = MacAddress(sock.info().addr);
         let state = State {
@@ -192,14 +206,32 @@ impl LinuxBackend {
             read: 0,
         };
         let efd = EventFd::new().map_err(|e| format!("{iface}: eventfd: {e}"))?;
-        let shared = Arc::new(Shared { state: Mutex::new(state), cond: Condvar::new(), efd, efd_on: AtomicBool::new(false), stop: AtomicBool::new(false), sock });
+        let shared = Arc::new(Shared {
+            state: Mutex::new(state),
+            cond: Condvar::new(),
+            efd,
+            efd_on: AtomicBool::new(false),
+            stop: AtomicBool::new(false),
+            sock,
+        });
         let s2 = shared.clone();
         let cap = cfg.ind_capacity;
         let thread = std::thread::Builder::new()
             .name(format!("sdmac-linux-{iface}"))
             .spawn(move || receive_loop(&s2, addr, cap))
             .map_err(|e| format!("{iface}: starting the receive thread: {e}"))?;
-        Ok(LinuxBackend { shared, thread: Some(thread), cfg, band, addr, seq: 0, mpdu: vec![0; MAX_PSDU_NON_HT + 64], out: Vec::new(), control: None, last_sent: None })
+        Ok(LinuxBackend {
+            shared,
+            thread: Some(thread),
+            cfg,
+            band,
+            addr,
+            seq: 0,
+            mpdu: vec![0; MAX_PSDU_NON_HT + 64],
+            out: Vec::new(),
+            control: None,
+            last_sent: None,
+        })
     }
 
     /// Routes `set`/`get` of adapter attributes to `control` (nl80211).
@@ -238,14 +270,24 @@ impl LinuxBackend {
 
     fn validate(&self, attrs: &TxAttrs) -> Result<(), ApiError> {
         if let Some(r) = &attrs.rates {
-            sdmac_api::check_tries(r).map_err(|reason| ApiError::InvalidRequest { what: "rates", reason })?;
+            sdmac_api::check_tries(r)
+                .map_err(|reason| ApiError::InvalidRequest { what: "rates", reason })?;
             if r.entries().len() > 4 {
-                return Err(ApiError::InvalidRequest { what: "rates", reason: format!("{} entries (at most 4)", r.entries().len()) });
-            }
-            if let Some((bad, _)) = r.entries().iter().find(|(r, _)| !self.band.has(*r) || to_tx_rate(*r).is_none()) {
                 return Err(ApiError::InvalidRequest {
                     what: "rates",
-                    reason: format!("rate {bad} is not a rate of the {} band (channel {} MHz)", self.band.name(), self.cfg.freq_mhz),
+                    reason: format!("{} entries (at most 4)", r.entries().len()),
+                });
+            }
+            if let Some((bad, _)) =
+                r.entries().iter().find(|(r, _)| !self.band.has(*r) || to_tx_rate(*r).is_none())
+            {
+                return Err(ApiError::InvalidRequest {
+                    what: "rates",
+                    reason: format!(
+                        "rate {bad} is not a rate of the {} band (channel {} MHz)",
+                        self.band.name(),
+                        self.cfg.freq_mhz
+                    ),
                 });
             }
         }
@@ -261,7 +303,11 @@ impl LinuxBackend {
         phy.min(mtu)
     }
 
-    fn wait_for<T>(&mut self, wait: Wait, mut take: impl FnMut(&mut State) -> Option<T>) -> Result<Option<T>, ApiError> {
+    fn wait_for<T>(
+        &mut self,
+        wait: Wait,
+        mut take: impl FnMut(&mut State) -> Option<T>,
+    ) -> Result<Option<T>, ApiError> {
         let deadline = wait.deadline(Time::from_ns(monotonic_ns())).as_ns();
         let mut st = self.shared.lock();
         loop {
@@ -271,7 +317,11 @@ impl LinuxBackend {
             if st.closed.is_some() {
                 return Err(ApiError::Closed);
             }
-            if self.shared.efd_on.load(Ordering::SeqCst) && st.cons.is_empty() && st.inds.is_empty() && st.beacons.is_empty() {
+            if self.shared.efd_on.load(Ordering::SeqCst)
+                && st.cons.is_empty()
+                && st.inds.is_empty()
+                && st.beacons.is_empty()
+            {
                 self.shared.efd.clear();
             }
             let now = monotonic_ns();
@@ -294,7 +344,14 @@ impl Drop for LinuxBackend {
 }
 
 impl Backend for LinuxBackend {
-    fn data_req(&mut self, id: u64, body: Body<'_>, ac: Ac, attrs: &TxAttrs, t1: Time) -> Result<(), ApiError> {
+    fn data_req(
+        &mut self,
+        id: u64,
+        body: Body<'_>,
+        ac: Ac,
+        attrs: &TxAttrs,
+        t1: Time,
+    ) -> Result<(), ApiError> {
         let t2 = if !t1.is_zero() { Time::from_ns(monotonic_ns()) } else { Time::ZERO };
         self.last_sent = None;
         if id > MAX_ID {
@@ -322,7 +379,10 @@ impl Backend for LinuxBackend {
                 let bssid = self.cfg.bssid.unwrap_or(dst);
                 let n = payload_frame(&mut self.mpdu, dst, self.addr, bssid, ac, attrs.no_ack, p)?;
                 if n > max {
-                    return Err(ApiError::TooLong { len: p.len(), max: p.len().saturating_sub(n - max) });
+                    return Err(ApiError::TooLong {
+                        len: p.len(),
+                        max: p.len().saturating_sub(n - max),
+                    });
                 }
                 (n, dst)
             }
@@ -336,7 +396,13 @@ impl Backend for LinuxBackend {
             }
         };
         if attrs.dst.is_some_and(|d| d != dst) {
-            return Err(ApiError::InvalidRequest { what: "dst", reason: format!("{} differs from the frame's address 1 {dst}", attrs.dst.unwrap_or(dst)) });
+            return Err(ApiError::InvalidRequest {
+                what: "dst",
+                reason: format!(
+                    "{} differs from the frame's address 1 {dst}",
+                    attrs.dst.unwrap_or(dst)
+                ),
+            });
         }
         let mut st = self.shared.lock();
         if st.closed.is_some() {
@@ -380,10 +446,19 @@ impl Backend for LinuxBackend {
             Err(e) => {
                 st.matcher.withdraw(&key);
                 return Err(match e.raw_os_error() {
-                    Some(libc::EAGAIN) | Some(libc::ENOBUFS) => ApiError::QueueFull { ac, limit: st.matcher.len() },
-                    Some(libc::EMSGSIZE) => ApiError::TooLong { len, max: self.shared.sock.info().mtu },
-                    Some(libc::ENETDOWN) | Some(libc::ENXIO) | Some(libc::ENODEV) => ApiError::Closed,
-                    _ => ApiError::InvalidRequest { what: "frame", reason: format!("the kernel refused it: {e}") },
+                    Some(libc::EAGAIN) | Some(libc::ENOBUFS) => {
+                        ApiError::QueueFull { ac, limit: st.matcher.len() }
+                    }
+                    Some(libc::EMSGSIZE) => {
+                        ApiError::TooLong { len, max: self.shared.sock.info().mtu }
+                    }
+                    Some(libc::ENETDOWN) | Some(libc::ENXIO) | Some(libc::ENODEV) => {
+                        ApiError::Closed
+                    }
+                    _ => ApiError::InvalidRequest {
+                        what: "frame",
+                        reason: format!("the kernel refused it: {e}"),
+                    },
                 });
             }
         }
@@ -426,7 +501,12 @@ impl Backend for LinuxBackend {
         let spec = lookup(name, &scope, true)?;
         match &mut self.control {
             Some(c) => c.set(spec.name, scope, value),
-            None => Err(ApiError::Unsupported { what: format!("setting {:?} (the linux backend was opened without its nl80211 control)", spec.name) }),
+            None => Err(ApiError::Unsupported {
+                what: format!(
+                    "setting {:?} (the linux backend was opened without its nl80211 control)",
+                    spec.name
+                ),
+            }),
         }
     }
 
@@ -439,7 +519,12 @@ impl Backend for LinuxBackend {
         }
         match &mut self.control {
             Some(c) => c.get(spec.name, scope),
-            None => Err(ApiError::Unsupported { what: format!("reading {:?} (the linux backend was opened without its nl80211 control)", spec.name) }),
+            None => Err(ApiError::Unsupported {
+                what: format!(
+                    "reading {:?} (the linux backend was opened without its nl80211 control)",
+                    spec.name
+                ),
+            }),
         }
     }
 
@@ -464,7 +549,11 @@ impl Backend for LinuxBackend {
     fn event_fd(&mut self) -> Option<RawFd> {
         self.shared.efd_on.store(true, Ordering::SeqCst);
         let st = self.shared.lock();
-        if !st.cons.is_empty() || !st.inds.is_empty() || !st.beacons.is_empty() || st.closed.is_some() {
+        if !st.cons.is_empty()
+            || !st.inds.is_empty()
+            || !st.beacons.is_empty()
+            || st.closed.is_some()
+        {
             self.shared.efd.signal();
         }
         Some(self.shared.efd.as_raw_fd())
@@ -483,15 +572,24 @@ fn receive_loop(sh: &Shared, me: MacAddress, cap: usize) {
         let timeout_ms = {
             let st = sh.lock();
             let now = monotonic_ns();
-            st.matcher.next_deadline().map_or(100, |d| (d.saturating_sub(now) / 1_000_000 + 1).min(100)) as i32
+            st.matcher
+                .next_deadline()
+                .map_or(100, |d| (d.saturating_sub(now) / 1_000_000 + 1).min(100))
+                as i32
         };
         let revents = match sh.sock.poll(timeout_ms) {
             Ok(r) => r,
             Err(e) => return close(sh, format!("poll: {e}")),
         };
         let mut failure = None;
-        if revents & (libc::POLLERR | libc::POLLHUP | libc::POLLNVAL) != 0 && revents & libc::POLLIN == 0 {
-            failure = Some(sh.sock.take_error().map_or_else(|| "the socket failed".to_string(), |e| e.to_string()));
+        if revents & (libc::POLLERR | libc::POLLHUP | libc::POLLNVAL) != 0
+            && revents & libc::POLLIN == 0
+        {
+            failure = Some(
+                sh.sock
+                    .take_error()
+                    .map_or_else(|| "the socket failed".to_string(), |e| e.to_string()),
+            );
         }
         let off = realtime_offset_ns();
         let mut any = false;
@@ -508,7 +606,11 @@ fn receive_loop(sh: &Shared, me: MacAddress, cap: usize) {
             let mut st = sh.lock();
             for i in 0..n {
                 let m = batch.meta[i];
-                let t = if m.stamp_realtime_ns == 0 { 0 } else { (m.stamp_realtime_ns as i128 - off).max(1) as u64 };
+                let t = if m.stamp_realtime_ns == 0 {
+                    0
+                } else {
+                    (m.stamp_realtime_ns as i128 - off).max(1) as u64
+                };
                 if m.truncated {
                     st.stats.skipped += 1;
                     continue;
@@ -541,7 +643,17 @@ fn receive_loop(sh: &Shared, me: MacAddress, cap: usize) {
 
 /// One frame read; true when something was queued for the application.
 #[allow(clippy::too_many_arguments)]
-fn handle(sh: &Shared, st: &mut State, me: MacAddress, cap: usize, bytes: &[u8], pkttype: u8, t: u64, now: u64, out: &mut Vec<u8>) -> bool {
+fn handle(
+    sh: &Shared,
+    st: &mut State,
+    me: MacAddress,
+    cap: usize,
+    bytes: &[u8],
+    pkttype: u8,
+    t: u64,
+    now: u64,
+    out: &mut Vec<u8>,
+) -> bool {
     let bit = 1u8.checked_shl(pkttype as u32).unwrap_or(0);
     match read(bytes) {
         Read::Echo { status, addr1, addr2, seq_ctrl } => {
@@ -565,7 +677,12 @@ fn handle(sh: &Shared, st: &mut State, me: MacAddress, cap: usize, bytes: &[u8],
                 }
                 EchoOutcome::Resend { rate, tries, .. } => {
                     let Some((mpdu, no_ack)) = st.frames.get_mut(&key) else { return false };
-                    let tx = TxParams { rate: to_tx_rate(rate), retries: tries.saturating_sub(1), no_ack: *no_ack, keep_seq: true };
+                    let tx = TxParams {
+                        rate: to_tx_rate(rate),
+                        retries: tries.saturating_sub(1),
+                        no_ack: *no_ack,
+                        keep_seq: true,
+                    };
                     mpdu[1] |= 0x08;
                     injected(&tx, mpdu, out);
                     if sh.sock.send(out).is_err() {
@@ -596,7 +713,15 @@ fn handle(sh: &Shared, st: &mut State, me: MacAddress, cap: usize, bytes: &[u8],
                     st.beacons.pop_front();
                     st.stats.ind_dropped += 1;
                 }
-                let b = BeaconInd { bssid: rx.src, seq: st.beacon_seq, t_start: Time::ZERO, t_end: Time::from_ns(t), t_published: Time::from_ns(now), signal_dbm: signal, tsf_us: rx.beacon_tsf_us };
+                let b = BeaconInd {
+                    bssid: rx.src,
+                    seq: st.beacon_seq,
+                    t_start: Time::ZERO,
+                    t_end: Time::from_ns(t),
+                    t_published: Time::from_ns(now),
+                    signal_dbm: signal,
+                    tsf_us: rx.beacon_tsf_us,
+                };
                 st.beacons.push_back(b);
                 return true;
             }

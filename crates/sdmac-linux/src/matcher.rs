@@ -181,7 +181,14 @@ impl Matcher {
         self.ids.insert(req.id, key);
         self.per_ac[req.ac as usize] += 1;
         let first = Matcher::first_entry(&req).map_or(Rate::Ofdm6, |e| e.0);
-        let p = Pending { req, entry: 0, used: [(first, 0); 4], n_used: 0, attempts: 0, deadline: now.saturating_add(self.timeout_ns) };
+        let p = Pending {
+            req,
+            entry: 0,
+            used: [(first, 0); 4],
+            n_used: 0,
+            attempts: 0,
+            deadline: now.saturating_add(self.timeout_ns),
+        };
         self.pending.insert(key, p);
         None
     }
@@ -272,7 +279,12 @@ impl Matcher {
             p.entry += 1;
             p.deadline = now.saturating_add(self.timeout_ns);
             self.counters.resends += 1;
-            return EchoOutcome::Resend { id: p.req.id, entry: p.entry, rate: next.0, tries: next.1 };
+            return EchoOutcome::Resend {
+                id: p.req.id,
+                entry: p.entry,
+                rate: next.0,
+                tries: next.1,
+            };
         } else {
             Status::AckTimeout
         };
@@ -286,7 +298,8 @@ impl Matcher {
 
     /// Confirms `NoReport` every request whose deadline has passed at `now`.
     pub fn expire(&mut self, now: u64, out: &mut Vec<Confirmation>) {
-        let due: Vec<Key> = self.pending.iter().filter(|(_, p)| p.deadline <= now).map(|(k, _)| *k).collect();
+        let due: Vec<Key> =
+            self.pending.iter().filter(|(_, p)| p.deadline <= now).map(|(k, _)| *k).collect();
         for key in due {
             self.counters.no_report += 1;
             out.push(self.finish(now, key, Status::NoReport, 0));

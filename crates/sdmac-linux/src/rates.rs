@@ -48,7 +48,9 @@ impl Band {
 pub fn to_tx_rate(r: Rate) -> Option<TxRate> {
     match r {
         Rate::Ht { mcs, bw40, sgi } => Some(TxRate::Ht { mcs, bw40, short_gi: sgi }),
-        Rate::Vht { mcs, nss, width, sgi } => Some(TxRate::Vht { mcs, nss, width_mhz: width.mhz() as u16, short_gi: sgi }),
+        Rate::Vht { mcs, nss, width, sgi } => {
+            Some(TxRate::Vht { mcs, nss, width_mhz: width.mhz() as u16, short_gi: sgi })
+        }
         Rate::Custom { .. } => None,
         r => r.units_500k().map(|units_500k| TxRate::Legacy { units_500k }),
     }
@@ -74,7 +76,8 @@ pub fn from_tx_rate(t: TxRate) -> Option<Rate> {
         },
         TxRate::Ht { mcs, bw40, short_gi } if mcs < 32 => Rate::Ht { mcs, bw40, sgi: short_gi },
         TxRate::Vht { mcs, nss, width_mhz, short_gi } => {
-            let r = Rate::Vht { mcs, nss, width: Width::from_mhz(width_mhz as u32)?, sgi: short_gi };
+            let r =
+                Rate::Vht { mcs, nss, width: Width::from_mhz(width_mhz as u32)?, sgi: short_gi };
             if !r.is_valid() {
                 return None;
             }
@@ -91,7 +94,12 @@ mod tests {
 
     #[test]
     fn every_legacy_and_ht_rate_round_trips() {
-        for r in DSSS_RATES.iter().chain(OFDM_RATES.iter()).copied().chain((0..32).map(|mcs| Rate::Ht { mcs, bw40: mcs % 2 == 0, sgi: mcs % 3 == 0 })) {
+        for r in DSSS_RATES
+            .iter()
+            .chain(OFDM_RATES.iter())
+            .copied()
+            .chain((0..32).map(|mcs| Rate::Ht { mcs, bw40: mcs % 2 == 0, sgi: mcs % 3 == 0 }))
+        {
             assert_eq!(from_tx_rate(to_tx_rate(r).unwrap()), Some(r), "{r}");
         }
         let v = Rate::Vht { mcs: 7, nss: 2, width: Width::Mhz80, sgi: true };

@@ -58,7 +58,9 @@ pub struct RxBatch {
 impl Default for RxBatch {
     fn default() -> Self {
         // SAFETY: sockaddr_ll and mmsghdr are plain C structs; all-zero is valid.
-        let (addrs, hdrs) = unsafe { (vec![zeroed::<libc::sockaddr_ll>(); BATCH], vec![zeroed::<libc::mmsghdr>(); BATCH]) };
+        let (addrs, hdrs) = unsafe {
+            (vec![zeroed::<libc::sockaddr_ll>(); BATCH], vec![zeroed::<libc::mmsghdr>(); BATCH])
+        };
         RxBatch {
             bufs: vec![[0u8; RX_BUF]; BATCH],
             ctrl: vec![[0u64; 16]; BATCH],
@@ -85,10 +87,15 @@ pub struct PacketSocket {
 }
 
 fn ifreq(name: &str) -> io::Result<libc::ifreq> {
-    let c = CString::new(name).map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "interface name contains a NUL byte"))?;
+    let c = CString::new(name).map_err(|_| {
+        io::Error::new(io::ErrorKind::InvalidInput, "interface name contains a NUL byte")
+    })?;
     let b = c.as_bytes_with_nul();
     if b.len() > libc::IFNAMSIZ {
-        return Err(io::Error::new(io::ErrorKind::InvalidInput, format!("interface name {name:?} is longer than {} bytes", libc::IFNAMSIZ - 1)));
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("interface name {name:?} is longer than {} bytes", libc::IFNAMSIZ - 1),
+        ));
     }
     // SAFETY: ifreq is a plain C struct; all-zero is valid.
     let mut r: libc::ifreq = unsafe { zeroed() };
@@ -119,20 +126,30 @@ impl PacketSocket {
         };
         let proto = (libc::ETH_P_ALL as u16).to_be() as libc::c_int;
         // SAFETY: plain syscall; the result is checked.
-        let fd = cvt(unsafe { libc::socket(libc::AF_PACKET, libc::SOCK_RAW | libc::SOCK_NONBLOCK | libc::SOCK_CLOEXEC, proto) })
-            .map_err(|e| ctx("opening an AF_PACKET socket", e))?;
+        let fd = cvt(unsafe {
+            libc::socket(
+                libc::AF_PACKET,
+                libc::SOCK_RAW | libc::SOCK_NONBLOCK | libc::SOCK_CLOEXEC,
+                proto,
+            )
+        })
+        .map_err(|e| ctx("opening an AF_PACKET socket", e))?;
         // SAFETY: a fresh descriptor nobody else owns.
         let fd = unsafe { OwnedFd::from_raw_fd(fd) };
         let raw = fd.as_raw_fd();
         let mut r = ifreq(name).map_err(|e| format!("{name}: {e}"))?;
         // SAFETY: ioctls on our socket with a valid ifreq.
         unsafe {
-            cvt(libc::ioctl(raw, libc::SIOCGIFINDEX, &mut r)).map_err(|e| ctx("no such interface", e))?;
+            cvt(libc::ioctl(raw, libc::SIOCGIFINDEX, &mut r))
+                .map_err(|e| ctx("no such interface", e))?;
         }
         // SAFETY: the union member the ioctl just wrote.
         let ifindex = unsafe { r.ifr_ifru.ifru_ifindex };
         // SAFETY: as above.
-        unsafe { cvt(libc::ioctl(raw, libc::SIOCGIFHWADDR, &mut r)).map_err(|e| ctx("reading its address", e))? };
+        unsafe {
+            cvt(libc::ioctl(raw, libc::SIOCGIFHWADDR, &mut r))
+                .map_err(|e| ctx("reading its address", e))?
+        };
         // SAFETY: the union member the ioctl just wrote.
         let hw = unsafe { r.ifr_ifru.ifru_hwaddr };
         if hw.sa_family != ARPHRD_IEEE80211_RADIOTAP {
@@ -146,7 +163,10 @@ impl PacketSocket {
             *d = *s as u8;
         }
         // SAFETY: as above.
-        unsafe { cvt(libc::ioctl(raw, libc::SIOCGIFMTU, &mut r)).map_err(|e| ctx("reading its MTU", e))? };
+        unsafe {
+            cvt(libc::ioctl(raw, libc::SIOCGIFMTU, &mut r))
+                .map_err(|e| ctx("reading its MTU", e))?
+        };
         // SAFETY: the union member the ioctl just wrote.
         let mtu = unsafe { r.ifr_ifru.ifru_mtu } as usize;
         // SAFETY: sockaddr_ll is plain C; fields set below.
@@ -156,17 +176,34 @@ impl PacketSocket {
         sll.sll_ifindex = ifindex;
         // SAFETY: bind with a valid sockaddr_ll of the right size.
         unsafe {
-            cvt(libc::bind(raw, &sll as *const _ as *const libc::sockaddr, size_of::<libc::sockaddr_ll>() as u32))
-                .map_err(|e| ctx("binding the packet socket", e))?;
+            cvt(libc::bind(
+                raw,
+                &sll as *const _ as *const libc::sockaddr,
+                size_of::<libc::sockaddr_ll>() as u32,
+            ))
+            .map_err(|e| ctx("binding the packet socket", e))?;
         }
         let set = |level, opt, v: libc::c_int, what: &str| -> Result<(), String> {
             // SAFETY: setsockopt with a valid int.
-            cvt(unsafe { libc::setsockopt(raw, level, opt, &v as *const _ as *const libc::c_void, size_of::<libc::c_int>() as u32) })
-                .map(|_| ())
-                .map_err(|e| ctx(what, e))
+            cvt(unsafe {
+                libc::setsockopt(
+                    raw,
+                    level,
+                    opt,
+                    &v as *const _ as *const libc::c_void,
+                    size_of::<libc::c_int>() as u32,
+                )
+            })
+            .map(|_| ())
+            .map_err(|e| ctx(what, e))
         };
         set(libc::SOL_PACKET, PACKET_QDISC_BYPASS, 1, "PACKET_QDISC_BYPASS")?;
-        set(libc::SOL_SOCKET, libc::SO_TIMESTAMPING, SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE, "SO_TIMESTAMPING")?;
+        set(
+            libc::SOL_SOCKET,
+            libc::SO_TIMESTAMPING,
+            SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE,
+            "SO_TIMESTAMPING",
+        )?;
         Ok(PacketSocket { fd, info: IfaceInfo { name: name.to_string(), ifindex, addr, mtu } })
     }
 
@@ -178,12 +215,22 @@ impl PacketSocket {
     /// Sends one frame (radiotap + MPDU). `WouldBlock` when the kernel has no room.
     pub fn send(&self, frame: &[u8]) -> io::Result<()> {
         // SAFETY: send from a valid slice on our socket.
-        let n = unsafe { libc::send(self.fd.as_raw_fd(), frame.as_ptr() as *const libc::c_void, frame.len(), libc::MSG_DONTWAIT) };
+        let n = unsafe {
+            libc::send(
+                self.fd.as_raw_fd(),
+                frame.as_ptr() as *const libc::c_void,
+                frame.len(),
+                libc::MSG_DONTWAIT,
+            )
+        };
         if n < 0 {
             return Err(io::Error::last_os_error());
         }
         if n as usize != frame.len() {
-            return Err(io::Error::new(io::ErrorKind::WriteZero, format!("sent {n} of {} bytes", frame.len())));
+            return Err(io::Error::new(
+                io::ErrorKind::WriteZero,
+                format!("sent {n} of {} bytes", frame.len()),
+            ));
         }
         Ok(())
     }
@@ -193,7 +240,10 @@ impl PacketSocket {
     pub fn recv_batch(&self, b: &mut RxBatch) -> io::Result<usize> {
         b.iov.clear();
         for i in 0..BATCH {
-            b.iov.push(libc::iovec { iov_base: b.bufs[i].as_mut_ptr() as *mut libc::c_void, iov_len: RX_BUF });
+            b.iov.push(libc::iovec {
+                iov_base: b.bufs[i].as_mut_ptr() as *mut libc::c_void,
+                iov_len: RX_BUF,
+            });
         }
         for i in 0..BATCH {
             let h = &mut b.hdrs[i];
@@ -207,7 +257,15 @@ impl PacketSocket {
             h.msg_hdr.msg_flags = 0;
         }
         // SAFETY: every header points into buffers owned by `b` that outlive the call.
-        let n = unsafe { libc::recvmmsg(self.fd.as_raw_fd(), b.hdrs.as_mut_ptr(), BATCH as u32, libc::MSG_DONTWAIT, std::ptr::null_mut()) };
+        let n = unsafe {
+            libc::recvmmsg(
+                self.fd.as_raw_fd(),
+                b.hdrs.as_mut_ptr(),
+                BATCH as u32,
+                libc::MSG_DONTWAIT,
+                std::ptr::null_mut(),
+            )
+        };
         if n < 0 {
             let e = io::Error::last_os_error();
             if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted) {
@@ -220,7 +278,12 @@ impl PacketSocket {
             let h = &b.hdrs[i];
             let len = (h.msg_len as usize).min(RX_BUF);
             let truncated = h.msg_hdr.msg_flags & libc::MSG_TRUNC != 0;
-            b.meta[i] = RxMeta { len, truncated, stamp_realtime_ns: stamp(&h.msg_hdr), pkttype: b.addrs[i].sll_pkttype };
+            b.meta[i] = RxMeta {
+                len,
+                truncated,
+                stamp_realtime_ns: stamp(&h.msg_hdr),
+                pkttype: b.addrs[i].sll_pkttype,
+            };
         }
         Ok(n)
     }
@@ -247,7 +310,15 @@ impl PacketSocket {
         let mut st = [0u32; 2];
         let mut l = size_of::<[u32; 2]>() as u32;
         // SAFETY: getsockopt into a valid tpacket_stats (two u32: packets, drops).
-        let r = unsafe { libc::getsockopt(self.fd.as_raw_fd(), libc::SOL_PACKET, libc::PACKET_STATISTICS, st.as_mut_ptr() as *mut libc::c_void, &mut l) };
+        let r = unsafe {
+            libc::getsockopt(
+                self.fd.as_raw_fd(),
+                libc::SOL_PACKET,
+                libc::PACKET_STATISTICS,
+                st.as_mut_ptr() as *mut libc::c_void,
+                &mut l,
+            )
+        };
         if r == 0 {
             st[1] as u64
         } else {
@@ -260,7 +331,15 @@ impl PacketSocket {
         let mut v: libc::c_int = 0;
         let mut l = size_of::<libc::c_int>() as u32;
         // SAFETY: getsockopt into a valid int.
-        let r = unsafe { libc::getsockopt(self.fd.as_raw_fd(), libc::SOL_SOCKET, libc::SO_ERROR, &mut v as *mut _ as *mut libc::c_void, &mut l) };
+        let r = unsafe {
+            libc::getsockopt(
+                self.fd.as_raw_fd(),
+                libc::SOL_SOCKET,
+                libc::SO_ERROR,
+                &mut v as *mut _ as *mut libc::c_void,
+                &mut l,
+            )
+        };
         if r == 0 && v != 0 {
             Some(io::Error::from_raw_os_error(v))
         } else {

@@ -8,7 +8,10 @@ use sdmac_linux::control::{ControlError, Radio};
 fn loopback_is_not_wireless() {
     match Radio::open("lo") {
         Err(e @ ControlError::NotWireless { .. }) => {
-            assert_eq!(e.to_string(), "lo: not a wireless interface (nl80211 does not know it; see `iw dev`)")
+            assert_eq!(
+                e.to_string(),
+                "lo: not a wireless interface (nl80211 does not know it; see `iw dev`)"
+            )
         }
         other => panic!("{other:?}"),
     }
@@ -17,7 +20,9 @@ fn loopback_is_not_wireless() {
 #[test]
 fn an_unknown_name_is_named() {
     match Radio::open("sdmac-nosuch9") {
-        Err(e @ ControlError::UnknownInterface { .. }) => assert!(e.to_string().starts_with("sdmac-nosuch9: no network interface or wiphy has this name")),
+        Err(e @ ControlError::UnknownInterface { .. }) => assert!(e
+            .to_string()
+            .starts_with("sdmac-nosuch9: no network interface or wiphy has this name")),
         other => panic!("{other:?}"),
     }
 }

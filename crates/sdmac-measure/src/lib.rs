@@ -194,10 +194,7 @@ impl Summary {
 ///
 /// When `den` is 0 or `num > den`.
 pub fn nearest_rank(sorted: &[f64], num: u64, den: u64) -> Option<f64> {
-    assert!(
-        den > 0 && num <= den,
-        "percentile {num}/{den} is not in [0, 1]"
-    );
+    assert!(den > 0 && num <= den, "percentile {num}/{den} is not in [0, 1]");
     if sorted.is_empty() {
         return None;
     }
@@ -215,10 +212,7 @@ fn rank_index(n: usize, num: u64, den: u64) -> usize {
 fn check_finite(samples: &[f64]) -> Result<(), NonFiniteSample> {
     match samples.iter().position(|x| !x.is_finite()) {
         None => Ok(()),
-        Some(index) => Err(NonFiniteSample {
-            index,
-            value: samples[index],
-        }),
+        Some(index) => Err(NonFiniteSample { index, value: samples[index] }),
     }
 }
 
@@ -333,11 +327,7 @@ pub struct Samples {
 impl Samples {
     /// An empty buffer with room for `capacity` samples (allocated now).
     pub fn with_capacity(capacity: usize) -> Self {
-        Samples {
-            buf: Vec::with_capacity(capacity),
-            capacity,
-            dropped: 0,
-        }
+        Samples { buf: Vec::with_capacity(capacity), capacity, dropped: 0 }
     }
 
     /// Stores `x`, or refuses it with [`CapacityFull`] when the buffer is full.
@@ -348,9 +338,7 @@ impl Samples {
             Ok(())
         } else {
             self.dropped += 1;
-            Err(CapacityFull {
-                capacity: self.capacity,
-            })
+            Err(CapacityFull { capacity: self.capacity })
         }
     }
 
@@ -422,10 +410,7 @@ mod tests {
         // sqrt(sum (i - 50.5)^2 / 99) = sqrt(83325 / 99)
         assert!(close(s.sd, (83325.0f64 / 99.0).sqrt(), 1e-14), "{}", s.sd);
         assert!(close(s.sd, 29.011_491_975_882_016, 1e-14));
-        assert_eq!(
-            (s.min, s.p99, s.p999, s.p9999, s.max),
-            (1.0, 99.0, 100.0, 100.0, 100.0)
-        );
+        assert_eq!((s.min, s.p99, s.p999, s.p9999, s.max), (1.0, 99.0, 100.0, 100.0, 100.0));
         // t(0.975, 99) = 1.98421695158642; half width = t * sd / 10.
         let half = 1.984_216_951_586_42 * 29.011_491_975_882_016 / 10.0;
         assert!(close(s.ci95_lo, 50.5 - half, 1e-8), "{}", s.ci95_lo);
@@ -436,15 +421,9 @@ mod tests {
     #[test]
     fn percentiles_use_exact_ranks() {
         let s = Summary::of(&one_to(1000)).unwrap().unwrap();
-        assert_eq!(
-            (s.p99, s.p999, s.p9999, s.max),
-            (990.0, 999.0, 1000.0, 1000.0)
-        );
+        assert_eq!((s.p99, s.p999, s.p9999, s.max), (990.0, 999.0, 1000.0, 1000.0));
         let s = Summary::of(&one_to(10_000)).unwrap().unwrap();
-        assert_eq!(
-            (s.p99, s.p999, s.p9999, s.max),
-            (9900.0, 9990.0, 9999.0, 10_000.0)
-        );
+        assert_eq!((s.p99, s.p999, s.p9999, s.max), (9900.0, 9990.0, 9999.0, 10_000.0));
         let s = Summary::of(&one_to(101)).unwrap().unwrap();
         // ceil(0.99 * 101) = 100
         assert_eq!((s.p99, s.p999, s.max), (100.0, 101.0, 101.0));
@@ -481,10 +460,7 @@ mod tests {
     #[test]
     fn constant_set() {
         let s = Summary::of(&[0.1; 7]).unwrap().unwrap();
-        assert_eq!(
-            (s.mean, s.sd, s.min, s.p9999, s.max),
-            (0.1, 0.0, 0.1, 0.1, 0.1)
-        );
+        assert_eq!((s.mean, s.sd, s.min, s.p9999, s.max), (0.1, 0.0, 0.1, 0.1, 0.1));
         assert_eq!(s.ci95(), (0.1, 0.1));
     }
 
@@ -548,9 +524,7 @@ mod tests {
 
     #[test]
     fn extreme_magnitudes() {
-        let s = Summary::of(&[f64::MAX, f64::MAX, f64::MAX])
-            .unwrap()
-            .unwrap();
+        let s = Summary::of(&[f64::MAX, f64::MAX, f64::MAX]).unwrap().unwrap();
         assert_eq!((s.mean, s.sd), (f64::MAX, 0.0));
         let s = Summary::of(&[f64::MAX, f64::MAX / 2.0]).unwrap().unwrap();
         assert!(close(s.mean, f64::MAX * 0.75, 1e-15));

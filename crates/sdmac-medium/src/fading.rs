@@ -42,7 +42,8 @@ impl Medium {
     /// Turns fading on with standard deviation `sd_db` (dB), or off when `sd_db` is 0,
     /// negative or not finite. The fading stream restarts from the medium's seed.
     pub fn set_fading(&mut self, sd_db: f64) {
-        self.links.fading = (sd_db.is_finite() && sd_db > 0.0).then(|| Fading { sd_db, rng: SimRng::new(self.cfg.seed, FADING_STREAM) });
+        self.links.fading = (sd_db.is_finite() && sd_db > 0.0)
+            .then(|| Fading { sd_db, rng: SimRng::new(self.cfg.seed, FADING_STREAM) });
         self.links.last_fade_db = 0.0;
     }
 

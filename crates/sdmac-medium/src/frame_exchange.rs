@@ -13,7 +13,13 @@ use sdmac_phy::ACK_LEN;
 
 impl Medium {
     /// Sends the head frame of queue `qi` of station `s` (its backoff just ended).
-    pub(crate) fn begin_data<S: Sink + ?Sized>(&mut self, t: Time, s: StationId, qi: usize, _sink: &mut S) {
+    pub(crate) fn begin_data<S: Sink + ?Sized>(
+        &mut self,
+        t: Time,
+        s: StationId,
+        qi: usize,
+        _sink: &mut S,
+    ) {
         let phy = &self.cfg.phy;
         let st = &mut self.stations[s as usize];
         let q = &mut st.queues[qi];
@@ -145,7 +151,8 @@ impl Medium {
             let is_dst = dst == Dest::Station(l.rx);
             // A frame locked onto moments ago loses its preamble to this one?
             let lock = st.rx_lock;
-            if lock != NO_SLOT && t < self.txs[lock as usize].start + self.cfg.preamble_detection_ns {
+            if lock != NO_SLOT && t < self.txs[lock as usize].start + self.cfg.preamble_detection_ns
+            {
                 let locked = self.txs[lock as usize];
                 let p = self.links.power_mw(locked.src, l.rx);
                 if !self.preamble_detected(l.rx, p, lock) {
@@ -163,7 +170,8 @@ impl Medium {
             let detected = free && l.detect && self.preamble_clear(l.rx, l.power_mw, interference);
             // A configured preamble miss is drawn only when the receiver would lock.
             let p_miss = l.preamble_error_prob;
-            let missed = detected && p_miss > 0.0 && (p_miss >= 1.0 || self.mac_rng.unit() < p_miss);
+            let missed =
+                detected && p_miss > 0.0 && (p_miss >= 1.0 || self.mac_rng.unit() < p_miss);
             let st = &self.stations[j];
             if detected && !missed {
                 let st = &mut self.stations[j];
@@ -298,7 +306,16 @@ impl Medium {
                     received_any = true;
                 }
                 self.stations[j as usize].eifs = !ok;
-                self.after_reception(t, &tx, slot, j, ok, cause, l.power_dbm + self.links.last_fade_db, sink);
+                self.after_reception(
+                    t,
+                    &tx,
+                    slot,
+                    j,
+                    ok,
+                    cause,
+                    l.power_dbm + self.links.last_fade_db,
+                    sink,
+                );
             }
             let st = &self.stations[j as usize];
             if st.idle_since.is_none() && !st.busy() {
@@ -364,11 +381,16 @@ impl Medium {
                 if let Some(ex) = self.stations[s as usize].exchange.as_mut() {
                     if ex.data_ok.is_none() {
                         ex.data_ok = Some(received);
-                        ex.data_cause = if received { Cause::None } else { fail.unwrap_or(Cause::OutOfRange) };
+                        ex.data_cause =
+                            if received { Cause::None } else { fail.unwrap_or(Cause::OutOfRange) };
                     }
                 }
             } else {
-                let cause = if received { Cause::None } else { self.txs[slot as usize].dst_fail.unwrap_or(Cause::OutOfRange) };
+                let cause = if received {
+                    Cause::None
+                } else {
+                    self.txs[slot as usize].dst_fail.unwrap_or(Cause::OutOfRange)
+                };
                 self.finish_no_ack(t, s, tx.queue as usize, received, cause, tx.start, sink);
                 self.reschedule(s, t);
             }
@@ -395,15 +417,17 @@ impl Medium {
                 let txr = &mut self.txs[slot as usize];
                 txr.dst_fail.get_or_insert(cause);
                 if tx.kind == FrameKind::Ack
-                    && self.stations[j as usize].exchange.is_some_and(|e| e.ack_slot == slot) {
-                        self.finish_exchange(t, j, false, cause, sink);
-                    }
+                    && self.stations[j as usize].exchange.is_some_and(|e| e.ack_slot == slot)
+                {
+                    self.finish_exchange(t, j, false, cause, sink);
+                }
             }
             return;
         }
         match tx.kind {
             FrameKind::Ack => {
-                if for_me && self.stations[j as usize].exchange.is_some_and(|e| e.ack_slot == slot) {
+                if for_me && self.stations[j as usize].exchange.is_some_and(|e| e.ack_slot == slot)
+                {
                     self.finish_exchange(t, j, true, Cause::None, sink);
                 }
             }
@@ -421,7 +445,13 @@ impl Medium {
                         self.stations[j as usize].responding = true;
                         self.events.push(
                             t + self.cfg.phy.sifs_ns,
-                            Event::SendAck { station: j, to: tx.src, handle: tx.handle, rate: tx.rate, queue: tx.queue },
+                            Event::SendAck {
+                                station: j,
+                                to: tx.src,
+                                handle: tx.handle,
+                                rate: tx.rate,
+                                queue: tx.queue,
+                            },
                         );
                     }
                 }
@@ -453,7 +483,15 @@ impl Medium {
     }
 
     /// SIFS after a DATA frame it received, a station sends the ACK.
-    pub(crate) fn send_ack(&mut self, t: Time, j: StationId, to: StationId, handle: u64, data_rate: sdmac_phy::Rate, queue: u8) {
+    pub(crate) fn send_ack(
+        &mut self,
+        t: Time,
+        j: StationId,
+        to: StationId,
+        handle: u64,
+        data_rate: sdmac_phy::Rate,
+        queue: u8,
+    ) {
         let phy = &self.cfg.phy;
         let rate = phy.control_response_rate(data_rate);
         let airtime = phy.airtime_ns(ACK_LEN, rate);
@@ -481,7 +519,14 @@ impl Medium {
     }
 
     /// The sender knows the outcome of its attempt.
-    pub(crate) fn finish_exchange<S: Sink + ?Sized>(&mut self, t: Time, s: StationId, acked: bool, ack_cause: Cause, sink: &mut S) {
+    pub(crate) fn finish_exchange<S: Sink + ?Sized>(
+        &mut self,
+        t: Time,
+        s: StationId,
+        acked: bool,
+        ack_cause: Cause,
+        sink: &mut S,
+    ) {
         let st = &mut self.stations[s as usize];
         let Some(ex) = st.exchange.take() else { return };
         st.exchange_gen = st.exchange_gen.wrapping_add(1);
@@ -497,7 +542,16 @@ impl Medium {
         if acked {
             self.stats.acked[ac] += 1;
             self.new_backoff(s, qi, false);
-            self.complete_head(t, s, qi, Outcome::Acked, Cause::None, ex.t_start, ex.t_data_end, sink);
+            self.complete_head(
+                t,
+                s,
+                qi,
+                Outcome::Acked,
+                Cause::None,
+                ex.t_start,
+                ex.t_data_end,
+                sink,
+            );
             self.maybe_continue_txop(t, s, qi);
             return;
         }
@@ -621,7 +675,13 @@ impl Medium {
 
     /// The next frame of a TXOP (checked again: since it was scheduled, the caller may
     /// have cancelled the head frame or changed its rates).
-    pub(crate) fn txop_continue<S: Sink + ?Sized>(&mut self, t: Time, s: StationId, qi: usize, sink: &mut S) {
+    pub(crate) fn txop_continue<S: Sink + ?Sized>(
+        &mut self,
+        t: Time,
+        s: StationId,
+        qi: usize,
+        sink: &mut S,
+    ) {
         let fits = self.txop_fits(s, qi, t);
         let st = &mut self.stations[s as usize];
         st.bursting = false;

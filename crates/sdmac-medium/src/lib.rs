@@ -29,9 +29,15 @@ mod station;
 
 pub use clock::{run_virtual, WallClock, WallClockStats};
 pub use config::{
-    Ac, BeaconConfig, Dest, EdcaError, EdcaParams, Flow, LinkOverride, RateSeries, StationConfig, StationId, TrafficPattern,
-    MAX_TXOP_LIMIT_NS,
+    Ac, BeaconConfig, Dest, EdcaError, EdcaParams, Flow, LinkOverride, RateSeries, StationConfig,
+    StationId, TrafficPattern, MAX_TXOP_LIMIT_NS,
 };
-pub use medium::{EnqueueError, Medium, MediumConfig, QueuedError, QueuedInfo, TxRequest, GENERATED_HANDLE_BASE, MAX_MPDU_LEN};
-pub use report::{AirRecord, Cause, Collect, FrameKind, MediumStats, Outcome, RxIndication, Sink, StationStats, TxReport};
+pub use medium::{
+    EnqueueError, Medium, MediumConfig, QueuedError, QueuedInfo, TxRequest, GENERATED_HANDLE_BASE,
+    MAX_MPDU_LEN,
+};
+pub use report::{
+    AirRecord, Cause, Collect, FrameKind, MediumStats, Outcome, RxIndication, Sink, StationStats,
+    TxReport,
+};
 pub use time::{Time, MICROS, MILLIS, NEVER, SECONDS, TU};

@@ -38,7 +38,8 @@ impl Medium {
         // at the events.
         let acks = self.stations.iter().any(|st| st.responding);
         let free = |(s, st): (usize, &crate::station::Station)| {
-            !self.detached[s] && (!st.cfg.flows.is_empty() || st.bursting || (!acks && st.may_access()))
+            !self.detached[s]
+                && (!st.cfg.flows.is_empty() || st.bursting || (!acks && st.may_access()))
         };
         if self.stations.iter().enumerate().any(free) {
             return now;
@@ -82,7 +83,9 @@ impl Medium {
                         at_most(&mut touch, station, at);
                     }
                 }
-                Event::TxopContinue { station, .. } | Event::Arrival { station, .. } | Event::Tbtt { station } => {
+                Event::TxopContinue { station, .. }
+                | Event::Arrival { station, .. }
+                | Event::Tbtt { station } => {
                     at_most(&mut touch, station, at);
                 }
                 // Whoever's backoff ends then is not blocked (below).
@@ -100,7 +103,9 @@ impl Medium {
             } else if !st.may_access() {
                 // Blocked until something happens to it; a TXOP's next frame depends
                 // on what is queued when the ACK ends.
-                let txop = st.exchange.is_some_and(|ex| st.queues[ex.queue as usize].params.txop_limit_ns > 0);
+                let txop = st
+                    .exchange
+                    .is_some_and(|ex| st.queues[ex.queue as usize].params.txop_limit_ns > 0);
                 if txop {
                     now
                 } else {
@@ -113,7 +118,12 @@ impl Medium {
                 // would when given during the ACK: blocked from now to the ACK's end.
                 let idle = st.idle_since.unwrap_or(now);
                 let extra = if st.eifs { self.eifs_extra } else { 0 };
-                let aifs = st.used.iter().map(|&qi| sifs + st.queues[qi].params.aifsn as Time * slot).min().unwrap_or(sifs + slot);
+                let aifs = st
+                    .used
+                    .iter()
+                    .map(|&qi| sifs + st.queues[qi].params.aifsn as Time * slot)
+                    .min()
+                    .unwrap_or(sifs + slot);
                 if busy_at[s] < idle + aifs + extra && touch[s] > busy_at[s] {
                     touch[s]
                 } else {
@@ -161,6 +171,7 @@ impl Medium {
     /// Whether a request for `station` at `at` is taken as at its own time though the
     /// medium has run past it (it ran ahead from at most `at`).
     pub(crate) fn is_late(&self, station: u32, at: Time) -> bool {
-        self.ahead_from.is_some_and(|from| at >= from && at < self.now) && self.late_ok.get(station as usize).copied().unwrap_or(false)
+        self.ahead_from.is_some_and(|from| at >= from && at < self.now)
+            && self.late_ok.get(station as usize).copied().unwrap_or(false)
     }
 }

@@ -16,7 +16,10 @@
 //!
 //! A clean DATA/ACK exchange costs four events: access, DATA end, ACK start, ACK end.
 
-use crate::config::{Ac, Dest, EdcaError, EdcaParams, LinkOverride, RateSeries, StationConfig, StationId, TrafficPattern};
+use crate::config::{
+    Ac, Dest, EdcaError, EdcaParams, LinkOverride, RateSeries, StationConfig, StationId,
+    TrafficPattern,
+};
 use crate::event::{Event, EventQueue};
 use crate::expiry::Expiries;
 use crate::link::{Link, LinkTable};
@@ -377,7 +380,9 @@ impl Medium {
 
     /// Frames waiting in a station's queue for `ac`.
     pub fn queue_len(&self, station: StationId, ac: Ac) -> usize {
-        self.stations.get(station as usize).map_or(0, |s| s.queues[self.queue_index(s, ac)].frames.len())
+        self.stations
+            .get(station as usize)
+            .map_or(0, |s| s.queues[self.queue_index(s, ac)].frames.len())
     }
 
     /// Adds a station at the current time. Its flows start, and an AP starts beaconing.
@@ -399,7 +404,11 @@ impl Medium {
         self.reschedule(id, self.now);
         let now = self.now;
         if let Some(b) = self.stations[id as usize].cfg.beacon {
-            let first = if b.offset_ns >= now { b.offset_ns } else { now + b.interval_ns - (now - b.offset_ns) % b.interval_ns };
+            let first = if b.offset_ns >= now {
+                b.offset_ns
+            } else {
+                now + b.interval_ns - (now - b.offset_ns) % b.interval_ns
+            };
             self.events.push(first, Event::Tbtt { station: id });
         }
         let flows = self.stations[id as usize].cfg.flows.clone();
@@ -519,7 +528,11 @@ impl Medium {
     /// Changes the rate series a station uses for requests that name none, from the
     /// next request queued (frames already queued keep the series they were queued
     /// with). Refused if the PHY cannot send one of its rates.
-    pub fn set_default_rates(&mut self, id: StationId, rates: RateSeries) -> Result<(), EnqueueError> {
+    pub fn set_default_rates(
+        &mut self,
+        id: StationId,
+        rates: RateSeries,
+    ) -> Result<(), EnqueueError> {
         if id as usize >= self.stations.len() {
             return Err(EnqueueError::UnknownStation(id));
         }
@@ -536,10 +549,9 @@ impl Medium {
     /// Where the request `handle` of station `id` waits: (queue index, position).
     fn find_queued(&self, id: StationId, handle: u64) -> Option<(usize, usize)> {
         let st = self.stations.get(id as usize)?;
-        st.used
-            .iter()
-            .filter(|&&qi| qi != BEACON_QUEUE)
-            .find_map(|&qi| st.queues[qi].frames.iter().position(|f| f.handle == handle).map(|pos| (qi, pos)))
+        st.used.iter().filter(|&&qi| qi != BEACON_QUEUE).find_map(|&qi| {
+            st.queues[qi].frames.iter().position(|f| f.handle == handle).map(|pos| (qi, pos))
+        })
     }
 
     /// A request still in a station's queue (waiting, or being sent), by its handle;
@@ -552,13 +564,28 @@ impl Medium {
         let attempts = if pos == 0 { q.attempts } else { 0 };
         // A no-ack frame is finished when its only attempt ends, so an attempt made is
         // one on air; an acked one is in its exchange until the ACK or ACKTimeout.
-        let on_air = attempts > 0 && (f.no_ack || st.exchange.is_some_and(|e| e.queue as usize == qi));
-        Some(QueuedInfo { ac: queue_ac(qi), len: f.len, rates: f.rates, no_ack: f.no_ack, t_queued: crate::time::at(f.t_queued), attempts, on_air })
+        let on_air =
+            attempts > 0 && (f.no_ack || st.exchange.is_some_and(|e| e.queue as usize == qi));
+        Some(QueuedInfo {
+            ac: queue_ac(qi),
+            len: f.len,
+            rates: f.rates,
+            no_ack: f.no_ack,
+            t_queued: crate::time::at(f.t_queued),
+            attempts,
+            on_air,
+        })
     }
 
     /// Changes the rate series of a queued request before its first attempt.
-    pub fn set_queued_rates(&mut self, id: StationId, handle: u64, rates: RateSeries) -> Result<(), QueuedError> {
-        let (qi, pos) = self.find_queued(id, handle).ok_or(QueuedError::NotQueued { station: id, handle })?;
+    pub fn set_queued_rates(
+        &mut self,
+        id: StationId,
+        handle: u64,
+        rates: RateSeries,
+    ) -> Result<(), QueuedError> {
+        let (qi, pos) =
+            self.find_queued(id, handle).ok_or(QueuedError::NotQueued { station: id, handle })?;
         self.check_rates(&rates).map_err(|rate| QueuedError::UnsupportedRate { handle, rate })?;
         let q = &mut self.stations[id as usize].queues[qi];
         if pos == 0 && q.attempts > 0 {
@@ -582,8 +609,14 @@ impl Medium {
     /// first so that earlier events are processed. After [`Medium::advance_quiet`] ran
     /// the medium past `at`, a frame for a station that was blocked meanwhile is taken
     /// as at `at` instead.
-    pub fn enqueue(&mut self, at: Time, station: StationId, req: TxRequest) -> Result<(), EnqueueError> {
-        let st = self.stations.get(station as usize).ok_or(EnqueueError::UnknownStation(station))?;
+    pub fn enqueue(
+        &mut self,
+        at: Time,
+        station: StationId,
+        req: TxRequest,
+    ) -> Result<(), EnqueueError> {
+        let st =
+            self.stations.get(station as usize).ok_or(EnqueueError::UnknownStation(station))?;
         if !(10..=MAX_MPDU_LEN).contains(&req.len) {
             return Err(EnqueueError::InvalidLength(req.len));
         }
@@ -609,7 +642,11 @@ impl Medium {
 
     /// The first rate of `rates` this medium's PHY cannot send, as an error.
     fn check_rates(&self, rates: &RateSeries) -> Result<(), Rate> {
-        match rates.entries().iter().find(|(r, _)| !self.cfg.phy.standard.supports(*r) || !r.is_valid()) {
+        match rates
+            .entries()
+            .iter()
+            .find(|(r, _)| !self.cfg.phy.standard.supports(*r) || !r.is_valid())
+        {
             Some(&(r, _)) => Err(r),
             None => Ok(()),
         }
@@ -680,7 +717,9 @@ impl Medium {
                 self.access(t, sink);
             }
             Event::TxEnd { slot } => self.tx_end(t, slot, sink),
-            Event::SendAck { station, to, handle, rate, queue } => self.send_ack(t, station, to, handle, rate, queue),
+            Event::SendAck { station, to, handle, rate, queue } => {
+                self.send_ack(t, station, to, handle, rate, queue)
+            }
             Event::AckTimeout { station, gen } => {
                 let st = &self.stations[station as usize];
                 match st.exchange {
@@ -702,7 +741,9 @@ impl Medium {
             }
             Event::Arrival { station, flow } => self.arrival(t, station, flow, sink),
             Event::Tbtt { station } => self.tbtt(t, station),
-            Event::TxopContinue { station, queue } => self.txop_continue(t, station, queue as usize, sink),
+            Event::TxopContinue { station, queue } => {
+                self.txop_continue(t, station, queue as usize, sink)
+            }
         }
         true
     }
@@ -718,7 +759,14 @@ impl Medium {
     /// Puts a frame in a queue, scheduling access if the queue was empty. A `late`
     /// frame came earlier, while the station was blocked (`lookahead`): it is taken as
     /// it was then, and may go on air as the station's state now allows.
-    pub(crate) fn push_frame(&mut self, t: Time, station: StationId, qi: usize, f: Queued, late: bool) -> Result<(), EnqueueError> {
+    pub(crate) fn push_frame(
+        &mut self,
+        t: Time,
+        station: StationId,
+        qi: usize,
+        f: Queued,
+        late: bool,
+    ) -> Result<(), EnqueueError> {
         let limit = self.stations[station as usize].cfg.queue_limit;
         let slot_ns = self.cfg.phy.slot_ns;
         let st = &mut self.stations[station as usize];
@@ -786,7 +834,13 @@ impl Medium {
     }
 
     /// Keeps a saturated flow's queue non-empty.
-    pub(crate) fn refill<S: Sink + ?Sized>(&mut self, t: Time, station: StationId, flow: u16, sink: &mut S) {
+    pub(crate) fn refill<S: Sink + ?Sized>(
+        &mut self,
+        t: Time,
+        station: StationId,
+        flow: u16,
+        sink: &mut S,
+    ) {
         let f = self.stations[station as usize].cfg.flows[flow as usize];
         if f.pattern != TrafficPattern::Saturated || t < f.start_ns || t >= f.stop_ns {
             return;
@@ -823,7 +877,18 @@ impl Medium {
             st.stats.tx_dropped += 1;
             self.stats.dropped[queue_ac(qi) as usize] += 1;
             let r = rates.entries()[0].0;
-            let report = crate::report::TxReport::not_sent(station, handle, f.dst, f.ac, f.mpdu_len, Some(flow), r, Cause::QueueFull, t, t);
+            let report = crate::report::TxReport::not_sent(
+                station,
+                handle,
+                f.dst,
+                f.ac,
+                f.mpdu_len,
+                Some(flow),
+                r,
+                Cause::QueueFull,
+                t,
+                t,
+            );
             sink.tx_done(&report);
         }
     }

@@ -31,14 +31,19 @@ impl Medium {
             Event::Access { gen } if gen != self.access_gen => None,
             Event::Access { .. } => Some(at + self.shortest_start_at(at)),
             // The ACK goes on air; the exchange ends with it.
-            Event::SendAck { rate, .. } => Some(at + self.cfg.phy.airtime_ns(ACK_LEN, self.cfg.phy.control_response_rate(rate))),
+            Event::SendAck { rate, .. } => Some(
+                at + self.cfg.phy.airtime_ns(ACK_LEN, self.cfg.phy.control_response_rate(rate)),
+            ),
             Event::AckTimeout { station, gen } => {
                 let st = self.stations.get(station as usize)?;
                 (st.exchange.is_some() && st.exchange_gen == gen).then_some(at)
             }
             // Ends of transmissions, beacons, generated traffic and TXOP continuations
             // may report at once.
-            Event::TxEnd { .. } | Event::TxopContinue { .. } | Event::Arrival { .. } | Event::Tbtt { .. } => Some(at),
+            Event::TxEnd { .. }
+            | Event::TxopContinue { .. }
+            | Event::Arrival { .. }
+            | Event::Tbtt { .. } => Some(at),
         }
     }
 

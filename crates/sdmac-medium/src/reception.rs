@@ -20,12 +20,19 @@ impl Medium {
     /// link `li` of `src`. Draws random numbers only for probabilities strictly
     /// between 0 and 1, and one fading draw (from the fading stream) when fading is on
     /// and the reception gets that far; `links.last_fade_db` tells the draw (0 if none).
-    pub(crate) fn decide_reception(&mut self, slot: u32, src: StationId, li: usize) -> (bool, Cause) {
+    pub(crate) fn decide_reception(
+        &mut self,
+        slot: u32,
+        src: StationId,
+        li: usize,
+    ) -> (bool, Cause) {
         let tx = self.txs[slot as usize];
         let link = self.links.from[src as usize][li];
         let j = link.rx;
         self.links.last_fade_db = 0.0;
-        if link.error_prob > 0.0 && (link.error_prob >= 1.0 || self.mac_rng.unit() < link.error_prob) {
+        if link.error_prob > 0.0
+            && (link.error_prob >= 1.0 || self.mac_rng.unit() < link.error_prob)
+        {
             return (false, Cause::LinkErrorProb);
         }
         // Interferers at j during [start, end).
@@ -51,20 +58,42 @@ impl Medium {
         }
         let noise = self.stations[j as usize].noise_mw;
         let faded = self.links.fading.is_some();
-        let signal_mw = if faded { link.power_mw * 10f64.powf(self.links.draw_fade_db() / 10.0) } else { link.power_mw };
+        let signal_mw = if faded {
+            link.power_mw * 10f64.powf(self.links.draw_fade_db() / 10.0)
+        } else {
+            link.power_mw
+        };
         let p_success = if pieces.is_empty() && !faded {
             let cache = &mut self.links.from[src as usize][li].clean;
             match cache.get(tx.rate, tx.len) {
                 Some(p) => p,
                 None => {
-                    let p = success_probability(&self.cfg.error_model, tx.rate, link.power_mw, noise, &[], tx.start, tx.end, tx.len);
+                    let p = success_probability(
+                        &self.cfg.error_model,
+                        tx.rate,
+                        link.power_mw,
+                        noise,
+                        &[],
+                        tx.start,
+                        tx.end,
+                        tx.len,
+                    );
                     cache.put(tx.rate, tx.len, p);
                     p
                 }
             }
         } else {
             interfered = pieces.iter().any(|p| p.2 > COLLISION_FRACTION_OF_NOISE * noise);
-            success_probability(&self.cfg.error_model, tx.rate, signal_mw, noise, &pieces, tx.start, tx.end, tx.len)
+            success_probability(
+                &self.cfg.error_model,
+                tx.rate,
+                signal_mw,
+                noise,
+                &pieces,
+                tx.start,
+                tx.end,
+                tx.len,
+            )
         };
         self.scratch = pieces;
         let ok = p_success >= 1.0 || (p_success > 0.0 && self.mac_rng.unit() < p_success);
@@ -99,7 +128,8 @@ pub(crate) fn success_probability(
         if let Some(column) = table.column_for(rate) {
             let mut worst = 0.0f64;
             for_each_piece(pieces, start, end, |_, i| worst = worst.max(i));
-            let eff_dbm = sdmac_phy::units::mw_to_dbm(signal_mw) - 10.0 * (1.0 + worst / noise_mw).log10();
+            let eff_dbm =
+                sdmac_phy::units::mw_to_dbm(signal_mw) - 10.0 * (1.0 + worst / noise_mw).log10();
             return 1.0 - table.per_at(eff_dbm, column);
         }
     }
@@ -115,7 +145,12 @@ pub(crate) fn success_probability(
 
 /// Calls `f(duration, interference power)` for each piece of [start, end) with
 /// constant interference.
-fn for_each_piece(pieces: &[(Time, Time, f64)], start: Time, end: Time, mut f: impl FnMut(Time, f64)) {
+fn for_each_piece(
+    pieces: &[(Time, Time, f64)],
+    start: Time,
+    end: Time,
+    mut f: impl FnMut(Time, f64),
+) {
     if pieces.is_empty() {
         f(end - start, 0.0);
         return;
@@ -153,7 +188,9 @@ mod tests {
     #[test]
     fn a_per_table_is_read_in_the_column_of_the_rate() {
         // Columns: 1, 2, 5.5, 11, 6, 9, 12, 18, 24, 36, 48, 54 Mb/s, each a distinct PER.
-        let row = |sig: i32| format!("{sig} 0.01 0.02 0.03 0.04 0.05 0.06 0.07 0.08 0.09 0.10 0.11 0.12\n");
+        let row = |sig: i32| {
+            format!("{sig} 0.01 0.02 0.03 0.04 0.05 0.06 0.07 0.08 0.09 0.10 0.11 0.12\n")
+        };
         let table = sdmac_phy::PerTable::parse(&(row(-80) + &row(-79)), "t").unwrap();
         let model = ErrorModel::Table(std::sync::Arc::new(table));
         let signal = sdmac_phy::units::dbm_to_mw(-80.0);

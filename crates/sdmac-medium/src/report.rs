@@ -6,8 +6,8 @@
 
 use crate::config::{Ac, Dest, StationId};
 use crate::time::at;
-use sdmac_types::Time;
 use sdmac_phy::Rate;
+use sdmac_types::Time;
 
 pub use sdmac_types::{Cause, Outcome};
 

@@ -57,10 +57,22 @@ mod tests {
 
     #[test]
     fn same_seed_same_stream_different_seed_different_stream() {
-        let a: Vec<u32> = { let mut r = SimRng::new(1, 0); (0..8).map(|_| r.uniform_inclusive(1023)).collect() };
-        let b: Vec<u32> = { let mut r = SimRng::new(1, 0); (0..8).map(|_| r.uniform_inclusive(1023)).collect() };
-        let c: Vec<u32> = { let mut r = SimRng::new(2, 0); (0..8).map(|_| r.uniform_inclusive(1023)).collect() };
-        let d: Vec<u32> = { let mut r = SimRng::new(1, 1); (0..8).map(|_| r.uniform_inclusive(1023)).collect() };
+        let a: Vec<u32> = {
+            let mut r = SimRng::new(1, 0);
+            (0..8).map(|_| r.uniform_inclusive(1023)).collect()
+        };
+        let b: Vec<u32> = {
+            let mut r = SimRng::new(1, 0);
+            (0..8).map(|_| r.uniform_inclusive(1023)).collect()
+        };
+        let c: Vec<u32> = {
+            let mut r = SimRng::new(2, 0);
+            (0..8).map(|_| r.uniform_inclusive(1023)).collect()
+        };
+        let d: Vec<u32> = {
+            let mut r = SimRng::new(1, 1);
+            (0..8).map(|_| r.uniform_inclusive(1023)).collect()
+        };
         assert_eq!(a, b);
         assert_ne!(a, c);
         assert_ne!(a, d);

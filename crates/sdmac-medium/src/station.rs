@@ -176,7 +176,11 @@ impl Station {
 
     /// Busy by physical carrier sense or own activity (NAV is folded into idle_since).
     pub fn busy(&self) -> bool {
-        self.cs_count > 0 || self.rx_lock != NO_SLOT || self.transmitting || self.responding || self.bursting
+        self.cs_count > 0
+            || self.rx_lock != NO_SLOT
+            || self.transmitting
+            || self.responding
+            || self.bursting
     }
 
     /// Idle, with no exchange of its own under way: a frame given now may count down

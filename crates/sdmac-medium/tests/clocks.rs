@@ -43,7 +43,9 @@ fn wall_clock_paces_the_engine_and_gives_the_same_results_as_virtual_time() {
     // Paced: 50 ms of medium time took at least 50 ms of wall time.
     assert!(elapsed >= until, "{elapsed} ns");
     // Same engine, same inputs: the same outcomes at the same simulated times.
-    let key = |c: &Collect| c.tx.iter().map(|r| (r.handle, r.outcome, r.t_done.as_ns())).collect::<Vec<_>>();
+    let key = |c: &Collect| {
+        c.tx.iter().map(|r| (r.handle, r.outcome, r.t_done.as_ns())).collect::<Vec<_>>()
+    };
     // The wall-clock run may have processed events up to its last wake-up past `until`.
     let wall_tx: Vec<_> = key(&b).into_iter().filter(|x| x.2 <= until).collect();
     assert_eq!(key(&a), wall_tx);

@@ -1,7 +1,9 @@
 //! `Medium::set_detached`: a station away from the medium (a radio tuned to another
 //! channel) has no link either way; back, it has its links again.
 
-use sdmac_medium::{Ac, Collect, Dest, Medium, MediumConfig, Outcome, RateSeries, StationConfig, TxRequest};
+use sdmac_medium::{
+    Ac, Collect, Dest, Medium, MediumConfig, Outcome, RateSeries, StationConfig, TxRequest,
+};
 use sdmac_phy::{ErrorModel, Phy, Rate, Standard};
 
 fn medium_of(n: usize) -> Medium {
@@ -16,7 +18,14 @@ fn medium_of(n: usize) -> Medium {
 }
 
 fn send(m: &mut Medium, at: u64, from: u32, to: Dest, handle: u64) {
-    let req = TxRequest { handle, dst: to, len: 500, ac: Ac::Be, rates: Some(RateSeries::single(Rate::Ofdm6, 3)), no_ack: false };
+    let req = TxRequest {
+        handle,
+        dst: to,
+        len: 500,
+        ac: Ac::Be,
+        rates: Some(RateSeries::single(Rate::Ofdm6, 3)),
+        no_ack: false,
+    };
     m.enqueue(at, from, req).expect("queued");
 }
 

@@ -27,7 +27,14 @@ fn send(m: &mut Medium) -> Collect {
     for k in 0..FRAMES {
         let at = (k + 1) * MILLIS;
         m.advance(at, &mut c);
-        let req = TxRequest { handle: k + 1, dst: Dest::Broadcast, len: 1500, ac: Ac::Be, rates: Some(RateSeries::single(Rate::Ofdm54, 1)), no_ack: true };
+        let req = TxRequest {
+            handle: k + 1,
+            dst: Dest::Broadcast,
+            len: 1500,
+            ac: Ac::Be,
+            rates: Some(RateSeries::single(Rate::Ofdm54, 1)),
+            no_ack: true,
+        };
         m.enqueue(at, TX, req).unwrap();
     }
     m.advance((FRAMES + 10) * MILLIS, &mut c);
@@ -35,7 +42,8 @@ fn send(m: &mut Medium) -> Collect {
 }
 
 fn delivered(c: &Collect) -> f64 {
-    c.rx.iter().filter(|r| r.station == RX && r.kind == FrameKind::Data).count() as f64 / FRAMES as f64
+    c.rx.iter().filter(|r| r.station == RX && r.kind == FrameKind::Data).count() as f64
+        / FRAMES as f64
 }
 
 fn delivery_ratio(snr_db: f64, fading_db: Option<f64>) -> f64 {
@@ -75,13 +83,19 @@ fn fading_spreads_a_marginal_link_in_both_directions() {
     let good = delivery_ratio(24.0, None);
     let good_faded = delivery_ratio(24.0, Some(6.0));
     assert_eq!(good, 1.0);
-    assert!(good_faded > 0.45 && good_faded < 0.75, "fading should lose frames on a good link: {good} -> {good_faded}");
+    assert!(
+        good_faded > 0.45 && good_faded < 0.75,
+        "fading should lose frames on a good link: {good} -> {good_faded}"
+    );
     // Below it (2 dB under): nothing without fading; upward fades let about a third
     // through.
     let bad = delivery_ratio(20.0, None);
     let bad_faded = delivery_ratio(20.0, Some(6.0));
     assert_eq!(bad, 0.0);
-    assert!(bad_faded > 0.2 && bad_faded < 0.5, "fading should let frames through on a bad link: {bad} -> {bad_faded}");
+    assert!(
+        bad_faded > 0.2 && bad_faded < 0.5,
+        "fading should let frames through on a bad link: {bad} -> {bad_faded}"
+    );
 }
 
 #[test]
@@ -92,7 +106,8 @@ fn reported_signal_varies_as_the_documented_gaussian() {
     let mean_power = m.link_power_dbm(TX, RX).unwrap();
     m.set_fading(3.0);
     let c = send(&mut m);
-    let s: Vec<f64> = c.rx.iter().filter(|r| r.station == RX).map(|r| r.signal_dbm - mean_power).collect();
+    let s: Vec<f64> =
+        c.rx.iter().filter(|r| r.station == RX).map(|r| r.signal_dbm - mean_power).collect();
     assert_eq!(s.len() as u64, FRAMES);
     let mean = s.iter().sum::<f64>() / s.len() as f64;
     let sd = (s.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / s.len() as f64).sqrt();
@@ -112,4 +127,3 @@ fn fading_is_deterministic_for_a_seed() {
     assert_eq!(run(4), run(4));
     assert_ne!(run(4), run(5));
 }
-

@@ -44,12 +44,31 @@ fn medium(n: u32, hidden: &[(u32, u32)], cw: u32, seed: u64) -> Medium {
 
 /// Everything reported, with its time, sorted (a run ahead reports in another order).
 fn reports(c: &Collect) -> Vec<String> {
-    let mut v: Vec<String> = c
-        .tx
-        .iter()
-        .map(|r| format!("{:>12} tx {} {:?} {:?} q{} first{} last{}", r.t_done.as_ns(), r.handle, r.outcome, r.rates, r.t_queued.as_ns(), r.t_first_start.as_ns(), r.t_last_start.as_ns()))
-        .collect();
-    v.extend(c.rx.iter().map(|r| format!("{:>12} rx {} {} {} {}", r.t_end.as_ns(), r.handle, r.station, r.t_start.as_ns(), r.duplicate)));
+    let mut v: Vec<String> =
+        c.tx.iter()
+            .map(|r| {
+                format!(
+                    "{:>12} tx {} {:?} {:?} q{} first{} last{}",
+                    r.t_done.as_ns(),
+                    r.handle,
+                    r.outcome,
+                    r.rates,
+                    r.t_queued.as_ns(),
+                    r.t_first_start.as_ns(),
+                    r.t_last_start.as_ns()
+                )
+            })
+            .collect();
+    v.extend(c.rx.iter().map(|r| {
+        format!(
+            "{:>12} rx {} {} {} {}",
+            r.t_end.as_ns(),
+            r.handle,
+            r.station,
+            r.t_start.as_ns(),
+            r.duplicate
+        )
+    }));
     v.sort();
     v
 }
@@ -144,7 +163,12 @@ fn quiet_from_the_data_end_to_the_ack_end() {
     // (DIFS, 34 µs) after the request; then SIFS (16 µs) and the ACK at 24 Mb/s (28 µs).
     let mut m = medium(3, &[], 0, 1);
     let mut c = Collect::default();
-    m.enqueue(0, 0, request(1, &Req { at: 0, station: 0, dst: Some(1), len: 1500, rate: Rate::Ofdm54 })).unwrap();
+    m.enqueue(
+        0,
+        0,
+        request(1, &Req { at: 0, station: 0, dst: Some(1), len: 1500, rate: Rate::Ofdm54 }),
+    )
+    .unwrap();
     let data_end = (34 + 244) * US;
     m.advance(data_end - 1, &mut c);
     // While the DATA frame is on air every station is blocked until its end.
@@ -166,7 +190,12 @@ fn a_station_that_could_send_at_once_stops_the_run_ahead() {
     // could go on air at once, so nothing is certain.
     let mut m = medium(3, &[(0, 2)], 0, 1);
     let mut c = Collect::default();
-    m.enqueue(0, 0, request(1, &Req { at: 0, station: 0, dst: Some(1), len: 1500, rate: Rate::Ofdm54 })).unwrap();
+    m.enqueue(
+        0,
+        0,
+        request(1, &Req { at: 0, station: 0, dst: Some(1), len: 1500, rate: Rate::Ofdm54 }),
+    )
+    .unwrap();
     m.advance(100 * US, &mut c);
     assert_eq!(m.quiet_until(), 100 * US);
     assert_eq!(m.advance_quiet(NEVER, &mut c), 100 * US);
@@ -181,7 +210,12 @@ fn third_station_start(seed: u64, at: u64, run_ahead: bool) -> u64 {
     // Draw the first backoffs, then let them run out.
     m.advance(10_000 * US, &mut c);
     let t0 = 10_000 * US;
-    m.enqueue(t0, 0, request(1, &Req { at: t0, station: 0, dst: Some(1), len: 1500, rate: Rate::Ofdm54 })).unwrap();
+    m.enqueue(
+        t0,
+        0,
+        request(1, &Req { at: t0, station: 0, dst: Some(1), len: 1500, rate: Rate::Ofdm54 }),
+    )
+    .unwrap();
     // The medium was idle for longer than AIFS: on air at once, for 244 µs.
     let data_end = t0 + 244 * US;
     m.advance(data_end, &mut c);
@@ -190,7 +224,12 @@ fn third_station_start(seed: u64, at: u64, run_ahead: bool) -> u64 {
     } else {
         m.advance(t0 + at, &mut c);
     }
-    m.enqueue(t0 + at, 2, request(2, &Req { at: t0 + at, station: 2, dst: Some(1), len: 100, rate: Rate::Ofdm54 })).unwrap();
+    m.enqueue(
+        t0 + at,
+        2,
+        request(2, &Req { at: t0 + at, station: 2, dst: Some(1), len: 100, rate: Rate::Ofdm54 }),
+    )
+    .unwrap();
     m.advance(t0 + 2_000 * US, &mut c);
     c.air.iter().find(|a| a.station == 2).expect("station 2 sent").t_start.as_ns() - t0
 }
@@ -202,7 +241,8 @@ fn a_frame_that_finds_the_medium_busy_before_aifs_draws_a_backoff() {
     // AIFS after the ACK (288 + 52 µs) and then a backoff of 0..=15 slots of 9 µs —
     // the same rule each time, and not always 0 slots (IEEE 802.11-2016 §10.3.4.3).
     for (at, run_ahead) in [(250, false), (270, false), (250, true), (270, true)] {
-        let starts: Vec<u64> = (1..=24).map(|seed| third_station_start(seed, at * US, run_ahead)).collect();
+        let starts: Vec<u64> =
+            (1..=24).map(|seed| third_station_start(seed, at * US, run_ahead)).collect();
         let slots: Vec<u64> = starts
             .iter()
             .map(|&s| {
@@ -212,6 +252,9 @@ fn a_frame_that_finds_the_medium_busy_before_aifs_draws_a_backoff() {
             })
             .collect();
         assert!(slots.iter().all(|&k| k <= 15), "{slots:?}");
-        assert!(slots.iter().any(|&k| k > 0), "no backoff drawn: {slots:?} (at {at} µs, ahead {run_ahead})");
+        assert!(
+            slots.iter().any(|&k| k > 0),
+            "no backoff drawn: {slots:?} (at {at} µs, ahead {run_ahead})"
+        );
     }
 }

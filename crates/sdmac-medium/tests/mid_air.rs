@@ -22,7 +22,14 @@ fn sta(phy: &Phy, i: u8) -> StationConfig {
 
 /// A 1500-byte frame at 6 Mb/s: about 2 ms on air.
 fn long(handle: u64, dst: Dest) -> TxRequest {
-    TxRequest { handle, dst, len: 1536, ac: Ac::Be, rates: Some(RateSeries::single(Rate::Ofdm6, 1)), no_ack: false }
+    TxRequest {
+        handle,
+        dst,
+        len: 1536,
+        ac: Ac::Be,
+        rates: Some(RateSeries::single(Rate::Ofdm6, 1)),
+        no_ack: false,
+    }
 }
 
 /// Every station sends one more frame afterwards and every one gets its report.
@@ -34,7 +41,11 @@ fn all_still_send(m: &mut Medium, n: u32, at: u64) {
     let mut c = Collect::default();
     m.advance(at + 200 * MS, &mut c);
     for s in 0..n {
-        assert!(c.tx.iter().any(|r| r.handle == 100 + s as u64), "station {s} never sent again: {:?}", c.tx);
+        assert!(
+            c.tx.iter().any(|r| r.handle == 100 + s as u64),
+            "station {s} never sent again: {:?}",
+            c.tx
+        );
     }
     assert_eq!(m.next_event_time(), None, "nothing left pending");
 }

@@ -36,7 +36,14 @@ fn paper_medium() -> Medium {
 
 /// 24 B header + 8 B LLC/SNAP + 50 B payload + 4 B FCS, at 54 Mb/s, one attempt.
 fn one_shot(handle: u64) -> TxRequest {
-    TxRequest { handle, dst: Dest::Station(AP), len: 86, ac: Ac::Be, rates: Some(RateSeries::single(Rate::Ofdm54, 1)), no_ack: false }
+    TxRequest {
+        handle,
+        dst: Dest::Station(AP),
+        len: 86,
+        ac: Ac::Be,
+        rates: Some(RateSeries::single(Rate::Ofdm54, 1)),
+        no_ack: false,
+    }
 }
 
 /// Runs the medium up to `at`, hands the station a one-shot there, and runs event by
@@ -75,13 +82,19 @@ fn acked_one_shot_starts_at_once_and_lasts_96_us() {
     let mut m = paper_medium();
     let mut c = Collect { record_air: true, ..Default::default() };
     let r = shot(&mut m, &mut c, T0, 1);
-    assert_eq!((r.outcome, r.cause, r.delivered, r.attempts), (Outcome::Acked, Cause::None, true, 1));
+    assert_eq!(
+        (r.outcome, r.cause, r.delivered, r.attempts),
+        (Outcome::Acked, Cause::None, true, 1)
+    );
     assert_eq!((r.t_queued.as_ns(), r.t_first_start.as_ns()), (T0, T0));
     assert_eq!(r.t_done.as_ns() - r.t_first_start.as_ns(), 96 * US);
     assert_eq!(&r.rates[..r.n_rates as usize], &[(Rate::Ofdm54, 1)]);
     // DATA 36 µs; the ACK from the AP SIFS later at 6 Mb/s (the only basic rate), 44 µs.
     assert_eq!(c.air.len(), 2);
-    assert_eq!((c.air[0].kind, c.air[0].t_start.as_ns(), c.air[0].t_end.as_ns()), (FrameKind::Data, T0, T0 + 36 * US));
+    assert_eq!(
+        (c.air[0].kind, c.air[0].t_start.as_ns(), c.air[0].t_end.as_ns()),
+        (FrameKind::Data, T0, T0 + 36 * US)
+    );
     assert_eq!((c.air[1].kind, c.air[1].station, c.air[1].rate), (FrameKind::Ack, AP, Rate::Ofdm6));
     assert_eq!((c.air[1].t_start.as_ns(), c.air[1].t_end.as_ns()), (T0 + 52 * US, T0 + 96 * US));
 }
@@ -96,7 +109,10 @@ fn data_body_corrupted_is_data_lost_at_ack_timeout() {
 #[test]
 fn data_preamble_missed_is_data_lost_at_ack_timeout() {
     let r = single_shot(|m| m.set_link(STA, AP, link(None, Some(1.0))));
-    assert_eq!((r.outcome, r.cause, r.delivered), (Outcome::DataLost, Cause::PreambleMissed, false));
+    assert_eq!(
+        (r.outcome, r.cause, r.delivered),
+        (Outcome::DataLost, Cause::PreambleMissed, false)
+    );
     assert_eq!(r.t_done.as_ns() - r.t_first_start.as_ns(), (36 + 45) * US);
 }
 
@@ -135,20 +151,29 @@ fn a_station_ack_timeout_replaces_the_phy_one() {
         assert_eq!(m.ack_timeout(AP), Some(45 * US));
         m.set_link(STA, AP, link(Some(1.0), None));
     });
-    assert_eq!((r.outcome, r.t_done.as_ns() - r.t_first_start.as_ns()), (Outcome::DataLost, (36 + 25) * US));
+    assert_eq!(
+        (r.outcome, r.t_done.as_ns() - r.t_first_start.as_ns()),
+        (Outcome::DataLost, (36 + 25) * US)
+    );
     // The ACK's preamble arrives SIFS (16 µs) after the DATA: within 25 µs, so a
     // corrupted ACK is still learnt at its end...
     let r = single_shot(|m| {
         m.set_ack_timeout(STA, Some(25 * US));
         m.set_link(AP, STA, link(Some(1.0), None));
     });
-    assert_eq!((r.outcome, r.t_done.as_ns() - r.t_first_start.as_ns()), (Outcome::AckLost, 96 * US));
+    assert_eq!(
+        (r.outcome, r.t_done.as_ns() - r.t_first_start.as_ns()),
+        (Outcome::AckLost, 96 * US)
+    );
     // ...and a missed one at the shorter timeout.
     let r = single_shot(|m| {
         m.set_ack_timeout(STA, Some(25 * US));
         m.set_link(AP, STA, link(None, Some(1.0)));
     });
-    assert_eq!((r.outcome, r.t_done.as_ns() - r.t_first_start.as_ns()), (Outcome::AckLost, (36 + 25) * US));
+    assert_eq!(
+        (r.outcome, r.t_done.as_ns() - r.t_first_start.as_ns()),
+        (Outcome::AckLost, (36 + 25) * US)
+    );
     // None goes back to the PHY's.
     let r = single_shot(|m| {
         m.set_ack_timeout(STA, Some(25 * US));
@@ -244,10 +269,22 @@ fn set_edca_errors_name_the_field_and_value() {
     let cases: [(EdcaParams, EdcaError, &str); 7] = [
         (EdcaParams { aifsn: 0, ..ok }, EdcaError::Aifsn(0), "aifsn 0"),
         (EdcaParams { aifsn: 16, ..ok }, EdcaError::Aifsn(16), "aifsn 16"),
-        (EdcaParams { cw_min: 10, ..ok }, EdcaError::CwMin(10), "cw_min 10 is not of the form 2^k-1"),
+        (
+            EdcaParams { cw_min: 10, ..ok },
+            EdcaError::CwMin(10),
+            "cw_min 10 is not of the form 2^k-1",
+        ),
         (EdcaParams { cw_max: 65_535, ..ok }, EdcaError::CwMax(65_535), "cw_max 65535"),
-        (EdcaParams { cw_max: 0, ..ok }, EdcaError::CwOrder { cw_min: 15, cw_max: 0 }, "cw_min 15 is greater than cw_max 0"),
-        (EdcaParams { txop_limit_ns: 8_160_001, ..ok }, EdcaError::TxopLimit(8_160_001), "txop_limit_ns 8160001"),
+        (
+            EdcaParams { cw_max: 0, ..ok },
+            EdcaError::CwOrder { cw_min: 15, cw_max: 0 },
+            "cw_min 15 is greater than cw_max 0",
+        ),
+        (
+            EdcaParams { txop_limit_ns: 8_160_001, ..ok },
+            EdcaError::TxopLimit(8_160_001),
+            "txop_limit_ns 8160001",
+        ),
         (EdcaParams { cw_min: u32::MAX, ..ok }, EdcaError::CwMin(u32::MAX), "cw_min 4294967295"),
     ];
     for (p, err, text) in cases {
@@ -291,24 +328,41 @@ fn with_talker() -> (Medium, StationId) {
 }
 
 fn broadcast(handle: u64) -> TxRequest {
-    TxRequest { handle, dst: Dest::Broadcast, len: 1536, ac: Ac::Be, rates: Some(RateSeries::single(Rate::Ofdm54, 1)), no_ack: true }
+    TxRequest {
+        handle,
+        dst: Dest::Broadcast,
+        len: 1536,
+        ac: Ac::Be,
+        rates: Some(RateSeries::single(Rate::Ofdm54, 1)),
+        no_ack: true,
+    }
 }
 
 /// The talker broadcasts at `at`; the station queues a one-shot 100 µs later, during
 /// the broadcast. Returns the one-shot's report and the broadcast's end.
-fn shot_after_busy(m: &mut Medium, c: &mut Collect, talker: StationId, at: Time, handle: u64) -> (TxReport, Time) {
+fn shot_after_busy(
+    m: &mut Medium,
+    c: &mut Collect,
+    talker: StationId,
+    at: Time,
+    handle: u64,
+) -> (TxReport, Time) {
     m.advance(at, c);
     m.enqueue(at, talker, broadcast(handle + 1_000)).unwrap();
     let r = shot(m, c, at + 100 * US, handle);
     let b = c.tx.iter().find(|r| r.handle == handle + 1_000).unwrap();
-    assert_eq!((b.t_first_start.as_ns(), b.t_done.as_ns() - b.t_first_start.as_ns()), (at, 248 * US));
+    assert_eq!(
+        (b.t_first_start.as_ns(), b.t_done.as_ns() - b.t_first_start.as_ns()),
+        (at, 248 * US)
+    );
     (r, b.t_done.as_ns())
 }
 
 #[test]
 fn without_backoff_slots_a_frame_waits_exactly_aifs_after_a_busy_period() {
     let (mut m, talker) = with_talker();
-    m.set_edca(STA, Ac::Be, EdcaParams { aifsn: 2, cw_min: 0, cw_max: 0, txop_limit_ns: 0 }).unwrap();
+    m.set_edca(STA, Ac::Be, EdcaParams { aifsn: 2, cw_min: 0, cw_max: 0, txop_limit_ns: 0 })
+        .unwrap();
     let mut c = Collect::default();
     let (r, busy_end) = shot_after_busy(&mut m, &mut c, talker, T0, 1);
     assert_eq!(r.t_first_start.as_ns(), busy_end + 34 * US); // SIFS + 2 × 9 µs, no slot
@@ -337,7 +391,8 @@ fn set_edca_leaves_a_backoff_in_progress_alone() {
     m.advance(T0 + 100 * US, &mut c);
     m.enqueue(T0 + 100 * US, STA, one_shot(1)).unwrap();
     m.advance(busy_end + 20 * US, &mut c);
-    m.set_edca(STA, Ac::Be, EdcaParams { aifsn: 5, cw_min: 0, cw_max: 0, txop_limit_ns: 0 }).unwrap();
+    m.set_edca(STA, Ac::Be, EdcaParams { aifsn: 5, cw_min: 0, cw_max: 0, txop_limit_ns: 0 })
+        .unwrap();
     m.advance(T0 + MILLIS, &mut c);
     let r = *c.tx.iter().find(|r| r.handle == 1).unwrap();
     assert_eq!(r.t_first_start.as_ns(), r_ref.t_first_start.as_ns());
@@ -358,11 +413,17 @@ fn queued_requests_can_be_inspected_and_their_rates_changed_before_they_start() 
     m.enqueue(T0, STA, second).unwrap();
     let info = m.queued(STA, 2).unwrap();
     assert_eq!(info.rates, RateSeries::single(Rate::Ofdm54, 7));
-    assert_eq!((info.ac, info.len, info.no_ack, info.t_queued.as_ns(), info.attempts, info.on_air), (Ac::Be, 86, false, T0, 0, false));
+    assert_eq!(
+        (info.ac, info.len, info.no_ack, info.t_queued.as_ns(), info.attempts, info.on_air),
+        (Ac::Be, 86, false, T0, 0, false)
+    );
 
     m.advance(T0 + 10 * US, &mut c); // handle 1 is on air since T0
     let info = m.queued(STA, 1).unwrap();
-    assert_eq!((info.attempts, info.on_air, info.rates), (1, true, RateSeries::single(Rate::Ofdm54, 1)));
+    assert_eq!(
+        (info.attempts, info.on_air, info.rates),
+        (1, true, RateSeries::single(Rate::Ofdm54, 1))
+    );
     let e = m.set_queued_rates(STA, 1, RateSeries::single(Rate::Ofdm6, 1)).unwrap_err();
     assert_eq!(e, QueuedError::AlreadyStarted { station: STA, handle: 1 });
     assert!(e.to_string().contains("request 1 "), "{e}");
@@ -382,12 +443,18 @@ fn queued_requests_can_be_inspected_and_their_rates_changed_before_they_start() 
     assert_eq!(m.queued(STA, 2), None);
     assert_eq!(m.queued(9, 2), None);
     let r2 = c.tx.iter().find(|r| r.handle == 2).unwrap();
-    assert_eq!((r2.outcome, &r2.rates[..r2.n_rates as usize]), (Outcome::Acked, &[(Rate::Ofdm24, 1)][..]));
+    assert_eq!(
+        (r2.outcome, &r2.rates[..r2.n_rates as usize]),
+        (Outcome::Acked, &[(Rate::Ofdm24, 1)][..])
+    );
     // 86 B at 24 Mb/s: 52 µs; its ACK at 6 Mb/s.
     assert_eq!(r2.t_data_end.as_ns() - r2.t_first_start.as_ns(), 52 * US);
     let data2 = c.air.iter().find(|a| a.kind == FrameKind::Data && a.handle == 2).unwrap();
     assert_eq!(data2.rate, Rate::Ofdm24);
-    assert_eq!(m.set_queued_rates(STA, 2, at24), Err(QueuedError::NotQueued { station: STA, handle: 2 }));
+    assert_eq!(
+        m.set_queued_rates(STA, 2, at24),
+        Err(QueuedError::NotQueued { station: STA, handle: 2 })
+    );
 }
 
 #[test]
@@ -426,7 +493,10 @@ fn default_rates_apply_to_requests_queued_afterwards() {
     m.enqueue(T0, STA, new).unwrap();
     assert_eq!(m.queued(STA, 1).unwrap().rates, RateSeries::single(Rate::Ofdm54, 7));
     assert_eq!(m.queued(STA, 2).unwrap().rates, series);
-    assert_eq!(m.set_default_rates(STA, RateSeries::single(Rate::Dsss1, 1)), Err(EnqueueError::UnsupportedRate(Rate::Dsss1)));
+    assert_eq!(
+        m.set_default_rates(STA, RateSeries::single(Rate::Dsss1, 1)),
+        Err(EnqueueError::UnsupportedRate(Rate::Dsss1))
+    );
     assert_eq!(m.set_default_rates(9, series), Err(EnqueueError::UnknownStation(9)));
     m.advance(T0 + MILLIS, &mut c);
     let rate_of = |h: u64| c.tx.iter().find(|r| r.handle == h).unwrap().rates[0].0;
@@ -480,13 +550,18 @@ fn station_stats_match_the_reports() {
     m.advance(500 * MILLIS, &mut c);
     for s in [AP, STA, small] {
         let st = m.station_stats(s).unwrap();
-        let reports: Vec<&TxReport> = c.tx.iter().chain(&cancelled).filter(|r| r.station == s).collect();
+        let reports: Vec<&TxReport> =
+            c.tx.iter().chain(&cancelled).filter(|r| r.station == s).collect();
         let count = |o: Outcome| reports.iter().filter(|r| r.outcome == o).count() as u64;
         assert_eq!(st.tx_acked, count(Outcome::Acked), "station {s}");
         assert_eq!(st.tx_failed, count(Outcome::DataLost) + count(Outcome::AckLost), "station {s}");
         assert_eq!(st.tx_no_ack, count(Outcome::NoAck), "station {s}");
         assert_eq!(st.tx_dropped, count(Outcome::Dropped), "station {s}");
-        assert_eq!(st.tx_requests, reports.len() as u64 + m.queue_len(s, Ac::Be) as u64, "station {s}");
+        assert_eq!(
+            st.tx_requests,
+            reports.len() as u64 + m.queue_len(s, Ac::Be) as u64,
+            "station {s}"
+        );
         let attempts: u64 = reports.iter().map(|r| r.attempts as u64).sum();
         let retries: u64 = reports.iter().map(|r| (r.attempts as u64).saturating_sub(1)).sum();
         assert_eq!((st.tx_attempts, st.tx_retries), (attempts, retries), "station {s}");
@@ -494,11 +569,24 @@ fn station_stats_match_the_reports() {
         let data = rx.iter().filter(|r| r.kind == FrameKind::Data).count() as u64;
         let beacons = rx.iter().filter(|r| r.kind == FrameKind::Beacon).count() as u64;
         let dups = rx.iter().filter(|r| r.duplicate).count() as u64;
-        assert_eq!((st.rx_frames, st.rx_beacons, st.rx_duplicates), (data, beacons, dups), "station {s}");
+        assert_eq!(
+            (st.rx_frames, st.rx_beacons, st.rx_duplicates),
+            (data, beacons, dups),
+            "station {s}"
+        );
     }
     // The run exercised every counter.
-    let (ap, sta, small) = (m.station_stats(AP).unwrap(), m.station_stats(STA).unwrap(), m.station_stats(small).unwrap());
-    assert!(sta.tx_acked > 0 && sta.tx_failed > 0 && sta.tx_no_ack > 0 && sta.tx_dropped == cancelled.len() as u64);
+    let (ap, sta, small) = (
+        m.station_stats(AP).unwrap(),
+        m.station_stats(STA).unwrap(),
+        m.station_stats(small).unwrap(),
+    );
+    assert!(
+        sta.tx_acked > 0
+            && sta.tx_failed > 0
+            && sta.tx_no_ack > 0
+            && sta.tx_dropped == cancelled.len() as u64
+    );
     assert!(sta.tx_retries > 0 && ap.rx_duplicates > 0 && sta.rx_beacons > 0 && ap.rx_frames > 0);
     assert!(small.tx_dropped > 0 && small.tx_acked > 0);
     assert_eq!(ap.tx_requests, 0); // beacons are not requests
@@ -514,7 +602,8 @@ fn slower_rates_set_during_a_txop_end_the_txop_instead_of_overrunning_it() {
     cfg.error_model = ErrorModel::NoErrors;
     let mut m = Medium::new(cfg);
     m.add_station(StationConfig::new(&phy, [2, 0, 0, 0, 0, 1], [0.0; 3]));
-    let sta = m.add_station(StationConfig::new(&phy, [2, 0, 0, 0, 0, 2], [10.0, 0.0, 0.0]).with_qos(&phy));
+    let sta = m
+        .add_station(StationConfig::new(&phy, [2, 0, 0, 0, 0, 2], [10.0, 0.0, 0.0]).with_qos(&phy));
     let vo = m.edca(sta, Ac::Vo).unwrap();
     assert_eq!(vo.txop_limit_ns, 1504 * US);
     m.set_edca(sta, Ac::Vo, EdcaParams { cw_min: 0, cw_max: 0, ..vo }).unwrap();

@@ -16,7 +16,11 @@ fn medium(n: u32, hidden: &[(u32, u32)], seed: u64) -> Medium {
     cfg.seed = seed;
     let mut m = Medium::new(cfg);
     for i in 0..n {
-        m.add_station(StationConfig::new(&phy, [2, 0, 0, 0, 0, i as u8], [i as f64 * 2.0, 0.0, 0.0]));
+        m.add_station(StationConfig::new(
+            &phy,
+            [2, 0, 0, 0, 0, i as u8],
+            [i as f64 * 2.0, 0.0, 0.0],
+        ));
     }
     let gone = LinkOverride { rx_power_dbm: Some(-200.0), ..LinkOverride::default() };
     for &(a, b) in hidden {
@@ -30,8 +34,14 @@ fn medium(n: u32, hidden: &[(u32, u32)], seed: u64) -> Medium {
 
 /// Everything reported, in order, with its time.
 fn reports(c: &Collect) -> Vec<String> {
-    let mut v: Vec<String> = c.tx.iter().map(|r| format!("tx {} {:?} {} {:?}", r.handle, r.outcome, r.t_done.as_ns(), r.rates)).collect();
-    v.extend(c.rx.iter().map(|r| format!("rx {} {} {} {}", r.handle, r.station, r.t_end.as_ns(), r.duplicate)));
+    let mut v: Vec<String> =
+        c.tx.iter()
+            .map(|r| format!("tx {} {:?} {} {:?}", r.handle, r.outcome, r.t_done.as_ns(), r.rates))
+            .collect();
+    v.extend(
+        c.rx.iter()
+            .map(|r| format!("rx {} {} {} {}", r.handle, r.station, r.t_end.as_ns(), r.duplicate)),
+    );
     v
 }
 
@@ -44,7 +54,11 @@ fn every_event(mut m: Medium, reqs: &[Req]) -> Vec<String> {
             let before = c.tx.len() + c.rx.len();
             m.advance(e, c);
             if e < bound {
-                assert_eq!(c.tx.len() + c.rx.len(), before, "a report at {e} before the horizon {bound}");
+                assert_eq!(
+                    c.tx.len() + c.rx.len(),
+                    before,
+                    "a report at {e} before the horizon {bound}"
+                );
             }
         }
         m.advance(until, c);

@@ -33,7 +33,14 @@ fn medium_at(positions: &[[f64; 3]], basic: &[Rate]) -> Medium {
 }
 
 fn req(handle: u64, dst: Dest, payload: u32) -> TxRequest {
-    TxRequest { handle, dst, len: 24 + 8 + payload + 4, ac: Ac::Be, rates: Some(RateSeries::single(Rate::Ofdm54, 1)), no_ack: false }
+    TxRequest {
+        handle,
+        dst,
+        len: 24 + 8 + payload + 4,
+        ac: Ac::Be,
+        rates: Some(RateSeries::single(Rate::Ofdm54, 1)),
+        no_ack: false,
+    }
 }
 
 fn run(m: &mut Medium) -> Collect {
@@ -56,8 +63,14 @@ fn acked_one_shot_with_basic_rate_6_lasts_96_us_on_air() {
     assert_eq!(r.t_done.as_ns() - r.t_first_start.as_ns(), 96 * US);
     // The air: DATA, then ACK from the receiver SIFS later.
     assert_eq!(c.air.len(), 2);
-    assert_eq!((c.air[0].kind, c.air[0].t_start.as_ns(), c.air[0].t_end.as_ns(), c.air[0].duration_us), (FrameKind::Data, 34 * US, 70 * US, 60));
-    assert_eq!((c.air[1].kind, c.air[1].station, c.air[1].t_start.as_ns(), c.air[1].t_end.as_ns()), (FrameKind::Ack, 1, 86 * US, 130 * US));
+    assert_eq!(
+        (c.air[0].kind, c.air[0].t_start.as_ns(), c.air[0].t_end.as_ns(), c.air[0].duration_us),
+        (FrameKind::Data, 34 * US, 70 * US, 60)
+    );
+    assert_eq!(
+        (c.air[1].kind, c.air[1].station, c.air[1].t_start.as_ns(), c.air[1].t_end.as_ns()),
+        (FrameKind::Ack, 1, 86 * US, 130 * US)
+    );
     assert_eq!(c.rx.len(), 1);
     assert_eq!((c.rx[0].station, c.rx[0].from, c.rx[0].t_end.as_ns()), (1, 0, 70 * US));
 }
@@ -99,7 +112,10 @@ fn rate_series_attempts_each_entry_in_turn() {
     assert_eq!(rates, [Rate::Ofdm54, Rate::Ofdm54, Rate::Ofdm24, Rate::Ofdm6]);
     let t = c.tx[0];
     assert_eq!(t.attempts, 4);
-    assert_eq!(&t.rates[..t.n_rates as usize], &[(Rate::Ofdm54, 2), (Rate::Ofdm24, 1), (Rate::Ofdm6, 1)]);
+    assert_eq!(
+        &t.rates[..t.n_rates as usize],
+        &[(Rate::Ofdm54, 2), (Rate::Ofdm24, 1), (Rate::Ofdm6, 1)]
+    );
 }
 
 #[test]
@@ -122,7 +138,10 @@ fn backoffs_ending_in_the_same_slot_collide() {
     let c = run(&mut m);
     assert_eq!(c.tx.len(), 2);
     for r in &c.tx {
-        assert_eq!((r.outcome, r.cause, r.attempts, r.collisions), (Outcome::DataLost, Cause::Collision, 1, 1));
+        assert_eq!(
+            (r.outcome, r.cause, r.attempts, r.collisions),
+            (Outcome::DataLost, Cause::Collision, 1, 1)
+        );
         assert_eq!((r.t_first_start.as_ns(), r.t_done.as_ns()), (34 * US, (70 + 45) * US));
     }
     assert_eq!(m.stats().collisions[Ac::Be as usize], 2);
@@ -154,8 +173,14 @@ fn full_queue_is_an_error_not_a_silent_drop() {
     let e = m.enqueue(0, 0, req(999, Dest::Station(1), 50)).unwrap_err();
     assert_eq!(e, EnqueueError::QueueFull { station: 0, ac: Ac::Be, limit });
     assert!(e.to_string().contains("full"));
-    assert_eq!(m.enqueue(0, 9, req(1, Dest::Station(1), 50)).unwrap_err(), EnqueueError::UnknownStation(9));
-    assert!(matches!(m.enqueue(0, 0, req(1, Dest::Station(1), 9000)), Err(EnqueueError::InvalidLength(_))));
+    assert_eq!(
+        m.enqueue(0, 9, req(1, Dest::Station(1), 50)).unwrap_err(),
+        EnqueueError::UnknownStation(9)
+    );
+    assert!(matches!(
+        m.enqueue(0, 0, req(1, Dest::Station(1), 9000)),
+        Err(EnqueueError::InvalidLength(_))
+    ));
     let mut bad = req(1, Dest::Station(1), 50);
     bad.rates = Some(RateSeries::single(Rate::Cck11, 1));
     assert_eq!(m.enqueue(0, 1, bad).unwrap_err(), EnqueueError::UnsupportedRate(Rate::Cck11));
@@ -190,8 +215,8 @@ fn ap_beacons_every_interval_at_the_lowest_basic_rate() {
     m.advance(1_000_000_000, &mut c);
     let beacons: Vec<&AirRecord> = c.air.iter().filter(|a| a.kind == FrameKind::Beacon).collect();
     assert_eq!(beacons.len(), 10); // TBTT at 0, 102.4 ms, ... 921.6 ms
-    // The first waits PIFS (25 µs) on a medium idle since 0; later ones find the
-    // medium idle for longer than PIFS and go at TBTT. All at 6 Mb/s.
+                                   // The first waits PIFS (25 µs) on a medium idle since 0; later ones find the
+                                   // medium idle for longer than PIFS and go at TBTT. All at 6 Mb/s.
     assert_eq!(beacons[0].t_start.as_ns(), 25 * US);
     for (k, b) in beacons.iter().enumerate().skip(1) {
         assert_eq!(b.t_start.as_ns(), k as u64 * 102_400 * US);

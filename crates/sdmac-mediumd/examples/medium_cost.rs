@@ -18,12 +18,12 @@
 //! run (beacons' work and that start included), deliveries and datagrams per data frame.
 
 use sdmac_frame::ieee80211::{write_data_frame, DataParams};
-use sdmac_netlink::hwsim::{HwsimFlags, HwsimMsg, TxFrame, TxRate};
-use sdmac_netlink::nl::{self, NlHeader};
 use sdmac_mediumd::coalesce::{first_due, Coalesce};
 use sdmac_mediumd::encode::Encoder;
 use sdmac_mediumd::hwsim_medium::{hw_addr_of, HwsimMedium, LinkModel, Mac, Output, Setup};
 use sdmac_mediumd::lateness::Lateness;
+use sdmac_netlink::hwsim::{HwsimFlags, HwsimMsg, TxFrame, TxRate};
+use sdmac_netlink::nl::{self, NlHeader};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::time::Instant;
@@ -51,7 +51,16 @@ fn kernel_datagram(from: Mac, to: Mac, freq: u32, cookie: u64, buf: &mut Vec<u8>
     let n = write_data_frame(&mut frame, &p, &[0x5a; 1500], false).unwrap();
     let mut tx_info = [TxRate::END; 4];
     tx_info[0] = TxRate::new(R54M, 7);
-    let msg = HwsimMsg::Frame(TxFrame { transmitter: hw_addr_of(from).0, frame: &frame[..n], flags: HwsimFlags::REQ_TX_STATUS, freq: Some(freq), tx_info, tx_info_flags: None, cookie, extra: Vec::new() });
+    let msg = HwsimMsg::Frame(TxFrame {
+        transmitter: hw_addr_of(from).0,
+        frame: &frame[..n],
+        flags: HwsimFlags::REQ_TX_STATUS,
+        freq: Some(freq),
+        tx_info,
+        tx_info_flags: None,
+        cookie,
+        extra: Vec::new(),
+    });
     buf.resize(4096, 0);
     let len = msg.emit(&NlHeader::request(FAMILY, nl::flags::REQUEST, 0, 0), buf).unwrap();
     buf.truncate(len);
@@ -69,14 +78,26 @@ fn beacon_datagram(from: Mac, freq: u32, cookie: u64, buf: &mut Vec<u8>) {
     frame.extend_from_slice(&[0, 5, b'p', b'a', b'i', b'r', b's', 1, 4, 0x02, 0x04, 0x0b, 0x16]);
     let mut tx_info = [TxRate::END; 4];
     tx_info[0] = TxRate::new(0, 1);
-    let msg = HwsimMsg::Frame(TxFrame { transmitter: hw_addr_of(from).0, frame: &frame, flags: HwsimFlags::NO_ACK, freq: Some(freq), tx_info, tx_info_flags: None, cookie, extra: Vec::new() });
+    let msg = HwsimMsg::Frame(TxFrame {
+        transmitter: hw_addr_of(from).0,
+        frame: &frame,
+        flags: HwsimFlags::NO_ACK,
+        freq: Some(freq),
+        tx_info,
+        tx_info_flags: None,
+        cookie,
+        extra: Vec::new(),
+    });
     buf.resize(4096, 0);
     let len = msg.emit(&NlHeader::request(FAMILY, nl::flags::REQUEST, 0, 0), buf).unwrap();
     buf.truncate(len);
 }
 
 fn main() {
-    let args: Vec<u64> = std::env::args().skip(1).map(|a| a.parse().expect("numbers: N FRAMES COALESCE_US BEACON_TU CHANNELS")).collect();
+    let args: Vec<u64> = std::env::args()
+        .skip(1)
+        .map(|a| a.parse().expect("numbers: N FRAMES COALESCE_US BEACON_TU CHANNELS"))
+        .collect();
     let n = args.first().copied().unwrap_or(100) as usize;
     let frames = args.get(1).copied().unwrap_or(20_000);
     let coalesce_ns = args.get(2).copied().unwrap_or(0) * 1000;
@@ -86,7 +107,11 @@ fn main() {
     // Radio i's channel: its pair's, round robin.
     let freq = |i: usize| freq_of(i / 2 % channels);
     let ifaces: Vec<Mac> = (0..n).map(mac).collect();
-    let setup = Setup { interfaces: ifaces.clone(), model: LinkModel::Snr { default_snr_db: 30.0, links: vec![] }, ..Setup::default() };
+    let setup = Setup {
+        interfaces: ifaces.clone(),
+        model: LinkModel::Snr { default_snr_db: 30.0, links: vec![] },
+        ..Setup::default()
+    };
     let mut m = HwsimMedium::new(setup);
     let mut out: Vec<Output> = Vec::new();
     let mut enc = Encoder::new(FAMILY, 4242, 3);
@@ -103,7 +128,12 @@ fn main() {
     let mut digest = 0xcbf29ce484222325u64;
     let start = Instant::now();
     let mut data_cookies = std::collections::HashSet::new();
-    let mut feed = |m: &mut HwsimMedium, t: u64, from: usize, out: &mut Vec<Output>, cookie: &mut u64, data_cookies: &mut std::collections::HashSet<u64>| {
+    let mut feed = |m: &mut HwsimMedium,
+                    t: u64,
+                    from: usize,
+                    out: &mut Vec<Output>,
+                    cookie: &mut u64,
+                    data_cookies: &mut std::collections::HashSet<u64>| {
         *cookie += 1;
         data_cookies.insert(*cookie);
         kernel_datagram(ifaces[from], ifaces[from + 1], freq(from), *cookie, &mut dg);
@@ -119,9 +149,13 @@ fn main() {
     let mut pending: Vec<usize> = Vec::new();
     // Each radio's next beacon: TBTTs spread over the interval (each IBSS its own TSF).
     // (time, radio), earliest first (the lowest radio first at equal times).
-    let mut next_beacon: BinaryHeap<Reverse<(u64, usize)>> =
-        (0..n).map(|i| Reverse((if beacon_ns > 0 { beacon_ns * i as u64 / n as u64 + 1 } else { u64::MAX }, i))).collect();
-    let index_of: HashMap<Mac, usize> = ifaces.iter().enumerate().map(|(i, &a)| (hw_addr_of(a), i)).collect();
+    let mut next_beacon: BinaryHeap<Reverse<(u64, usize)>> = (0..n)
+        .map(|i| {
+            Reverse((if beacon_ns > 0 { beacon_ns * i as u64 / n as u64 + 1 } else { u64::MAX }, i))
+        })
+        .collect();
+    let index_of: HashMap<Mac, usize> =
+        ifaces.iter().enumerate().map(|(i, &a)| (hw_addr_of(a), i)).collect();
     let mut bdg = Vec::new();
     while done < frames {
         let Some(t) = c.wake_at(m.next_output_time()) else { break };
@@ -157,7 +191,9 @@ fn main() {
                 Some(&mut late),
                 |d| {
                     if with_digest {
-                        digest = d.iter().fold(digest, |h, &b| (h ^ b as u64).wrapping_mul(0x100000001b3));
+                        digest = d
+                            .iter()
+                            .fold(digest, |h, &b| (h ^ b as u64).wrapping_mul(0x100000001b3));
                     }
                     sent_bytes += d.len();
                     datagrams += 1;

@@ -62,13 +62,20 @@ pub fn vht_field(mcs: u8, nss: u8, width: sdmac_phy::Width, sgi: bool) -> Vht {
         sdmac_phy::Width::Mhz80 => 4,
         sdmac_phy::Width::Mhz160 => 11,
     };
-    Vht { known: 0x0004 | 0x0040, flags: if sgi { 0x04 } else { 0 }, bandwidth, mcs_nss: [(mcs << 4) | (nss & 0x0f), 0, 0, 0], ..Vht::default() }
+    Vht {
+        known: 0x0004 | 0x0040,
+        flags: if sgi { 0x04 } else { 0 },
+        bandwidth,
+        mcs_nss: [(mcs << 4) | (nss & 0x0f), 0, 0, 0],
+        ..Vht::default()
+    }
 }
 
 impl Capture {
     /// Creates `path`.
     pub fn create(path: &Path) -> io::Result<Capture> {
-        let staged = Staged { file: File::create(path)?, buf: Vec::with_capacity(STAGE_BYTES + 4096) };
+        let staged =
+            Staged { file: File::create(path)?, buf: Vec::with_capacity(STAGE_BYTES + 4096) };
         let mut writer = PcapngWriter::new(staged, LINKTYPE_IEEE802_11_RADIOTAP, "sdmac-mediumd")?;
         // The header blocks at once: even a capture of nothing is a valid file.
         writer.flush()?;
@@ -142,7 +149,16 @@ mod tests {
         let p = temp("drop");
         let mut c = Capture::create(&p).unwrap();
         for k in 0..50u64 {
-            c.record(k * 1000, 2412, Rate::Ofdm6, &[0x08, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 2, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0]).unwrap();
+            c.record(
+                k * 1000,
+                2412,
+                Rate::Ofdm6,
+                &[
+                    0x08, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 2, 0, 0, 0, 0, 0, 2, 0, 0,
+                    0, 0, 0, 0, 0,
+                ],
+            )
+            .unwrap();
         }
         drop(c);
         let bytes = std::fs::read(&p).unwrap();
@@ -155,7 +171,11 @@ mod tests {
     fn the_file_holds_whole_blocks_at_every_moment() {
         let p = temp("whole");
         let mut c = Capture::create(&p).unwrap();
-        assert_eq!(sdmac_frame::pcapng::read_packets(&std::fs::read(&p).unwrap()).unwrap().len(), 0, "a valid empty capture at once");
+        assert_eq!(
+            sdmac_frame::pcapng::read_packets(&std::fs::read(&p).unwrap()).unwrap().len(),
+            0,
+            "a valid empty capture at once"
+        );
         let frame = vec![0x08u8; 1501];
         let mut written_out = 0;
         for k in 0..200u64 {
@@ -167,7 +187,10 @@ mod tests {
         }
         assert!(written_out > 100, "written out as it went: {written_out}");
         std::mem::forget(c); // as if killed: what was staged is lost, the file still reads
-        assert_eq!(sdmac_frame::pcapng::read_packets(&std::fs::read(&p).unwrap()).unwrap().len(), written_out);
+        assert_eq!(
+            sdmac_frame::pcapng::read_packets(&std::fs::read(&p).unwrap()).unwrap().len(),
+            written_out
+        );
         let _ = std::fs::remove_file(&p);
     }
 
@@ -176,7 +199,11 @@ mod tests {
         let p = temp("shared");
         let shared = Arc::new(Mutex::new(Capture::create(&p).unwrap()));
         let other = shared.clone();
-        other.lock().unwrap().record(1000, 2412, Rate::Ofdm6, &[0xd4, 0, 0, 0, 2, 0, 0, 0, 0, 0]).unwrap();
+        other
+            .lock()
+            .unwrap()
+            .record(1000, 2412, Rate::Ofdm6, &[0xd4, 0, 0, 0, 2, 0, 0, 0, 0, 0])
+            .unwrap();
         drop(FlushOnDrop(shared));
         let packets = sdmac_frame::pcapng::read_packets(&std::fs::read(&p).unwrap()).unwrap();
         assert_eq!(packets.len(), 1, "flushed though a holder is alive");

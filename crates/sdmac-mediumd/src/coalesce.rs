@@ -91,7 +91,11 @@ mod tests {
         // A frame woke the daemon 10 µs after a DATA end; the status is due at +44 µs.
         assert!(!c.send_now(1_010_000, Some(1_000_000), Some(1_044_000)));
         assert_eq!(c.held_due(), Some(1_000_000));
-        assert_eq!(c.wake_at(Some(1_044_000)), Some(1_050_000), "the window counts from the held output's due time");
+        assert_eq!(
+            c.wake_at(Some(1_044_000)),
+            Some(1_050_000),
+            "the window counts from the held output's due time"
+        );
         // Woken again at +20 µs with nothing more due within the window: send.
         assert!(c.send_now(1_020_000, Some(1_000_000), Some(1_300_000)));
         assert_eq!(c.wake_at(Some(1_300_000)), Some(1_350_000));

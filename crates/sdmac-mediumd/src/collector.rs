@@ -68,20 +68,28 @@ impl Sink for Collector<'_> {
                     _ => return,
                 };
                 let mut b = vec![0u8; 10];
-                if sdmac_frame::ieee80211::write_ack_frame(&mut b, ra, r.duration_us, false).is_err() {
+                if sdmac_frame::ieee80211::write_ack_frame(&mut b, ra, r.duration_us, false)
+                    .is_err()
+                {
                     return;
                 }
                 b
             }
             FrameKind::Beacon => return,
         };
-        self.out.push(Output::Air { t_start: r.t_start.as_ns(), freq: self.freq, rate: r.rate, frame });
+        self.out.push(Output::Air {
+            t_start: r.t_start.as_ns(),
+            freq: self.freq,
+            rate: r.rate,
+            frame,
+        });
     }
 
     fn tx_done(&mut self, r: &TxReport) {
         let Some(f) = self.ch.remove(&r.handle) else { return };
         let attempts = attempts_per_entry(&f.tries[..f.n_rates.min(4)], r.attempts);
-        let acked = matches!(r.outcome, sdmac_medium::Outcome::Acked) || (matches!(r.outcome, sdmac_medium::Outcome::NoAck) && r.attempts > 0);
+        let acked = matches!(r.outcome, sdmac_medium::Outcome::Acked)
+            || (matches!(r.outcome, sdmac_medium::Outcome::NoAck) && r.attempts > 0);
         // The signal its destination received it with (kept with the frame: the
         // reception and the outcome may come out of different rounds).
         let signal_dbm = f.signal_dbm.unwrap_or(-91);
@@ -92,7 +100,15 @@ impl Sink for Collector<'_> {
         if let Some(t) = self.truth.as_mut() {
             t.push(crate::truth::of_report(&f, r, &attempts, signal_dbm));
         }
-        self.out.push(Output::TxStatus { transmitter: f.transmitter, cookie: f.cookie, acked, signal_dbm, attempts, echo: f.echo, due: r.t_done.as_ns() });
+        self.out.push(Output::TxStatus {
+            transmitter: f.transmitter,
+            cookie: f.cookie,
+            acked,
+            signal_dbm,
+            attempts,
+            echo: f.echo,
+            due: r.t_done.as_ns(),
+        });
     }
 
     fn rx(&mut self, ind: &RxIndication) {
@@ -111,7 +127,14 @@ impl Sink for Collector<'_> {
         }
         let receiver = radio.hw;
         self.counters.deliveries += 1;
-        self.out.push(Output::Deliver { receiver, frame: f.bytes.clone(), rate: ind.rate, signal_dbm: signal, freq: self.freq, due: ind.t_end.as_ns() });
+        self.out.push(Output::Deliver {
+            receiver,
+            frame: f.bytes.clone(),
+            rate: ind.rate,
+            signal_dbm: signal,
+            freq: self.freq,
+            due: ind.t_end.as_ns(),
+        });
     }
 }
 

@@ -36,14 +36,24 @@ pub fn setup_from(cfg: &Config, seed: u64) -> (Setup, Vec<String>) {
 /// One configured medium as the daemon models it.
 fn medium_of(spec: &MediumSpec) -> MediumSetup {
     let macs: Vec<Mac> = spec.interfaces.iter().map(|i| i.mac).collect();
-    let pair = |from: usize, to: usize| (from < macs.len() && to < macs.len()).then(|| (macs[from], macs[to]));
+    let pair = |from: usize, to: usize| {
+        (from < macs.len() && to < macs.len()).then(|| (macs[from], macs[to]))
+    };
     let (model, movement) = match &spec.model {
         Model::Snr(s) => {
-            let links = s.links.iter().filter_map(|l| pair(l.from, l.to).map(|(a, b)| (a, b, l.value as f64))).collect();
+            let links = s
+                .links
+                .iter()
+                .filter_map(|l| pair(l.from, l.to).map(|(a, b)| (a, b, l.value as f64)))
+                .collect();
             (LinkModel::Snr { default_snr_db: s.default_snr as f64, links }, None)
         }
         Model::Prob(p) => {
-            let links = p.links.iter().filter_map(|l| pair(l.from, l.to).map(|(a, b)| (a, b, l.value))).collect();
+            let links = p
+                .links
+                .iter()
+                .filter_map(|l| pair(l.from, l.to).map(|(a, b)| (a, b, l.value)))
+                .collect();
             (LinkModel::Prob { default_prob: p.default_prob, links }, None)
         }
         Model::PathLoss(p) => {
@@ -73,11 +83,20 @@ fn medium_of(spec: &MediumSpec) -> MediumSetup {
 /// medium 0 first (even with no interface: radios the file does not list join it),
 /// then the others in increasing id; each with the file's model.
 fn split_by_medium_id(spec: &MediumSpec, all: MediumSetup) -> Vec<MediumSetup> {
-    let mut ids: Vec<i32> = spec.interfaces.iter().map(|i| i.medium_id).filter(|&id| id != 0).collect();
+    let mut ids: Vec<i32> =
+        spec.interfaces.iter().map(|i| i.medium_id).filter(|&id| id != 0).collect();
     ids.sort_unstable();
     ids.dedup();
     std::iter::once(0)
         .chain(ids)
-        .map(|id| MediumSetup { interfaces: spec.interfaces.iter().filter(|i| i.medium_id == id).map(|i| i.mac).collect(), ..MediumSetup::like(&all, id) })
+        .map(|id| MediumSetup {
+            interfaces: spec
+                .interfaces
+                .iter()
+                .filter(|i| i.medium_id == id)
+                .map(|i| i.mac)
+                .collect(),
+            ..MediumSetup::like(&all, id)
+        })
         .collect()
 }

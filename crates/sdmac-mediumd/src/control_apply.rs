@@ -47,7 +47,10 @@ pub fn apply(m: &mut HwsimMedium, r: &Request) -> Applied {
                 // One probability per link here: the mean over sizes and rates.
                 let mean = probs.iter().sum::<f64>() / probs.len() as f64;
                 m.set_error_prob(a, b, mean);
-                Applied { note: Some("specific probabilities: the mean over sizes and rates is used"), ..done(Success) }
+                Applied {
+                    note: Some("specific probabilities: the mean over sizes and rates is used"),
+                    ..done(Success)
+                }
             }
             None => done(NotFound),
         },
@@ -105,7 +108,12 @@ pub fn apply(m: &mut HwsimMedium, r: &Request) -> Applied {
         Request::GaussianRandom { mac, value } => match m.station_id(*mac) {
             None => done(NotFound),
             Some(id) if m.set_gaussian_random(id, *value as f64) => done(Success),
-            Some(_) => Applied { note: Some("Gaussian random term: kept; it applies only in the log-normal shadowing model"), ..done(Success) },
+            Some(_) => Applied {
+                note: Some(
+                    "Gaussian random term: kept; it applies only in the log-normal shadowing model",
+                ),
+                ..done(Success)
+            },
         },
         Request::Medium { mac, id } => match m.station_id(*mac) {
             Some(s) if m.set_medium(s, *id) => done(Success),
@@ -130,11 +138,17 @@ mod tests {
         let b = apply(&mut m, &Request::Add(B));
         assert_eq!((b.result, b.id), (UpdateResult::Success, 1));
         assert_eq!(apply(&mut m, &Request::Add(A)).result, UpdateResult::Duplicate);
-        assert_eq!(apply(&mut m, &Request::Snr { from: A, to: B, snr_db: 10 }).result, UpdateResult::Success);
+        assert_eq!(
+            apply(&mut m, &Request::Snr { from: A, to: B, snr_db: 10 }).result,
+            UpdateResult::Success
+        );
         assert_eq!(apply(&mut m, &Request::DelById(1)).result, UpdateResult::Success);
         assert_eq!(apply(&mut m, &Request::DelById(1)).result, UpdateResult::NotFound);
         assert_eq!(apply(&mut m, &Request::DelById(-3)).result, UpdateResult::NotFound);
-        assert_eq!(apply(&mut m, &Request::Snr { from: A, to: B, snr_db: 10 }).result, UpdateResult::NotFound);
+        assert_eq!(
+            apply(&mut m, &Request::Snr { from: A, to: B, snr_db: 10 }).result,
+            UpdateResult::NotFound
+        );
         assert_eq!(apply(&mut m, &Request::DelByMac(A)).result, UpdateResult::Success);
         // Re-adding a deleted station works and keeps its id.
         assert_eq!(apply(&mut m, &Request::Add(B)).id, 1);
@@ -147,7 +161,11 @@ mod tests {
         let pos = Request::Position { mac: A, x: 1.0, y: 2.0, z: 0.0 };
         assert_eq!(apply(&mut m, &pos).result, UpdateResult::WrongMode);
         let setup = Setup {
-            model: LinkModel::PathLoss { model: sdmac_phy::propagation::PathLoss::FreeSpace { sl_db: 0.0 }, positions: vec![], tx_power_dbm: vec![] },
+            model: LinkModel::PathLoss {
+                model: sdmac_phy::propagation::PathLoss::FreeSpace { sl_db: 0.0 },
+                positions: vec![],
+                tx_power_dbm: vec![],
+            },
             ..Setup::default()
         };
         let mut m = HwsimMedium::new(setup);
@@ -156,16 +174,25 @@ mod tests {
         assert_eq!(m.position(0), Some([1.0, 2.0, 0.0]));
         assert_eq!(apply(&mut m, &Request::Height { mac: A, m: 3 }).result, UpdateResult::Success);
         assert_eq!(m.position(0), Some([1.0, 2.0, 3.0]));
-        assert_eq!(apply(&mut m, &Request::TxPower { mac: B, dbm: 3 }).result, UpdateResult::NotFound);
+        assert_eq!(
+            apply(&mut m, &Request::TxPower { mac: B, dbm: 3 }).result,
+            UpdateResult::NotFound
+        );
         assert_eq!(apply(&mut m, &Request::Add(B)).result, UpdateResult::Success);
-        assert_eq!(apply(&mut m, &Request::Snr { from: A, to: B, snr_db: 5 }).result, UpdateResult::WrongMode);
+        assert_eq!(
+            apply(&mut m, &Request::Snr { from: A, to: B, snr_db: 5 }).result,
+            UpdateResult::WrongMode
+        );
         assert!(apply(&mut m, &Request::Shutdown).stop);
     }
 
     #[test]
     fn medium_id_moves_the_station() {
         let mut m = HwsimMedium::new(Setup::default());
-        assert_eq!(apply(&mut m, &Request::Medium { mac: A, id: 2 }).result, UpdateResult::NotFound);
+        assert_eq!(
+            apply(&mut m, &Request::Medium { mac: A, id: 2 }).result,
+            UpdateResult::NotFound
+        );
         apply(&mut m, &Request::Add(A));
         assert_eq!(m.medium_of(0), Some(0));
         let a = apply(&mut m, &Request::Medium { mac: A, id: 2 });
@@ -177,14 +204,28 @@ mod tests {
     #[test]
     fn gaussian_random_applies_in_log_normal_shadowing_only() {
         let mut m = HwsimMedium::new(Setup::default());
-        assert_eq!(apply(&mut m, &Request::GaussianRandom { mac: A, value: 2.0 }).result, UpdateResult::NotFound);
+        assert_eq!(
+            apply(&mut m, &Request::GaussianRandom { mac: A, value: 2.0 }).result,
+            UpdateResult::NotFound
+        );
         apply(&mut m, &Request::Add(A));
         let a = apply(&mut m, &Request::GaussianRandom { mac: A, value: 2.0 });
         assert_eq!(a.result, UpdateResult::Success);
         assert!(a.note.is_some(), "no effect in the snr model, and it says so");
-        let lns = sdmac_phy::propagation::PathLoss::LogNormalShadowing { exponent: 3.0, ref_distance_m: 1.0, sigma_db: 1.0, sl_db: 0.0 };
-        let mut m = HwsimMedium::new(Setup { model: LinkModel::PathLoss { model: lns, positions: vec![], tx_power_dbm: vec![] }, ..Setup::default() });
+        let lns = sdmac_phy::propagation::PathLoss::LogNormalShadowing {
+            exponent: 3.0,
+            ref_distance_m: 1.0,
+            sigma_db: 1.0,
+            sl_db: 0.0,
+        };
+        let mut m = HwsimMedium::new(Setup {
+            model: LinkModel::PathLoss { model: lns, positions: vec![], tx_power_dbm: vec![] },
+            ..Setup::default()
+        });
         apply(&mut m, &Request::Add(A));
-        assert_eq!(apply(&mut m, &Request::GaussianRandom { mac: A, value: 2.0 }), done(UpdateResult::Success));
+        assert_eq!(
+            apply(&mut m, &Request::GaussianRandom { mac: A, value: 2.0 }),
+            done(UpdateResult::Success)
+        );
     }
 }

@@ -9,13 +9,15 @@
 
 use crate::control::{encode_reply, Decoder, Request};
 use crate::control_apply::Applied;
-use crate::outbox::{Outbox, DEFAULT_LIMIT};
-use sdmac_control::ext::{encode_ext_reply, ExtReply, ExtRequest, ExtResult, ReplyBody, TruthRecord};
-use sdmac_control::stream::Message;
 use crate::control_socket::{peer_cred, ControlSocket};
 use crate::error::{io_err, DaemonError};
+use crate::outbox::{Outbox, DEFAULT_LIMIT};
 use crate::poller::Poller;
 use crate::syscall_count;
+use sdmac_control::ext::{
+    encode_ext_reply, ExtReply, ExtRequest, ExtResult, ReplyBody, TruthRecord,
+};
+use sdmac_control::stream::Message;
 use std::collections::HashMap;
 use std::io;
 use std::os::fd::AsRawFd;
@@ -76,7 +78,14 @@ impl Clients {
             s.listener().set_nonblocking(true).map_err(io_err("control socket"))?;
             poller.add(s.listener().as_raw_fd(), LISTENER).map_err(io_err("epoll add"))?;
         }
-        Ok(Clients { socket, clients: HashMap::new(), next: FIRST_CLIENT, truth_available: false, outbox_limit: DEFAULT_LIMIT, lost_gone: 0 })
+        Ok(Clients {
+            socket,
+            clients: HashMap::new(),
+            next: FIRST_CLIENT,
+            truth_available: false,
+            outbox_limit: DEFAULT_LIMIT,
+            lost_gone: 0,
+        })
     }
 
     /// Accepts every waiting connection if the listener is among `ready`.
@@ -112,7 +121,10 @@ impl Clients {
             let t = self.next;
             self.next += 1;
             if stream.set_nonblocking(true).is_ok() && poller.add(stream.as_raw_fd(), t).is_ok() {
-                self.clients.insert(t, Client { stream, decoder: Decoder::new(), outbox: Outbox::default() });
+                self.clients.insert(
+                    t,
+                    Client { stream, decoder: Decoder::new(), outbox: Outbox::default() },
+                );
             }
         }
     }
@@ -126,17 +138,33 @@ impl Clients {
     /// answered; a request to stop sets `stop`. Clients that left, or sent a type that
     /// cannot be parsed, are closed.
     /// Extension requests other than subscriptions are refused (not supported).
-    pub fn serve(&mut self, ready: &[u64], poller: &Poller, stop: &AtomicBool, log: u8, apply: impl FnMut(&Request) -> Applied) {
+    pub fn serve(
+        &mut self,
+        ready: &[u64],
+        poller: &Poller,
+        stop: &AtomicBool,
+        log: u8,
+        apply: impl FnMut(&Request) -> Applied,
+    ) {
         self.serve_with(ready, poller, stop, log, &mut MininetOnly(apply))
     }
 
     /// As [`serve`](Self::serve), with `h` applying extension requests too (other
     /// than subscribe / unsubscribe, which are taken here).
-    pub fn serve_with(&mut self, ready: &[u64], poller: &Poller, stop: &AtomicBool, log: u8, h: &mut impl Handler) {
+    pub fn serve_with(
+        &mut self,
+        ready: &[u64],
+        poller: &Poller,
+        stop: &AtomicBool,
+        log: u8,
+        h: &mut impl Handler,
+    ) {
         let (truth, limit) = (self.truth_available, self.outbox_limit);
         for &t in ready.iter().filter(|&&t| t >= FIRST_CLIENT) {
             let keep = match self.clients.get_mut(&t) {
-                Some(c) => serve_client(c, h, truth, limit, stop, log) && flush(c, t, poller).is_ok(),
+                Some(c) => {
+                    serve_client(c, h, truth, limit, stop, log) && flush(c, t, poller).is_ok()
+                }
                 None => continue,
             };
             if !keep {
@@ -281,7 +309,12 @@ fn serve_client(
                 if log >= 4 {
                     eprintln!("sdmac-mediumd: {error}; refused");
                 }
-                encode_ext_reply(&ExtReply { kind: sdmac_control::ext::types::REFUSED, tag, result: error.result(), body: ReplyBody::Refused(kind) })
+                encode_ext_reply(&ExtReply {
+                    kind: sdmac_control::ext::types::REFUSED,
+                    tag,
+                    result: error.result(),
+                    body: ReplyBody::Refused(kind),
+                })
             }
             Ok(None) => return true,
             Err(e) => {
@@ -322,7 +355,12 @@ fn write_all(s: &mut UnixStream, mut b: &[u8]) -> io::Result<()> {
         syscall_count::add(1);
         match s.write(b) {
             Ok(n) => b = &b[n..],
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock && std::time::Instant::now() < deadline => std::thread::yield_now(),
+            Err(e)
+                if e.kind() == io::ErrorKind::WouldBlock
+                    && std::time::Instant::now() < deadline =>
+            {
+                std::thread::yield_now()
+            }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => return Err(e),
         }
@@ -340,13 +378,23 @@ mod tests {
     use std::os::unix::process::CommandExt;
 
     /// Polls and serves until `done` holds (at most 5 s); every request succeeds.
-    fn serve_until(c: &mut Clients, poller: &mut Poller, stop: &AtomicBool, mut done: impl FnMut(&Clients) -> bool) {
+    fn serve_until(
+        c: &mut Clients,
+        poller: &mut Poller,
+        stop: &AtomicBool,
+        mut done: impl FnMut(&Clients) -> bool,
+    ) {
         let t0 = std::time::Instant::now();
         while !done(c) {
             assert!(t0.elapsed().as_secs() < 5, "timed out");
             let ready = poller.wait(None, 50).unwrap().to_vec();
             c.accept(&ready, poller, 6);
-            c.serve(&ready, poller, stop, 6, |_| Applied { result: UpdateResult::Success, id: 0, stop: false, note: None });
+            c.serve(&ready, poller, stop, 6, |_| Applied {
+                result: UpdateResult::Success,
+                id: 0,
+                stop: false,
+                note: None,
+            });
         }
     }
 
@@ -354,7 +402,10 @@ mod tests {
     /// request, are closed; a client connected before and after them is served.
     #[test]
     fn refused_and_garbage_clients_do_not_affect_others() {
-        assert!(unsafe { libc::geteuid() } == 0, "this test needs root, to run a client under uid 65534");
+        assert!(
+            unsafe { libc::geteuid() } == 0,
+            "this test needs root, to run a client under uid 65534"
+        );
         let dir = std::env::temp_dir().join(format!("sdmac-clients-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir(&dir).unwrap();
@@ -380,9 +431,18 @@ mod tests {
             .unwrap();
         let mut garbage = UnixStream::connect(&path).unwrap();
         garbage.write_all(&[42, 1, 2, 3]).unwrap();
-        serve_until(&mut c, &mut poller, &stop, |c| c.next >= FIRST_CLIENT + 2 && c.clients.len() == 1 && child.try_wait().unwrap().is_some());
+        serve_until(&mut c, &mut poller, &stop, |c| {
+            c.next >= FIRST_CLIENT + 2
+                && c.clients.len() == 1
+                && child.try_wait().unwrap().is_some()
+        });
         let out = child.wait_with_output().unwrap();
-        assert_eq!(String::from_utf8_lossy(&out.stdout), "b''", "the refused client got no reply ({})", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            "b''",
+            "the refused client got no reply ({})",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let mut b = [0u8; 8];
         assert_eq!(garbage.read(&mut b).unwrap(), 0, "the garbage client was closed");
         // The first client is still served.
@@ -406,7 +466,11 @@ mod tests {
     /// A medium with two radios whose link A → B loses 30 % of frames.
     fn lossy_medium() -> crate::hwsim_medium::HwsimMedium {
         use crate::hwsim_medium::{HwsimMedium, LinkModel, Setup};
-        HwsimMedium::new(Setup { interfaces: vec![A, B], model: LinkModel::Prob { default_prob: 0.0, links: vec![(A, B, 0.3)] }, ..Setup::default() })
+        HwsimMedium::new(Setup {
+            interfaces: vec![A, B],
+            model: LinkModel::Prob { default_prob: 0.0, links: vec![(A, B, 0.3)] },
+            ..Setup::default()
+        })
     }
 
     const A: sdmac_types::MacAddress = sdmac_types::MacAddress::new([2, 0, 0, 0, 0, 1]);
@@ -441,7 +505,9 @@ mod tests {
         use sdmac_control::ext::{Edca, TruthOutcome};
         let (dir, path) = temp_socket("truth-client");
         let mut poller = Poller::new().unwrap();
-        let mut c = Clients::new(Some(ControlSocket::open(&path, Access::default()).unwrap()), &poller).unwrap();
+        let mut c =
+            Clients::new(Some(ControlSocket::open(&path, Access::default()).unwrap()), &poller)
+                .unwrap();
         c.truth_available = true;
         let stop = AtomicBool::new(false);
         let mut m = lossy_medium();
@@ -453,7 +519,15 @@ mod tests {
             cl.set_edca(A, 1, p).unwrap();
             assert_eq!(cl.get_edca(A, 1).unwrap(), p);
             let bad = cl.set_edca(A, 7, p).unwrap_err();
-            assert!(matches!(bad, sdmac_control::client::ClientError::Refused(sdmac_control::ext::ExtResult::BadAc)), "{bad}");
+            assert!(
+                matches!(
+                    bad,
+                    sdmac_control::client::ClientError::Refused(
+                        sdmac_control::ext::ExtResult::BadAc
+                    )
+                ),
+                "{bad}"
+            );
             cl.set_error_prob(A, B, 0.3).unwrap();
             assert!((cl.get_link(A, B).unwrap().error_prob - 0.3).abs() < 1e-9);
             cl.set_ack_timeout(A, 60_000).unwrap();
@@ -462,7 +536,10 @@ mod tests {
             cl.subscribe(&[A]).unwrap();
             let mut got = Vec::new();
             while (got.len() as u64) < n {
-                let r = cl.next_record(Some(std::time::Duration::from_secs(10))).unwrap().expect("a record in time");
+                let r = cl
+                    .next_record(Some(std::time::Duration::from_secs(10)))
+                    .unwrap()
+                    .expect("a record in time");
                 got.push(r);
             }
             cl.unsubscribe().unwrap();
@@ -484,7 +561,15 @@ mod tests {
                 // One frame at a time, each answered before the next.
                 let f = frame_a_to_b(sent as u16);
                 let mut out = Vec::new();
-                let kf = KernelFrame { transmitter: hw_addr_of(A), frame: &f, no_ack: false, freq: 2412, rates: vec![(sdmac_phy::Rate::Ofdm54, 1)], cookie: sent, echo: StatusEcho { rate_idx: [0, -1, -1, -1], flags: 0 } };
+                let kf = KernelFrame {
+                    transmitter: hw_addr_of(A),
+                    frame: &f,
+                    no_ack: false,
+                    freq: 2412,
+                    rates: vec![(sdmac_phy::Rate::Ofdm54, 1)],
+                    cookie: sent,
+                    echo: StatusEcho { rate_idx: [0, -1, -1, -1], flags: 0 },
+                };
                 m.on_frame(t, kf, &mut out);
                 t += 5_000_000;
                 m.advance(t, &mut out);
@@ -519,11 +604,15 @@ mod tests {
     /// subscriber finally reads says how many it lost.
     #[test]
     fn a_subscriber_that_never_reads_stops_nothing() {
-        use sdmac_control::ext::{encode_ext_request, ExtRequest, TruthCause, TruthOutcome, TruthRecord, Attempts};
+        use sdmac_control::ext::{
+            encode_ext_request, Attempts, ExtRequest, TruthCause, TruthOutcome, TruthRecord,
+        };
         use sdmac_control::stream::{Incoming, IncomingDecoder};
         let (dir, path) = temp_socket("truth-stuck");
         let mut poller = Poller::new().unwrap();
-        let mut c = Clients::new(Some(ControlSocket::open(&path, Access::default()).unwrap()), &poller).unwrap();
+        let mut c =
+            Clients::new(Some(ControlSocket::open(&path, Access::default()).unwrap()), &poller)
+                .unwrap();
         c.truth_available = true;
         c.outbox_limit = 16 << 10;
         let stop = AtomicBool::new(false);
@@ -531,7 +620,9 @@ mod tests {
         let mut stuck = UnixStream::connect(&path).unwrap();
         let mut mininet = UnixStream::connect(&path).unwrap();
         serve_until_with(&mut c, &mut poller, &stop, &mut m, |c| c.clients.len() == 2);
-        stuck.write_all(&encode_ext_request(&ExtRequest::Subscribe { tag: 1, transmitters: vec![] })).unwrap();
+        stuck
+            .write_all(&encode_ext_request(&ExtRequest::Subscribe { tag: 1, transmitters: vec![] }))
+            .unwrap();
         serve_until_with(&mut c, &mut poller, &stop, &mut m, |c| c.wants_truth());
         let rec = |cookie| TruthRecord {
             lost: 0,
@@ -620,12 +711,16 @@ mod tests {
         use sdmac_control::stream::{Incoming, IncomingDecoder};
         let (dir, path) = temp_socket("truth-none");
         let mut poller = Poller::new().unwrap();
-        let mut c = Clients::new(Some(ControlSocket::open(&path, Access::default()).unwrap()), &poller).unwrap();
+        let mut c =
+            Clients::new(Some(ControlSocket::open(&path, Access::default()).unwrap()), &poller)
+                .unwrap();
         let stop = AtomicBool::new(false);
         let mut s = UnixStream::connect(&path).unwrap();
         serve_until(&mut c, &mut poller, &stop, |c| c.clients.len() == 1);
-        s.write_all(&encode_ext_request(&ExtRequest::Subscribe { tag: 1, transmitters: vec![] })).unwrap();
-        s.write_all(&encode_ext_request(&ExtRequest::GetEdca { tag: 2, station: A, ac: 1 })).unwrap();
+        s.write_all(&encode_ext_request(&ExtRequest::Subscribe { tag: 1, transmitters: vec![] }))
+            .unwrap();
+        s.write_all(&encode_ext_request(&ExtRequest::GetEdca { tag: 2, station: A, ac: 1 }))
+            .unwrap();
         let req = encode_request(&Request::Add(A));
         s.write_all(&req).unwrap();
         s.set_nonblocking(true).unwrap();
@@ -659,7 +754,13 @@ mod tests {
     }
 
     /// As `serve_until`, with the medium as handler.
-    fn serve_until_with(c: &mut Clients, poller: &mut Poller, stop: &AtomicBool, m: &mut crate::hwsim_medium::HwsimMedium, mut done: impl FnMut(&Clients) -> bool) {
+    fn serve_until_with(
+        c: &mut Clients,
+        poller: &mut Poller,
+        stop: &AtomicBool,
+        m: &mut crate::hwsim_medium::HwsimMedium,
+        mut done: impl FnMut(&Clients) -> bool,
+    ) {
         let t0 = std::time::Instant::now();
         while !done(c) {
             assert!(t0.elapsed().as_secs() < 5, "timed out");

@@ -109,15 +109,20 @@ fn clear_path(path: &Path) -> Result<(), SocketError> {
     }
     match UnixStream::connect(path) {
         Ok(_) => Err(SocketError::InUse(path.into())),
-        Err(e) if e.raw_os_error() == Some(libc::ECONNREFUSED) => {
-            std::fs::remove_file(path).map_err(|e| SocketError::Io(path.into(), "cannot remove the stale socket", e))
-        }
-        Err(e) => Err(SocketError::Io(path.into(), "cannot tell whether the socket there is in use (connecting failed)", e)),
+        Err(e) if e.raw_os_error() == Some(libc::ECONNREFUSED) => std::fs::remove_file(path)
+            .map_err(|e| SocketError::Io(path.into(), "cannot remove the stale socket", e)),
+        Err(e) => Err(SocketError::Io(
+            path.into(),
+            "cannot tell whether the socket there is in use (connecting failed)",
+            e,
+        )),
     }
 }
 
 fn cstr(path: &Path) -> Result<CString, SocketError> {
-    CString::new(path.as_os_str().as_bytes()).map_err(|_| SocketError::Io(path.into(), "path", io::Error::from(io::ErrorKind::InvalidInput)))
+    CString::new(path.as_os_str().as_bytes()).map_err(|_| {
+        SocketError::Io(path.into(), "path", io::Error::from(io::ErrorKind::InvalidInput))
+    })
 }
 
 /// Binds a socket at `path` (a file of mode [`SOCKET_MODE`]), gives it `group`, then
@@ -128,7 +133,11 @@ fn bind_locked(path: &Path, group: Option<u32>) -> Result<UnixListener, SocketEr
     let mut addr: libc::sockaddr_un = unsafe { std::mem::zeroed() };
     addr.sun_family = libc::AF_UNIX as libc::sa_family_t;
     if bytes.len() >= addr.sun_path.len() {
-        return Err(SocketError::Io(path.into(), "path too long for a UNIX socket", io::Error::from(io::ErrorKind::InvalidInput)));
+        return Err(SocketError::Io(
+            path.into(),
+            "path too long for a UNIX socket",
+            io::Error::from(io::ErrorKind::InvalidInput),
+        ));
     }
     for (d, s) in addr.sun_path.iter_mut().zip(bytes) {
         *d = *s as libc::c_char;
@@ -143,7 +152,9 @@ fn bind_locked(path: &Path, group: Option<u32>) -> Result<UnixListener, SocketEr
     // bind creates the file with mode 0777 & ~umask: under umask 0117 that is 0660.
     // The umask is the process's; the daemon binds before it starts any thread.
     let old = unsafe { libc::umask(0o777 & !SOCKET_MODE as libc::mode_t) };
-    let r = unsafe { libc::bind(fd.as_raw_fd(), &addr as *const libc::sockaddr_un as *const libc::sockaddr, len) };
+    let r = unsafe {
+        libc::bind(fd.as_raw_fd(), &addr as *const libc::sockaddr_un as *const libc::sockaddr, len)
+    };
     let bind_error = io::Error::last_os_error();
     unsafe { libc::umask(old) };
     if r != 0 {
@@ -156,7 +167,9 @@ fn bind_locked(path: &Path, group: Option<u32>) -> Result<UnixListener, SocketEr
     };
     if let Some(gid) = group {
         if unsafe { libc::chown(c.as_ptr(), u32::MAX, gid) } != 0 {
-            return Err(undo(io_err("cannot give the socket its group (--socket-group)")(io::Error::last_os_error())));
+            return Err(undo(io_err("cannot give the socket its group (--socket-group)")(
+                io::Error::last_os_error(),
+            )));
         }
     }
     // The mode again, explicitly (a default ACL on the directory may have widened it).
@@ -188,7 +201,8 @@ impl ControlSocket {
     pub fn open(path: &Path, access: Access) -> Result<ControlSocket, SocketError> {
         clear_path(path)?;
         let listener = bind_locked(path, access.group)?;
-        let meta = std::fs::symlink_metadata(path).map_err(|e| SocketError::Io(path.into(), "stat", e))?;
+        let meta =
+            std::fs::symlink_metadata(path).map_err(|e| SocketError::Io(path.into(), "stat", e))?;
         Ok(ControlSocket {
             listener,
             path: path.into(),
@@ -212,7 +226,11 @@ impl ControlSocket {
     /// May this client use the socket? Root, the daemon's uid, the `--socket-allow-uid`
     /// uids and members (primary or supplementary) of the socket file's group may.
     pub fn admits(&self, c: &PeerCred) -> bool {
-        c.uid == 0 || c.uid == self.uid || self.access.allow_uids.contains(&c.uid) || c.gid == self.gid || c.groups.contains(&self.gid)
+        c.uid == 0
+            || c.uid == self.uid
+            || self.access.allow_uids.contains(&c.uid)
+            || c.gid == self.gid
+            || c.groups.contains(&self.gid)
     }
 }
 
@@ -227,7 +245,13 @@ impl Drop for ControlSocket {
 }
 
 /// SO_PEERGROUPS (Linux 4.13) on the architectures where it is 59.
-#[cfg(any(target_arch = "x86_64", target_arch = "x86", target_arch = "aarch64", target_arch = "arm", target_arch = "riscv64"))]
+#[cfg(any(
+    target_arch = "x86_64",
+    target_arch = "x86",
+    target_arch = "aarch64",
+    target_arch = "arm",
+    target_arch = "riscv64"
+))]
 const SO_PEERGROUPS: libc::c_int = 59;
 
 /// The credentials of the process at the other end of `s`.
@@ -235,19 +259,41 @@ pub fn peer_cred(s: &UnixStream) -> io::Result<PeerCred> {
     let mut cred: libc::ucred = unsafe { std::mem::zeroed() };
     let mut len = std::mem::size_of::<libc::ucred>() as libc::socklen_t;
     // SAFETY: the buffer is a ucred of the length given.
-    let r = unsafe { libc::getsockopt(s.as_raw_fd(), libc::SOL_SOCKET, libc::SO_PEERCRED, &mut cred as *mut libc::ucred as *mut libc::c_void, &mut len) };
+    let r = unsafe {
+        libc::getsockopt(
+            s.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_PEERCRED,
+            &mut cred as *mut libc::ucred as *mut libc::c_void,
+            &mut len,
+        )
+    };
     if r != 0 {
         return Err(io::Error::last_os_error());
     }
     Ok(PeerCred { pid: cred.pid, uid: cred.uid, gid: cred.gid, groups: peer_groups(s) })
 }
 
-#[cfg(any(target_arch = "x86_64", target_arch = "x86", target_arch = "aarch64", target_arch = "arm", target_arch = "riscv64"))]
+#[cfg(any(
+    target_arch = "x86_64",
+    target_arch = "x86",
+    target_arch = "aarch64",
+    target_arch = "arm",
+    target_arch = "riscv64"
+))]
 fn peer_groups(s: &UnixStream) -> Vec<u32> {
     let mut groups = vec![0 as libc::gid_t; 256];
     let mut len = (groups.len() * std::mem::size_of::<libc::gid_t>()) as libc::socklen_t;
     // SAFETY: the buffer holds `len` bytes.
-    let r = unsafe { libc::getsockopt(s.as_raw_fd(), libc::SOL_SOCKET, SO_PEERGROUPS, groups.as_mut_ptr() as *mut libc::c_void, &mut len) };
+    let r = unsafe {
+        libc::getsockopt(
+            s.as_raw_fd(),
+            libc::SOL_SOCKET,
+            SO_PEERGROUPS,
+            groups.as_mut_ptr() as *mut libc::c_void,
+            &mut len,
+        )
+    };
     if r != 0 {
         return Vec::new();
     }
@@ -255,7 +301,13 @@ fn peer_groups(s: &UnixStream) -> Vec<u32> {
     groups
 }
 
-#[cfg(not(any(target_arch = "x86_64", target_arch = "x86", target_arch = "aarch64", target_arch = "arm", target_arch = "riscv64")))]
+#[cfg(not(any(
+    target_arch = "x86_64",
+    target_arch = "x86",
+    target_arch = "aarch64",
+    target_arch = "arm",
+    target_arch = "riscv64"
+)))]
 fn peer_groups(_: &UnixStream) -> Vec<u32> {
     Vec::new()
 }
@@ -270,7 +322,8 @@ pub fn parse_group(s: &str) -> Result<u32, String> {
     let mut buf = vec![0 as libc::c_char; 16 << 10];
     let mut out: *mut libc::group = std::ptr::null_mut();
     // SAFETY: getgrnam_r writes into `grp` and `buf` only.
-    let r = unsafe { libc::getgrnam_r(name.as_ptr(), &mut grp, buf.as_mut_ptr(), buf.len(), &mut out) };
+    let r =
+        unsafe { libc::getgrnam_r(name.as_ptr(), &mut grp, buf.as_mut_ptr(), buf.len(), &mut out) };
     if r != 0 || out.is_null() {
         return Err(format!("--socket-group: no group named {s:?}"));
     }
@@ -298,8 +351,20 @@ mod tests {
 
     #[test]
     fn who_is_admitted() {
-        let s = ControlSocket { listener: UnixListener::bind(std::env::temp_dir().join(format!("sdmac-admit-{}", std::process::id()))).unwrap(), path: PathBuf::new(), file: (0, 0), access: Access { group: Some(50), allow_uids: vec![7] }, gid: 50, uid: 1234 };
-        let _ = std::fs::remove_file(std::env::temp_dir().join(format!("sdmac-admit-{}", std::process::id())));
+        let s = ControlSocket {
+            listener: UnixListener::bind(
+                std::env::temp_dir().join(format!("sdmac-admit-{}", std::process::id())),
+            )
+            .unwrap(),
+            path: PathBuf::new(),
+            file: (0, 0),
+            access: Access { group: Some(50), allow_uids: vec![7] },
+            gid: 50,
+            uid: 1234,
+        };
+        let _ = std::fs::remove_file(
+            std::env::temp_dir().join(format!("sdmac-admit-{}", std::process::id())),
+        );
         let c = |uid, gid, groups: &[u32]| PeerCred { pid: 1, uid, gid, groups: groups.to_vec() };
         assert!(s.admits(&c(0, 0, &[])), "root");
         assert!(s.admits(&c(1234, 99, &[])), "the daemon's uid");

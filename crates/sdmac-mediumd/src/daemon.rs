@@ -183,7 +183,11 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             let mut feed = |d: &[u8]| medium.on_datagram(t, d, family, log, &mut out);
             for _ in 0..16 {
                 let taken = match ring.as_mut() {
-                    Some(r) => r.wait(Some(0), 0, MAX_FRAMES_PER_ROUND, &mut feed).map_err(io_err("io_uring"))?.datagrams,
+                    Some(r) => {
+                        r.wait(Some(0), 0, MAX_FRAMES_PER_ROUND, &mut feed)
+                            .map_err(io_err("io_uring"))?
+                            .datagrams
+                    }
                     None => {
                         let n = sock.recv_batch(&mut rx).map_err(io_err("netlink recv"))?;
                         rx.datagrams().for_each(&mut feed);
@@ -210,7 +214,18 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             }
             sent?;
             if let Some(w) = stats.as_mut() {
-                w.write(now(), &medium.medium_stats_by_medium(), &daemon_counters(&medium, rounds, timed_outputs, ring.as_ref(), late.take_interval())).map_err(io_err("stats file"))?;
+                w.write(
+                    now(),
+                    &medium.medium_stats_by_medium(),
+                    &daemon_counters(
+                        &medium,
+                        rounds,
+                        timed_outputs,
+                        ring.as_ref(),
+                        late.take_interval(),
+                    ),
+                )
+                .map_err(io_err("stats file"))?;
             }
             if log >= 5 {
                 eprintln!(
@@ -253,7 +268,13 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             if let Some(r) = ring.as_mut() {
                 for (due, mut group) in later.drain(..) {
                     timed_outputs += group.len() as u64;
-                    enc.send(&mut group, due, None, |d| r.queue_send_at(d, origin + due), |_, _, _, _| Ok(()))?;
+                    enc.send(
+                        &mut group,
+                        due,
+                        None,
+                        |d| r.queue_send_at(d, origin + due),
+                        |_, _, _, _| Ok(()),
+                    )?;
                 }
             }
         }
@@ -262,7 +283,18 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
         clients.publish(&mut truth, origin, &poller);
         if let Some(w) = stats.as_mut() {
             if t >= next_stats {
-                w.write(t, &medium.medium_stats_by_medium(), &daemon_counters(&medium, rounds, timed_outputs, ring.as_ref(), late.take_interval())).map_err(io_err("stats file"))?;
+                w.write(
+                    t,
+                    &medium.medium_stats_by_medium(),
+                    &daemon_counters(
+                        &medium,
+                        rounds,
+                        timed_outputs,
+                        ring.as_ref(),
+                        late.take_interval(),
+                    ),
+                )
+                .map_err(io_err("stats file"))?;
                 next_stats = t - t % 1_000_000_000 + 1_000_000_000;
             }
         }
@@ -282,7 +314,13 @@ fn timed_overdue(ring: Option<&Ring>) -> u64 {
     ring.map_or(0, |r| r.timed_overdue)
 }
 
-fn daemon_counters(m: &HwsimMedium, rounds: u64, timed: u64, ring: Option<&Ring>, late: LatenessSummary) -> DaemonCounters {
+fn daemon_counters(
+    m: &HwsimMedium,
+    rounds: u64,
+    timed: u64,
+    ring: Option<&Ring>,
+    late: LatenessSummary,
+) -> DaemonCounters {
     let c = m.counters();
     DaemonCounters {
         mono_ns: crate::syscall_count::monotonic_ns(),

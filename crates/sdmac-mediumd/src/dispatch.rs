@@ -104,11 +104,28 @@ impl Dispatcher {
     /// A dispatcher of medium `setup` with no worker yet. Workers send on `sink`
     /// (hwsim family `family`), record frames on air in `capture`, publish their
     /// statistics when `stats`; `origin` is CLOCK_MONOTONIC at the daemon's time 0.
-    pub fn new(setup: Setup, sink: Arc<dyn Datagrams>, family: u16, capture: Option<Arc<Mutex<crate::capture::Capture>>>, stats: bool, origin: u64, log: u8) -> std::io::Result<Dispatcher> {
+    pub fn new(
+        setup: Setup,
+        sink: Arc<dyn Datagrams>,
+        family: u16,
+        capture: Option<Arc<Mutex<crate::capture::Capture>>>,
+        stats: bool,
+        origin: u64,
+        log: u8,
+    ) -> std::io::Result<Dispatcher> {
         let failure = Arc::new(Failure::new()?);
         let enc = Encoder::new(family, sink.pid(), 3);
         let shared = Shared { sink, family, capture, stats, origin, coalesce_ns: 0, log, failure };
-        Ok(Dispatcher { replica: HwsimMedium::new(setup), workers: Vec::new(), shared, enc, batch: Batch::default(), out: Vec::new(), own: Counters::default(), late: Lateness::new() })
+        Ok(Dispatcher {
+            replica: HwsimMedium::new(setup),
+            workers: Vec::new(),
+            shared,
+            enc,
+            batch: Batch::default(),
+            out: Vec::new(),
+            own: Counters::default(),
+            late: Lateness::new(),
+        })
     }
 
     /// Workers send outputs up to `ns` after their time ([`crate::coalesce`]); set
@@ -142,7 +159,9 @@ impl Dispatcher {
             KernelMsg::Frame(f) => self.on_frame(t, f),
             KernelMsg::AddMacAddr(radio, addr) => self.add_address(radio, addr),
             // Sent again from here (`resend_due`): workers share the socket.
-            KernelMsg::StatusRefused { transmitter, cookie, msg } => self.replica.status_refused(t, transmitter, cookie, msg, log),
+            KernelMsg::StatusRefused { transmitter, cookie, msg } => {
+                self.replica.status_refused(t, transmitter, cookie, msg, log)
+            }
         });
     }
 
@@ -167,14 +186,20 @@ impl Dispatcher {
         let key = (learned.medium, f.freq);
         let w = self.worker_for(t, key).map_err(|e| {
             // No thread for it: its frames are answered here, and the daemon stops.
-            self.shared.failure.report(format!("medium {} on {} MHz: cannot start its thread: {e}", key.0, key.1));
+            self.shared
+                .failure
+                .report(format!("medium {} on {} MHz: cannot start its thread: {e}", key.0, key.1));
         });
         if learned.changed {
-            self.broadcast_except(*w.as_ref().unwrap_or(&usize::MAX), || Msg::Learn(f.transmitter, learned.addr));
+            self.broadcast_except(*w.as_ref().unwrap_or(&usize::MAX), || {
+                Msg::Learn(f.transmitter, learned.addr)
+            });
         }
         if learned.retuned {
             let freq = f.freq;
-            self.broadcast_except(*w.as_ref().unwrap_or(&usize::MAX), || Msg::Tuned(f.transmitter, freq));
+            self.broadcast_except(*w.as_ref().unwrap_or(&usize::MAX), || {
+                Msg::Tuned(f.transmitter, freq)
+            });
         }
         match w {
             Ok(w) => self.push(w, Msg::Frame(t, FrameMsg::copy_of(f))),
@@ -219,13 +244,23 @@ impl Dispatcher {
         }
         let sink = &self.shared.sink;
         let now = crate::syscall_count::monotonic_ns() - self.shared.origin;
-        self.enc.send_batched(&mut self.out, now, &mut self.late, &mut self.batch, sink.as_ref(), |_, _, _, _| Ok(()))
+        self.enc.send_batched(
+            &mut self.out,
+            now,
+            &mut self.late,
+            &mut self.batch,
+            sink.as_ref(),
+            |_, _, _, _| Ok(()),
+        )
     }
 
     /// Per-second statistics: every worker's engine statistics, the counters and
     /// wake-ups of every thread (`rounds` of the dispatcher added), and how late
     /// every thread's outputs left since the last call.
-    pub fn stats(&mut self, rounds: u64) -> (Vec<(MediumId, u32, MediumStats)>, Counters, u64, LatenessSummary) {
+    pub fn stats(
+        &mut self,
+        rounds: u64,
+    ) -> (Vec<(MediumId, u32, MediumStats)>, Counters, u64, LatenessSummary) {
         let mut stats = Vec::new();
         let mut c = self.replica.counters();
         add_counters(&mut c, self.own);
@@ -254,7 +289,10 @@ impl Dispatcher {
         let mut lost = Vec::new();
         for w in std::mem::take(&mut self.workers) {
             let Ok(mut exit) = w.thread.join() else {
-                lost.push(format!("medium {} on {} MHz: its thread could not be joined", w.key.0, w.key.1));
+                lost.push(format!(
+                    "medium {} on {} MHz: its thread could not be joined",
+                    w.key.0, w.key.1
+                ));
                 continue;
             };
             while let Ok(m) = exit.left.pop() {
@@ -279,7 +317,17 @@ impl Dispatcher {
             (Some(f), false) => Some(format!("{f}; {}", lost.join("; "))),
         };
         let late = (self.late.take_interval(), self.late.total());
-        Ok(Finished { media, keys, replica: self.replica, counters, stats, rounds, diverged, failed, late })
+        Ok(Finished {
+            media,
+            keys,
+            replica: self.replica,
+            counters,
+            stats,
+            rounds,
+            diverged,
+            failed,
+            late,
+        })
     }
 
     /// The worker of `key`, created (from a copy of the replica as it is at `t`) if
@@ -296,8 +344,18 @@ impl Dispatcher {
         let published = Arc::new(Mutex::new(Published::default()));
         let name = format!("medium {} on {} MHz", key.0, key.1);
         let seq = (self.workers.len() as u32 + 1) << 24;
-        let worker = Worker::new(name, self.replica.replica(), rx, wake.clone(), self.shared.clone(), published.clone(), seq);
-        let thread = std::thread::Builder::new().name(format!("medium {}/{}", key.0, key.1)).spawn(move || worker.run())?;
+        let worker = Worker::new(
+            name,
+            self.replica.replica(),
+            rx,
+            wake.clone(),
+            self.shared.clone(),
+            published.clone(),
+            seq,
+        );
+        let thread = std::thread::Builder::new()
+            .name(format!("medium {}/{}", key.0, key.1))
+            .spawn(move || worker.run())?;
         self.workers.push(Handle { key, tx, wake, thread, published, pending: false });
         Ok(self.workers.len() - 1)
     }
@@ -393,7 +451,15 @@ mod tests {
         let mut buf = vec![0u8; 2000];
         let p = DataParams::new(to, from, from, 0x0800);
         let n = write_data_frame(&mut buf, &p, &[0u8; 1500], false).unwrap();
-        let f = KernelFrame { transmitter: hw_addr_of(from), frame: &buf[..n], no_ack: false, freq, rates: vec![(Rate::Dsss1, 3)], cookie, echo: StatusEcho::default() };
+        let f = KernelFrame {
+            transmitter: hw_addr_of(from),
+            frame: &buf[..n],
+            no_ack: false,
+            freq,
+            rates: vec![(Rate::Dsss1, 3)],
+            cookie,
+            echo: StatusEcho::default(),
+        };
         let t = crate::syscall_count::monotonic_ns() - d.shared.origin;
         d.on_frame(t, f);
     }
@@ -402,7 +468,16 @@ mod tests {
     fn a_worker_that_panics_leaves_no_frame_unanswered_and_stops_the_daemon() {
         let rec = Arc::new(Recorder::default());
         let setup = Setup { interfaces: vec![A, B, C, D], ..Setup::default() };
-        let mut d = Dispatcher::new(setup, rec.clone(), 0x1d, None, false, crate::syscall_count::monotonic_ns(), 0).unwrap();
+        let mut d = Dispatcher::new(
+            setup,
+            rec.clone(),
+            0x1d,
+            None,
+            false,
+            crate::syscall_count::monotonic_ns(),
+            0,
+        )
+        .unwrap();
         // 1500 bytes at 1 Mb/s: 12 ms each, so most are in flight when it panics.
         for k in 0..10 {
             send(&mut d, A, B, 2412, k);
@@ -420,7 +495,10 @@ mod tests {
             std::thread::sleep(Duration::from_millis(2));
         }
         let failure = d.failure().expect("the failure is reported");
-        assert!(failure.contains("medium 0 on 2412 MHz") && failure.contains("a test asked for it"), "{failure}");
+        assert!(
+            failure.contains("medium 0 on 2412 MHz") && failure.contains("a test asked for it"),
+            "{failure}"
+        );
         while !d.workers[w].thread.is_finished() {
             std::thread::sleep(Duration::from_millis(1));
         }
@@ -431,7 +509,10 @@ mod tests {
         d.wake_workers().unwrap();
         let fin = d.stop().unwrap();
         assert!(fin.failed.is_some());
-        let mut want: Vec<(Mac, u64)> = (0..18).map(|k| (hw_addr_of(A), k)).chain((0..10).map(|k| (hw_addr_of(C), 100 + k))).collect();
+        let mut want: Vec<(Mac, u64)> = (0..18)
+            .map(|k| (hw_addr_of(A), k))
+            .chain((0..10).map(|k| (hw_addr_of(C), 100 + k)))
+            .collect();
         want.sort();
         assert_eq!(answered(&rec), want, "every frame answered exactly once");
         assert_eq!((fin.counters.frames_in, fin.counters.statuses), (28, 28));

@@ -128,7 +128,10 @@ impl Encoder {
                 }
                 let room = self.tx.len() - at;
                 if len > room {
-                    return Err(DaemonError::Protocol(format!("a message to send again has {} bytes; at most {room} fit", msg.len())));
+                    return Err(DaemonError::Protocol(format!(
+                        "a message to send again has {} bytes; at most {room} fit",
+                        msg.len()
+                    )));
                 }
                 self.tx[at..at + msg.len()].copy_from_slice(msg);
                 self.tx[at + msg.len()..at + len].fill(0);
@@ -138,27 +141,51 @@ impl Encoder {
             self.seq = self.seq.wrapping_add(1);
             let hdr = NlHeader::request(self.family, nl::flags::REQUEST, self.seq, self.pid);
             let msg = match &o {
-                Output::TxStatus { transmitter, cookie, acked, signal_dbm, attempts, echo, due } => {
+                Output::TxStatus {
+                    transmitter,
+                    cookie,
+                    acked,
+                    signal_dbm,
+                    attempts,
+                    echo,
+                    due,
+                } => {
                     if let Some(l) = late.as_deref_mut() {
                         l.record(*due, now);
                     }
                     // The frame's own rate indices with the attempts made; the list ends
                     // after the last entry used (an entry skipped before it says 0).
                     let mut tx_info = [TxRate::END; TX_MAX_RATES];
-                    let used = (0..TX_MAX_RATES).take_while(|&k| echo.rate_idx[k] >= 0).filter(|&k| attempts.get(k).is_some_and(|n| *n > 0)).last();
+                    let used = (0..TX_MAX_RATES)
+                        .take_while(|&k| echo.rate_idx[k] >= 0)
+                        .filter(|&k| attempts.get(k).is_some_and(|n| *n > 0))
+                        .last();
                     for (k, r) in tx_info.iter_mut().enumerate().take(used.map_or(0, |u| u + 1)) {
                         *r = TxRate::new(echo.rate_idx[k], attempts.get(k).copied().unwrap_or(0));
                     }
                     let flags = HwsimFlags::from_bits_retain(echo.flags);
                     let flags = if *acked { flags | HwsimFlags::STAT_ACK } else { flags };
-                    HwsimMsg::TxInfo(TxInfoFrame { transmitter: transmitter.0, flags, cookie: *cookie, signal: *signal_dbm, tx_info })
+                    HwsimMsg::TxInfo(TxInfoFrame {
+                        transmitter: transmitter.0,
+                        flags,
+                        cookie: *cookie,
+                        signal: *signal_dbm,
+                        tx_info,
+                    })
                 }
                 Output::Deliver { receiver, frame, rate, signal_dbm, freq, due } => {
                     if let Some(l) = late.as_deref_mut() {
                         l.record(*due, now);
                     }
-                    let band = Band::from_freq(*freq).unwrap_or(Band::from_freq(2412).expect("2.4 GHz band"));
-                    HwsimMsg::Delivery(RxFrame { receiver: receiver.0, frame, rx_rate: rx_rate_index(*rate, band), signal: *signal_dbm, freq: *freq })
+                    let band = Band::from_freq(*freq)
+                        .unwrap_or(Band::from_freq(2412).expect("2.4 GHz band"));
+                    HwsimMsg::Delivery(RxFrame {
+                        receiver: receiver.0,
+                        frame,
+                        rx_rate: rx_rate_index(*rate, band),
+                        signal: *signal_dbm,
+                        freq: *freq,
+                    })
                 }
                 Output::Air { .. } | Output::Resend { .. } => continue,
             };
@@ -167,7 +194,9 @@ impl Encoder {
                 send(&self.tx[..at]).map_err(io_err("netlink send"))?;
                 at = 0;
             }
-            let n = msg.emit(&hdr, &mut self.tx[at..]).map_err(|e| DaemonError::Protocol(e.to_string()))?;
+            let n = msg
+                .emit(&hdr, &mut self.tx[at..])
+                .map_err(|e| DaemonError::Protocol(e.to_string()))?;
             at += n;
         }
         if at > 0 {
@@ -209,8 +238,23 @@ mod tests {
 
     #[test]
     fn lateness_is_the_send_time_after_each_output_time() {
-        let status = |due| Output::TxStatus { transmitter: sdmac_types::MacAddress([2, 0, 0, 0, 0, 0]), cookie: 1, acked: true, signal_dbm: -50, attempts: vec![1], echo: StatusEcho { rate_idx: [0, -1, -1, -1], flags: 1 }, due };
-        let delivery = |due| Output::Deliver { receiver: sdmac_types::MacAddress([2, 0, 0, 0, 1, 0]), frame: vec![0x08; 24], rate: Rate::Ofdm6, signal_dbm: -50, freq: 2412, due };
+        let status = |due| Output::TxStatus {
+            transmitter: sdmac_types::MacAddress([2, 0, 0, 0, 0, 0]),
+            cookie: 1,
+            acked: true,
+            signal_dbm: -50,
+            attempts: vec![1],
+            echo: StatusEcho { rate_idx: [0, -1, -1, -1], flags: 1 },
+            due,
+        };
+        let delivery = |due| Output::Deliver {
+            receiver: sdmac_types::MacAddress([2, 0, 0, 0, 1, 0]),
+            frame: vec![0x08; 24],
+            rate: Rate::Ofdm6,
+            signal_dbm: -50,
+            freq: 2412,
+            due,
+        };
         let air = Output::Air { t_start: 0, freq: 2412, rate: Rate::Ofdm6, frame: vec![0xd4, 0] };
         let mut out = vec![delivery(1_000_000), status(1_060_000), air, status(1_090_000)];
         let (mut late, mut datagrams, mut on_air) = (Lateness::new(), 0, 0);
@@ -239,7 +283,14 @@ mod tests {
 
     #[test]
     fn datagrams_stay_within_the_kernels_good_size() {
-        let delivery = |len| Output::Deliver { receiver: sdmac_types::MacAddress([2, 0, 0, 0, 1, 0]), frame: vec![0x08; len], rate: Rate::Ofdm54, signal_dbm: -50, freq: 2412, due: 0 };
+        let delivery = |len| Output::Deliver {
+            receiver: sdmac_types::MacAddress([2, 0, 0, 0, 1, 0]),
+            frame: vec![0x08; len],
+            rate: Rate::Ofdm54,
+            signal_dbm: -50,
+            freq: 2412,
+            due: 0,
+        };
         // Ten deliveries of 1,500 bytes, then one frame larger than a datagram's limit.
         let mut out: Vec<Output> = (0..10).map(|_| delivery(1500)).collect();
         out.push(delivery(5000));
@@ -282,7 +333,15 @@ mod status_tests {
     /// The TX_INFO of the status the encoder writes for `attempts` of a frame whose
     /// rate series had the indices `idx`.
     fn tx_info(idx: [i8; 4], attempts: Vec<u8>) -> [TxRate; TX_MAX_RATES] {
-        let mut out = vec![Output::TxStatus { transmitter: sdmac_types::MacAddress([0x42, 0, 0, 0, 0, 0]), cookie: 3, acked: true, signal_dbm: -50, attempts, echo: StatusEcho { rate_idx: idx, flags: 1 }, due: 0 }];
+        let mut out = vec![Output::TxStatus {
+            transmitter: sdmac_types::MacAddress([0x42, 0, 0, 0, 0, 0]),
+            cookie: 3,
+            acked: true,
+            signal_dbm: -50,
+            attempts,
+            echo: StatusEcho { rate_idx: idx, flags: 1 },
+            due: 0,
+        }];
         let mut enc = Encoder::new(20, 1, 0);
         let mut got = None;
         enc.send(
@@ -307,9 +366,15 @@ mod status_tests {
     fn a_skipped_entry_keeps_its_place_with_0_attempts() {
         let t = |i, n| TxRate::new(i, n);
         // Entry 0 skipped, the frame acked at entry 1's first try: (idx0, 0), (idx1, 1).
-        assert_eq!(tx_info([7, 4, 0, -1], vec![0, 1, 0]), [t(7, 0), t(4, 1), TxRate::END, TxRate::END]);
+        assert_eq!(
+            tx_info([7, 4, 0, -1], vec![0, 1, 0]),
+            [t(7, 0), t(4, 1), TxRate::END, TxRate::END]
+        );
         // Acked at once: the list ends after entry 0.
-        assert_eq!(tx_info([7, 4, 0, -1], vec![1, 0, 0]), [t(7, 1), TxRate::END, TxRate::END, TxRate::END]);
+        assert_eq!(
+            tx_info([7, 4, 0, -1], vec![1, 0, 0]),
+            [t(7, 1), TxRate::END, TxRate::END, TxRate::END]
+        );
         // Nothing tried (a refused frame): an empty list.
         assert_eq!(tx_info([7, 4, -1, -1], vec![0, 0]), [TxRate::END; 4]);
         // Entries 0 and 2 used, 1 skipped.

@@ -24,8 +24,14 @@ impl std::fmt::Display for DaemonError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             DaemonError::Io(what, e) => write!(f, "{what}: {e}"),
-            DaemonError::NoFamily => write!(f, "generic netlink family {FAMILY_NAME} not found: is mac80211_hwsim loaded?"),
-            DaemonError::Register(e) if *e == libc::EBUSY => write!(f, "REGISTER refused (EBUSY): another medium daemon (wmediumd?) is registered"),
+            DaemonError::NoFamily => write!(
+                f,
+                "generic netlink family {FAMILY_NAME} not found: is mac80211_hwsim loaded?"
+            ),
+            DaemonError::Register(e) if *e == libc::EBUSY => write!(
+                f,
+                "REGISTER refused (EBUSY): another medium daemon (wmediumd?) is registered"
+            ),
             DaemonError::Register(e) if *e == libc::EOPNOTSUPP => {
                 write!(f, "REGISTER refused (EOPNOTSUPP): a radio has more than one channel (load mac80211_hwsim without multi-channel radios)")
             }

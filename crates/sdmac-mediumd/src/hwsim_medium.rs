@@ -22,7 +22,10 @@ use crate::refusal::{report_once, Cause, RateName, Refusals};
 use crate::status_retry::StatusRetries;
 use sdmac_control::ext::{TruthCause, TruthRecord};
 use sdmac_frame::ieee80211::{Frame, FrameType};
-use sdmac_medium::{Ac, Dest, LinkOverride, Medium, MediumConfig, RateSeries, StationConfig, StationId, Time, TxRequest};
+use sdmac_medium::{
+    Ac, Dest, LinkOverride, Medium, MediumConfig, RateSeries, StationConfig, StationId, Time,
+    TxRequest,
+};
 use sdmac_phy::error_model::ErrorModel;
 use sdmac_phy::{Phy, Rate, Standard};
 use std::collections::HashMap;
@@ -131,7 +134,9 @@ impl Output {
     /// When an output for the kernel is due; None for a frame on air (for a capture).
     pub fn due(&self) -> Option<Time> {
         match self {
-            Output::TxStatus { due, .. } | Output::Deliver { due, .. } | Output::Resend { due, .. } => Some(*due),
+            Output::TxStatus { due, .. }
+            | Output::Deliver { due, .. }
+            | Output::Resend { due, .. } => Some(*due),
             Output::Air { .. } => None,
         }
     }
@@ -336,7 +341,13 @@ struct Usable {
 }
 
 fn usable_rates(freq: u32, rates: &[(Rate, u8)]) -> Usable {
-    let mut u = Usable { entries: [(Rate::Ofdm6, 0); 4], n: 0, tries: [0; 4], skipped: 0, first_skipped: None };
+    let mut u = Usable {
+        entries: [(Rate::Ofdm6, 0); 4],
+        n: 0,
+        tries: [0; 4],
+        skipped: 0,
+        first_skipped: None,
+    };
     for (k, &(r, n)) in rates.iter().enumerate().take(4) {
         if n == 0 {
             continue;
@@ -373,7 +384,17 @@ impl HwsimMedium {
     /// A medium with no channel yet.
     pub fn new(setup: Setup) -> HwsimMedium {
         let media = setup.media().into_iter().map(MediumState::new).collect();
-        let mut m = HwsimMedium { setup, media, channels: Vec::new(), radios: Vec::new(), index: RadioIndex::default(), next_handle: 1, counters: Counters::default(), truth: None, retries: StatusRetries::default() };
+        let mut m = HwsimMedium {
+            setup,
+            media,
+            channels: Vec::new(),
+            radios: Vec::new(),
+            index: RadioIndex::default(),
+            next_handle: 1,
+            counters: Counters::default(),
+            truth: None,
+            retries: StatusRetries::default(),
+        };
         // Each listed address gets a radio at once (so that it hears frames before it
         // sends), under the hwsim address an interface with that permanent address
         // would have: a guess, until the kernel shows which radio has the address
@@ -391,7 +412,11 @@ impl HwsimMedium {
 
     /// Counters so far.
     pub fn counters(&self) -> Counters {
-        Counters { status_retries: self.retries.retries, statuses_refused: self.retries.given_up, ..self.counters }
+        Counters {
+            status_retries: self.retries.retries,
+            statuses_refused: self.retries.given_up,
+            ..self.counters
+        }
     }
 
     /// Channels (MHz) with an engine medium, one entry per (medium, channel).
@@ -418,7 +443,9 @@ impl HwsimMedium {
         let probe = Radio::new(hw, 0);
         // A listed address no radio carries yet whose hwsim address would be `hw`.
         let taken = |a: &Mac| self.radios.iter().any(|r| r.listed == Some(*a));
-        let listing = self.media.iter().enumerate().find_map(|(m, x)| x.setup.interfaces.iter().find(|a| probe.is(a) && !taken(a)).map(|a| (m, *a)));
+        let listing = self.media.iter().enumerate().find_map(|(m, x)| {
+            x.setup.interfaces.iter().find(|a| probe.is(a) && !taken(a)).map(|a| (m, *a))
+        });
         let mut radio = Radio::new(hw, listing.map_or(0, |l| l.0));
         radio.everywhere = listing.is_some();
         radio.listed = listing.map(|l| l.1);
@@ -468,10 +495,17 @@ impl HwsimMedium {
         let mut engine = Medium::new(cfg);
         engine.set_fading(medium.fading_db);
         engine.advance(now, &mut sdmac_medium::Collect::default());
-        self.channels.push(Channel { within, freq, engine, radio_of: Vec::new(), in_flight: HashMap::new() });
+        self.channels.push(Channel {
+            within,
+            freq,
+            engine,
+            radio_of: Vec::new(),
+            in_flight: HashMap::new(),
+        });
         let c = self.channels.len() - 1;
         for r in 0..self.radios.len() {
-            if self.radios[r].everywhere && !self.radios[r].gone && self.radios[r].medium == within {
+            if self.radios[r].everywhere && !self.radios[r].gone && self.radios[r].medium == within
+            {
                 self.station_for(c, r);
             }
         }
@@ -500,7 +534,12 @@ impl HwsimMedium {
             self.channels[c].engine.set_detached(s, true);
         }
         // Links to and from every station already there.
-        let others: Vec<(StationId, usize)> = self.channels[c].radio_of.iter().enumerate().map(|(s2, &r2)| (s2 as StationId, r2)).collect();
+        let others: Vec<(StationId, usize)> = self.channels[c]
+            .radio_of
+            .iter()
+            .enumerate()
+            .map(|(s2, &r2)| (s2 as StationId, r2))
+            .collect();
         for (s2, r2) in others {
             if s2 == s {
                 continue;
@@ -519,7 +558,11 @@ impl HwsimMedium {
     /// Gaussian random term in the log-normal shadowing model.
     pub(crate) fn tx_power_in(&self, r: usize, within: usize, default: f64) -> f64 {
         let radio = &self.radios[r];
-        let g = if self.media[within].setup.model.is_log_normal_shadowing() { radio.g_random_db } else { 0.0 };
+        let g = if self.media[within].setup.model.is_log_normal_shadowing() {
+            radio.g_random_db
+        } else {
+            0.0
+        };
         radio.power_dbm.unwrap_or(default) + g
     }
 
@@ -531,10 +574,17 @@ impl HwsimMedium {
         let (ra, rb) = (&self.radios[a], &self.radios[b]);
         let within = self.channels[c].within;
         if ra.medium != within || rb.medium != within || ra.gone || rb.gone {
-            return Some(LinkOverride { rx_power_dbm: Some(f64::NEG_INFINITY), ..LinkOverride::default() });
+            return Some(LinkOverride {
+                rx_power_dbm: Some(f64::NEG_INFINITY),
+                ..LinkOverride::default()
+            });
         }
         if ra.deleted || rb.deleted {
-            return Some(LinkOverride { error_prob: Some(1.0), preamble_error_prob: Some(1.0), ..LinkOverride::default() });
+            return Some(LinkOverride {
+                error_prob: Some(1.0),
+                preamble_error_prob: Some(1.0),
+                ..LinkOverride::default()
+            });
         }
         self.media[within].setup.model.link_override(|m| ra.is(m), |m| rb.is(m))
     }
@@ -547,14 +597,36 @@ impl HwsimMedium {
         // Group addressed (addr1's group bit) goes without acknowledgement.
         let no_ack = f.no_ack || (f.frame.len() >= 10 && f.frame[4] & 1 == 1);
         let kbps = crate::truth::kbps_of(&f.rates, |r| carries(f.freq, r));
-        let refuse = |out: &mut Vec<Output>, counters: &mut Counters, truth: &mut Option<Vec<TruthRecord>>, cause: Cause, why: &dyn Fn() -> String| {
+        let refuse = |out: &mut Vec<Output>,
+                      counters: &mut Counters,
+                      truth: &mut Option<Vec<TruthRecord>>,
+                      cause: Cause,
+                      why: &dyn Fn() -> String| {
             if let Some(t) = truth.as_mut() {
-                t.push(crate::truth::not_carried(f.transmitter, f.frame, f.cookie, no_ack, &f.echo, &kbps, f.rates.len(), crate::truth::refusal_cause(cause), now, now));
+                t.push(crate::truth::not_carried(
+                    f.transmitter,
+                    f.frame,
+                    f.cookie,
+                    no_ack,
+                    &f.echo,
+                    &kbps,
+                    f.rates.len(),
+                    crate::truth::refusal_cause(cause),
+                    now,
+                    now,
+                ));
             }
             counters.refused += 1;
             counters.refusals.count(cause);
             counters.statuses += 1;
-            report_once(cause, || format!("refused a frame from {} on {} MHz: {}; answered as not acknowledged", f.transmitter, f.freq, why()));
+            report_once(cause, || {
+                format!(
+                    "refused a frame from {} on {} MHz: {}; answered as not acknowledged",
+                    f.transmitter,
+                    f.freq,
+                    why()
+                )
+            });
             out.push(Output::TxStatus {
                 transmitter: f.transmitter,
                 cookie: f.cookie,
@@ -566,14 +638,26 @@ impl HwsimMedium {
             });
         };
         let Ok(frame) = Frame::new_checked(f.frame) else {
-            refuse(out, &mut self.counters, &mut self.truth, Cause::Malformed, &|| format!("{} bytes are no 802.11 frame", f.frame.len()));
+            refuse(out, &mut self.counters, &mut self.truth, Cause::Malformed, &|| {
+                format!("{} bytes are no 802.11 frame", f.frame.len())
+            });
             return;
         };
         let usable = usable_rates(f.freq, &f.rates);
         let tries = usable.tries;
         let Some(rates) = usable.series() else {
-            let list = f.rates.iter().map(|(r, n)| format!("{}x{n}", RateName(*r))).collect::<Vec<_>>().join(", ");
-            refuse(out, &mut self.counters, &mut self.truth, Cause::NoUsableRate, &|| format!("no rate entry the {} channel carries (entries: {list})", standard_for(f.freq)));
+            let list = f
+                .rates
+                .iter()
+                .map(|(r, n)| format!("{}x{n}", RateName(*r)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            refuse(out, &mut self.counters, &mut self.truth, Cause::NoUsableRate, &|| {
+                format!(
+                    "no rate entry the {} channel carries (entries: {list})",
+                    standard_for(f.freq)
+                )
+            });
             return;
         };
         if let Some(r) = usable.first_skipped {
@@ -597,7 +681,9 @@ impl HwsimMedium {
         } else {
             match self.radio_by_addr(a1) {
                 // A radio of another medium is as unknown as no radio at all.
-                Some(r2) if self.radios[r2].medium == within => Dest::Station(self.station_for(c, r2)),
+                Some(r2) if self.radios[r2].medium == within => {
+                    Dest::Station(self.station_for(c, r2))
+                }
                 _ => Dest::Unknown,
             }
         };
@@ -614,9 +700,25 @@ impl HwsimMedium {
         match self.channels[c].engine.enqueue(now, s, req) {
             Ok(()) => {
                 let no_ack = f.no_ack || dst == Dest::Broadcast;
-                self.channels[c].in_flight.insert(handle, InFlight { transmitter: f.transmitter, cookie: f.cookie, bytes: f.frame.to_vec(), n_rates: f.rates.len(), tries, echo: f.echo, signal_dbm: None, arrived: now, no_ack, kbps });
+                self.channels[c].in_flight.insert(
+                    handle,
+                    InFlight {
+                        transmitter: f.transmitter,
+                        cookie: f.cookie,
+                        bytes: f.frame.to_vec(),
+                        n_rates: f.rates.len(),
+                        tries,
+                        echo: f.echo,
+                        signal_dbm: None,
+                        arrived: now,
+                        no_ack,
+                        kbps,
+                    },
+                );
             }
-            Err(e) => refuse(out, &mut self.counters, &mut self.truth, Cause::Engine, &|| format!("the medium refused it: {e:?}")),
+            Err(e) => refuse(out, &mut self.counters, &mut self.truth, Cause::Engine, &|| {
+                format!("the medium refused it: {e:?}")
+            }),
         }
     }
 
@@ -651,13 +753,13 @@ impl HwsimMedium {
             return;
         }
         self.radios[r].tuned = Some(freq);
-        let stations: Vec<(usize, StationId)> = self.radios[r].station.iter().map(|(&c, &s)| (c, s)).collect();
+        let stations: Vec<(usize, StationId)> =
+            self.radios[r].station.iter().map(|(&c, &s)| (c, s)).collect();
         for (c, s) in stations {
             let away = self.channels[c].freq != freq;
             self.channels[c].engine.set_detached(s, away);
         }
     }
-
 
     /// A copy of the radios and media, without any channel and with counters at 0:
     /// the state a new engine-medium thread starts from, so that radio indices (the
@@ -667,12 +769,27 @@ impl HwsimMedium {
         for r in &mut radios {
             r.station.clear();
         }
-        HwsimMedium { setup: self.setup.clone(), media: self.media.clone(), channels: Vec::new(), radios, index: self.index.clone(), next_handle: 1, counters: Counters::default(), truth: None, retries: StatusRetries::default() }
+        HwsimMedium {
+            setup: self.setup.clone(),
+            media: self.media.clone(),
+            channels: Vec::new(),
+            radios,
+            index: self.index.clone(),
+            next_handle: 1,
+            counters: Counters::default(),
+            truth: None,
+            retries: StatusRetries::default(),
+        }
     }
 
     /// Runs `f` on channel `c`'s engine medium with the sink that turns its reports
     /// into outputs.
-    fn on_channel(&mut self, c: usize, out: &mut Vec<Output>, f: impl FnOnce(&mut Medium, &mut Collector<'_>)) {
+    fn on_channel(
+        &mut self,
+        c: usize,
+        out: &mut Vec<Output>,
+        f: impl FnOnce(&mut Medium, &mut Collector<'_>),
+    ) {
         let ch = &mut self.channels[c];
         let mut col = Collector {
             out,
@@ -734,7 +851,13 @@ impl HwsimMedium {
 
     /// Takes every movement step due by `now`, in time order.
     fn take_movement_steps(&mut self, now: Time, out: &mut Vec<Output>) {
-        while let Some((t, m)) = self.media.iter().enumerate().filter_map(|(i, m)| m.clock.as_ref()?.due(now).map(|t| (t, i))).min() {
+        while let Some((t, m)) = self
+            .media
+            .iter()
+            .enumerate()
+            .filter_map(|(i, m)| m.clock.as_ref()?.due(now).map(|t| (t, i)))
+            .min()
+        {
             for c in 0..self.channels.len() {
                 self.advance_channel(c, t, out);
             }
@@ -803,7 +926,11 @@ impl HwsimMedium {
     /// When the next movement step of a medium where some radio moves is due.
     pub fn next_step_time(&self) -> Option<Time> {
         // The clock first: `moves` looks at every radio.
-        self.media.iter().enumerate().filter_map(|(i, m)| m.clock.as_ref().filter(|_| self.moves(i)).map(|k| k.next())).min()
+        self.media
+            .iter()
+            .enumerate()
+            .filter_map(|(i, m)| m.clock.as_ref().filter(|_| self.moves(i)).map(|k| k.next()))
+            .min()
     }
 
     /// Answers every frame still in flight as not acknowledged (on shutdown).
@@ -815,7 +942,18 @@ impl HwsimMedium {
             for (_, f) in ch.in_flight.drain() {
                 self.counters.statuses += 1;
                 if let Some(t) = self.truth.as_mut() {
-                    t.push(crate::truth::not_carried(f.transmitter, &f.bytes, f.cookie, f.no_ack, &f.echo, &f.kbps, f.n_rates, TruthCause::Shutdown, f.arrived, due));
+                    t.push(crate::truth::not_carried(
+                        f.transmitter,
+                        &f.bytes,
+                        f.cookie,
+                        f.no_ack,
+                        &f.echo,
+                        &f.kbps,
+                        f.n_rates,
+                        TruthCause::Shutdown,
+                        f.arrived,
+                        due,
+                    ));
                 }
                 out.push(Output::TxStatus {
                     transmitter: f.transmitter,
@@ -832,7 +970,10 @@ impl HwsimMedium {
 
     /// Counters of each engine medium: (medium id, MHz, engine statistics).
     pub fn medium_stats_by_medium(&self) -> Vec<(MediumId, u32, sdmac_medium::MediumStats)> {
-        self.channels.iter().map(|c| (self.media[c.within].setup.id, c.freq, c.engine.stats())).collect()
+        self.channels
+            .iter()
+            .map(|c| (self.media[c.within].setup.id, c.freq, c.engine.stats()))
+            .collect()
     }
 
     /// Frames in flight over all channels.

@@ -39,7 +39,11 @@ fn refused_status<'a>(m: &nl::NlPacket<'a>, family: u16) -> Option<KernelMsg<'a>
     // nlmsgerr: the error (4 bytes), then the original message.
     let msg = m.payload().get(4..4usize.checked_add(req.len as usize)?)?;
     match HwsimMsg::parse(&nl::NlPacket::new_checked(msg).ok()?) {
-        Ok(HwsimMsg::TxInfo(s)) => Some(KernelMsg::StatusRefused { transmitter: Mac::new(s.transmitter), cookie: s.cookie, msg }),
+        Ok(HwsimMsg::TxInfo(s)) => Some(KernelMsg::StatusRefused {
+            transmitter: Mac::new(s.transmitter),
+            cookie: s.cookie,
+            msg,
+        }),
         _ => None,
     }
 }
@@ -80,7 +84,10 @@ pub fn each_message(d: &[u8], family: u16, log: u8, mut f: impl FnMut(KernelMsg<
                     freq: fr.freq.unwrap_or(2412),
                     rates,
                     cookie: fr.cookie,
-                    echo: StatusEcho { rate_idx: fr.tx_info.map(|r| r.idx), flags: fr.flags.bits() },
+                    echo: StatusEcho {
+                        rate_idx: fr.tx_info.map(|r| r.idx),
+                        flags: fr.flags.bits(),
+                    },
                 }));
             }
             Ok(HwsimMsg::AddMacAddr(e)) => f(KernelMsg::AddMacAddr(e.radio.into(), e.addr.into())),
@@ -106,7 +113,9 @@ impl HwsimMedium {
         each_message(d, family, log, |m| match m {
             KernelMsg::Frame(f) => self.on_frame(t, f, out),
             KernelMsg::AddMacAddr(radio, addr) => self.add_address(radio, addr),
-            KernelMsg::StatusRefused { transmitter, cookie, msg } => self.status_refused(t, transmitter, cookie, msg, log),
+            KernelMsg::StatusRefused { transmitter, cookie, msg } => {
+                self.status_refused(t, transmitter, cookie, msg, log)
+            }
         })
     }
 }

@@ -44,17 +44,13 @@ impl Default for Lateness {
 impl Lateness {
     /// Nothing counted yet.
     pub fn new() -> Lateness {
-        Lateness {
-            interval: histogram(),
-            total: histogram(),
-        }
+        Lateness { interval: histogram(), total: histogram() }
     }
 
     /// An output due at `due` left at `sent` (both ns on the daemon's clock); one
     /// sent early (never, on one clock) counts as 0.
     pub fn record(&mut self, due: u64, sent: u64) {
-        self.interval
-            .saturating_record(sent.saturating_sub(due).min(MAX_NS));
+        self.interval.saturating_record(sent.saturating_sub(due).min(MAX_NS));
     }
 
     /// Moves what `other` counted in its interval (another thread's) to this
@@ -171,15 +167,7 @@ mod tests {
 
     #[test]
     fn shown_in_microseconds() {
-        let s = LatenessSummary {
-            n: 3,
-            p50_ns: 12_340,
-            p99_ns: 56_000,
-            max_ns: 1_000_000,
-        };
-        assert_eq!(
-            s.to_string(),
-            "3 outputs late by p50 12.3 µs, p99 56.0 µs, max 1000.0 µs"
-        );
+        let s = LatenessSummary { n: 3, p50_ns: 12_340, p99_ns: 56_000, max_ns: 1_000_000 };
+        assert_eq!(s.to_string(), "3 outputs late by p50 12.3 µs, p99 56.0 µs, max 1000.0 µs");
     }
 }

@@ -49,15 +49,27 @@ const PROB_MODEL_SNR_DB: f64 = 30.0;
 impl LinkModel {
     /// The engine override of the link from the radio `from` recognises to the one `to`
     /// recognises; None when the link follows positions (path loss).
-    pub(crate) fn link_override(&self, from: impl Fn(&Mac) -> bool, to: impl Fn(&Mac) -> bool) -> Option<LinkOverride> {
+    pub(crate) fn link_override(
+        &self,
+        from: impl Fn(&Mac) -> bool,
+        to: impl Fn(&Mac) -> bool,
+    ) -> Option<LinkOverride> {
         match self {
             LinkModel::Snr { default_snr_db, links } => {
-                let snr = links.iter().find(|(f, t, _)| from(f) && to(t)).map_or(*default_snr_db, |l| l.2);
+                let snr = links
+                    .iter()
+                    .find(|(f, t, _)| from(f) && to(t))
+                    .map_or(*default_snr_db, |l| l.2);
                 Some(LinkOverride { snr_db: Some(snr), ..LinkOverride::default() })
             }
             LinkModel::Prob { default_prob, links } => {
-                let p = links.iter().find(|(f, t, _)| from(f) && to(t)).map_or(*default_prob, |l| l.2);
-                Some(LinkOverride { snr_db: Some(PROB_MODEL_SNR_DB), error_prob: Some(p.clamp(0.0, 1.0)), ..LinkOverride::default() })
+                let p =
+                    links.iter().find(|(f, t, _)| from(f) && to(t)).map_or(*default_prob, |l| l.2);
+                Some(LinkOverride {
+                    snr_db: Some(PROB_MODEL_SNR_DB),
+                    error_prob: Some(p.clamp(0.0, 1.0)),
+                    ..LinkOverride::default()
+                })
             }
             LinkModel::PathLoss { .. } => None,
         }
@@ -67,7 +79,9 @@ impl LinkModel {
     /// SNR otherwise.
     pub(crate) fn snr_db(&self, from: impl Fn(&Mac) -> bool, to: impl Fn(&Mac) -> bool) -> f64 {
         match self {
-            LinkModel::Snr { default_snr_db, links } => links.iter().find(|(f, t, _)| from(f) && to(t)).map_or(*default_snr_db, |l| l.2),
+            LinkModel::Snr { default_snr_db, links } => {
+                links.iter().find(|(f, t, _)| from(f) && to(t)).map_or(*default_snr_db, |l| l.2)
+            }
             _ => PROB_MODEL_SNR_DB,
         }
     }
@@ -131,7 +145,11 @@ mod tests {
 
     #[test]
     fn placement_needs_the_path_loss_model() {
-        let pl = LinkModel::PathLoss { model: PathLoss::FreeSpace { sl_db: 0.0 }, positions: vec![(A, [1.0, 2.0, 3.0])], tx_power_dbm: vec![(B, 7.0)] };
+        let pl = LinkModel::PathLoss {
+            model: PathLoss::FreeSpace { sl_db: 0.0 },
+            positions: vec![(A, [1.0, 2.0, 3.0])],
+            tx_power_dbm: vec![(B, 7.0)],
+        };
         assert_eq!(pl.placement(|x| *x == A), ([1.0, 2.0, 3.0], None));
         assert_eq!(pl.placement(|x| *x == B), ([0.0; 3], Some(7.0)));
         assert!(pl.link_override(|x| *x == A, |x| *x == B).is_none());

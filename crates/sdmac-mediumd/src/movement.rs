@@ -23,7 +23,11 @@ pub struct Movement {
 impl Movement {
     /// The direction of the radio whose addresses `is` recognises, if it moves.
     pub fn direction_of(&self, is: impl Fn(&Mac) -> bool) -> Option<[f64; 3]> {
-        self.directions.iter().find(|(a, _)| is(a)).map(|d| d.1).filter(|d| d.iter().any(|x| *x != 0.0))
+        self.directions
+            .iter()
+            .find(|(a, _)| is(a))
+            .map(|d| d.1)
+            .filter(|d| d.iter().any(|x| *x != 0.0))
     }
 }
 
@@ -82,7 +86,13 @@ mod tests {
 
     #[test]
     fn a_direction_is_a_displacement_per_step() {
-        let m = Movement { interval_ns: 3 * S, directions: vec![(Mac::new([2, 0, 0, 0, 0, 0]), [10.0, 0.0, 0.0]), (Mac::new([2, 0, 0, 0, 1, 0]), [0.0; 3])] };
+        let m = Movement {
+            interval_ns: 3 * S,
+            directions: vec![
+                (Mac::new([2, 0, 0, 0, 0, 0]), [10.0, 0.0, 0.0]),
+                (Mac::new([2, 0, 0, 0, 1, 0]), [0.0; 3]),
+            ],
+        };
         let d = m.direction_of(|a| *a == Mac::new([2, 0, 0, 0, 0, 0])).unwrap();
         assert_eq!(moved(moved([0.0, 5.0, 1.0], d), d), [20.0, 5.0, 1.0]);
         // A zero direction does not move.

@@ -16,9 +16,16 @@ pub struct NlSocket {
     pid: u32,
 }
 
-fn setsockopt_int(fd: RawFd, level: libc::c_int, name: libc::c_int, v: libc::c_int) -> io::Result<()> {
+fn setsockopt_int(
+    fd: RawFd,
+    level: libc::c_int,
+    name: libc::c_int,
+    v: libc::c_int,
+) -> io::Result<()> {
     // SAFETY: passes a valid pointer to an int of the right size.
-    let r = unsafe { libc::setsockopt(fd, level, name, &v as *const libc::c_int as *const libc::c_void, 4) };
+    let r = unsafe {
+        libc::setsockopt(fd, level, name, &v as *const libc::c_int as *const libc::c_void, 4)
+    };
     if r < 0 {
         Err(io::Error::last_os_error())
     } else {
@@ -31,7 +38,13 @@ impl NlSocket {
     /// bytes (forced past the system limit when running as root).
     pub fn open(rcvbuf: usize) -> io::Result<NlSocket> {
         // SAFETY: plain syscall; the result is checked.
-        let fd = unsafe { libc::socket(libc::AF_NETLINK, libc::SOCK_RAW | libc::SOCK_CLOEXEC, libc::NETLINK_GENERIC) };
+        let fd = unsafe {
+            libc::socket(
+                libc::AF_NETLINK,
+                libc::SOCK_RAW | libc::SOCK_CLOEXEC,
+                libc::NETLINK_GENERIC,
+            )
+        };
         if fd < 0 {
             return Err(io::Error::last_os_error());
         }
@@ -41,7 +54,13 @@ impl NlSocket {
         let mut sa: libc::sockaddr_nl = unsafe { std::mem::zeroed() };
         sa.nl_family = libc::AF_NETLINK as u16;
         // SAFETY: sa is a valid sockaddr_nl of the given size.
-        let r = unsafe { libc::bind(fd.as_raw_fd(), &sa as *const _ as *const libc::sockaddr, std::mem::size_of::<libc::sockaddr_nl>() as u32) };
+        let r = unsafe {
+            libc::bind(
+                fd.as_raw_fd(),
+                &sa as *const _ as *const libc::sockaddr,
+                std::mem::size_of::<libc::sockaddr_nl>() as u32,
+            )
+        };
         if r < 0 {
             return Err(io::Error::last_os_error());
         }
@@ -53,7 +72,9 @@ impl NlSocket {
         let _ = setsockopt_int(fd.as_raw_fd(), SOL_NETLINK, NETLINK_NO_ENOBUFS, 1);
         let mut len = std::mem::size_of::<libc::sockaddr_nl>() as u32;
         // SAFETY: sa and len are valid for writing.
-        unsafe { libc::getsockname(fd.as_raw_fd(), &mut sa as *mut _ as *mut libc::sockaddr, &mut len) };
+        unsafe {
+            libc::getsockname(fd.as_raw_fd(), &mut sa as *mut _ as *mut libc::sockaddr, &mut len)
+        };
         Ok(NlSocket { fd, pid: sa.nl_pid })
     }
 
@@ -98,7 +119,10 @@ impl NlSocket {
         sa.nl_family = libc::AF_NETLINK as u16;
         let mut iov: Vec<libc::iovec> = spans
             .iter()
-            .map(|&(at, len)| libc::iovec { iov_base: buf[at..at + len].as_ptr() as *mut libc::c_void, iov_len: len })
+            .map(|&(at, len)| libc::iovec {
+                iov_base: buf[at..at + len].as_ptr() as *mut libc::c_void,
+                iov_len: len,
+            })
             .collect();
         let mut hdrs: Vec<libc::mmsghdr> = iov
             .iter_mut()
@@ -117,7 +141,14 @@ impl NlSocket {
             syscall_count::add(1);
             let rest = &mut hdrs[done..];
             // SAFETY: every header points at a live iovec, buffer and address.
-            let r = unsafe { libc::sendmmsg(self.fd.as_raw_fd(), rest.as_mut_ptr(), rest.len() as libc::c_uint, 0) };
+            let r = unsafe {
+                libc::sendmmsg(
+                    self.fd.as_raw_fd(),
+                    rest.as_mut_ptr(),
+                    rest.len() as libc::c_uint,
+                    0,
+                )
+            };
             if r < 0 {
                 let e = io::Error::last_os_error();
                 if e.kind() != io::ErrorKind::Interrupted {
@@ -136,7 +167,14 @@ impl NlSocket {
         loop {
             syscall_count::add(1);
             // SAFETY: buf is valid for writing buf.len() bytes.
-            let r = unsafe { libc::recv(self.fd.as_raw_fd(), buf.as_mut_ptr() as *mut libc::c_void, buf.len(), flags) };
+            let r = unsafe {
+                libc::recv(
+                    self.fd.as_raw_fd(),
+                    buf.as_mut_ptr() as *mut libc::c_void,
+                    buf.len(),
+                    flags,
+                )
+            };
             if r >= 0 {
                 return Ok(Some(r as usize));
             }
@@ -166,7 +204,12 @@ pub struct RecvBatch {
 impl RecvBatch {
     /// `slots` datagrams of up to `slot` bytes each.
     pub fn new(slots: usize, slot: usize) -> RecvBatch {
-        RecvBatch { data: vec![0; slots * slot], slot, lens: Vec::with_capacity(slots), truncated: 0 }
+        RecvBatch {
+            data: vec![0; slots * slot],
+            slot,
+            lens: Vec::with_capacity(slots),
+            truncated: 0,
+        }
     }
 
     /// How many datagrams one call can take.
@@ -195,10 +238,14 @@ impl NlSocket {
         let base = b.data.as_mut_ptr();
         let mut iov: Vec<libc::iovec> = (0..slots)
             // SAFETY: every slot lies inside `data`.
-            .map(|i| libc::iovec { iov_base: unsafe { base.add(i * b.slot) } as *mut libc::c_void, iov_len: b.slot })
+            .map(|i| libc::iovec {
+                iov_base: unsafe { base.add(i * b.slot) } as *mut libc::c_void,
+                iov_len: b.slot,
+            })
             .collect();
         // SAFETY: a zeroed mmsghdr is valid (null name and control).
-        let mut hdrs: Vec<libc::mmsghdr> = (0..slots).map(|_| unsafe { std::mem::zeroed() }).collect();
+        let mut hdrs: Vec<libc::mmsghdr> =
+            (0..slots).map(|_| unsafe { std::mem::zeroed() }).collect();
         for (h, v) in hdrs.iter_mut().zip(iov.iter_mut()) {
             h.msg_hdr.msg_iov = v;
             h.msg_hdr.msg_iovlen = 1;
@@ -206,7 +253,15 @@ impl NlSocket {
         loop {
             syscall_count::add(1);
             // SAFETY: hdrs and the buffers they point to live across the call.
-            let r = unsafe { libc::recvmmsg(self.fd.as_raw_fd(), hdrs.as_mut_ptr(), slots as libc::c_uint, libc::MSG_DONTWAIT, std::ptr::null_mut()) };
+            let r = unsafe {
+                libc::recvmmsg(
+                    self.fd.as_raw_fd(),
+                    hdrs.as_mut_ptr(),
+                    slots as libc::c_uint,
+                    libc::MSG_DONTWAIT,
+                    std::ptr::null_mut(),
+                )
+            };
             if r >= 0 {
                 for h in &hdrs[..r as usize] {
                     if h.msg_hdr.msg_flags & libc::MSG_TRUNC != 0 {

@@ -50,7 +50,9 @@ impl Outbox {
         match &self.subscription {
             None => false,
             Some(list) if list.is_empty() => true,
-            Some(list) => list.iter().any(|a| *a == r.transmitter || *a == r.ta || hw_addr_of(*a) == r.transmitter),
+            Some(list) => list
+                .iter()
+                .any(|a| *a == r.transmitter || *a == r.ta || hw_addr_of(*a) == r.transmitter),
         }
     }
 
@@ -160,7 +162,10 @@ mod tests {
         o.subscription = Some(vec![sdmac_types::MacAddress::new([2, 0, 0, 0, 0, 1])]);
         assert!(o.wants(&rec(hw, 0)), "the interface address whose hwsim address it is");
         o.subscription = Some(vec![sdmac_types::MacAddress::new([2, 0, 0, 0, 0, 9])]);
-        assert!(o.wants(&rec(sdmac_types::MacAddress::new([0x42, 0, 0, 0, 0, 7]), 0)), "the frame's TA");
+        assert!(
+            o.wants(&rec(sdmac_types::MacAddress::new([0x42, 0, 0, 0, 0, 7]), 0)),
+            "the frame's TA"
+        );
         o.subscription = Some(vec![sdmac_types::MacAddress::new([2, 0, 0, 0, 0, 3])]);
         assert!(!o.wants(&rec(hw, 0)));
     }

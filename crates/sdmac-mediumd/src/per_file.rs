@@ -43,7 +43,11 @@ pub fn describe(table: &PerTable, path: &Path) -> String {
         table.max_signal_dbm(),
         table.columns(),
         table.layout(),
-        if table.warnings().is_empty() { String::new() } else { format!(", {} values corrected", table.warnings().len()) }
+        if table.warnings().is_empty() {
+            String::new()
+        } else {
+            format!(", {} values corrected", table.warnings().len())
+        }
     )
 }
 

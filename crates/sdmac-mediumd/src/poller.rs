@@ -33,7 +33,12 @@ impl Poller {
         }
         // SAFETY: a fresh descriptor nobody else owns.
         let fd = unsafe { OwnedFd::from_raw_fd(fd) };
-        Ok(Poller { fd, events: vec![libc::epoll_event { events: 0, u64: 0 }; 64], ready: Vec::new(), fallback: None })
+        Ok(Poller {
+            fd,
+            events: vec![libc::epoll_event { events: 0, u64: 0 }; 64],
+            ready: Vec::new(),
+            fallback: None,
+        })
     }
 
     /// Watches `fd` for input; `token` comes back when it is readable.
@@ -63,7 +68,9 @@ impl Poller {
     pub fn remove(&self, fd: RawFd) {
         syscall_count::add(1);
         // SAFETY: a null event is allowed for EPOLL_CTL_DEL.
-        unsafe { libc::epoll_ctl(self.fd.as_raw_fd(), libc::EPOLL_CTL_DEL, fd, std::ptr::null_mut()) };
+        unsafe {
+            libc::epoll_ctl(self.fd.as_raw_fd(), libc::EPOLL_CTL_DEL, fd, std::ptr::null_mut())
+        };
     }
 
     /// Waits until a watched descriptor is readable, the absolute CLOCK_MONOTONIC
@@ -75,7 +82,10 @@ impl Poller {
         let timeout = timeout_ns(deadline_ns, max_ms);
         let n = match self.fallback.as_mut() {
             None => {
-                let ts = libc::timespec { tv_sec: (timeout / 1_000_000_000) as libc::time_t, tv_nsec: (timeout % 1_000_000_000) as libc::c_long };
+                let ts = libc::timespec {
+                    tv_sec: (timeout / 1_000_000_000) as libc::time_t,
+                    tv_nsec: (timeout % 1_000_000_000) as libc::c_long,
+                };
                 syscall_count::add(1);
                 // SAFETY: events has room for its length; ts is a valid timespec; no sigmask.
                 let r = unsafe {
@@ -101,7 +111,14 @@ impl Poller {
                 t.arm(deadline_ns.filter(|&d| d.saturating_sub(now) < max_ms * 1_000_000))?;
                 syscall_count::add(1);
                 // SAFETY: events has room for its length.
-                libc::c_long::from(unsafe { libc::epoll_wait(self.fd.as_raw_fd(), self.events.as_mut_ptr(), self.events.len() as libc::c_int, max_ms as libc::c_int) })
+                libc::c_long::from(unsafe {
+                    libc::epoll_wait(
+                        self.fd.as_raw_fd(),
+                        self.events.as_mut_ptr(),
+                        self.events.len() as libc::c_int,
+                        max_ms as libc::c_int,
+                    )
+                })
             }
         };
         if n < 0 {

@@ -84,7 +84,11 @@ impl Radio {
     /// Is `a` one of its addresses (interface, listed or hwsim, or the interface
     /// address whose hwsim address is its own)?
     pub fn is(&self, a: &Mac) -> bool {
-        !self.gone && (self.addrs.contains(a) || self.listed == Some(*a) || self.hw == *a || hw_addr_of(*a) == self.hw)
+        !self.gone
+            && (self.addrs.contains(a)
+                || self.listed == Some(*a)
+                || self.hw == *a
+                || hw_addr_of(*a) == self.hw)
     }
 }
 
@@ -144,7 +148,11 @@ mod tests {
     #[test]
     fn an_address_belongs_to_the_radio_that_took_it_last() {
         let mut ix = RadioIndex::default();
-        let (a, b, moving) = (Mac::new([0x42, 0, 0, 0, 1, 0]), Mac::new([0x42, 0, 0, 0, 2, 0]), Mac::new([0, 0, 0, 0, 0, 1]));
+        let (a, b, moving) = (
+            Mac::new([0x42, 0, 0, 0, 1, 0]),
+            Mac::new([0x42, 0, 0, 0, 2, 0]),
+            Mac::new([0, 0, 0, 0, 0, 1]),
+        );
         ix.add_radio(0, a);
         ix.add_radio(1, b);
         ix.add_addr(1, moving);

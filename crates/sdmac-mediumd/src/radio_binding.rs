@@ -150,7 +150,8 @@ impl HwsimMedium {
         radio.deleted = true;
         radio.everywhere = false;
         radio.direction = None;
-        let stations: Vec<(usize, StationId)> = radio.station.iter().map(|(&c, &s)| (c, s)).collect();
+        let stations: Vec<(usize, StationId)> =
+            radio.station.iter().map(|(&c, &s)| (c, s)).collect();
         for (c, s) in stations {
             self.channels[c].engine.set_detached(s, true);
         }
@@ -160,6 +161,7 @@ impl HwsimMedium {
     /// The radio whose interface address, or listed address, is `a` (for control
     /// requests).
     pub(crate) fn radio_named(&self, a: Mac) -> Option<usize> {
-        self.radio_by_addr(a).or_else(|| self.radios.iter().position(|r| !r.gone && r.listed == Some(a)))
+        self.radio_by_addr(a)
+            .or_else(|| self.radios.iter().position(|r| !r.gone && r.listed == Some(a)))
     }
 }

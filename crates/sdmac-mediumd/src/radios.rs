@@ -26,7 +26,11 @@ pub fn new_radio(sock: &NlSocket, family: u16, seq: u32) -> Result<u32, DaemonEr
             }
             // The acknowledgement carries the new radio's index (≥ 0) or -errno.
             let e = ErrorMsg::parse(&m).map_err(|e| DaemonError::Protocol(e.to_string()))?;
-            return if e.error >= 0 { Ok(e.error as u32) } else { Err(DaemonError::Protocol(format!("NEW_RADIO refused: errno {}", -e.error))) };
+            return if e.error >= 0 {
+                Ok(e.error as u32)
+            } else {
+                Err(DaemonError::Protocol(format!("NEW_RADIO refused: errno {}", -e.error)))
+            };
         }
     }
 }

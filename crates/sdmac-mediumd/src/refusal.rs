@@ -97,7 +97,9 @@ pub fn set_log_level(level: u8) {
 /// Reports `cause` with `what` on stderr the first time it happens in this process
 /// (at log level 4 or more); returns whether it did.
 pub fn report_once(cause: Cause, what: impl FnOnce() -> String) -> bool {
-    if LOG_LEVEL.load(Ordering::Relaxed) < 4 || REPORTED.fetch_or(cause.bit(), Ordering::Relaxed) & cause.bit() != 0 {
+    if LOG_LEVEL.load(Ordering::Relaxed) < 4
+        || REPORTED.fetch_or(cause.bit(), Ordering::Relaxed) & cause.bit() != 0
+    {
         return false;
     }
     eprintln!("sdmac-mediumd: {} (counted as {}; reported once)", what(), cause.name());
@@ -135,7 +137,10 @@ mod tests {
         let mut b = Refusals { malformed: 1, ..Refusals::default() };
         b.add(a);
         assert_eq!(b, Refusals { malformed: 1, no_usable_rate: 1, engine: 0, rates_skipped: 2 });
-        assert_eq!(b.json(), "{\"malformed\": 1, \"no_usable_rate\": 1, \"engine\": 0, \"rates_skipped\": 2}");
+        assert_eq!(
+            b.json(),
+            "{\"malformed\": 1, \"no_usable_rate\": 1, \"engine\": 0, \"rates_skipped\": 2}"
+        );
         assert_eq!(RateName(UNDECODABLE).to_string(), "an entry hwsim's rate tables do not hold");
         assert_eq!(RateName(Rate::Ht { mcs: 7, bw40: true, sgi: false }).to_string(), "mcs7-40");
     }

@@ -40,7 +40,9 @@ fn request(sock: &NlSocket, msg: &[u8], seq: u32) -> Result<Vec<u8>, DaemonError
 pub(crate) fn resolve_family(sock: &NlSocket) -> Result<u16, DaemonError> {
     let mut buf = [0u8; 128];
     let req = GetFamily { name: FAMILY_NAME };
-    let n = req.emit(nl::flags::REQUEST, 1, sock.pid(), &mut buf).map_err(|e| DaemonError::Protocol(e.to_string()))?;
+    let n = req
+        .emit(nl::flags::REQUEST, 1, sock.pid(), &mut buf)
+        .map_err(|e| DaemonError::Protocol(e.to_string()))?;
     let reply = request(sock, &buf[..n], 1).map_err(|e| match e {
         DaemonError::Register(_) => DaemonError::NoFamily,
         other => other,
@@ -56,7 +58,9 @@ pub(crate) fn resolve_family(sock: &NlSocket) -> Result<u16, DaemonError> {
 fn register(sock: &NlSocket, family: u16) -> Result<(), DaemonError> {
     let mut buf = [0u8; 64];
     let hdr = NlHeader::request(family, nl::flags::REQUEST | nl::flags::ACK, 2, sock.pid());
-    let n = HwsimMsg::Register.emit(&hdr, &mut buf).map_err(|e| DaemonError::Protocol(e.to_string()))?;
+    let n = HwsimMsg::Register
+        .emit(&hdr, &mut buf)
+        .map_err(|e| DaemonError::Protocol(e.to_string()))?;
     request(sock, &buf[..n], 2).map(|_| ())
 }
 
@@ -91,11 +95,17 @@ pub(crate) fn open_capture(opts: &Options) -> Result<Option<Capture>, DaemonErro
 }
 
 /// The statistics writer of `--stats`.
-pub(crate) fn open_stats(opts: &Options) -> Result<Option<StatsWriter<Box<dyn Write>>>, DaemonError> {
+pub(crate) fn open_stats(
+    opts: &Options,
+) -> Result<Option<StatsWriter<Box<dyn Write>>>, DaemonError> {
     Ok(match &opts.stats {
         // Buffered: a write system call per interval, not per field.
-        Some(p) if p.as_os_str() == "-" => Some(StatsWriter::new(Box::new(io::BufWriter::new(io::stdout())) as Box<dyn Write>)),
-        Some(p) => Some(StatsWriter::new(Box::new(io::BufWriter::new(std::fs::File::create(p).map_err(io_err("stats file"))?)) as Box<dyn Write>)),
+        Some(p) if p.as_os_str() == "-" => {
+            Some(StatsWriter::new(Box::new(io::BufWriter::new(io::stdout())) as Box<dyn Write>))
+        }
+        Some(p) => Some(StatsWriter::new(Box::new(io::BufWriter::new(
+            std::fs::File::create(p).map_err(io_err("stats file"))?,
+        )) as Box<dyn Write>)),
         None => None,
     })
 }

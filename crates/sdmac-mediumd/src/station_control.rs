@@ -48,14 +48,23 @@ impl HwsimMedium {
     /// Sets every link to and from radio `r`, in every channel it has a station in, to
     /// what `pair_override` says now.
     pub(crate) fn refresh_links(&mut self, r: usize) {
-        let stations: Vec<(usize, StationId)> = self.radios[r].station.iter().map(|(&c, &s)| (c, s)).collect();
+        let stations: Vec<(usize, StationId)> =
+            self.radios[r].station.iter().map(|(&c, &s)| (c, s)).collect();
         for (c, s) in stations {
-            let others: Vec<(StationId, usize)> = self.channels[c].radio_of.iter().enumerate().map(|(s2, &r2)| (s2 as StationId, r2)).collect();
+            let others: Vec<(StationId, usize)> = self.channels[c]
+                .radio_of
+                .iter()
+                .enumerate()
+                .map(|(s2, &r2)| (s2 as StationId, r2))
+                .collect();
             for (s2, r2) in others {
                 if r2 == r {
                     continue;
                 }
-                let (fwd, back) = (self.pair_override(c, r, r2).unwrap_or_default(), self.pair_override(c, r2, r).unwrap_or_default());
+                let (fwd, back) = (
+                    self.pair_override(c, r, r2).unwrap_or_default(),
+                    self.pair_override(c, r2, r).unwrap_or_default(),
+                );
                 self.channels[c].engine.set_link(s, s2, fwd);
                 self.channels[c].engine.set_link(s2, s, back);
             }
@@ -64,7 +73,12 @@ impl HwsimMedium {
 
     /// Applies `f` to every (engine medium, station of radio `a`, station of radio `b`)
     /// of the medium both radios are in now.
-    fn each_pair(&mut self, a: usize, b: usize, mut f: impl FnMut(&mut Medium, StationId, StationId)) {
+    fn each_pair(
+        &mut self,
+        a: usize,
+        b: usize,
+        mut f: impl FnMut(&mut Medium, StationId, StationId),
+    ) {
         let within = self.radios[a].medium;
         if self.radios[b].medium != within {
             return;
@@ -73,7 +87,11 @@ impl HwsimMedium {
             if ch.within != within {
                 continue;
             }
-            let (Some(&sa), Some(&sb)) = (self.radios[a].station.get(&c), self.radios[b].station.get(&c)) else { continue };
+            let (Some(&sa), Some(&sb)) =
+                (self.radios[a].station.get(&c), self.radios[b].station.get(&c))
+            else {
+                continue;
+            };
             f(&mut ch.engine, sa, sb);
         }
     }
@@ -93,7 +111,13 @@ impl HwsimMedium {
         self.remember_link(a, b, LinkKnob::Prob(p));
         let (ra, rb) = (&self.radios[a], &self.radios[b]);
         let snr = self.media[ra.medium].setup.model.snr_db(|m| ra.is(m), |m| rb.is(m));
-        self.each_pair(a, b, |m, x, y| m.set_link(x, y, LinkOverride { snr_db: Some(snr), error_prob: Some(p), ..LinkOverride::default() }));
+        self.each_pair(a, b, |m, x, y| {
+            m.set_link(
+                x,
+                y,
+                LinkOverride { snr_db: Some(snr), error_prob: Some(p), ..LinkOverride::default() },
+            )
+        });
     }
 
     /// Keeps a runtime link change in the model of the media the two radios are in, so
@@ -127,7 +151,8 @@ impl HwsimMedium {
     /// Gives every station of radio `r` its transmit power (with its Gaussian random
     /// term where that applies).
     pub(crate) fn apply_tx_power(&mut self, r: usize) {
-        let stations: Vec<(usize, StationId)> = self.radios[r].station.iter().map(|(&c, &s)| (c, s)).collect();
+        let stations: Vec<(usize, StationId)> =
+            self.radios[r].station.iter().map(|(&c, &s)| (c, s)).collect();
         for (c, s) in stations {
             let within = self.channels[c].within;
             let dbm = self.tx_power_in(r, within, default_tx_power(&self.channels[c].engine));
@@ -183,7 +208,10 @@ impl HwsimMedium {
             Some(m) => m,
             None => {
                 let first = &self.media[0];
-                let state = MediumState { setup: MediumSetup::like(&first.setup, medium_id), clock: first.clock.clone() };
+                let state = MediumState {
+                    setup: MediumSetup::like(&first.setup, medium_id),
+                    clock: first.clock.clone(),
+                };
                 self.media.push(state);
                 self.media.len() - 1
             }

@@ -46,7 +46,8 @@ impl HwsimMedium {
 
     /// Radio `id`'s stations, channel order.
     fn stations_of(&self, id: usize) -> Vec<(usize, StationId)> {
-        let mut v: Vec<(usize, StationId)> = self.radios[id].station.iter().map(|(&c, &s)| (c, s)).collect();
+        let mut v: Vec<(usize, StationId)> =
+            self.radios[id].station.iter().map(|(&c, &s)| (c, s)).collect();
         v.sort_unstable();
         v
     }

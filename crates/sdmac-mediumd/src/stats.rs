@@ -65,12 +65,20 @@ impl<W: Write> StatsWriter<W> {
     /// Writes the changes since the previous call for every medium, at `t_ns` (the
     /// daemon's clock).
     /// `media` holds (configured medium id, channel MHz, engine counters).
-    pub fn write(&mut self, t_ns: u64, media: &[(i32, u32, MediumStats)], daemon: &DaemonCounters) -> io::Result<()> {
+    pub fn write(
+        &mut self,
+        t_ns: u64,
+        media: &[(i32, u32, MediumStats)],
+        daemon: &DaemonCounters,
+    ) -> io::Result<()> {
         for (id, freq, s) in media {
-            let (t0, prev) = self.last.get(&(*id, *freq)).copied().unwrap_or((0, MediumStats::default()));
+            let (t0, prev) =
+                self.last.get(&(*id, *freq)).copied().unwrap_or((0, MediumStats::default()));
             // Over the medium's own time: it may have run ahead of `t_ns` (by an exchange
             // at most), and its counters are at its time.
-            let dt = if s.at_ns > prev.at_ns { s.at_ns - prev.at_ns } else { t_ns.saturating_sub(t0) }.max(1) as f64;
+            let dt =
+                if s.at_ns > prev.at_ns { s.at_ns - prev.at_ns } else { t_ns.saturating_sub(t0) }
+                    .max(1) as f64;
             let mut acs = String::new();
             for (k, name) in ACS.iter().enumerate() {
                 if k > 0 {
@@ -138,7 +146,15 @@ mod tests {
         s.backlog_ns = 750_000_000;
         let late = LatenessSummary { n: 4, p50_ns: 12_345, p99_ns: 80_000, max_ns: 81_200 };
         let refusals = Refusals { no_usable_rate: 2, rates_skipped: 3, ..Refusals::default() };
-        let d = DaemonCounters { mono_ns: 5_500_000_000, frames: 9, syscalls: 20, late, refused: 2, refusals, ..DaemonCounters::default() };
+        let d = DaemonCounters {
+            mono_ns: 5_500_000_000,
+            frames: 9,
+            syscalls: 20,
+            late,
+            refused: 2,
+            refusals,
+            ..DaemonCounters::default()
+        };
         w.write(1_000_000_000, &[(0, 2412, s)], &d).unwrap();
         s.busy_ns += 1_000_000_000;
         s.backlog_ns += 1_000_000_000;
@@ -151,9 +167,20 @@ mod tests {
         assert!(lines[1].contains("\"backlog\": 1.000000"), "{}", lines[1]);
         let daemon: Vec<&str> = text.lines().filter(|l| l.contains("daemon")).collect();
         assert_eq!(daemon.len(), 2);
-        assert!(daemon[0].contains("\"mono_s\": 5.500000") && daemon[0].contains("\"frames\": 9") && daemon[0].contains("\"syscalls\": 20"), "{}", daemon[0]);
+        assert!(
+            daemon[0].contains("\"mono_s\": 5.500000")
+                && daemon[0].contains("\"frames\": 9")
+                && daemon[0].contains("\"syscalls\": 20"),
+            "{}",
+            daemon[0]
+        );
         assert!(daemon[0].contains("\"refused\": 2, \"refusals\": {\"malformed\": 0, \"no_usable_rate\": 2, \"engine\": 0, \"rates_skipped\": 3}}"), "{}", daemon[0]);
-        assert!(daemon[0].ends_with("\"late_us\": {\"n\": 4, \"p50\": 12.3, \"p99\": 80.0, \"max\": 81.2}}"), "{}", daemon[0]);
+        assert!(
+            daemon[0]
+                .ends_with("\"late_us\": {\"n\": 4, \"p50\": 12.3, \"p99\": 80.0, \"max\": 81.2}}"),
+            "{}",
+            daemon[0]
+        );
         assert!(lines[0].contains("\"utilization\": 0.500000"), "{}", lines[0]);
         assert!(lines[0].contains("\"BE\": {\"attempts\": 7"), "{}", lines[0]);
         assert!(lines[0].contains("\"airtime\": 0.250000"), "{}", lines[0]);

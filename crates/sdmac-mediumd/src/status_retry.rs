@@ -103,7 +103,15 @@ mod tests {
     const A: Mac = Mac::new([0x42, 0, 0, 0, 0, 0]);
 
     fn resent(out: &[Output]) -> Vec<(Time, Vec<u8>)> {
-        out.iter().filter_map(|o| if let Output::Resend { msg, due } = o { Some((*due, msg.clone())) } else { None }).collect()
+        out.iter()
+            .filter_map(|o| {
+                if let Output::Resend { msg, due } = o {
+                    Some((*due, msg.clone()))
+                } else {
+                    None
+                }
+            })
+            .collect()
     }
 
     #[test]

@@ -75,9 +75,12 @@ mod tests {
 
     #[test]
     fn user_mode_linux_is_told_by_its_cpuinfo() {
-        let uml = "processor\t: 0\nvendor_id\t: User Mode Linux\nmodel name\t: UML\nmode\t\t: skas\n";
+        let uml =
+            "processor\t: 0\nvendor_id\t: User Mode Linux\nmodel name\t: UML\nmode\t\t: skas\n";
         assert!(is_user_mode_linux(uml));
-        assert!(!is_user_mode_linux("processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC\n"));
+        assert!(!is_user_mode_linux(
+            "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC\n"
+        ));
         assert!(!is_user_mode_linux(""));
     }
 }

@@ -47,7 +47,9 @@ pub fn run(opts: Options, control: Option<ControlSocket>) -> Result<(), DaemonEr
     let mut stats = startup::open_stats(&opts)?;
     let log = opts.log_level;
     let sink: Arc<dyn Datagrams> = sock.clone();
-    let mut d = Dispatcher::new(setup, sink, family, capture.clone(), stats.is_some(), origin, log).map_err(io_err("eventfd"))?.coalesce(opts.coalesce_ns);
+    let mut d = Dispatcher::new(setup, sink, family, capture.clone(), stats.is_some(), origin, log)
+        .map_err(io_err("eventfd"))?
+        .coalesce(opts.coalesce_ns);
     poller.add(d.failure_fd(), FAILED).map_err(io_err("epoll add"))?;
     let mut next_stats = 1_000_000_000u64;
     let mut next_capture_flush = 1_000_000_000u64;
@@ -79,7 +81,10 @@ pub fn run(opts: Options, control: Option<ControlSocket>) -> Result<(), DaemonEr
         if stop.load(Ordering::Relaxed) || failed.is_some() {
             let fin = d.stop()?;
             if let Some(c) = capture.as_ref() {
-                c.lock().unwrap_or_else(|e| e.into_inner()).flush().map_err(io_err("capture file"))?;
+                c.lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .flush()
+                    .map_err(io_err("capture file"))?;
             }
             if let Some(w) = stats.as_mut() {
                 let c = DaemonCounters {
@@ -133,7 +138,21 @@ pub fn run(opts: Options, control: Option<ControlSocket>) -> Result<(), DaemonEr
             let t = now();
             if t >= next_stats {
                 let (media, c, n, late) = d.stats(rounds);
-                let dc = DaemonCounters { mono_ns: crate::syscall_count::monotonic_ns(), frames: c.frames_in, deliveries: c.deliveries, statuses: c.statuses, syscalls: syscall_count::total(), rounds: n, late, timed: 0, timed_overdue: 0, refused: c.refused, refusals: c.refusals, status_retries: c.status_retries, statuses_refused: c.statuses_refused };
+                let dc = DaemonCounters {
+                    mono_ns: crate::syscall_count::monotonic_ns(),
+                    frames: c.frames_in,
+                    deliveries: c.deliveries,
+                    statuses: c.statuses,
+                    syscalls: syscall_count::total(),
+                    rounds: n,
+                    late,
+                    timed: 0,
+                    timed_overdue: 0,
+                    refused: c.refused,
+                    refusals: c.refusals,
+                    status_retries: c.status_retries,
+                    statuses_refused: c.statuses_refused,
+                };
                 w.write(t, &media, &dc).map_err(io_err("stats file"))?;
                 next_stats = t - t % 1_000_000_000 + 1_000_000_000;
             }
@@ -143,7 +162,10 @@ pub fn run(opts: Options, control: Option<ControlSocket>) -> Result<(), DaemonEr
             // to then however the daemon ends.
             let t = now();
             if t >= next_capture_flush {
-                c.lock().unwrap_or_else(|e| e.into_inner()).flush().map_err(io_err("capture file"))?;
+                c.lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .flush()
+                    .map_err(io_err("capture file"))?;
                 next_capture_flush = t - t % 1_000_000_000 + 1_000_000_000;
             }
         }

@@ -39,7 +39,15 @@ mod tests {
     use sdmac_phy::Rate;
 
     fn status(cookie: u64, due: Time) -> Output {
-        Output::TxStatus { transmitter: sdmac_types::MacAddress([2, 0, 0, 0, 0, 0]), cookie, acked: true, signal_dbm: -50, attempts: vec![1], echo: StatusEcho { rate_idx: [0, -1, -1, -1], flags: 1 }, due }
+        Output::TxStatus {
+            transmitter: sdmac_types::MacAddress([2, 0, 0, 0, 0, 0]),
+            cookie,
+            acked: true,
+            signal_dbm: -50,
+            attempts: vec![1],
+            echo: StatusEcho { rate_idx: [0, -1, -1, -1], flags: 1 },
+            due,
+        }
     }
 
     fn cookie(o: &Output) -> u64 {
@@ -52,11 +60,23 @@ mod tests {
     #[test]
     fn later_outputs_leave_grouped_by_time_the_rest_stay_in_order() {
         let air = Output::Air { t_start: 500, freq: 2412, rate: Rate::Ofdm6, frame: vec![0xd4, 0] };
-        let mut out = vec![status(1, 100), status(2, 300), air, status(3, 200), status(4, 300), status(5, 150)];
+        let mut out = vec![
+            status(1, 100),
+            status(2, 300),
+            air,
+            status(3, 200),
+            status(4, 300),
+            status(5, 150),
+        ];
         let mut later = Vec::new();
         take_later(&mut out, 150, &mut later);
-        assert_eq!(out.iter().map(cookie).collect::<Vec<_>>(), [1, 0, 5], "due by 150, and the frame on air");
-        let groups: Vec<(Time, Vec<u64>)> = later.iter().map(|(d, g)| (*d, g.iter().map(cookie).collect())).collect();
+        assert_eq!(
+            out.iter().map(cookie).collect::<Vec<_>>(),
+            [1, 0, 5],
+            "due by 150, and the frame on air"
+        );
+        let groups: Vec<(Time, Vec<u64>)> =
+            later.iter().map(|(d, g)| (*d, g.iter().map(cookie).collect())).collect();
         assert_eq!(groups, [(200, vec![3]), (300, vec![2, 4])]);
     }
 

@@ -19,7 +19,9 @@ impl Timer {
     /// A disarmed timer.
     pub fn new() -> io::Result<Timer> {
         // SAFETY: plain syscall; the result is checked.
-        let fd = unsafe { libc::timerfd_create(libc::CLOCK_MONOTONIC, libc::TFD_NONBLOCK | libc::TFD_CLOEXEC) };
+        let fd = unsafe {
+            libc::timerfd_create(libc::CLOCK_MONOTONIC, libc::TFD_NONBLOCK | libc::TFD_CLOEXEC)
+        };
         if fd < 0 {
             return Err(io::Error::last_os_error());
         }
@@ -37,11 +39,21 @@ impl Timer {
         let t = at.unwrap_or(0).max(if at.is_some() { 1 } else { 0 });
         let spec = libc::itimerspec {
             it_interval: libc::timespec { tv_sec: 0, tv_nsec: 0 },
-            it_value: libc::timespec { tv_sec: (t / 1_000_000_000) as libc::time_t, tv_nsec: (t % 1_000_000_000) as libc::c_long },
+            it_value: libc::timespec {
+                tv_sec: (t / 1_000_000_000) as libc::time_t,
+                tv_nsec: (t % 1_000_000_000) as libc::c_long,
+            },
         };
         syscall_count::add(1);
         // SAFETY: spec is a valid itimerspec; the old value is not requested.
-        let r = unsafe { libc::timerfd_settime(self.fd.as_raw_fd(), libc::TFD_TIMER_ABSTIME, &spec, std::ptr::null_mut()) };
+        let r = unsafe {
+            libc::timerfd_settime(
+                self.fd.as_raw_fd(),
+                libc::TFD_TIMER_ABSTIME,
+                &spec,
+                std::ptr::null_mut(),
+            )
+        };
         if r < 0 {
             return Err(io::Error::last_os_error());
         }

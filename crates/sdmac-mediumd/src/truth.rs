@@ -77,7 +77,12 @@ pub(crate) fn kbps_of(rates: &[(Rate, u8)], carried: impl Fn(Rate) -> bool) -> [
 
 /// The record of a frame the engine reported: `attempts` per kernel entry and
 /// `signal_dbm` are what its status says.
-pub(crate) fn of_report(f: &InFlight, r: &TxReport, attempts: &[u8], signal_dbm: i32) -> TruthRecord {
+pub(crate) fn of_report(
+    f: &InFlight,
+    r: &TxReport,
+    attempts: &[u8],
+    signal_dbm: i32,
+) -> TruthRecord {
     let (ta, ra, seq_ctrl) = addresses(&f.bytes);
     let (n_entries, attempts) = entries(&f.echo, &f.kbps, attempts);
     TruthRecord {
@@ -104,7 +109,18 @@ pub(crate) fn of_report(f: &InFlight, r: &TxReport, attempts: &[u8], signal_dbm:
 /// What a frame never carried (refused when it came, or in flight at shutdown) is
 /// recorded as: dropped, no attempt.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn not_carried(transmitter: Mac, frame: &[u8], cookie: u64, no_ack: bool, echo: &StatusEcho, kbps: &[u32; 4], n_rates: usize, why: TruthCause, arrived: Time, t: Time) -> TruthRecord {
+pub(crate) fn not_carried(
+    transmitter: Mac,
+    frame: &[u8],
+    cookie: u64,
+    no_ack: bool,
+    echo: &StatusEcho,
+    kbps: &[u32; 4],
+    n_rates: usize,
+    why: TruthCause,
+    arrived: Time,
+    t: Time,
+) -> TruthRecord {
     let (ta, ra, seq_ctrl) = addresses(frame);
     let (n_entries, attempts) = entries(echo, kbps, &vec![0; n_rates.clamp(1, 4)]);
     TruthRecord {

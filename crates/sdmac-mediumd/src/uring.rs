@@ -56,7 +56,9 @@ struct BufRing {
 impl BufRing {
     fn new(count: u16, size: usize) -> BufRing {
         assert!(count.is_power_of_two());
-        let layout = Layout::from_size_align(count as usize * std::mem::size_of::<BufRingEntry>(), 4096).expect("buffer ring layout");
+        let layout =
+            Layout::from_size_align(count as usize * std::mem::size_of::<BufRingEntry>(), 4096)
+                .expect("buffer ring layout");
         // SAFETY: a non-zero size; freed in Drop with the same layout.
         let ring = unsafe { alloc_zeroed(layout) } as *mut BufRingEntry;
         assert!(!ring.is_null(), "out of memory for the buffer ring");
@@ -202,13 +204,18 @@ impl Ring {
             .or_else(|_| build(IoUring::builder().setup_coop_taskrun().setup_taskrun_flag()))
             .or_else(|_| build(&mut IoUring::builder()))?;
         if !ring.params().is_feature_ext_arg() {
-            return Err(io::Error::new(io::ErrorKind::Unsupported, "io_uring without EXT_ARG (Linux < 5.11)"));
+            return Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                "io_uring without EXT_ARG (Linux < 5.11)",
+            ));
         }
         let mut bufs = BufRing::new(count, size);
         syscall_count::add(1);
         // SAFETY: the ring memory lives in `bufs`, which the Ring owns and drops after
         // the IoUring (field order); the kernel lets go of it with the io_uring.
-        unsafe { ring.submitter().register_buf_ring_with_flags(bufs.ring as u64, count, GROUP, 0)? };
+        unsafe {
+            ring.submitter().register_buf_ring_with_flags(bufs.ring as u64, count, GROUP, 0)?
+        };
         for bid in 0..count {
             bufs.provide(bid);
         }
@@ -295,8 +302,15 @@ impl Ring {
     /// timeout that cancels it then. `at` must stay put until they are submitted.
     fn hold_until(&self, at: *const Timespec, hold: u64, timer: u64) -> [squeue::Entry; 2] {
         [
-            opcode::PollAdd::new(Fd(self.never.as_raw_fd()), libc::POLLIN as u32).build().flags(squeue::Flags::IO_HARDLINK).user_data(hold),
-            opcode::LinkTimeout::new(at).flags(TimeoutFlags::ABS).build().flags(squeue::Flags::IO_HARDLINK | squeue::Flags::SKIP_SUCCESS).user_data(timer),
+            opcode::PollAdd::new(Fd(self.never.as_raw_fd()), libc::POLLIN as u32)
+                .build()
+                .flags(squeue::Flags::IO_HARDLINK)
+                .user_data(hold),
+            opcode::LinkTimeout::new(at)
+                .flags(TimeoutFlags::ABS)
+                .build()
+                .flags(squeue::Flags::IO_HARDLINK | squeue::Flags::SKIP_SUCCESS)
+                .user_data(timer),
         ]
     }
 
@@ -308,14 +322,18 @@ impl Ring {
     fn arm(&mut self) {
         let mut sq = self.ring.submission();
         if !self.recv_armed {
-            let e = opcode::RecvMsgMulti::new(Fd(self.nl), &*self.msghdr as *const libc::msghdr, GROUP).build().user_data(RECV);
+            let e =
+                opcode::RecvMsgMulti::new(Fd(self.nl), &*self.msghdr as *const libc::msghdr, GROUP)
+                    .build()
+                    .user_data(RECV);
             // SAFETY: the msghdr and the buffer ring outlive the request (owned by self).
             if unsafe { sq.push(&e) }.is_ok() {
                 self.recv_armed = true;
             }
         }
         if !self.poll_armed {
-            let e = opcode::PollAdd::new(Fd(self.control), libc::POLLIN as u32).build().user_data(POLL);
+            let e =
+                opcode::PollAdd::new(Fd(self.control), libc::POLLIN as u32).build().user_data(POLL);
             // SAFETY: no buffer involved.
             if unsafe { sq.push(&e) }.is_ok() {
                 self.poll_armed = true;
@@ -389,10 +407,14 @@ impl Ring {
             self.timed.push(None);
             self.timed.len() - 1
         });
-        let at = Box::new(Timespec::new().sec(due_ns / 1_000_000_000).nsec((due_ns % 1_000_000_000) as u32));
+        let at = Box::new(
+            Timespec::new().sec(due_ns / 1_000_000_000).nsec((due_ns % 1_000_000_000) as u32),
+        );
         let t = Timed { due_ns, held: false, overdue: false, datagram: d.into(), at };
         let [hold, timer] = self.hold_until(&*t.at, HOLD + k as u64, TIMER + k as u64);
-        let send = opcode::Send::new(Fd(self.nl), t.datagram.as_ptr(), t.datagram.len() as u32).build().user_data(TIMED + k as u64);
+        let send = opcode::Send::new(Fd(self.nl), t.datagram.as_ptr(), t.datagram.len() as u32)
+            .build()
+            .user_data(TIMED + k as u64);
         self.timed[k] = Some(t);
         // The three go in together: a link must not be cut by a full queue.
         self.make_room(3)?;
@@ -470,7 +492,9 @@ impl Ring {
         let mut sq = self.ring.submission();
         for (k, &(at, len)) in self.send_spans.iter().enumerate() {
             // SAFETY: inside send_buf, which stays untouched until every send completed.
-            let mut e = opcode::Send::new(Fd(self.nl), unsafe { base.add(at) }, len as u32).build().user_data(SEND);
+            let mut e = opcode::Send::new(Fd(self.nl), unsafe { base.add(at) }, len as u32)
+                .build()
+                .user_data(SEND);
             if k + 1 < n {
                 // In order: a punted send must not be overtaken by the next.
                 e = e.flags(squeue::Flags::IO_LINK);
@@ -535,14 +559,24 @@ impl Ring {
     /// the same call (one more enter, not waiting), up to `max`. Timed sends complete
     /// within the wait without ending it; a datagram ends it once those due by
     /// [`timed_may_hold_until`](Self::timed_may_hold_until) are out.
-    pub fn wait(&mut self, deadline_ns: Option<u64>, max_ms: u64, max: usize, mut each: impl FnMut(&[u8])) -> io::Result<Woken> {
+    pub fn wait(
+        &mut self,
+        deadline_ns: Option<u64>,
+        max_ms: u64,
+        max: usize,
+        mut each: impl FnMut(&[u8]),
+    ) -> io::Result<Woken> {
         let mut woken = Woken::default();
         let mut first = true;
         loop {
             self.arm();
             self.push_sends();
             // Completions already taken (sends never stay there) mean: do not block.
-            let timeout = if !self.pending.is_empty() || !first { 0 } else { timeout_ns(deadline_ns, max_ms) };
+            let timeout = if !self.pending.is_empty() || !first {
+                0
+            } else {
+                timeout_ns(deadline_ns, max_ms)
+            };
             first = false;
             self.bells[0].rang = false;
             self.enter(timeout, deadline_ns)?;
@@ -567,7 +601,9 @@ impl Ring {
     ///
     /// [`timed_may_hold_until`]: Self::timed_may_hold_until
     fn enter(&mut self, timeout_ns: u64, deadline_ns: Option<u64>) -> io::Result<()> {
-        let ts = Timespec::new().sec(timeout_ns / 1_000_000_000).nsec((timeout_ns % 1_000_000_000) as u32);
+        let ts = Timespec::new()
+            .sec(timeout_ns / 1_000_000_000)
+            .nsec((timeout_ns % 1_000_000_000) as u32);
         let args = SubmitArgs::new().timespec(&ts);
         let mut want = self.in_flight + 1;
         if timeout_ns != 0 {
@@ -581,7 +617,11 @@ impl Ring {
         syscall_count::add(1);
         match self.ring.submitter().submit_with_args(want, &args) {
             Ok(_) => {}
-            Err(e) if matches!(e.raw_os_error(), Some(libc::ETIME) | Some(libc::EINTR) | Some(libc::EBUSY)) => {}
+            Err(e)
+                if matches!(
+                    e.raw_os_error(),
+                    Some(libc::ETIME) | Some(libc::EINTR) | Some(libc::EBUSY)
+                ) => {}
             Err(e) => return Err(e),
         }
         self.drain();
@@ -599,14 +639,18 @@ impl Ring {
                 let k = (want - self.bells[b].unrung).min(BELL_CHAIN_MAX);
                 self.make_room(k)?;
                 let ud = BELL + b as u64;
-                let poll = opcode::PollAdd::new(Fd(self.bells[b].fd), libc::POLLIN as u32).build().user_data(ud);
+                let poll = opcode::PollAdd::new(Fd(self.bells[b].fd), libc::POLLIN as u32)
+                    .build()
+                    .user_data(ud);
                 let mut sq = self.ring.submission();
                 // SAFETY: no buffers; the descriptors outlive the ring (owned by the daemon).
                 unsafe {
-                    sq.push(&if k > 1 { poll.flags(squeue::Flags::IO_LINK) } else { poll }).expect("room for a bell");
+                    sq.push(&if k > 1 { poll.flags(squeue::Flags::IO_LINK) } else { poll })
+                        .expect("room for a bell");
                     for j in 1..k {
                         let nop = opcode::Nop::new().build().user_data(ud);
-                        sq.push(&if j + 1 < k { nop.flags(squeue::Flags::IO_LINK) } else { nop }).expect("room for a bell's no-op");
+                        sq.push(&if j + 1 < k { nop.flags(squeue::Flags::IO_LINK) } else { nop })
+                            .expect("room for a bell's no-op");
                     }
                 }
                 self.bells[b].unrung += k;
@@ -617,7 +661,12 @@ impl Ring {
 
     /// Handles pending completions until `woken` has `max` datagrams; true if the
     /// receive stopped for want of buffers (they are handed back by then).
-    fn take(&mut self, woken: &mut Woken, max: usize, each: &mut impl FnMut(&[u8])) -> io::Result<bool> {
+    fn take(
+        &mut self,
+        woken: &mut Woken,
+        max: usize,
+        each: &mut impl FnMut(&[u8]),
+    ) -> io::Result<bool> {
         let mut provided = false;
         let mut ran_out = false;
         while woken.datagrams < max {
@@ -670,7 +719,8 @@ mod tests {
     use std::os::unix::net::{UnixDatagram, UnixStream};
 
     fn ring_on(sock: &UnixDatagram, poller: &Poller, count: u16, size: usize) -> Ring {
-        Ring::new(sock.as_raw_fd(), poller.as_raw_fd(), count, size).expect("io_uring with multishot recvmsg (Linux 6.0)")
+        Ring::new(sock.as_raw_fd(), poller.as_raw_fd(), count, size)
+            .expect("io_uring with multishot recvmsg (Linux 6.0)")
     }
 
     #[test]
@@ -686,13 +736,19 @@ mod tests {
         for burst in [1u32, 5, 8, 20, 3, 50] {
             for _ in 0..burst {
                 while b.send(&sent.to_le_bytes()).is_err() {
-                    r.wait(Some(0), 100, usize::MAX, |d| got.push(u32::from_le_bytes(d.try_into().unwrap()))).unwrap();
+                    r.wait(Some(0), 100, usize::MAX, |d| {
+                        got.push(u32::from_le_bytes(d.try_into().unwrap()))
+                    })
+                    .unwrap();
                 }
                 sent += 1;
             }
             let deadline = crate::syscall_count::monotonic_ns() + 2_000_000_000;
             while (got.len() as u32) < sent && crate::syscall_count::monotonic_ns() < deadline {
-                r.wait(None, 50, usize::MAX, |d| got.push(u32::from_le_bytes(d.try_into().unwrap()))).unwrap();
+                r.wait(None, 50, usize::MAX, |d| {
+                    got.push(u32::from_le_bytes(d.try_into().unwrap()))
+                })
+                .unwrap();
             }
         }
         assert_eq!(got, (0..sent).collect::<Vec<_>>());
@@ -783,7 +839,10 @@ mod tests {
         // One wait until 50 ms: the send goes out at 20 ms inside it, and does not end it.
         let w = r.wait(Some(t0 + 50_000_000), 1000, 64, |_| panic!("nothing comes")).unwrap();
         assert_eq!(w, Woken::default());
-        assert!(crate::syscall_count::monotonic_ns() >= t0 + 50_000_000, "the timed send ended the wait");
+        assert!(
+            crate::syscall_count::monotonic_ns() >= t0 + 50_000_000,
+            "the timed send ended the wait"
+        );
         let (got_at, got) = receiver.join().unwrap();
         assert_eq!(got, b"later");
         assert!(got_at >= due, "sent {} µs early", (due - got_at) / 1000);
@@ -791,7 +850,11 @@ mod tests {
     }
 
     /// A thread that sends `d` on `b` at `at` (CLOCK_MONOTONIC).
-    fn send_at(b: UnixDatagram, at: u64, d: &'static [u8]) -> std::thread::JoinHandle<UnixDatagram> {
+    fn send_at(
+        b: UnixDatagram,
+        at: u64,
+        d: &'static [u8],
+    ) -> std::thread::JoinHandle<UnixDatagram> {
         std::thread::spawn(move || {
             let now = crate::syscall_count::monotonic_ns();
             std::thread::sleep(std::time::Duration::from_nanos(at.saturating_sub(now)));
@@ -814,7 +877,10 @@ mod tests {
         r.timed_may_hold_until(0);
         let w = r.wait(Some(t0 + 40_000_000), 1000, 64, |_| panic!("nothing comes")).unwrap();
         assert_eq!(w, Woken::default());
-        assert!(crate::syscall_count::monotonic_ns() >= t0 + 40_000_000, "a timed send ended the wait");
+        assert!(
+            crate::syscall_count::monotonic_ns() >= t0 + 40_000_000,
+            "a timed send ended the wait"
+        );
         assert_eq!(r.timed_pending(), 0);
         let mut buf = [0u8; 4];
         for k in 1..=5u8 {
@@ -837,7 +903,11 @@ mod tests {
         let w = r.wait(Some(t0 + 600_000_000), 1000, 64, |d| got.push(d.to_vec())).unwrap();
         let woke = crate::syscall_count::monotonic_ns() - t0;
         assert_eq!((w.datagrams, got), (1, vec![b"frame".to_vec()]));
-        assert!((20_000_000..200_000_000).contains(&woke), "woke {} ms after the start", woke / 1_000_000);
+        assert!(
+            (20_000_000..200_000_000).contains(&woke),
+            "woke {} ms after the start",
+            woke / 1_000_000
+        );
         assert_eq!(r.timed_pending(), 1, "t1 went out, t2 is still to go");
         // The bells were rung; the next wait, with t2 pending, is again ended by a
         // datagram only.
@@ -869,8 +939,16 @@ mod tests {
         let w = r.wait(Some(t0 + 600_000_000), 1000, 64, |_| {}).unwrap();
         let woke = crate::syscall_count::monotonic_ns() - t0;
         assert_eq!(w.datagrams, 1);
-        assert!(woke >= 30_000_000, "the datagram ended the wait before the held send was out ({} ms)", woke / 1_000_000);
-        assert!(woke < 200_000_000, "the send due after the hold held the datagram back ({} ms)", woke / 1_000_000);
+        assert!(
+            woke >= 30_000_000,
+            "the datagram ended the wait before the held send was out ({} ms)",
+            woke / 1_000_000
+        );
+        assert!(
+            woke < 200_000_000,
+            "the send due after the hold held the datagram back ({} ms)",
+            woke / 1_000_000
+        );
         assert_eq!(r.timed_pending(), 1);
         drop(sender.join().unwrap());
     }

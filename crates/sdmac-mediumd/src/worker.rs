@@ -43,13 +43,29 @@ pub(crate) struct FrameMsg {
 impl FrameMsg {
     /// Copies `f`.
     pub fn copy_of(f: KernelFrame<'_>) -> FrameMsg {
-        FrameMsg { transmitter: f.transmitter, frame: f.frame.to_vec(), no_ack: f.no_ack, freq: f.freq, rates: f.rates, cookie: f.cookie, echo: f.echo }
+        FrameMsg {
+            transmitter: f.transmitter,
+            frame: f.frame.to_vec(),
+            no_ack: f.no_ack,
+            freq: f.freq,
+            rates: f.rates,
+            cookie: f.cookie,
+            echo: f.echo,
+        }
     }
 
     /// Its status when it cannot be carried (it came at `t`): not acknowledged, no
     /// attempt.
     pub fn refusal(&self, t: u64) -> Output {
-        Output::TxStatus { transmitter: self.transmitter, cookie: self.cookie, acked: false, signal_dbm: -91, attempts: vec![0; self.rates.len().max(1)], echo: self.echo, due: t }
+        Output::TxStatus {
+            transmitter: self.transmitter,
+            cookie: self.cookie,
+            acked: false,
+            signal_dbm: -91,
+            attempts: vec![0; self.rates.len().max(1)],
+            echo: self.echo,
+            due: t,
+        }
     }
 }
 
@@ -94,7 +110,11 @@ pub(crate) struct Failure {
 
 impl Failure {
     pub fn new() -> std::io::Result<Failure> {
-        Ok(Failure { failed: AtomicBool::new(false), what: Mutex::new(Vec::new()), wake: EventFd::new()? })
+        Ok(Failure {
+            failed: AtomicBool::new(false),
+            what: Mutex::new(Vec::new()),
+            wake: EventFd::new()?,
+        })
     }
 
     /// Records that something failed and wakes the main thread.
@@ -161,9 +181,29 @@ const WAKE: u64 = 1;
 impl Worker {
     /// A worker named `name` running `medium`, taking messages from `rx`, woken
     /// through `wake`; its netlink messages are numbered from `seq`.
-    pub fn new(name: String, medium: HwsimMedium, rx: rtrb::Consumer<Msg>, wake: Arc<EventFd>, shared: Shared, published: Arc<Mutex<Published>>, seq: u32) -> Worker {
+    pub fn new(
+        name: String,
+        medium: HwsimMedium,
+        rx: rtrb::Consumer<Msg>,
+        wake: Arc<EventFd>,
+        shared: Shared,
+        published: Arc<Mutex<Published>>,
+        seq: u32,
+    ) -> Worker {
         let enc = Encoder::new(shared.family, shared.sink.pid(), seq);
-        Worker { name, medium, rx, wake, shared, published, enc, batch: Batch::default(), out: Vec::new(), rounds: 0, diverged: 0 }
+        Worker {
+            name,
+            medium,
+            rx,
+            wake,
+            shared,
+            published,
+            enc,
+            batch: Batch::default(),
+            out: Vec::new(),
+            rounds: 0,
+            diverged: 0,
+        }
     }
 
     /// Runs until told to stop, then answers every frame in flight. If the loop
@@ -234,7 +274,8 @@ impl Worker {
         match m {
             Msg::Frame(t, f) => {
                 let FrameMsg { transmitter, frame, no_ack, freq, rates, cookie, echo } = f;
-                let kf = KernelFrame { transmitter, frame: &frame, no_ack, freq, rates, cookie, echo };
+                let kf =
+                    KernelFrame { transmitter, frame: &frame, no_ack, freq, rates, cookie, echo };
                 self.medium.on_frame(t, kf, &mut self.out);
             }
             Msg::Learn(hw, addr) => {
@@ -272,10 +313,22 @@ impl Worker {
         // Lateness goes straight to what the dispatcher reads (its lock is taken
         // once a second there).
         let mut p = self.published.lock().unwrap_or_else(|e| e.into_inner());
-        self.enc.send_batched(&mut self.out, now, &mut p.late, &mut self.batch, sink.as_ref(), |t, freq, rate, frame| match capture {
-            Some(c) => c.lock().unwrap_or_else(|e| e.into_inner()).record(origin + t, freq, rate, frame),
-            None => Ok(()),
-        })
+        self.enc.send_batched(
+            &mut self.out,
+            now,
+            &mut p.late,
+            &mut self.batch,
+            sink.as_ref(),
+            |t, freq, rate, frame| match capture {
+                Some(c) => c.lock().unwrap_or_else(|e| e.into_inner()).record(
+                    origin + t,
+                    freq,
+                    rate,
+                    frame,
+                ),
+                None => Ok(()),
+            },
+        )
     }
 
     fn publish(&self) {

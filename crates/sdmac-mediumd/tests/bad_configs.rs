@@ -33,7 +33,11 @@ const YAWMD: &[(&str, usize, &str)] = &[
 
 fn dir(rel: &str) -> PathBuf {
     let d = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel);
-    assert!(d.is_dir(), "the bad-configuration corpus {} is missing (../shared must sit beside the repository)", d.display());
+    assert!(
+        d.is_dir(),
+        "the bad-configuration corpus {} is missing (../shared must sit beside the repository)",
+        d.display()
+    );
     d.canonicalize().unwrap()
 }
 
@@ -59,7 +63,10 @@ fn check_refused(dir: &Path, expected: &[(&str, usize, &str)]) {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{name}: {err}");
         let at = format!("{}:{line}:", path.display());
-        assert!(err.starts_with("sdmac-mediumd: ") && err.contains(&at), "{name}: expected {at} in {err}");
+        assert!(
+            err.starts_with("sdmac-mediumd: ") && err.contains(&at),
+            "{name}: expected {at} in {err}"
+        );
         if !key.is_empty() {
             assert!(err.contains(&format!(": {key}: ")), "{name}: expected key {key} in {err}");
         }

@@ -13,12 +13,21 @@ fn mac() -> impl Strategy<Value = MacAddress> {
 
 fn request() -> impl Strategy<Value = Request> {
     prop_oneof![
-        (mac(), mac(), any::<i32>()).prop_map(|(from, to, snr_db)| Request::Snr { from, to, snr_db }),
+        (mac(), mac(), any::<i32>()).prop_map(|(from, to, snr_db)| Request::Snr {
+            from,
+            to,
+            snr_db
+        }),
         mac().prop_map(Request::DelByMac),
         any::<i32>().prop_map(Request::DelById),
         mac().prop_map(Request::Add),
-        (mac(), mac(), 0u32..=(1 << 31)).prop_map(|(from, to, w)| Request::ErrProb { from, to, prob: w as f64 / 2_147_483_648.0 }),
-        (mac(), -1e4f32..1e4, -1e4f32..1e4, -1e3f32..1e3).prop_map(|(mac, x, y, z)| Request::Position { mac, x, y, z }),
+        (mac(), mac(), 0u32..=(1 << 31)).prop_map(|(from, to, w)| Request::ErrProb {
+            from,
+            to,
+            prob: w as f64 / 2_147_483_648.0
+        }),
+        (mac(), -1e4f32..1e4, -1e4f32..1e4, -1e3f32..1e3)
+            .prop_map(|(mac, x, y, z)| Request::Position { mac, x, y, z }),
         (mac(), any::<i32>()).prop_map(|(mac, dbm)| Request::TxPower { mac, dbm }),
         (mac(), any::<i32>()).prop_map(|(mac, id)| Request::Medium { mac, id }),
     ]

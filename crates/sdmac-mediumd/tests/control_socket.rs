@@ -79,7 +79,9 @@ fn a_regular_file_is_refused_and_left_intact() {
     let path = d.path("ctl.sock");
     std::fs::write(&path, b"precious\n").unwrap();
     match ControlSocket::open(&path, Access::default()) {
-        Err(SocketError::NotASocket(p, what)) => assert_eq!((p, what), (path.clone(), "a regular file")),
+        Err(SocketError::NotASocket(p, what)) => {
+            assert_eq!((p, what), (path.clone(), "a regular file"))
+        }
         other => panic!("expected NotASocket, got {other:?}"),
     }
     assert_eq!(std::fs::read(&path).unwrap(), b"precious\n");
@@ -87,7 +89,11 @@ fn a_regular_file_is_refused_and_left_intact() {
     let out = daemon(&["-s", path.to_str().unwrap()]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "stderr: {err}");
-    assert!(err.contains(path.to_str().unwrap()) && err.contains("a regular file is there, not a socket"), "stderr: {err}");
+    assert!(
+        err.contains(path.to_str().unwrap())
+            && err.contains("a regular file is there, not a socket"),
+        "stderr: {err}"
+    );
     assert_eq!(std::fs::read(&path).unwrap(), b"precious\n");
     let dir = d.path("a-dir");
     std::fs::create_dir(&dir).unwrap();
@@ -110,7 +116,10 @@ fn a_socket_another_daemon_answers_on_is_refused_while_it_lives() {
     let out = daemon(&["-s", path.to_str().unwrap()]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "stderr: {err}");
-    assert!(err.contains(path.to_str().unwrap()) && err.contains("accepts connections on it"), "stderr: {err}");
+    assert!(
+        err.contains(path.to_str().unwrap()) && err.contains("accepts connections on it"),
+        "stderr: {err}"
+    );
     // The first one's socket is untouched and still answers.
     assert_eq!(std::fs::symlink_metadata(&path).unwrap().ino(), ino);
     assert!(UnixStream::connect(&path).is_ok());
@@ -155,7 +164,10 @@ fn the_mode_keeps_other_users_out() {
     let out = client_as(OTHER_UID, OTHER_UID, &path).wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1));
-    assert!(err.contains("ermission denied"), "the kernel refuses the connection (mode 0660): {err}");
+    assert!(
+        err.contains("ermission denied"),
+        "the kernel refuses the connection (mode 0660): {err}"
+    );
 }
 
 /// The credentials check stands even where the mode would let a client in (here
@@ -167,9 +179,12 @@ fn peer_credentials_decide_who_is_served() {
     let d = Dir::new("cred");
     let path = d.path("ctl.sock");
     let group = 4343;
-    let s = ControlSocket::open(&path, Access { group: Some(group), allow_uids: vec![4444] }).unwrap();
+    let s =
+        ControlSocket::open(&path, Access { group: Some(group), allow_uids: vec![4444] }).unwrap();
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o666)).unwrap();
-    for (uid, gid, admitted) in [(OTHER_UID, OTHER_UID, false), (OTHER_UID, group, true), (4444, 4444, true), (0, 0, true)] {
+    for (uid, gid, admitted) in
+        [(OTHER_UID, OTHER_UID, false), (OTHER_UID, group, true), (4444, 4444, true), (0, 0, true)]
+    {
         let child = client_as(uid, gid, &path);
         let (stream, _) = s.listener().accept().unwrap();
         let c = peer_cred(&stream).unwrap();

@@ -17,8 +17,12 @@ fn shipped_examples_load() {
         assert!(notes.is_empty(), "{}: {notes:?}", path.display());
         assert!(setup.interfaces.len() >= 2);
         match path.file_name().unwrap().to_str().unwrap() {
-            "two_radios_snr.cfg" => assert!(matches!(setup.model, LinkModel::Snr { default_snr_db, ref links } if default_snr_db == 25.0 && links.len() == 2)),
-            "three_radios_path_loss.cfg" => assert!(matches!(setup.model, LinkModel::PathLoss { ref positions, .. } if positions.len() == 3)),
+            "two_radios_snr.cfg" => assert!(
+                matches!(setup.model, LinkModel::Snr { default_snr_db, ref links } if default_snr_db == 25.0 && links.len() == 2)
+            ),
+            "three_radios_path_loss.cfg" => assert!(
+                matches!(setup.model, LinkModel::PathLoss { ref positions, .. } if positions.len() == 3)
+            ),
             other => panic!("add a check for {other}"),
         }
         n += 1;

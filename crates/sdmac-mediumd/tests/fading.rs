@@ -16,7 +16,12 @@ const C: MacAddress = MacAddress([0x02, 0, 0, 0, 2, 0]);
 const FRAMES: u64 = 1000;
 
 fn setup(snr_db: f64, fading_db: f64) -> Setup {
-    Setup { interfaces: vec![A, B], model: LinkModel::Snr { default_snr_db: snr_db, links: vec![] }, fading_db, ..Setup::default() }
+    Setup {
+        interfaces: vec![A, B],
+        model: LinkModel::Snr { default_snr_db: snr_db, links: vec![] },
+        fading_db,
+        ..Setup::default()
+    }
 }
 
 /// `FRAMES` broadcasts of 1500 B at 54 Mb/s from A, one per millisecond; everything
@@ -34,7 +39,15 @@ fn broadcasts(setup: Setup) -> Vec<Output> {
 
 /// The signals (dBm) B received with.
 fn signals_at_b(out: &[Output]) -> Vec<f64> {
-    out.iter().filter_map(|o| if let Output::Deliver { receiver, signal_dbm, .. } = o { (*receiver == hw_addr_of(B)).then_some(*signal_dbm as f64) } else { None }).collect()
+    out.iter()
+        .filter_map(|o| {
+            if let Output::Deliver { receiver, signal_dbm, .. } = o {
+                (*receiver == hw_addr_of(B)).then_some(*signal_dbm as f64)
+            } else {
+                None
+            }
+        })
+        .collect()
 }
 
 /// 300 frames of varied lengths and rates, unicast both ways on a 22 dB link (with
@@ -50,7 +63,15 @@ fn mixed_traffic(setup: Setup) -> Vec<Output> {
             _ => (C, MacAddress::BROADCAST),
         };
         let f = data(from, to, &vec![k as u8; 200 + (k as usize * 37) % 1200]);
-        out.extend(send(&mut m, t, from, &f, if k % 2 == 0 { Rate::Ofdm54 } else { Rate::Ofdm36 }, 3, k));
+        out.extend(send(
+            &mut m,
+            t,
+            from,
+            &f,
+            if k % 2 == 0 { Rate::Ofdm54 } else { Rate::Ofdm36 },
+            3,
+            k,
+        ));
         out.extend(run(&mut m, t + 300 * US));
     }
     out.extend(run(&mut m, 400 * MS));
@@ -65,8 +86,20 @@ fn fingerprint(out: &[Output]) -> u64 {
         .iter()
         .cloned()
         .map(|o| match o {
-            Output::TxStatus { transmitter, cookie, acked, attempts, echo, .. } => Output::TxStatus { transmitter, cookie, acked, signal_dbm: 0, attempts, echo, due: 0 },
-            Output::Deliver { receiver, frame, rate, signal_dbm, freq, .. } => Output::Deliver { receiver, frame, rate, signal_dbm, freq, due: 0 },
+            Output::TxStatus { transmitter, cookie, acked, attempts, echo, .. } => {
+                Output::TxStatus {
+                    transmitter,
+                    cookie,
+                    acked,
+                    signal_dbm: 0,
+                    attempts,
+                    echo,
+                    due: 0,
+                }
+            }
+            Output::Deliver { receiver, frame, rate, signal_dbm, freq, .. } => {
+                Output::Deliver { receiver, frame, rate, signal_dbm, freq, due: 0 }
+            }
             o => o,
         })
         .collect();
@@ -88,14 +121,22 @@ fn fingerprint(out: &[Output]) -> u64 {
 #[test]
 fn coefficient_zero_gives_the_outputs_of_the_daemon_before_fading() {
     let links = vec![(A, B, 22.0), (B, A, 22.0)];
-    let setup = Setup { interfaces: vec![A, B, C], model: LinkModel::Snr { default_snr_db: 26.0, links }, fading_db: 0.0, ..Setup::default() };
+    let setup = Setup {
+        interfaces: vec![A, B, C],
+        model: LinkModel::Snr { default_snr_db: 26.0, links },
+        fading_db: 0.0,
+        ..Setup::default()
+    };
     let out = mixed_traffic(setup);
     // Pinned from the daemon as it was before media, movement and fading (same
     // scenario, same seed), then again when a frame that finds the medium busy while
     // it waits out AIFS began to draw a backoff (a draw more shifts every later one;
     // before: 696 outputs, 296 acknowledged).
     assert_eq!(out.len(), 693);
-    assert_eq!(out.iter().filter(|o| matches!(o, Output::TxStatus { acked: true, .. })).count(), 293);
+    assert_eq!(
+        out.iter().filter(|o| matches!(o, Output::TxStatus { acked: true, .. })).count(),
+        293
+    );
     assert_eq!(fingerprint(&out), 15_204_790_213_189_156_945);
 }
 

@@ -12,7 +12,8 @@ mod control_decoder {
 
 #[test]
 fn control_decoder_corpus() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/seeds/control_decoder");
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/seeds/control_decoder");
     assert!(replay::replay(&dir, control_decoder::check) > 0);
 }
 
@@ -20,7 +21,11 @@ fn control_decoder_corpus() {
 #[test]
 fn the_seeds_hold_every_request_type() {
     use sdmac_mediumd::control::Decoder;
-    let bytes = std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/seeds/control_decoder/all_in_pieces_of_5.bin")).unwrap();
+    let bytes = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../fuzz/seeds/control_decoder/all_in_pieces_of_5.bin"),
+    )
+    .unwrap();
     let mut d = Decoder::new();
     d.push(&bytes[1..]);
     let mut types = Vec::new();

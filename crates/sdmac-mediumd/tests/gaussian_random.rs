@@ -15,7 +15,11 @@ const B: MacAddress = MacAddress([0x02, 0, 0, 0, 1, 0]);
 
 fn setup(model: PathLoss) -> Setup {
     let positions = vec![(A, [0.0; 3]), (B, [10.0, 0.0, 0.0])];
-    Setup { interfaces: vec![A, B], model: LinkModel::PathLoss { model, positions, tx_power_dbm: vec![] }, ..Setup::default() }
+    Setup {
+        interfaces: vec![A, B],
+        model: LinkModel::PathLoss { model, positions, tx_power_dbm: vec![] },
+        ..Setup::default()
+    }
 }
 
 /// The signal B receives a broadcast from A with, sent at `at`.
@@ -24,7 +28,9 @@ fn signal_at_b(m: &mut HwsimMedium, at: u64) -> i32 {
     run(m, at + 5 * MS)
         .iter()
         .find_map(|o| match o {
-            Output::Deliver { receiver, signal_dbm, .. } if *receiver == hw_addr_of(B) => Some(*signal_dbm),
+            Output::Deliver { receiver, signal_dbm, .. } if *receiver == hw_addr_of(B) => {
+                Some(*signal_dbm)
+            }
             _ => None,
         })
         .expect("B receives")
@@ -32,7 +38,12 @@ fn signal_at_b(m: &mut HwsimMedium, at: u64) -> i32 {
 
 #[test]
 fn the_term_strengthens_the_senders_frames_in_log_normal_shadowing() {
-    let lns = PathLoss::LogNormalShadowing { exponent: 3.0, ref_distance_m: 1.0, sigma_db: 1.0, sl_db: 0.0 };
+    let lns = PathLoss::LogNormalShadowing {
+        exponent: 3.0,
+        ref_distance_m: 1.0,
+        sigma_db: 1.0,
+        sl_db: 0.0,
+    };
     let mut m = HwsimMedium::new(setup(lns));
     let before = signal_at_b(&mut m, MS);
     assert!(m.set_gaussian_random(m.station_id(A).unwrap(), 6.0));
@@ -46,7 +57,11 @@ fn the_term_strengthens_the_senders_frames_in_log_normal_shadowing() {
 
 #[test]
 fn other_models_keep_the_term_without_effect() {
-    let mut m = HwsimMedium::new(setup(PathLoss::LogDistance { exponent: 3.0, ref_distance_m: 1.0, sl_db: 0.0 }));
+    let mut m = HwsimMedium::new(setup(PathLoss::LogDistance {
+        exponent: 3.0,
+        ref_distance_m: 1.0,
+        sl_db: 0.0,
+    }));
     let before = signal_at_b(&mut m, MS);
     assert!(!m.set_gaussian_random(m.station_id(A).unwrap(), 6.0));
     assert_eq!(signal_at_b(&mut m, 10 * MS), before);

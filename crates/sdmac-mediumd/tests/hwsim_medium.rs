@@ -2,7 +2,9 @@
 
 use sdmac_frame::ieee80211::{write_data_frame, DataParams};
 use sdmac_frame::MacAddress;
-use sdmac_mediumd::hwsim_medium::{hw_addr_of, HwsimMedium, KernelFrame, LinkModel, Output, Setup, StatusEcho};
+use sdmac_mediumd::hwsim_medium::{
+    hw_addr_of, HwsimMedium, KernelFrame, LinkModel, Output, Setup, StatusEcho,
+};
 use sdmac_phy::Rate;
 
 const A: MacAddress = MacAddress([0x02, 0, 0, 0, 0, 0]);
@@ -18,7 +20,13 @@ fn data(from: MacAddress, to: MacAddress, payload: &[u8]) -> Vec<u8> {
     buf
 }
 
-fn kf(from: MacAddress, frame: &[u8], freq: u32, rates: Vec<(Rate, u8)>, cookie: u64) -> KernelFrame<'_> {
+fn kf(
+    from: MacAddress,
+    frame: &[u8],
+    freq: u32,
+    rates: Vec<(Rate, u8)>,
+    cookie: u64,
+) -> KernelFrame<'_> {
     let echo = StatusEcho { rate_idx: [3, 2, -1, -1], flags: 1 };
     KernelFrame { transmitter: hw_addr_of(from), frame, no_ack: false, freq, rates, cookie, echo }
 }
@@ -30,7 +38,11 @@ fn run(m: &mut HwsimMedium, until: u64) -> Vec<Output> {
 }
 
 fn snr_setup() -> Setup {
-    Setup { interfaces: vec![A, B, C], model: LinkModel::Snr { default_snr_db: 30.0, links: vec![] }, ..Setup::default() }
+    Setup {
+        interfaces: vec![A, B, C],
+        model: LinkModel::Snr { default_snr_db: 30.0, links: vec![] },
+        ..Setup::default()
+    }
 }
 
 #[test]
@@ -60,13 +72,28 @@ fn unicast_is_delivered_and_acked() {
     // a 14-byte ACK at 24 Mb/s (20 µs preamble and header, 2 symbols of 4 µs) after
     // the DATA frame's end, when the copy is delivered.
     let acked_at = delivered_at + 44_000;
-    assert_eq!(status, &Output::TxStatus { transmitter: hw_addr_of(A), cookie: 42, acked: true, signal_dbm: signal, attempts: vec![1], echo: StatusEcho { rate_idx: [3, 2, -1, -1], flags: 1 }, due: acked_at });
+    assert_eq!(
+        status,
+        &Output::TxStatus {
+            transmitter: hw_addr_of(A),
+            cookie: 42,
+            acked: true,
+            signal_dbm: signal,
+            attempts: vec![1],
+            echo: StatusEcho { rate_idx: [3, 2, -1, -1], flags: 1 },
+            due: acked_at
+        }
+    );
     assert!(delivered_at > MS && acked_at < 2 * MS, "{out:?}");
 }
 
 #[test]
 fn lossy_link_uses_every_try_and_reports_no_ack() {
-    let setup = Setup { interfaces: vec![A, B], model: LinkModel::Prob { default_prob: 0.0, links: vec![(A, B, 1.0)] }, ..Setup::default() };
+    let setup = Setup {
+        interfaces: vec![A, B],
+        model: LinkModel::Prob { default_prob: 0.0, links: vec![(A, B, 1.0)] },
+        ..Setup::default()
+    };
     let mut m = HwsimMedium::new(setup);
     let f = data(A, B, b"lost");
     let mut out = Vec::new();
@@ -87,7 +114,11 @@ fn lossy_link_uses_every_try_and_reports_no_ack() {
     let mut out = Vec::new();
     m.on_frame(60 * MS, kf(B, &g, 2412, vec![(Rate::Ofdm54, 4)], 8), &mut out);
     let out = run(&mut m, 70 * MS);
-    assert!(out.iter().any(|o| matches!(o, Output::Deliver { receiver, .. } if *receiver == hw_addr_of(A))), "{out:?}");
+    assert!(
+        out.iter()
+            .any(|o| matches!(o, Output::Deliver { receiver, .. } if *receiver == hw_addr_of(A))),
+        "{out:?}"
+    );
     assert!(out.iter().any(|o| matches!(o, Output::TxStatus { acked: false, cookie: 8, attempts, .. } if attempts == &vec![4])), "{out:?}");
 }
 
@@ -98,7 +129,12 @@ fn broadcast_reaches_every_other_radio_and_counts_as_sent() {
     let mut out = Vec::new();
     m.on_frame(MS, kf(A, &f, 2412, vec![(Rate::Ofdm6, 1)], 1), &mut out);
     let out = run(&mut m, 5 * MS);
-    let mut receivers: Vec<MacAddress> = out.iter().filter_map(|o| if let Output::Deliver { receiver, .. } = o { Some(*receiver) } else { None }).collect();
+    let mut receivers: Vec<MacAddress> = out
+        .iter()
+        .filter_map(
+            |o| if let Output::Deliver { receiver, .. } = o { Some(*receiver) } else { None },
+        )
+        .collect();
     receivers.sort();
     assert_eq!(receivers, vec![hw_addr_of(B), hw_addr_of(C)]);
     assert!(out.iter().any(|o| matches!(o, Output::TxStatus { acked: true, .. })));
@@ -115,7 +151,12 @@ fn channels_are_separate_media() {
     let out = run(&mut m, 5 * MS);
     assert_eq!(m.channels(), vec![2412, 2437]);
     for (cookie, freq) in [(1, 2412), (2, 2437)] {
-        assert!(out.iter().any(|o| matches!(o, Output::TxStatus { acked: true, cookie: c, .. } if *c == cookie)), "{out:?}");
+        assert!(
+            out.iter().any(
+                |o| matches!(o, Output::TxStatus { acked: true, cookie: c, .. } if *c == cookie)
+            ),
+            "{out:?}"
+        );
         assert!(out.iter().any(|o| matches!(o, Output::Deliver { freq: f, .. } if *f == freq)));
     }
 }
@@ -131,7 +172,10 @@ fn unknown_transmitters_and_garbage_are_answered() {
     m.on_frame(MS, kf(stranger, &f, 2412, vec![], 9), &mut out);
     out.extend(run(&mut m, 5 * MS));
     for cookie in [5, 6, 9] {
-        assert!(out.iter().any(|o| matches!(o, Output::TxStatus { cookie: c, .. } if *c == cookie)), "cookie {cookie}: {out:?}");
+        assert!(
+            out.iter().any(|o| matches!(o, Output::TxStatus { cookie: c, .. } if *c == cookie)),
+            "cookie {cookie}: {out:?}"
+        );
     }
     assert_eq!(m.in_flight(), 0);
     assert_eq!(m.counters().refused, 2);
@@ -177,7 +221,10 @@ fn a_status_reports_the_signal_its_destination_received_even_in_a_later_round() 
         Output::TxStatus { signal_dbm, acked: true, .. } => Some(*signal_dbm),
         _ => None,
     });
-    assert!(delivered.is_some() && status == delivered, "delivery {delivered:?}, status {status:?}: {out:?}");
+    assert!(
+        delivered.is_some() && status == delivered,
+        "delivery {delivered:?}, status {status:?}: {out:?}"
+    );
     assert!(status.unwrap() > -91);
 }
 
@@ -200,7 +247,11 @@ fn a_radio_that_sends_on_another_channel_gets_no_copies_from_this_one() {
             })
             .collect()
     };
-    assert_eq!(receivers(&out, 2437), vec![hw_addr_of(A), hw_addr_of(B)], "on 2437 MHz C reaches both");
+    assert_eq!(
+        receivers(&out, 2437),
+        vec![hw_addr_of(A), hw_addr_of(B)],
+        "on 2437 MHz C reaches both"
+    );
     let fa = data(A, MacAddress::BROADCAST, &[2u8; 50]);
     let mut out = Vec::new();
     m.on_frame(3 * MS, kf(A, &fa, 2412, vec![(Rate::Ofdm6, 1)], 2), &mut out);
@@ -233,7 +284,9 @@ fn a_radio_on_another_channel_does_not_acknowledge() {
     let status = |out: &[Output], cookie: u64| {
         out.iter()
             .find_map(|o| match o {
-                Output::TxStatus { cookie: c, acked, attempts, .. } if *c == cookie => Some((*acked, attempts.clone())),
+                Output::TxStatus { cookie: c, acked, attempts, .. } if *c == cookie => {
+                    Some((*acked, attempts.clone()))
+                }
                 _ => None,
             })
             .expect("a status")

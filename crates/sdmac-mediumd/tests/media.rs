@@ -25,8 +25,22 @@ fn snr(db: f64) -> LinkModel {
 /// Medium 1 = {A, B}, medium 2 = {C, D}, both at 30 dB SNR.
 fn two_media() -> Setup {
     let mut s = Setup::default();
-    s.set_first_medium(MediumSetup { id: 1, interfaces: vec![A, B], model: snr(30.0), noise_floor_dbm: -91.0, fading_db: 0.0, movement: None });
-    s.more_media = vec![MediumSetup { id: 2, interfaces: vec![C, D], model: snr(30.0), noise_floor_dbm: -91.0, fading_db: 0.0, movement: None }];
+    s.set_first_medium(MediumSetup {
+        id: 1,
+        interfaces: vec![A, B],
+        model: snr(30.0),
+        noise_floor_dbm: -91.0,
+        fading_db: 0.0,
+        movement: None,
+    });
+    s.more_media = vec![MediumSetup {
+        id: 2,
+        interfaces: vec![C, D],
+        model: snr(30.0),
+        noise_floor_dbm: -91.0,
+        fading_db: 0.0,
+        movement: None,
+    }];
     s
 }
 
@@ -46,18 +60,26 @@ fn race(setup: Setup) -> (Vec<(u64, Output)>, HwsimMedium) {
 }
 
 fn delivered_at(seen: &[(u64, Output)], to: MacAddress) -> Option<u64> {
-    seen.iter().find_map(|(t, o)| matches!(o, Output::Deliver { receiver, .. } if *receiver == hw_addr_of(to)).then_some(*t))
+    seen.iter().find_map(|(t, o)| {
+        matches!(o, Output::Deliver { receiver, .. } if *receiver == hw_addr_of(to)).then_some(*t)
+    })
 }
 
 #[test]
 fn media_on_one_channel_share_no_airtime() {
     let (seen, m) = race(two_media());
-    let (b, d) = (delivered_at(&seen, B).expect("A's frame reaches B"), delivered_at(&seen, D).expect("C's frame reaches D"));
+    let (b, d) = (
+        delivered_at(&seen, B).expect("A's frame reaches B"),
+        delivered_at(&seen, D).expect("C's frame reaches D"),
+    );
     // Neither waited for the other's 2 ms on air (only their own backoffs differ).
     assert!(b.abs_diff(d) <= 500 * US, "B at {b}, D at {d}");
     assert!(b < 4 * MS && d < 4 * MS, "B at {b}, D at {d}");
     // No radio heard the other medium's frame.
-    assert_eq!(receivers(&seen.iter().map(|s| s.1.clone()).collect::<Vec<_>>()), vec![hw_addr_of(B), hw_addr_of(D)]);
+    assert_eq!(
+        receivers(&seen.iter().map(|s| s.1.clone()).collect::<Vec<_>>()),
+        vec![hw_addr_of(B), hw_addr_of(D)]
+    );
     assert_eq!(m.channels_by_medium(), vec![(1, 2412), (2, 2412)]);
     assert_eq!(m.media(), vec![1, 2]);
 
@@ -181,7 +203,10 @@ fn the_forks_medium_array_splits_a_wmediumd_file() {
 model : { type = "snr"; default_snr = 30; };"#,
     );
     let media = setup.media();
-    assert_eq!(media.iter().map(|m| (m.id, m.interfaces.clone())).collect::<Vec<_>>(), vec![(0, vec![A, B]), (1, vec![C, D])]);
+    assert_eq!(
+        media.iter().map(|m| (m.id, m.interfaces.clone())).collect::<Vec<_>>(),
+        vec![(0, vec![A, B]), (1, vec![C, D])]
+    );
     let mut m = HwsimMedium::new(setup);
     send(&mut m, MS, A, &data(A, BCAST, b"0"), Rate::Ofdm6, 1, 1);
     assert_eq!(receivers(&run(&mut m, 5 * MS)), vec![hw_addr_of(B)]);

@@ -7,7 +7,9 @@
 mod common;
 
 use common::{data, MS};
-use sdmac_mediumd::hwsim_medium::{hw_addr_of, HwsimMedium, KernelFrame, LinkModel, Output, Setup, StatusEcho};
+use sdmac_mediumd::hwsim_medium::{
+    hw_addr_of, HwsimMedium, KernelFrame, LinkModel, Output, Setup, StatusEcho,
+};
 use sdmac_phy::propagation::PathLoss;
 use sdmac_phy::Rate;
 use sdmac_types::MacAddress;
@@ -25,13 +27,29 @@ const HW2: MacAddress = MacAddress([0x42, 0, 0, 0, 2, 0]);
 fn send(m: &mut HwsimMedium, at: u64, hw: MacAddress, frame: &[u8], cookie: u64) -> Vec<Output> {
     let echo = StatusEcho { rate_idx: [0, -1, -1, -1], flags: 1 };
     let mut out = Vec::new();
-    m.on_frame(at, KernelFrame { transmitter: hw, frame, no_ack: false, freq: 2412, rates: vec![(Rate::Ofdm6, 4)], cookie, echo }, &mut out);
+    m.on_frame(
+        at,
+        KernelFrame {
+            transmitter: hw,
+            frame,
+            no_ack: false,
+            freq: 2412,
+            rates: vec![(Rate::Ofdm6, 4)],
+            cookie,
+            echo,
+        },
+        &mut out,
+    );
     m.advance(at + 5 * MS, &mut out);
     out
 }
 
 fn receivers(out: &[Output]) -> Vec<MacAddress> {
-    out.iter().filter_map(|o| if let Output::Deliver { receiver, .. } = o { Some(*receiver) } else { None }).collect()
+    out.iter()
+        .filter_map(
+            |o| if let Output::Deliver { receiver, .. } = o { Some(*receiver) } else { None },
+        )
+        .collect()
 }
 
 fn acked(out: &[Output], cookie: u64) -> Option<bool> {
@@ -42,7 +60,11 @@ fn acked(out: &[Output], cookie: u64) -> Option<bool> {
 }
 
 fn prob_setup() -> Setup {
-    Setup { interfaces: vec![AP, STA1, STA2], model: LinkModel::Prob { default_prob: 0.0, links: vec![] }, ..Setup::default() }
+    Setup {
+        interfaces: vec![AP, STA1, STA2],
+        model: LinkModel::Prob { default_prob: 0.0, links: vec![] },
+        ..Setup::default()
+    }
 }
 
 #[test]
@@ -68,7 +90,13 @@ fn frames_to_a_listed_address_reach_the_radio_that_sends_from_it() {
 fn no_delivery_ever_names_a_guessed_radio_once_every_radio_has_sent() {
     let mut m = HwsimMedium::new(prob_setup());
     for (k, (hw, a)) in [(HW0, AP), (HW1, STA1), (HW2, STA2)].into_iter().enumerate() {
-        send(&mut m, (k as u64 + 1) * 10 * MS, hw, &data(a, MacAddress::BROADCAST, b"hello"), k as u64);
+        send(
+            &mut m,
+            (k as u64 + 1) * 10 * MS,
+            hw,
+            &data(a, MacAddress::BROADCAST, b"hello"),
+            k as u64,
+        );
     }
     let out = send(&mut m, 100 * MS, HW0, &data(AP, MacAddress::BROADCAST, b"beacon"), 9);
     let mut r = receivers(&out);
@@ -80,8 +108,13 @@ fn no_delivery_ever_names_a_guessed_radio_once_every_radio_has_sent() {
 fn path_loss_setup() -> Setup {
     let model = PathLoss::LogDistance { exponent: 4.0, ref_distance_m: 1.0, sl_db: 0.0 };
     // STA2 far away (5 km): out of range of the others.
-    let positions = vec![(AP, [0.0, 0.0, 0.0]), (STA1, [10.0, 0.0, 0.0]), (STA2, [5000.0, 0.0, 0.0])];
-    Setup { interfaces: vec![AP, STA1, STA2], model: LinkModel::PathLoss { model, positions, tx_power_dbm: vec![] }, ..Setup::default() }
+    let positions =
+        vec![(AP, [0.0, 0.0, 0.0]), (STA1, [10.0, 0.0, 0.0]), (STA2, [5000.0, 0.0, 0.0])];
+    Setup {
+        interfaces: vec![AP, STA1, STA2],
+        model: LinkModel::PathLoss { model, positions, tx_power_dbm: vec![] },
+        ..Setup::default()
+    }
 }
 
 #[test]
@@ -134,7 +167,11 @@ fn radios_with_their_permanent_addresses_listed_are_unchanged() {
     // The usual wmediumd configuration: the listed addresses are the permanent ones,
     // so the first guess is right from the start.
     let (a, b) = (MacAddress([2, 0, 0, 0, 0, 0]), MacAddress([2, 0, 0, 0, 1, 0]));
-    let mut m = HwsimMedium::new(Setup { interfaces: vec![a, b], model: LinkModel::Prob { default_prob: 0.0, links: vec![] }, ..Setup::default() });
+    let mut m = HwsimMedium::new(Setup {
+        interfaces: vec![a, b],
+        model: LinkModel::Prob { default_prob: 0.0, links: vec![] },
+        ..Setup::default()
+    });
     // Before b ever sends, a's frame to it reaches b's radio.
     let out = send(&mut m, MS, hw_addr_of(a), &data(a, b, b"x"), 1);
     assert_eq!(receivers(&out), vec![hw_addr_of(b)]);
@@ -149,11 +186,25 @@ fn the_dispatcher_s_replica_learns_what_a_channel_s_medium_learns() {
     // two must end with the same station ids.
     let mut threaded = HwsimMedium::new(path_loss_setup());
     let mut single = HwsimMedium::new(path_loss_setup());
-    let steps: Vec<(MacAddress, MacAddress)> = vec![(HW0, AP), (HW2, MacAddress([2, 0, 0, 0, 2, 0])), (HW2, STA2), (HW1, STA1), (HW1, STA2)];
+    let steps: Vec<(MacAddress, MacAddress)> = vec![
+        (HW0, AP),
+        (HW2, MacAddress([2, 0, 0, 0, 2, 0])),
+        (HW2, STA2),
+        (HW1, STA1),
+        (HW1, STA2),
+    ];
     for (k, (hw, a)) in steps.into_iter().enumerate() {
         let f = data(a, MacAddress::BROADCAST, b"x");
         let echo = StatusEcho { rate_idx: [0, -1, -1, -1], flags: 1 };
-        let kf = KernelFrame { transmitter: hw, frame: &f, no_ack: false, freq: 2412, rates: vec![(Rate::Ofdm6, 1)], cookie: k as u64, echo };
+        let kf = KernelFrame {
+            transmitter: hw,
+            frame: &f,
+            no_ack: false,
+            freq: 2412,
+            rates: vec![(Rate::Ofdm6, 1)],
+            cookie: k as u64,
+            echo,
+        };
         threaded.learn_from_frame(&kf).unwrap();
         let mut out = Vec::new();
         single.on_frame(k as u64 * 10 * MS, kf, &mut out);

@@ -42,7 +42,12 @@ fn neither_file_stops_the_daemon_before_it_starts_naming_both() {
 /// pass (it goes on to register with mac80211_hwsim, which fails where there is none
 /// and waits for frames where there is); its stderr lines.
 fn stderr_of(args: &[&std::ffi::OsStr], until: &str) -> Vec<String> {
-    let mut child = Command::new(DAEMON).args(args).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut child = Command::new(DAEMON)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
     let stderr = child.stderr.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -76,7 +81,10 @@ fn the_ax_file_is_read_and_named_at_start() {
     std::fs::write(d.join("signal_table_ieee80211ax"), table()).unwrap();
     let given = d.join("signal_table_ieee80211");
     let seen = stderr_of(&["-x".as_ref(), given.as_os_str()], "PER table");
-    let want = format!("sdmac-mediumd: PER table {}ax: 6 rows (-95 to -90 dBm) x 12 columns", given.display());
+    let want = format!(
+        "sdmac-mediumd: PER table {}ax: 6 rows (-95 to -90 dBm) x 12 columns",
+        given.display()
+    );
     assert!(seen.iter().any(|l| l.starts_with(&want)), "{seen:?}");
     assert!(!seen.iter().any(|l| l.contains("no PER table")), "no -x error: {seen:?}");
 }
@@ -87,6 +95,7 @@ fn at_log_level_0_the_table_is_read_silently() {
     std::fs::write(d.join("tableax"), table()).unwrap();
     let given = d.join("table");
     // Waits until it ends (or 10 s): nothing about the table, and no -x error.
-    let seen = stderr_of(&["-l".as_ref(), "0".as_ref(), "-x".as_ref(), given.as_os_str()], "\u{0}never");
+    let seen =
+        stderr_of(&["-l".as_ref(), "0".as_ref(), "-x".as_ref(), given.as_os_str()], "\u{0}never");
     assert!(!seen.iter().any(|l| l.contains("PER table")), "{seen:?}");
 }

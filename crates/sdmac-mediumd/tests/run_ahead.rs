@@ -15,12 +15,18 @@ const B: MacAddress = MacAddress([0x02, 0, 0, 0, 1, 0]);
 const C: MacAddress = MacAddress([0x02, 0, 0, 0, 2, 0]);
 
 fn medium() -> HwsimMedium {
-    HwsimMedium::new(Setup { interfaces: vec![A, B, C], model: LinkModel::Snr { default_snr_db: 40.0, links: vec![] }, ..Setup::default() })
+    HwsimMedium::new(Setup {
+        interfaces: vec![A, B, C],
+        model: LinkModel::Snr { default_snr_db: 40.0, links: vec![] },
+        ..Setup::default()
+    })
 }
 
 fn due(o: &Output) -> u64 {
     match o {
-        Output::TxStatus { due, .. } | Output::Deliver { due, .. } | Output::Resend { due, .. } => *due,
+        Output::TxStatus { due, .. } | Output::Deliver { due, .. } | Output::Resend { due, .. } => {
+            *due
+        }
         Output::Air { t_start, .. } => *t_start,
     }
 }
@@ -72,7 +78,17 @@ fn daemon_like(ahead: bool) -> (Vec<(u64, Output)>, usize) {
         wakes += 1;
         let mut out = Vec::new();
         while let Some(&(at, from, to, len)) = frames.get(i).filter(|f| f.0 <= t) {
-            m.on_frame(at, kf(from, &data(from, to, &vec![1u8; len]), 2412, vec![(Rate::Ofdm54, 2), (Rate::Ofdm6, 2)], i as u64), &mut out);
+            m.on_frame(
+                at,
+                kf(
+                    from,
+                    &data(from, to, &vec![1u8; len]),
+                    2412,
+                    vec![(Rate::Ofdm54, 2), (Rate::Ofdm6, 2)],
+                    i as u64,
+                ),
+                &mut out,
+            );
             i += 1;
         }
         m.advance(t, &mut out);
@@ -89,7 +105,12 @@ fn every_frame_is_answered_once_with_fewer_wake_ups() {
     let (plain, plain_wakes) = daemon_like(false);
     let (ahead, ahead_wakes) = daemon_like(true);
     for run in [&plain, &ahead] {
-        let mut cookies: Vec<u64> = run.iter().filter_map(|(_, o)| if let Output::TxStatus { cookie, .. } = o { Some(*cookie) } else { None }).collect();
+        let mut cookies: Vec<u64> = run
+            .iter()
+            .filter_map(
+                |(_, o)| if let Output::TxStatus { cookie, .. } = o { Some(*cookie) } else { None },
+            )
+            .collect();
         cookies.sort();
         assert_eq!(cookies, (0..400).collect::<Vec<_>>());
     }
@@ -102,7 +123,10 @@ fn every_frame_is_answered_once_with_fewer_wake_ups() {
     assert!(early.iter().all(|(t, o)| due(o) - t <= 2_100 * US), "{early:?}");
     let statuses = early.iter().filter(|(_, o)| matches!(o, Output::TxStatus { .. })).count();
     assert!(statuses > 100, "{statuses} statuses ahead");
-    assert!(ahead_wakes * 10 < plain_wakes * 8, "{ahead_wakes} wake-ups running ahead, {plain_wakes} without");
+    assert!(
+        ahead_wakes * 10 < plain_wakes * 8,
+        "{ahead_wakes} wake-ups running ahead, {plain_wakes} without"
+    );
 }
 
 #[test]
@@ -120,7 +144,11 @@ fn a_busy_channel_runs_ahead_while_another_channel_is_idle() {
     let t = m.next_output_time().unwrap();
     let before = out.len();
     out.extend(run(&mut m, t));
-    assert!(matches!(&out[before..], [Output::Deliver { freq: 2412, .. }]), "{} outputs", out.len() - before);
+    assert!(
+        matches!(&out[before..], [Output::Deliver { freq: 2412, .. }]),
+        "{} outputs",
+        out.len() - before
+    );
     let before = out.len();
     let quiet = m.advance_quiet(t, &mut out);
     // 2412 MHz ran ahead to its ACK's end: A's status came out ahead of its time...

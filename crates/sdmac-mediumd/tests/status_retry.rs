@@ -52,14 +52,35 @@ fn genl(cmd: u8, attrs: &[Vec<u8>], seq: u32) -> Vec<u8> {
 /// tx_info (7: 4 × {s8 idx, u8 count}).
 fn tx_info(cookie: u64, seq: u32) -> Vec<u8> {
     let rates = [0u8, 1, 0xff, 0, 0xff, 0, 0xff, 0];
-    genl(3, &[attr(2, &TX), attr(4, &u32b(0x5)), attr(8, &cookie.to_ne_bytes()), attr(6, &(-50i32).to_ne_bytes()), attr(7, &rates)], seq)
+    genl(
+        3,
+        &[
+            attr(2, &TX),
+            attr(4, &u32b(0x5)),
+            attr(8, &cookie.to_ne_bytes()),
+            attr(6, &(-50i32).to_ne_bytes()),
+            attr(7, &rates),
+        ],
+        seq,
+    )
 }
 
 /// HWSIM_CMD_FRAME (2) to the kernel: a delivery — receiver (1), frame (3),
 /// rx rate (5), signal (6), freq (19).
 fn delivery(seq: u32) -> Vec<u8> {
-    let frame = [0x08u8, 0, 0, 0, 0x42, 0, 0, 0, 1, 0, 0x42, 0, 0, 0, 0, 0, 0x42, 0, 0, 0, 0, 0, 0, 0];
-    genl(2, &[attr(1, &[0x42, 0, 0, 0, 1, 0]), attr(3, &frame), attr(5, &u32b(0)), attr(6, &(-50i32).to_ne_bytes()), attr(19, &u32b(2412))], seq)
+    let frame =
+        [0x08u8, 0, 0, 0, 0x42, 0, 0, 0, 1, 0, 0x42, 0, 0, 0, 0, 0, 0x42, 0, 0, 0, 0, 0, 0, 0];
+    genl(
+        2,
+        &[
+            attr(1, &[0x42, 0, 0, 0, 1, 0]),
+            attr(3, &frame),
+            attr(5, &u32b(0)),
+            attr(6, &(-50i32).to_ne_bytes()),
+            attr(19, &u32b(2412)),
+        ],
+        seq,
+    )
 }
 
 /// The kernel's NLMSG_ERROR (2) answering `original` with `error`; `capped` copies
@@ -78,7 +99,9 @@ fn error(error: i32, original: &[u8], capped: bool) -> Vec<u8> {
 }
 
 fn resent(out: &[Output]) -> Vec<Vec<u8>> {
-    out.iter().filter_map(|o| if let Output::Resend { msg, .. } = o { Some(msg.clone()) } else { None }).collect()
+    out.iter()
+        .filter_map(|o| if let Output::Resend { msg, .. } = o { Some(msg.clone()) } else { None })
+        .collect()
 }
 
 /// Encodes `out` as the daemon sends it; the datagrams.
@@ -106,7 +129,9 @@ fn the_hand_built_messages_parse_as_the_netlink_format_says() {
     let m = tx_info(77, 9);
     let p = sdmac_netlink::nl::NlPacket::new_checked(&m).unwrap();
     match sdmac_netlink::HwsimMsg::parse(&p).unwrap() {
-        sdmac_netlink::HwsimMsg::TxInfo(t) => assert_eq!((t.transmitter, t.cookie, t.flags.bits(), t.signal), (TX, 77, 5, -50)),
+        sdmac_netlink::HwsimMsg::TxInfo(t) => {
+            assert_eq!((t.transmitter, t.cookie, t.flags.bits(), t.signal), (TX, 77, 5, -50))
+        }
         other => panic!("{other:?}"),
     }
     let e = error(EINVAL, &m, false);

@@ -5,8 +5,6 @@
 
 use sdmac_frame::ieee80211::{write_data_frame, DataParams};
 use sdmac_frame::MacAddress;
-use sdmac_netlink::hwsim::{HwsimFlags, HwsimMsg, MacAddrEvent, TxFrame, TxRate};
-use sdmac_netlink::nl::{self, NlHeader, NlPacket};
 use sdmac_mediumd::capture::Capture;
 use sdmac_mediumd::coalesce::{first_due, Coalesce};
 use sdmac_mediumd::control::{Request, UpdateResult};
@@ -14,6 +12,8 @@ use sdmac_mediumd::control_apply::apply;
 use sdmac_mediumd::dispatch::{Dispatcher, Finished};
 use sdmac_mediumd::encode::{Datagrams, Encoder};
 use sdmac_mediumd::hwsim_medium::{hw_addr_of, HwsimMedium, LinkModel, Mac, Setup};
+use sdmac_netlink::hwsim::{HwsimFlags, HwsimMsg, MacAddrEvent, TxFrame, TxRate};
+use sdmac_netlink::nl::{self, NlHeader, NlPacket};
 use std::io;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -66,9 +66,20 @@ fn decode(datagrams: &[Vec<u8>]) -> Vec<Seen> {
                     cookie: t.cookie,
                     acked: t.flags.contains(HwsimFlags::STAT_ACK),
                     signal: t.signal,
-                    attempts: t.tx_info.iter().take_while(|r| r.idx >= 0).map(|r| (r.idx, r.count)).collect(),
+                    attempts: t
+                        .tx_info
+                        .iter()
+                        .take_while(|r| r.idx >= 0)
+                        .map(|r| (r.idx, r.count))
+                        .collect(),
                 }),
-                HwsimMsg::Delivery(r) => seen.push(Seen::Delivery { receiver: r.receiver.into(), frame: r.frame.to_vec(), rx_rate: r.rx_rate, signal: r.signal, freq: r.freq }),
+                HwsimMsg::Delivery(r) => seen.push(Seen::Delivery {
+                    receiver: r.receiver.into(),
+                    frame: r.frame.to_vec(),
+                    rx_rate: r.rx_rate,
+                    signal: r.signal,
+                    freq: r.freq,
+                }),
                 other => panic!("unexpected message to the kernel: {other:?}"),
             }
         }
@@ -118,7 +129,9 @@ fn kernel_frame(from: Mac, frame: &[u8], freq: u32, idx: i8, cookie: u64) -> Vec
 
 fn add_mac_addr(radio: Mac, addr: Mac) -> Vec<u8> {
     let mut buf = vec![0u8; 256];
-    let n = HwsimMsg::AddMacAddr(MacAddrEvent { radio: hw_addr_of(radio).0, addr: addr.0 }).emit(&NlHeader::request(FAMILY, 0, 0, 0), &mut buf).unwrap();
+    let n = HwsimMsg::AddMacAddr(MacAddrEvent { radio: hw_addr_of(radio).0, addr: addr.0 })
+        .emit(&NlHeader::request(FAMILY, 0, 0, 0), &mut buf)
+        .unwrap();
     buf.truncate(n);
     buf
 }
@@ -147,15 +160,28 @@ struct Run {
 /// Runs the steps through the threaded dispatcher, stamped with the wall clock and
 /// the workers woken after each, as the daemon does; waits (up to 20 s) until
 /// `want_statuses` statuses came out (0: stops at once); stops it.
-fn threaded(setup: Setup, steps: &[Step], want_statuses: usize, capture: Option<Arc<Mutex<Capture>>>) -> Run {
+fn threaded(
+    setup: Setup,
+    steps: &[Step],
+    want_statuses: usize,
+    capture: Option<Arc<Mutex<Capture>>>,
+) -> Run {
     threaded_coalescing(setup, steps, want_statuses, capture, 0).0
 }
 
 /// [`threaded`] with outputs held up to `coalesce_ns`; also gives the datagrams.
-fn threaded_coalescing(setup: Setup, steps: &[Step], want_statuses: usize, capture: Option<Arc<Mutex<Capture>>>, coalesce_ns: u64) -> (Run, Vec<Vec<u8>>) {
+fn threaded_coalescing(
+    setup: Setup,
+    steps: &[Step],
+    want_statuses: usize,
+    capture: Option<Arc<Mutex<Capture>>>,
+    coalesce_ns: u64,
+) -> (Run, Vec<Vec<u8>>) {
     let rec = Arc::new(Recorder::default());
     let origin = sdmac_rt::monotonic_ns();
-    let mut d = Dispatcher::new(setup, rec.clone(), FAMILY, capture, true, origin, 3).unwrap().coalesce(coalesce_ns);
+    let mut d = Dispatcher::new(setup, rec.clone(), FAMILY, capture, true, origin, 3)
+        .unwrap()
+        .coalesce(coalesce_ns);
     let mut answers = Vec::new();
     let mut stamped = Vec::new();
     for s in steps {
@@ -188,7 +214,11 @@ fn threaded_coalescing(setup: Setup, steps: &[Step], want_statuses: usize, captu
 
 /// The same steps, at the same times, through one `HwsimMedium` as the one-thread
 /// daemon drives it (advance before a control request), run to `until`.
-fn one_thread(setup: Setup, steps: &[(u64, Step)], until: u64) -> (Vec<Seen>, Vec<(UpdateResult, i32)>, HwsimMedium) {
+fn one_thread(
+    setup: Setup,
+    steps: &[(u64, Step)],
+    until: u64,
+) -> (Vec<Seen>, Vec<(UpdateResult, i32)>, HwsimMedium) {
     let mut m = HwsimMedium::new(setup);
     let mut out = Vec::new();
     let mut answers = Vec::new();
@@ -210,7 +240,11 @@ fn one_thread(setup: Setup, steps: &[(u64, Step)], until: u64) -> (Vec<Seen>, Ve
 }
 
 /// Encodes `out` (emptied) as the daemon sends it, the datagrams appended to `got`.
-fn encode_into(enc: &mut Encoder, out: &mut Vec<sdmac_mediumd::hwsim_medium::Output>, got: &mut Vec<Vec<u8>>) {
+fn encode_into(
+    enc: &mut Encoder,
+    out: &mut Vec<sdmac_mediumd::hwsim_medium::Output>,
+    got: &mut Vec<Vec<u8>>,
+) {
     enc.send(
         out,
         0,
@@ -225,7 +259,11 @@ fn encode_into(enc: &mut Encoder, out: &mut Vec<sdmac_mediumd::hwsim_medium::Out
 }
 
 fn snr30(interfaces: Vec<Mac>) -> Setup {
-    Setup { interfaces, model: LinkModel::Snr { default_snr_db: 30.0, links: vec![] }, ..Setup::default() }
+    Setup {
+        interfaces,
+        model: LinkModel::Snr { default_snr_db: 30.0, links: vec![] },
+        ..Setup::default()
+    }
 }
 
 /// Pair A-B on 2412 MHz, pair C-D on 2437 MHz: one sender per channel (A, C), so
@@ -258,9 +296,19 @@ fn two_channels_on_threads_give_what_one_thread_gives() {
     assert!(fin.late.1.p50_ns <= fin.late.1.max_ns);
     let (reference, _, m) = one_thread(setup, &stamped, stamped.last().unwrap().0 + 1_000_000_000);
     assert_eq!(m.counters().statuses, 40);
-    assert!(seen.iter().any(|s| matches!(s, Seen::Delivery { freq: 2437, .. })) && seen.iter().any(|s| matches!(s, Seen::Delivery { freq: 2412, .. })));
-    assert!(seen.iter().all(|s| !matches!(s, Seen::Status { acked: false, .. })), "a clean channel: every frame acknowledged (or sent)");
-    assert_eq!(comparable(&seen), comparable(&reference), "the threads said something else than one thread");
+    assert!(
+        seen.iter().any(|s| matches!(s, Seen::Delivery { freq: 2437, .. }))
+            && seen.iter().any(|s| matches!(s, Seen::Delivery { freq: 2412, .. }))
+    );
+    assert!(
+        seen.iter().all(|s| !matches!(s, Seen::Status { acked: false, .. })),
+        "a clean channel: every frame acknowledged (or sent)"
+    );
+    assert_eq!(
+        comparable(&seen),
+        comparable(&reference),
+        "the threads said something else than one thread"
+    );
 }
 
 #[test]
@@ -274,19 +322,19 @@ fn station_ids_are_the_same_on_every_thread() {
         pause(),
         Step::Kernel(kernel_frame(C, &data(C, D, 100, 2), 2437, R6M, 2)), // C: 1, on 2437's worker
         pause(),
-        Step::Kernel(add_mac_addr(E, E)),                                 // E: 2
-        Step::Control(Request::Add(B)),                                   // B: 3
+        Step::Kernel(add_mac_addr(E, E)), // E: 2
+        Step::Control(Request::Add(B)),   // B: 3
         Step::Kernel(kernel_frame(B, &data(B, A, 100, 3), 2412, R6M, 3)),
         pause(),
         Step::Kernel(kernel_frame(D, &data(D, C, 100, 4), 2437, R6M, 4)), // D: 4, seen by 2437's worker only
         pause(),
-        Step::Control(Request::Add(F)),                                   // F: 5
-        Step::Control(Request::Add(F)),                                   // a duplicate
-        Step::Control(Request::DelById(4)),                               // D, on both workers
+        Step::Control(Request::Add(F)),     // F: 5
+        Step::Control(Request::Add(F)),     // a duplicate
+        Step::Control(Request::DelById(4)), // D, on both workers
         Step::Control(Request::DelById(9)),
         Step::Kernel(kernel_frame(C, &data(C, D, 100, 5), 2437, R6M, 5)), // to a deleted station
         pause(),
-        Step::Control(Request::Add(D)),                                   // back, with its id
+        Step::Control(Request::Add(D)), // back, with its id
         Step::Kernel(kernel_frame(C, &data(C, D, 100, 6), 2437, R6M, 6)),
         pause(),
         Step::Control(Request::DelByMac(A)),
@@ -297,10 +345,21 @@ fn station_ids_are_the_same_on_every_thread() {
     use UpdateResult::*;
     assert_eq!(
         answers,
-        vec![(Success, 3), (Success, 5), (Duplicate, 5), (Success, 0), (NotFound, 0), (Success, 4), (Success, 0), (Success, 0), (NotFound, 0)],
+        vec![
+            (Success, 3),
+            (Success, 5),
+            (Duplicate, 5),
+            (Success, 0),
+            (NotFound, 0),
+            (Success, 4),
+            (Success, 0),
+            (Success, 0),
+            (NotFound, 0)
+        ],
         "the answers of the dispatcher"
     );
-    let (reference, reference_answers, _) = one_thread(setup, &stamped, stamped.last().unwrap().0 + 1_000_000_000);
+    let (reference, reference_answers, _) =
+        one_thread(setup, &stamped, stamped.last().unwrap().0 + 1_000_000_000);
     assert_eq!(answers, reference_answers, "one thread answers the same");
     assert_eq!(fin.diverged, 0, "every worker got the dispatcher's answer to every request");
     assert_eq!(fin.media.len(), 2);
@@ -320,9 +379,17 @@ fn station_ids_are_the_same_on_every_thread() {
             _ => None,
         })
     };
-    assert_eq!([3, 4, 5, 6].map(status), [Some(true), Some(true), Some(false), Some(true)], "{seen:?}");
+    assert_eq!(
+        [3, 4, 5, 6].map(status),
+        [Some(true), Some(true), Some(false), Some(true)],
+        "{seen:?}"
+    );
     // With a pause between frames, outcomes do not depend on when the threads ran.
-    assert_eq!(comparable(&seen), comparable(&reference), "the threads said something else than one thread");
+    assert_eq!(
+        comparable(&seen),
+        comparable(&reference),
+        "the threads said something else than one thread"
+    );
 }
 
 #[test]
@@ -339,17 +406,24 @@ fn shutdown_answers_every_frame_in_flight() {
         })
         .collect();
     cookies.sort();
-    let mut want: Vec<(Mac, u64)> = (0..30).map(|k| (hw_addr_of(A), k)).chain((0..30).map(|k| (hw_addr_of(C), 1000 + k))).collect();
+    let mut want: Vec<(Mac, u64)> = (0..30)
+        .map(|k| (hw_addr_of(A), k))
+        .chain((0..30).map(|k| (hw_addr_of(C), 1000 + k)))
+        .collect();
     want.sort();
     assert_eq!(cookies, want, "every frame answered exactly once");
-    assert!(seen.iter().any(|s| matches!(s, Seen::Status { acked: false, .. })), "frames still in flight at the stop were answered (not acknowledged)");
+    assert!(
+        seen.iter().any(|s| matches!(s, Seen::Status { acked: false, .. })),
+        "frames still in flight at the stop were answered (not acknowledged)"
+    );
     assert_eq!((fin.counters.frames_in, fin.counters.statuses), (60, 60));
     assert!(fin.failed.is_none());
 }
 
 #[test]
 fn statistics_and_capture_come_from_every_thread() {
-    let path = std::env::temp_dir().join(format!("sdmac-mediumd-threads-{}.pcapng", std::process::id()));
+    let path =
+        std::env::temp_dir().join(format!("sdmac-mediumd-threads-{}.pcapng", std::process::id()));
     let capture = Arc::new(Mutex::new(Capture::create(&path).unwrap()));
     let mut setup = snr30(vec![A, B, C, D]);
     setup.capture = true;
@@ -359,7 +433,11 @@ fn statistics_and_capture_come_from_every_thread() {
     for (what, stats) in [("published", &live.0), ("final", &fin.stats)] {
         let mut stats = stats.clone();
         stats.sort_by_key(|s| (s.0, s.1));
-        assert_eq!(stats.iter().map(|s| (s.0, s.1)).collect::<Vec<_>>(), vec![(0, 2412), (0, 2437)], "{what}");
+        assert_eq!(
+            stats.iter().map(|s| (s.0, s.1)).collect::<Vec<_>>(),
+            vec![(0, 2412), (0, 2437)],
+            "{what}"
+        );
         for (_, freq, s) in &stats {
             assert_eq!(s.attempts.iter().sum::<u64>(), 10, "{what}, {freq} MHz: {s:?}");
         }
@@ -403,25 +481,40 @@ fn coalescing_sends_a_delivery_with_its_status() {
     let steps = vec![Step::Kernel(kernel_frame(A, &data(A, B, 200, 1), 2412, R6M, 1))];
     let apart = paced(snr30(vec![A, B]), &steps, 0);
     assert_eq!(apart.len(), 2, "without coalescing: delivery and status each at its own time");
-    assert_eq!(paced(snr30(vec![A, B]), &steps, 59_000).len(), 2, "59 µs is shorter than SIFS + ACK");
+    assert_eq!(
+        paced(snr30(vec![A, B]), &steps, 59_000).len(),
+        2,
+        "59 µs is shorter than SIFS + ACK"
+    );
     let together = paced(snr30(vec![A, B]), &steps, 60_000);
     assert_eq!(together.len(), 1, "60 µs: one datagram");
-    assert_eq!(comparable(&decode(&apart)), comparable(&decode(&together)), "the same outputs either way");
+    assert_eq!(
+        comparable(&decode(&apart)),
+        comparable(&decode(&together)),
+        "the same outputs either way"
+    );
     // A broadcast has one output time (delivery and status at the DATA's end).
     let bcast = vec![Step::Kernel(kernel_frame(A, &data(A, BCAST, 200, 2), 2412, R6M, 2))];
     assert_eq!(paced(snr30(vec![A, B]), &bcast, 0).len(), 1);
     // Two exchanges (the second 2.7 ms long) are not joined by a 100 µs window.
-    let two = vec![steps[0].clone(), Step::Kernel(kernel_frame(B, &data(B, A, 2000, 3), 2412, R6M, 2))];
+    let two =
+        vec![steps[0].clone(), Step::Kernel(kernel_frame(B, &data(B, A, 2000, 3), 2412, R6M, 2))];
     let sent = paced(snr30(vec![A, B]), &two, 100_000);
     assert_eq!(statuses(&decode(&sent)), 2);
-    assert_eq!(sent.len(), 2, "one datagram per exchange: {:?}", sent.iter().map(|d| decode(std::slice::from_ref(d))).collect::<Vec<_>>());
+    assert_eq!(
+        sent.len(),
+        2,
+        "one datagram per exchange: {:?}",
+        sent.iter().map(|d| decode(std::slice::from_ref(d))).collect::<Vec<_>>()
+    );
 }
 
 #[test]
 fn coalescing_on_threads() {
     let steps = vec![Step::Kernel(kernel_frame(A, &data(A, B, 200, 1), 2412, R6M, 1))];
     let (apart, _) = threaded_coalescing(snr30(vec![A, B]), &steps, 1, None, 0);
-    let (together, sent_together) = threaded_coalescing(snr30(vec![A, B]), &steps, 1, None, 200_000);
+    let (together, sent_together) =
+        threaded_coalescing(snr30(vec![A, B]), &steps, 1, None, 200_000);
     assert_eq!(statuses(&together.seen), 1);
     assert_eq!(comparable(&apart.seen), comparable(&together.seen), "the same outputs either way");
     // However late the worker wakes, a 200 µs window covers SIFS + ACK.

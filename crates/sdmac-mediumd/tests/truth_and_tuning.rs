@@ -5,7 +5,9 @@
 mod common;
 
 use common::*;
-use sdmac_control::ext::{Edca, ExtRequest, ExtResult, ReplyBody, TruthCause, TruthOutcome, TruthRecord};
+use sdmac_control::ext::{
+    Edca, ExtRequest, ExtResult, ReplyBody, TruthCause, TruthOutcome, TruthRecord,
+};
 use sdmac_control::Request;
 use sdmac_mediumd::control_apply::apply;
 use sdmac_mediumd::control_ext::apply_ext;
@@ -17,7 +19,11 @@ const A: MacAddress = MacAddress([0x02, 0, 0, 0, 0, 0]);
 const B: MacAddress = MacAddress([0x02, 0, 0, 0, 1, 0]);
 
 fn prob_medium(p: f64) -> HwsimMedium {
-    HwsimMedium::new(Setup { interfaces: vec![A, B], model: LinkModel::Prob { default_prob: 0.0, links: vec![(A, B, p)] }, ..Setup::default() })
+    HwsimMedium::new(Setup {
+        interfaces: vec![A, B],
+        model: LinkModel::Prob { default_prob: 0.0, links: vec![(A, B, p)] },
+        ..Setup::default()
+    })
 }
 
 /// Sends `n` frames A → B one after the other (each after the previous one's
@@ -57,7 +63,10 @@ fn one_record_per_status_and_the_ld_share_is_the_links() {
         assert_eq!(r.cookie, *cookie);
         assert_eq!((r.transmitter, r.ta, r.ra), (hw_addr_of(A), A, B));
         assert_eq!(*acked, r.outcome == TruthOutcome::Acked, "{r:?}");
-        assert_eq!(r.attempts[..r.n_entries as usize].iter().map(|a| a.count).collect::<Vec<_>>(), *attempts);
+        assert_eq!(
+            r.attempts[..r.n_entries as usize].iter().map(|a| a.count).collect::<Vec<_>>(),
+            *attempts
+        );
         assert_eq!(r.attempts[0].kbps, 54_000);
         assert_eq!(r.ac, 1, "non-QoS data goes on BE");
         assert!(r.t_arrival_ns <= r.t_first_start_ns && r.t_first_start_ns < r.t_end_ns, "{r:?}");
@@ -96,9 +105,13 @@ fn refused_broadcast_and_shutdown_frames_have_records_too() {
     m.take_truth(&mut records);
     let statuses = out.iter().filter(|o| matches!(o, Output::TxStatus { .. })).count();
     assert_eq!(records.len(), statuses);
-    let by = |c: u64| records.iter().find(|r| r.cookie == c).unwrap_or_else(|| panic!("record of {c}"));
+    let by =
+        |c: u64| records.iter().find(|r| r.cookie == c).unwrap_or_else(|| panic!("record of {c}"));
     assert_eq!((by(1).outcome, by(1).cause), (TruthOutcome::Dropped, TruthCause::Malformed));
-    assert_eq!((by(2).outcome, by(2).cause, by(2).attempts[0].kbps), (TruthOutcome::Dropped, TruthCause::NoUsableRate, 0));
+    assert_eq!(
+        (by(2).outcome, by(2).cause, by(2).attempts[0].kbps),
+        (TruthOutcome::Dropped, TruthCause::NoUsableRate, 0)
+    );
     assert_eq!((by(3).outcome, by(3).no_ack, by(3).delivered), (TruthOutcome::NoAck, true, true));
     assert_eq!((by(4).outcome, by(4).cause), (TruthOutcome::Dropped, TruthCause::Shutdown));
     // Off: nothing is kept.
@@ -122,39 +135,87 @@ fn edca_is_set_before_and_after_a_station_joins_and_read_back() {
     assert_eq!((r.tag, r.result), (1, ExtResult::NoChannel));
     let r = apply_ext(&mut m, &ExtRequest::SetEdca { tag: 2, station: A, ac: 1, params: p });
     assert_eq!((r.kind, r.tag, r.result), (0x85, 2, ExtResult::Ok));
-    assert_eq!(apply_ext(&mut m, &ExtRequest::GetEdca { tag: 3, station: A, ac: 1 }).body, ReplyBody::Edca { ac: 1, params: p });
+    assert_eq!(
+        apply_ext(&mut m, &ExtRequest::GetEdca { tag: 3, station: A, ac: 1 }).body,
+        ReplyBody::Edca { ac: 1, params: p }
+    );
     // The station joins a channel: it gets what was set, the other ACs their defaults.
     one_by_one(&mut m, 1, 1);
-    assert_eq!(apply_ext(&mut m, &ExtRequest::GetEdca { tag: 4, station: A, ac: 1 }).body, ReplyBody::Edca { ac: 1, params: p });
+    assert_eq!(
+        apply_ext(&mut m, &ExtRequest::GetEdca { tag: 4, station: A, ac: 1 }).body,
+        ReplyBody::Edca { ac: 1, params: p }
+    );
     let vo = apply_ext(&mut m, &ExtRequest::GetEdca { tag: 5, station: hw_addr_of(A), ac: 3 });
-    assert_eq!(vo.body, ReplyBody::Edca { ac: 3, params: edca(2, 3, 7, 1504) }, "802.11n at 2.4 GHz: VO's defaults");
+    assert_eq!(
+        vo.body,
+        ReplyBody::Edca { ac: 3, params: edca(2, 3, 7, 1504) },
+        "802.11n at 2.4 GHz: VO's defaults"
+    );
     // Set on the live medium.
     let vi = edca(3, 7, 15, 3008);
-    assert_eq!(apply_ext(&mut m, &ExtRequest::SetEdca { tag: 6, station: A, ac: 2, params: vi }).result, ExtResult::Ok);
-    assert_eq!(apply_ext(&mut m, &ExtRequest::GetEdca { tag: 7, station: A, ac: 2 }).body, ReplyBody::Edca { ac: 2, params: vi });
+    assert_eq!(
+        apply_ext(&mut m, &ExtRequest::SetEdca { tag: 6, station: A, ac: 2, params: vi }).result,
+        ExtResult::Ok
+    );
+    assert_eq!(
+        apply_ext(&mut m, &ExtRequest::GetEdca { tag: 7, station: A, ac: 2 }).body,
+        ReplyBody::Edca { ac: 2, params: vi }
+    );
 }
 
 #[test]
 fn bad_edca_and_ack_timeout_requests_get_their_codes() {
     let mut m = prob_medium(0.0);
     let ok = edca(2, 15, 1023, 0);
-    let set = |m: &mut HwsimMedium, station, ac, params| apply_ext(m, &ExtRequest::SetEdca { tag: 9, station, ac, params }).result;
+    let set = |m: &mut HwsimMedium, station, ac, params| {
+        apply_ext(m, &ExtRequest::SetEdca { tag: 9, station, ac, params }).result
+    };
     assert_eq!(set(&mut m, MacAddress([2, 9, 9, 9, 9, 9]), 1, ok), ExtResult::UnknownStation);
     assert_eq!(set(&mut m, A, 4, ok), ExtResult::BadAc);
     assert_eq!(set(&mut m, A, 1, edca(0, 15, 1023, 0)), ExtResult::OutOfRange, "AIFSN 0");
     assert_eq!(set(&mut m, A, 1, edca(2, 16, 1023, 0)), ExtResult::OutOfRange, "CWmin not 2^k-1");
     assert_eq!(set(&mut m, A, 1, edca(2, 1023, 15, 0)), ExtResult::OutOfRange, "CWmin > CWmax");
-    assert_eq!(set(&mut m, A, 1, edca(2, 15, 65535, 0)), ExtResult::OutOfRange, "CWmax above 32767");
-    assert_eq!(set(&mut m, A, 1, edca(2, 15, 1023, 8161)), ExtResult::OutOfRange, "TXOP limit above 8160 µs");
-    assert_eq!(apply_ext(&mut m, &ExtRequest::GetEdca { tag: 1, station: A, ac: 9 }).result, ExtResult::BadAc);
-    let ack = |m: &mut HwsimMedium, station, ns| apply_ext(m, &ExtRequest::SetAckTimeout { tag: 1, station, ns }).result;
+    assert_eq!(
+        set(&mut m, A, 1, edca(2, 15, 65535, 0)),
+        ExtResult::OutOfRange,
+        "CWmax above 32767"
+    );
+    assert_eq!(
+        set(&mut m, A, 1, edca(2, 15, 1023, 8161)),
+        ExtResult::OutOfRange,
+        "TXOP limit above 8160 µs"
+    );
+    assert_eq!(
+        apply_ext(&mut m, &ExtRequest::GetEdca { tag: 1, station: A, ac: 9 }).result,
+        ExtResult::BadAc
+    );
+    let ack = |m: &mut HwsimMedium, station, ns| {
+        apply_ext(m, &ExtRequest::SetAckTimeout { tag: 1, station, ns }).result
+    };
     assert_eq!(ack(&mut m, A, 999), ExtResult::OutOfRange);
     assert_eq!(ack(&mut m, A, 10_000_001), ExtResult::OutOfRange);
     assert_eq!(ack(&mut m, MacAddress([2, 9, 9, 9, 9, 9]), 50_000), ExtResult::UnknownStation);
-    assert_eq!(apply_ext(&mut m, &ExtRequest::GetAckTimeout { tag: 1, station: MacAddress([2, 9, 9, 9, 9, 9]) }).result, ExtResult::UnknownStation);
-    assert_eq!(apply_ext(&mut m, &ExtRequest::GetLink { tag: 1, from: A, to: MacAddress([2, 9, 9, 9, 9, 9]) }).result, ExtResult::UnknownStation);
+    assert_eq!(
+        apply_ext(
+            &mut m,
+            &ExtRequest::GetAckTimeout { tag: 1, station: MacAddress([2, 9, 9, 9, 9, 9]) }
+        )
+        .result,
+        ExtResult::UnknownStation
+    );
+    assert_eq!(
+        apply_ext(
+            &mut m,
+            &ExtRequest::GetLink { tag: 1, from: A, to: MacAddress([2, 9, 9, 9, 9, 9]) }
+        )
+        .result,
+        ExtResult::UnknownStation
+    );
     // Nothing was changed by the refused requests.
-    assert_eq!(apply_ext(&mut m, &ExtRequest::GetEdca { tag: 1, station: A, ac: 1 }).result, ExtResult::NoChannel);
+    assert_eq!(
+        apply_ext(&mut m, &ExtRequest::GetEdca { tag: 1, station: A, ac: 1 }).result,
+        ExtResult::NoChannel
+    );
 }
 
 #[test]
@@ -168,22 +229,43 @@ fn a_short_ack_timeout_applies_to_the_live_medium() {
     assert_eq!(r.result, ExtResult::Ok);
     assert!(phy > 10_000, "{phy}");
     // 1 µs: the ACK cannot start before the sender gives up.
-    assert_eq!(apply_ext(&mut m, &ExtRequest::SetAckTimeout { tag: 2, station: A, ns: 1_000 }).result, ExtResult::Ok);
-    assert_eq!(apply_ext(&mut m, &ExtRequest::GetAckTimeout { tag: 3, station: A }).body, ReplyBody::AckTimeout(1_000));
+    assert_eq!(
+        apply_ext(&mut m, &ExtRequest::SetAckTimeout { tag: 2, station: A, ns: 1_000 }).result,
+        ExtResult::Ok
+    );
+    assert_eq!(
+        apply_ext(&mut m, &ExtRequest::GetAckTimeout { tag: 3, station: A }).body,
+        ReplyBody::AckTimeout(1_000)
+    );
     let (statuses, records) = one_by_one(&mut m, 5, 1);
     assert!(statuses.iter().all(|s| !s.1), "{statuses:?}");
-    assert!(records.iter().all(|r| r.outcome == TruthOutcome::AckLost && r.delivered), "{records:?}");
+    assert!(
+        records.iter().all(|r| r.outcome == TruthOutcome::AckLost && r.delivered),
+        "{records:?}"
+    );
     // 0: the PHY's again.
     apply_ext(&mut m, &ExtRequest::SetAckTimeout { tag: 4, station: A, ns: 0 });
-    assert_eq!(apply_ext(&mut m, &ExtRequest::GetAckTimeout { tag: 5, station: A }).body, ReplyBody::AckTimeout(phy));
+    assert_eq!(
+        apply_ext(&mut m, &ExtRequest::GetAckTimeout { tag: 5, station: A }).body,
+        ReplyBody::AckTimeout(phy)
+    );
     let (statuses, _) = one_by_one(&mut m, 5, 1);
     assert!(statuses.iter().all(|s| s.1));
 }
 
 #[test]
 fn link_values_set_through_mininet_requests_are_read_back() {
-    let mut m = HwsimMedium::new(Setup { interfaces: vec![A, B], model: LinkModel::Snr { default_snr_db: 25.0, links: vec![] }, ..Setup::default() });
-    let get = |m: &mut HwsimMedium, from, to| match apply_ext(m, &ExtRequest::GetLink { tag: 1, from, to }).body {
+    let mut m = HwsimMedium::new(Setup {
+        interfaces: vec![A, B],
+        model: LinkModel::Snr { default_snr_db: 25.0, links: vec![] },
+        ..Setup::default()
+    });
+    let get = |m: &mut HwsimMedium, from, to| match apply_ext(
+        m,
+        &ExtRequest::GetLink { tag: 1, from, to },
+    )
+    .body
+    {
         ReplyBody::Link { snr_db, error_prob } => (snr_db, error_prob),
         b => panic!("{b:?}"),
     };
@@ -197,7 +279,14 @@ fn link_values_set_through_mininet_requests_are_read_back() {
     assert!((p - 0.3).abs() < 1e-9, "{p}");
     assert_eq!(get(&mut m, B, A), (12.0, 0.0), "one direction only");
     // Links that follow positions have no fixed value.
-    let pl = LinkModel::PathLoss { model: sdmac_phy::propagation::PathLoss::FreeSpace { sl_db: 0.0 }, positions: vec![], tx_power_dbm: vec![] };
+    let pl = LinkModel::PathLoss {
+        model: sdmac_phy::propagation::PathLoss::FreeSpace { sl_db: 0.0 },
+        positions: vec![],
+        tx_power_dbm: vec![],
+    };
     let mut m = HwsimMedium::new(Setup { interfaces: vec![A, B], model: pl, ..Setup::default() });
-    assert_eq!(apply_ext(&mut m, &ExtRequest::GetLink { tag: 1, from: A, to: B }).result, ExtResult::WrongMode);
+    assert_eq!(
+        apply_ext(&mut m, &ExtRequest::GetLink { tag: 1, from: A, to: B }).result,
+        ExtResult::WrongMode
+    );
 }

@@ -129,21 +129,13 @@ impl<'a> Attr<'a> {
     /// The payload as a u16 (exactly 2 bytes; host order unless `NLA_F_NET_BYTEORDER`).
     pub fn u16(&self) -> Result<u16> {
         let b = self.fixed::<2>("expected a 2-byte u16")?;
-        Ok(if self.is_net_byteorder() {
-            u16::from_be_bytes(b)
-        } else {
-            u16::from_ne_bytes(b)
-        })
+        Ok(if self.is_net_byteorder() { u16::from_be_bytes(b) } else { u16::from_ne_bytes(b) })
     }
 
     /// The payload as a u32 (exactly 4 bytes; host order unless `NLA_F_NET_BYTEORDER`).
     pub fn u32(&self) -> Result<u32> {
         let b = self.fixed::<4>("expected a 4-byte u32")?;
-        Ok(if self.is_net_byteorder() {
-            u32::from_be_bytes(b)
-        } else {
-            u32::from_ne_bytes(b)
-        })
+        Ok(if self.is_net_byteorder() { u32::from_be_bytes(b) } else { u32::from_ne_bytes(b) })
     }
 
     /// The payload as an i32 (a u32 reinterpreted).
@@ -154,11 +146,7 @@ impl<'a> Attr<'a> {
     /// The payload as a u64 (exactly 8 bytes; host order unless `NLA_F_NET_BYTEORDER`).
     pub fn u64(&self) -> Result<u64> {
         let b = self.fixed::<8>("expected an 8-byte u64")?;
-        Ok(if self.is_net_byteorder() {
-            u64::from_be_bytes(b)
-        } else {
-            u64::from_ne_bytes(b)
-        })
+        Ok(if self.is_net_byteorder() { u64::from_be_bytes(b) } else { u64::from_ne_bytes(b) })
     }
 
     /// The payload as a 6-byte MAC address.
@@ -202,13 +190,7 @@ impl<'a> Attrs<'a> {
     /// Walks the attributes in `buf`, which starts at `base` in the caller's buffer
     /// (used in error offsets); `name` names the attribute types for errors.
     pub fn new(buf: &'a [u8], base: usize, name: NameFn) -> Attrs<'a> {
-        Attrs {
-            buf,
-            pos: 0,
-            base,
-            name,
-            done: false,
-        }
+        Attrs { buf, pos: 0, base, name, done: false }
     }
 }
 
@@ -267,12 +249,7 @@ impl<'a> Iterator for Attrs<'a> {
             };
             return fail(e, self);
         }
-        let attr = Attr {
-            raw_type,
-            offset,
-            payload: &rest[NLA_HDRLEN..len],
-            name: self.name,
-        };
+        let attr = Attr { raw_type, offset, payload: &rest[NLA_HDRLEN..len], name: self.name };
         self.pos = self.pos.saturating_add(align4(len)).min(self.buf.len());
         Some(Ok(attr))
     }
@@ -297,10 +274,7 @@ impl<'a> RawAttr<'a> {
 
 impl<'a> From<Attr<'a>> for RawAttr<'a> {
     fn from(a: Attr<'a>) -> Self {
-        RawAttr {
-            raw_type: a.raw_type(),
-            payload: a.payload(),
-        }
+        RawAttr { raw_type: a.raw_type(), payload: a.payload() }
     }
 }
 
@@ -328,19 +302,14 @@ impl<'b> AttrWriter<'b> {
     }
 
     fn reserve(&mut self, what: &'static str, n: usize) -> Result<&mut [u8]> {
-        let end = self.pos.checked_add(n).ok_or(Error::InvalidInput {
-            what,
-            reason: "too large",
-        })?;
+        let end =
+            self.pos.checked_add(n).ok_or(Error::InvalidInput { what, reason: "too large" })?;
         let have = self.buf.len();
-        let out = self
-            .buf
-            .get_mut(self.pos..end)
-            .ok_or(Error::BufferTooSmall {
-                what,
-                need: end,
-                have,
-            })?;
+        let out = self.buf.get_mut(self.pos..end).ok_or(Error::BufferTooSmall {
+            what,
+            need: end,
+            have,
+        })?;
         self.pos = end;
         Ok(out)
     }
@@ -364,8 +333,7 @@ impl<'b> AttrWriter<'b> {
 
     /// Appends bytes as they are (already encoded attributes); no padding is added.
     pub fn put_bytes(&mut self, raw: &[u8]) -> Result<()> {
-        self.reserve("netlink attributes", raw.len())?
-            .copy_from_slice(raw);
+        self.reserve("netlink attributes", raw.len())?.copy_from_slice(raw);
         Ok(())
     }
 
@@ -422,13 +390,10 @@ impl<'b> AttrWriter<'b> {
             what: "nested netlink attribute",
             reason: "longer than 65535 bytes (nla_len is a u16)",
         })?;
-        let hdr = self
-            .buf
-            .get_mut(start..start + 2)
-            .ok_or(Error::InvalidInput {
-                what: "nested netlink attribute",
-                reason: "bad start token",
-            })?;
+        let hdr = self.buf.get_mut(start..start + 2).ok_or(Error::InvalidInput {
+            what: "nested netlink attribute",
+            reason: "bad start token",
+        })?;
         hdr.copy_from_slice(&len.to_ne_bytes());
         Ok(())
     }
@@ -484,38 +449,14 @@ mod tests {
         buf[2..4].copy_from_slice(&7u16.to_ne_bytes());
         let r = collect(&buf);
         assert_eq!(r.len(), 1);
-        assert!(matches!(
-            r[0],
-            Err(Error::Attribute {
-                attr: 7,
-                offset: 100,
-                len: 2,
-                ..
-            })
-        ));
+        assert!(matches!(r[0], Err(Error::Attribute { attr: 7, offset: 100, len: 2, .. })));
         // nla_len past the end
         buf[0..2].copy_from_slice(&40u16.to_ne_bytes());
         let r = collect(&buf);
-        assert!(matches!(
-            r[0],
-            Err(Error::Attribute {
-                attr: 7,
-                offset: 100,
-                len: 40,
-                ..
-            })
-        ));
+        assert!(matches!(r[0], Err(Error::Attribute { attr: 7, offset: 100, len: 40, .. })));
         // 3 stray non-zero bytes
         let r = collect(&[1, 2, 3]);
-        assert!(matches!(
-            r[0],
-            Err(Error::Truncated {
-                offset: 100,
-                need: 104,
-                have: 103,
-                ..
-            })
-        ));
+        assert!(matches!(r[0], Err(Error::Truncated { offset: 100, need: 104, have: 103, .. })));
         // 3 zero bytes of padding are fine
         assert!(collect(&[0, 0, 0]).is_empty());
     }
@@ -537,15 +478,7 @@ mod tests {
         buf[0..2].copy_from_slice(&7u16.to_ne_bytes());
         buf[2..4].copy_from_slice(&4u16.to_ne_bytes());
         let a = collect(&buf)[0].unwrap();
-        assert!(matches!(
-            a.u32(),
-            Err(Error::Attribute {
-                attr: 4,
-                len: 3,
-                offset: 100,
-                ..
-            })
-        ));
+        assert!(matches!(a.u32(), Err(Error::Attribute { attr: 4, len: 3, offset: 100, .. })));
         assert!(a.u64().is_err() && a.mac().is_err() && a.u16().is_err());
     }
 
@@ -573,14 +506,7 @@ mod tests {
     fn writer_reports_small_buffers() {
         let mut buf = [0u8; 6];
         let mut w = AttrWriter::new(&mut buf);
-        assert!(matches!(
-            w.put(1, &[0; 6]),
-            Err(Error::BufferTooSmall {
-                need: 12,
-                have: 6,
-                ..
-            })
-        ));
+        assert!(matches!(w.put(1, &[0; 6]), Err(Error::BufferTooSmall { need: 12, have: 6, .. })));
         assert!(matches!(
             AttrWriter::new(&mut [0u8; 8]).put(1, &vec![0u8; 70000]),
             Err(Error::InvalidInput { .. })

@@ -30,10 +30,7 @@ impl GenlHeader {
     /// caller's buffer). The reserved field is ignored.
     pub fn parse(payload: &[u8], base: usize) -> Result<GenlHeader> {
         need("genlmsghdr", payload, 0, GENL_HDRLEN, base)?;
-        Ok(GenlHeader {
-            cmd: payload[0],
-            version: payload[1],
-        })
+        Ok(GenlHeader { cmd: payload[0], version: payload[1] })
     }
 
     /// Writes the header (reserved = 0) into the first 4 bytes of `buf`.
@@ -234,13 +231,8 @@ pub mod ctrl {
         pub fn emit(&self, flags: u16, seq: u32, pid: u32, buf: &mut [u8]) -> Result<usize> {
             check_name(self.name)?;
             let hdr = NlHeader::request(GENL_ID_CTRL, flags, seq, pid);
-            let genl = GenlHeader {
-                cmd: CMD_GETFAMILY,
-                version: CTRL_VERSION,
-            };
-            emit_message(&hdr, genl, buf, |w| {
-                w.put_str_nul(ATTR_FAMILY_NAME, self.name)
-            })
+            let genl = GenlHeader { cmd: CMD_GETFAMILY, version: CTRL_VERSION };
+            emit_message(&hdr, genl, buf, |w| w.put_str_nul(ATTR_FAMILY_NAME, self.name))
         }
 
         /// Parses a GETFAMILY request (what the kernel receives).
@@ -292,10 +284,7 @@ pub mod ctrl {
     impl<'a> FamilyInfo<'a> {
         /// The id of the multicast group `name`.
         pub fn mcast_group_id(&self, name: &str) -> Option<u32> {
-            self.mcast_groups
-                .iter()
-                .find(|g| g.name == name)
-                .map(|g| g.id)
+            self.mcast_groups.iter().find(|g| g.name == name).map(|g| g.id)
         }
 
         /// Parses a `CTRL_CMD_NEWFAMILY` message. `CTRL_ATTR_FAMILY_ID` and
@@ -304,11 +293,8 @@ pub mod ctrl {
         pub fn parse(packet: &NlPacket<'a>) -> Result<FamilyInfo<'a>> {
             let m = GenlMsg::parse(packet)?;
             check_cmd(&m, CMD_NEWFAMILY)?;
-            let missing = |attr, name| Error::MissingAttribute {
-                msg: "CTRL_CMD_NEWFAMILY",
-                attr,
-                name,
-            };
+            let missing =
+                |attr, name| Error::MissingAttribute { msg: "CTRL_CMD_NEWFAMILY", attr, name };
             let (mut id, mut name) = (None, None);
             let mut info = FamilyInfo::default();
             for a in m.attrs(attr_name) {
@@ -365,14 +351,8 @@ pub mod ctrl {
         /// operations), for tests and fakes of the kernel side.
         pub fn emit(&self, hdr: &NlHeader, buf: &mut [u8]) -> Result<usize> {
             check_name(self.name)?;
-            let hdr = NlHeader {
-                ty: GENL_ID_CTRL,
-                ..*hdr
-            };
-            let genl = GenlHeader {
-                cmd: CMD_NEWFAMILY,
-                version: 2,
-            };
+            let hdr = NlHeader { ty: GENL_ID_CTRL, ..*hdr };
+            let genl = GenlHeader { cmd: CMD_NEWFAMILY, version: 2 };
             emit_message(&hdr, genl, buf, |w| {
                 w.put_u16(ATTR_FAMILY_ID, self.id)?;
                 w.put_str_nul(ATTR_FAMILY_NAME, self.name)?;
@@ -409,11 +389,9 @@ mod tests {
     #[test]
     fn getfamily_request_golden_bytes() {
         let mut buf = [0u8; 64];
-        let n = GetFamily {
-            name: "MAC80211_HWSIM",
-        }
-        .emit(flags::REQUEST | flags::ACK, 1, 0, &mut buf)
-        .unwrap();
+        let n = GetFamily { name: "MAC80211_HWSIM" }
+            .emit(flags::REQUEST | flags::ACK, 1, 0, &mut buf)
+            .unwrap();
         #[rustfmt::skip]
         let expect: [u8; 40] = [
             40, 0, 0, 0,   0x10, 0,   5, 0,   1, 0, 0, 0,   0, 0, 0, 0, // nlmsghdr
@@ -422,20 +400,10 @@ mod tests {
             0,                                                            // pad
         ];
         assert_eq!(&buf[..n], &expect);
-        assert_eq!(
-            n,
-            GetFamily {
-                name: "MAC80211_HWSIM"
-            }
-            .buffer_len()
-        );
+        assert_eq!(n, GetFamily { name: "MAC80211_HWSIM" }.buffer_len());
         let p = NlPacket::new_checked(&buf[..n]).unwrap();
         assert_eq!(GetFamily::parse(&p).unwrap().name, "MAC80211_HWSIM");
-        assert!(GetFamily {
-            name: "THIS_NAME_IS_TOO_LONG"
-        }
-        .emit(0, 0, 0, &mut buf)
-        .is_err());
+        assert!(GetFamily { name: "THIS_NAME_IS_TOO_LONG" }.emit(0, 0, 0, &mut buf).is_err());
     }
 
     #[test]
@@ -466,21 +434,13 @@ mod tests {
             (info.id, info.name, info.version, info.max_attr),
             (0x1d, "MAC80211_HWSIM", 1, 22)
         );
-        assert_eq!(
-            info.mcast_groups,
-            vec![McastGroup {
-                name: "config",
-                id: 9
-            }]
-        );
+        assert_eq!(info.mcast_groups, vec![McastGroup { name: "config", id: 9 }]);
         assert_eq!(info.mcast_group_id("config"), Some(9));
         assert_eq!(info.mcast_group_id("other"), None);
 
         // emit -> parse round trip (without the OPS attribute)
         let mut buf = [0u8; 256];
-        let n = info
-            .emit(&NlHeader::request(0, 0, 1, 12345), &mut buf)
-            .unwrap();
+        let n = info.emit(&NlHeader::request(0, 0, 1, 12345), &mut buf).unwrap();
         assert_eq!(n, info.buffer_len());
         assert_eq!(n, reply.len() - 8);
         let back = FamilyInfo::parse(&NlPacket::new_checked(&buf[..n]).unwrap()).unwrap();
@@ -489,11 +449,7 @@ mod tests {
 
     #[test]
     fn newfamily_without_id_is_an_error() {
-        let info = FamilyInfo {
-            id: 3,
-            name: "x",
-            ..Default::default()
-        };
+        let info = FamilyInfo { id: 3, name: "x", ..Default::default() };
         let mut buf = [0u8; 128];
         let n = info.emit(&NlHeader::default(), &mut buf).unwrap();
         // turn FAMILY_ID (type 1 at offset 22) into an unknown type 99
@@ -504,17 +460,6 @@ mod tests {
         buf[22] = 1;
         buf[20] = 8;
         let e = FamilyInfo::parse(&NlPacket::new_checked(&buf[..n]).unwrap()).unwrap_err();
-        assert!(
-            matches!(
-                e,
-                Error::Attribute {
-                    attr: 1,
-                    offset: 20,
-                    len: 4,
-                    ..
-                }
-            ),
-            "{e}"
-        );
+        assert!(matches!(e, Error::Attribute { attr: 1, offset: 20, len: 4, .. }), "{e}");
     }
 }

@@ -332,10 +332,7 @@ pub struct TxRateFlags {
 
 impl TxRateFlags {
     /// The end-of-series marker `{-1, 0}`.
-    pub const END: TxRateFlags = TxRateFlags {
-        idx: -1,
-        flags: RateFlags(0),
-    };
+    pub const END: TxRateFlags = TxRateFlags { idx: -1, flags: RateFlags(0) };
 
     /// An entry.
     pub const fn new(idx: i8, flags: RateFlags) -> TxRateFlags {
@@ -364,10 +361,7 @@ pub fn decode_tx_info(a: &Attr<'_>) -> Result<[TxRate; TX_MAX_RATES]> {
         .payload()
         .try_into()
         .map_err(|_| a.error("expected 4 entries of {s8 idx, u8 count} (8 bytes)"))?;
-    Ok(core::array::from_fn(|i| TxRate {
-        idx: b[2 * i] as i8,
-        count: b[2 * i + 1],
-    }))
+    Ok(core::array::from_fn(|i| TxRate { idx: b[2 * i] as i8, count: b[2 * i + 1] }))
 }
 
 /// Encodes `TX_INFO_FLAGS` (12 bytes, packed 3-byte entries, u16 in host order).
@@ -725,10 +719,7 @@ impl<'a> HwsimMsg<'a> {
                     HwsimMsg::DelMacAddr(ev)
                 }
             }
-            cmd => HwsimMsg::Unknown {
-                cmd,
-                attrs: m.attrs,
-            },
+            cmd => HwsimMsg::Unknown { cmd, attrs: m.attrs },
         })
     }
 
@@ -853,10 +844,7 @@ impl<'a> HwsimMsg<'a> {
     pub fn emit(&self, hdr: &NlHeader, buf: &mut [u8]) -> Result<usize> {
         let len = NLMSG_HDRLEN + GENL_HDRLEN + self.count_attrs()?;
         room(cmd_name(self.cmd()), len, buf.len())?;
-        let genl = GenlHeader {
-            cmd: self.cmd(),
-            version: VERSION,
-        };
+        let genl = GenlHeader { cmd: self.cmd(), version: VERSION };
         emit_message(hdr, genl, &mut buf[..len], |w| match self {
             HwsimMsg::Unknown { attrs, .. } => w.put_bytes(attrs),
             m => m.write_attrs(w),

@@ -145,31 +145,13 @@ pub enum Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            Error::Truncated {
-                what,
-                offset,
-                need,
-                have,
-            } => {
-                write!(
-                    f,
-                    "{what} truncated at offset {offset}: need {need} bytes, have {have}"
-                )
+            Error::Truncated { what, offset, need, have } => {
+                write!(f, "{what} truncated at offset {offset}: need {need} bytes, have {have}")
             }
-            Error::Malformed {
-                what,
-                offset,
-                reason,
-            } => {
+            Error::Malformed { what, offset, reason } => {
                 write!(f, "{what} malformed at offset {offset}: {reason}")
             }
-            Error::Attribute {
-                attr,
-                name,
-                offset,
-                len,
-                reason,
-            } => write!(
+            Error::Attribute { attr, name, offset, len, reason } => write!(
                 f,
                 "{name} (attribute type {attr}) at offset {offset}: {reason} (length {len})"
             ),
@@ -177,10 +159,7 @@ impl fmt::Display for Error {
                 write!(f, "{msg} lacks {name} (attribute type {attr})")
             }
             Error::BufferTooSmall { what, need, have } => {
-                write!(
-                    f,
-                    "buffer too small for {what}: need {need} bytes, have {have}"
-                )
+                write!(f, "buffer too small for {what}: need {need} bytes, have {have}")
             }
             Error::InvalidInput { what, reason } => write!(f, "invalid {what}: {reason}"),
         }
@@ -278,33 +257,16 @@ mod tests {
             e.to_string(),
             "HWSIM_ATTR_TX_INFO (attribute type 7) at offset 36: expected 8 bytes (length 6)"
         );
-        let e = Error::MissingAttribute {
-            msg: "HWSIM_CMD_FRAME",
-            attr: 8,
-            name: "HWSIM_ATTR_COOKIE",
-        };
-        assert_eq!(
-            e.to_string(),
-            "HWSIM_CMD_FRAME lacks HWSIM_ATTR_COOKIE (attribute type 8)"
-        );
-        let e = Error::Truncated {
-            what: "nlmsghdr",
-            offset: 0,
-            need: 16,
-            have: 3,
-        };
-        assert_eq!(
-            e.to_string(),
-            "nlmsghdr truncated at offset 0: need 16 bytes, have 3"
-        );
+        let e =
+            Error::MissingAttribute { msg: "HWSIM_CMD_FRAME", attr: 8, name: "HWSIM_ATTR_COOKIE" };
+        assert_eq!(e.to_string(), "HWSIM_CMD_FRAME lacks HWSIM_ATTR_COOKIE (attribute type 8)");
+        let e = Error::Truncated { what: "nlmsghdr", offset: 0, need: 16, have: 3 };
+        assert_eq!(e.to_string(), "nlmsghdr truncated at offset 0: need 16 bytes, have 3");
     }
 
     #[test]
     fn align_rounds_up_and_saturates() {
-        assert_eq!(
-            (align4(0), align4(1), align4(4), align4(6), align4(10)),
-            (0, 4, 4, 8, 12)
-        );
+        assert_eq!((align4(0), align4(1), align4(4), align4(6), align4(10)), (0, 4, 4, 8, 12));
         assert_eq!(align4(usize::MAX) % 4, 0);
     }
 }

@@ -99,13 +99,7 @@ pub struct NlHeader {
 impl NlHeader {
     /// A header for a message to emit (`len` is filled in by `emit`).
     pub const fn request(ty: u16, flags: u16, seq: u32, pid: u32) -> NlHeader {
-        NlHeader {
-            len: 0,
-            ty,
-            flags,
-            seq,
-            pid,
-        }
+        NlHeader { len: 0, ty, flags, seq, pid }
     }
 
     /// Reads a header from the first 16 bytes of `buf` (`base` is `buf`'s offset in
@@ -167,11 +161,7 @@ impl<'a> NlPacket<'a> {
             });
         }
         need("netlink message", buf, 0, len, offset)?;
-        Ok(NlPacket {
-            header,
-            bytes: &buf[..len],
-            offset,
-        })
+        Ok(NlPacket { header, bytes: &buf[..len], offset })
     }
 
     /// The header.
@@ -216,11 +206,7 @@ pub struct Messages<'a> {
 /// The netlink messages in a received datagram, in order. Yields `Err` once and stops
 /// at the first malformed message.
 pub fn messages(datagram: &[u8]) -> Messages<'_> {
-    Messages {
-        buf: datagram,
-        pos: 0,
-        done: false,
-    }
+    Messages { buf: datagram, pos: 0, done: false }
 }
 
 impl<'a> Iterator for Messages<'a> {
@@ -237,10 +223,7 @@ impl<'a> Iterator for Messages<'a> {
         }
         match NlPacket::new_checked_at(rest, self.pos) {
             Ok(p) => {
-                self.pos = self
-                    .pos
-                    .saturating_add(align4(p.bytes.len()))
-                    .min(self.buf.len());
+                self.pos = self.pos.saturating_add(align4(p.bytes.len())).min(self.buf.len());
                 Some(Ok(p))
             }
             Err(e) => {
@@ -290,12 +273,7 @@ impl<'a> ErrorMsg<'a> {
         let base = packet.payload_offset();
         need("nlmsgerr error", p, 0, 4, base)?;
         let error = i32::from_ne_bytes([p[0], p[1], p[2], p[3]]);
-        let mut msg = ErrorMsg {
-            error,
-            request: None,
-            ext_msg: None,
-            ext_offset: None,
-        };
+        let mut msg = ErrorMsg { error, request: None, ext_msg: None, ext_offset: None };
         if p.len() < 4 + NLMSG_HDRLEN {
             return Ok(msg);
         }
@@ -346,12 +324,7 @@ impl<'a> ErrorMsg<'a> {
         if self.ext_msg.is_some() || self.ext_offset.is_some() {
             fl |= flags::ACK_TLVS;
         }
-        NlHeader {
-            ty: NLMSG_ERROR,
-            flags: fl,
-            ..*hdr
-        }
-        .emit_with_len(len, buf)?;
+        NlHeader { ty: NLMSG_ERROR, flags: fl, ..*hdr }.emit_with_len(len, buf)?;
         buf[16..20].copy_from_slice(&self.error.to_ne_bytes());
         match self.request {
             Some(r) => r.emit_with_len(r.len as usize, &mut buf[20..36])?,
@@ -387,11 +360,7 @@ pub fn parse_done(packet: &NlPacket<'_>) -> Result<i32> {
 /// Writes an `NLMSG_DONE` message with status `error`; returns its length (20).
 pub fn emit_done(hdr: &NlHeader, error: i32, buf: &mut [u8]) -> Result<usize> {
     room("NLMSG_DONE message", NLMSG_HDRLEN + 4, buf.len())?;
-    NlHeader {
-        ty: NLMSG_DONE,
-        ..*hdr
-    }
-    .emit_with_len(NLMSG_HDRLEN + 4, buf)?;
+    NlHeader { ty: NLMSG_DONE, ..*hdr }.emit_with_len(NLMSG_HDRLEN + 4, buf)?;
     buf[16..20].copy_from_slice(&error.to_ne_bytes());
     Ok(NLMSG_HDRLEN + 4)
 }
@@ -402,13 +371,7 @@ mod tests {
 
     #[test]
     fn header_round_trip_and_checks() {
-        let h = NlHeader {
-            len: 0,
-            ty: 0x1d,
-            flags: flags::REQUEST | flags::ACK,
-            seq: 9,
-            pid: 77,
-        };
+        let h = NlHeader { len: 0, ty: 0x1d, flags: flags::REQUEST | flags::ACK, seq: 9, pid: 77 };
         let mut buf = [0u8; 20];
         h.emit_with_len(20, &mut buf).unwrap();
         let p = NlPacket::new_checked(&buf).unwrap();
@@ -416,26 +379,14 @@ mod tests {
         assert_eq!(p.payload().len(), 4);
         assert!(matches!(
             NlPacket::new_checked(&buf[..10]),
-            Err(Error::Truncated {
-                what: "nlmsghdr",
-                need: 16,
-                have: 10,
-                ..
-            })
+            Err(Error::Truncated { what: "nlmsghdr", need: 16, have: 10, .. })
         ));
         buf[0..4].copy_from_slice(&8u32.to_ne_bytes());
-        assert!(matches!(
-            NlPacket::new_checked(&buf),
-            Err(Error::Malformed { .. })
-        ));
+        assert!(matches!(NlPacket::new_checked(&buf), Err(Error::Malformed { .. })));
         buf[0..4].copy_from_slice(&64u32.to_ne_bytes());
         assert!(matches!(
             NlPacket::new_checked(&buf),
-            Err(Error::Truncated {
-                need: 64,
-                have: 20,
-                ..
-            })
+            Err(Error::Truncated { need: 64, have: 20, .. })
         ));
     }
 
@@ -447,10 +398,7 @@ mod tests {
         h.emit_with_len(16, &mut buf[20..]).unwrap();
         emit_done(&h, 0, &mut buf[36..]).unwrap();
         let v: Vec<_> = messages(&buf[..56]).map(|m| m.unwrap()).collect();
-        assert_eq!(
-            v.iter().map(|p| p.offset()).collect::<Vec<_>>(),
-            [0, 20, 36]
-        );
+        assert_eq!(v.iter().map(|p| p.offset()).collect::<Vec<_>>(), [0, 20, 36]);
         assert_eq!(parse_done(&v[2]).unwrap(), 0);
         // a bad second message stops the walk with an error naming its offset
         buf[20..24].copy_from_slice(&3u32.to_ne_bytes());
@@ -461,13 +409,7 @@ mod tests {
 
     #[test]
     fn error_and_ack_messages() {
-        let req = NlHeader {
-            len: 36,
-            ty: 0x1d,
-            flags: 5,
-            seq: 3,
-            pid: 4242,
-        };
+        let req = NlHeader { len: 36, ty: 0x1d, flags: 5, seq: 3, pid: 4242 };
         let e = ErrorMsg {
             error: -16,
             request: Some(req),
@@ -482,12 +424,7 @@ mod tests {
         assert_eq!(back, e);
         assert_eq!(back.errno(), Some(16));
         // a plain ACK: error 0 and the request header
-        let ack = ErrorMsg {
-            error: 0,
-            request: Some(req),
-            ext_msg: None,
-            ext_offset: None,
-        };
+        let ack = ErrorMsg { error: 0, request: Some(req), ext_msg: None, ext_offset: None };
         let n = ack.emit(&NlHeader::default(), &mut buf).unwrap();
         assert_eq!(n, 36);
         let back = ErrorMsg::parse(&NlPacket::new_checked(&buf[..n]).unwrap()).unwrap();
@@ -499,29 +436,18 @@ mod tests {
         // error -22, full copy of a 24-byte request, then an OFFS TLV
         let mut buf = Vec::new();
         let total = 16 + 4 + 24 + 8;
-        let hdr = NlHeader {
-            len: 0,
-            ty: NLMSG_ERROR,
-            flags: flags::ACK_TLVS,
-            seq: 1,
-            pid: 1,
-        };
+        let hdr = NlHeader { len: 0, ty: NLMSG_ERROR, flags: flags::ACK_TLVS, seq: 1, pid: 1 };
         let mut h = [0u8; 16];
         hdr.emit_with_len(total, &mut h).unwrap();
         buf.extend_from_slice(&h);
         buf.extend_from_slice(&(-22i32).to_ne_bytes());
-        NlHeader::request(0x1d, 5, 1, 1)
-            .emit_with_len(24, &mut h)
-            .unwrap();
+        NlHeader::request(0x1d, 5, 1, 1).emit_with_len(24, &mut h).unwrap();
         buf.extend_from_slice(&h);
         buf.extend_from_slice(&[0xAA; 8]); // request payload
         buf.extend_from_slice(&8u16.to_ne_bytes());
         buf.extend_from_slice(&ext_ack::OFFS.to_ne_bytes());
         buf.extend_from_slice(&20u32.to_ne_bytes());
         let e = ErrorMsg::parse(&NlPacket::new_checked(&buf).unwrap()).unwrap();
-        assert_eq!(
-            (e.errno(), e.ext_offset, e.request.unwrap().len),
-            (Some(22), Some(20), 24)
-        );
+        assert_eq!((e.errno(), e.ext_offset, e.request.unwrap().len), (Some(22), Some(20), 24));
     }
 }

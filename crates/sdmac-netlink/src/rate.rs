@@ -185,10 +185,9 @@ pub enum RateError {
 impl fmt::Display for RateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RateError::NoBand { freq } => write!(
-                f,
-                "frequency {freq} MHz is in no band with a hwsim rate table"
-            ),
+            RateError::NoBand { freq } => {
+                write!(f, "frequency {freq} MHz is in no band with a hwsim rate table")
+            }
             RateError::EndOfSeries { idx } => write!(f, "rate index {idx} ends the rate series"),
             RateError::LegacyIndex { idx, band } => write!(
                 f,
@@ -226,10 +225,7 @@ impl HwsimRate {
             return Err(RateError::EndOfSeries { idx });
         }
         let sgi = flags.contains(RateFlags::SHORT_GI);
-        let (is_ht, is_vht) = (
-            flags.contains(RateFlags::MCS),
-            flags.contains(RateFlags::VHT_MCS),
-        );
+        let (is_ht, is_vht) = (flags.contains(RateFlags::MCS), flags.contains(RateFlags::VHT_MCS));
         if is_ht && is_vht {
             return Err(RateError::ConflictingFlags { flags });
         }
@@ -239,50 +235,30 @@ impl HwsimRate {
             if mcs > 9 {
                 return Err(RateError::VhtMcs { mcs, nss });
             }
-            return Ok(HwsimRate::Vht {
-                mcs,
-                nss,
-                width: width_from_flags(flags),
-                sgi,
-            });
+            return Ok(HwsimRate::Vht { mcs, nss, width: width_from_flags(flags), sgi });
         }
         if is_ht {
             if i > 76 {
                 return Err(RateError::HtMcs { mcs: i });
             }
-            return Ok(HwsimRate::Ht {
-                mcs: i,
-                width40: flags.contains(RateFlags::WIDTH_40),
-                sgi,
-            });
+            return Ok(HwsimRate::Ht { mcs: i, width40: flags.contains(RateFlags::WIDTH_40), sgi });
         }
-        let rate = *band
-            .legacy_rates()
-            .get(i as usize)
-            .ok_or(RateError::LegacyIndex { idx, band })?;
-        Ok(HwsimRate::Legacy {
-            rate,
-            short_preamble: flags.contains(RateFlags::SHORT_PREAMBLE),
-        })
+        let rate =
+            *band.legacy_rates().get(i as usize).ok_or(RateError::LegacyIndex { idx, band })?;
+        Ok(HwsimRate::Legacy { rate, short_preamble: flags.contains(RateFlags::SHORT_PREAMBLE) })
     }
 
     /// Encodes the rate as a `TX_INFO` index and per-rate flags in `band` (the inverse
     /// of [`HwsimRate::from_tx`]).
     pub fn to_tx(self, band: Band) -> Result<(i8, RateFlags), RateError> {
         match self {
-            HwsimRate::Legacy {
-                rate,
-                short_preamble,
-            } => {
+            HwsimRate::Legacy { rate, short_preamble } => {
                 let i = band
                     .legacy_rates()
                     .iter()
                     .position(|&r| r == rate)
                     .ok_or(RateError::NotInBand { rate, band })?;
-                Ok((
-                    i as i8,
-                    RateFlags::empty().with(RateFlags::SHORT_PREAMBLE, short_preamble),
-                ))
+                Ok((i as i8, RateFlags::empty().with(RateFlags::SHORT_PREAMBLE, short_preamble)))
             }
             HwsimRate::Ht { mcs, width40, sgi } => {
                 if mcs > 76 {
@@ -293,12 +269,7 @@ impl HwsimRate {
                     .with(RateFlags::SHORT_GI, sgi);
                 Ok((mcs as i8, f))
             }
-            HwsimRate::Vht {
-                mcs,
-                nss,
-                width,
-                sgi,
-            } => {
+            HwsimRate::Vht { mcs, nss, width, sgi } => {
                 if mcs > 9 || !(1..=8).contains(&nss) {
                     return Err(RateError::VhtMcs { mcs, nss });
                 }
@@ -328,27 +299,15 @@ impl HwsimRate {
     pub fn to_phy(self) -> Result<Rate, RateError> {
         match self {
             HwsimRate::Legacy { rate, .. } => Ok(rate),
-            HwsimRate::Ht { mcs, width40, sgi } if mcs < 32 => Ok(Rate::Ht {
-                mcs,
-                bw40: width40,
-                sgi,
-            }),
+            HwsimRate::Ht { mcs, width40, sgi } if mcs < 32 => {
+                Ok(Rate::Ht { mcs, bw40: width40, sgi })
+            }
             HwsimRate::Ht { .. } => Err(RateError::NotModelled {
                 rate: self,
                 reason: "sdmac-phy models HT MCS 0-31 (equal modulation on every stream) only",
             }),
-            HwsimRate::Vht {
-                mcs,
-                nss,
-                width,
-                sgi,
-            } => {
-                let r = Rate::Vht {
-                    mcs,
-                    nss,
-                    width,
-                    sgi,
-                };
+            HwsimRate::Vht { mcs, nss, width, sgi } => {
+                let r = Rate::Vht { mcs, nss, width, sgi };
                 if r.is_valid() {
                     Ok(r)
                 } else {
@@ -374,23 +333,13 @@ impl HwsimRate {
         }
         match self {
             HwsimRate::Legacy { rate, .. } => rate,
-            HwsimRate::Ht { mcs: 32, sgi, .. } => Rate::Ht {
-                mcs: 0,
-                bw40: false,
-                sgi,
-            },
-            HwsimRate::Ht { width40, sgi, .. } => Rate::Ht {
-                mcs: 8 * (self.nss().min(4) - 1),
-                bw40: width40,
-                sgi,
-            },
-            HwsimRate::Vht {
-                mcs, width, sgi, ..
-            } => Rate::Ht {
-                mcs: mcs.min(7),
-                bw40: width != Width::Mhz20,
-                sgi,
-            },
+            HwsimRate::Ht { mcs: 32, sgi, .. } => Rate::Ht { mcs: 0, bw40: false, sgi },
+            HwsimRate::Ht { width40, sgi, .. } => {
+                Rate::Ht { mcs: 8 * (self.nss().min(4) - 1), bw40: width40, sgi }
+            }
+            HwsimRate::Vht { mcs, width, sgi, .. } => {
+                Rate::Ht { mcs: mcs.min(7), bw40: width != Width::Mhz20, sgi }
+            }
         }
     }
 
@@ -443,9 +392,7 @@ impl<'a> TxFrame<'a> {
         let band = self
             .freq
             .and_then(Band::from_freq)
-            .ok_or(RateError::NoBand {
-                freq: self.freq.unwrap_or(0),
-            });
+            .ok_or(RateError::NoBand { freq: self.freq.unwrap_or(0) });
         self.attempts().map(move |(TxRate { idx, count }, flags)| {
             let band = band?;
             HwsimRate::from_tx(idx, flags, band).map(|r| (r, count))
@@ -482,31 +429,20 @@ mod tests {
     #[test]
     fn legacy_indices_at_2_4_ghz() {
         let e = RateFlags::empty();
-        let kbps: Vec<u32> = (0..12)
-            .map(|i| phy_rate(i, e, F24).unwrap().kbps())
-            .collect();
+        let kbps: Vec<u32> = (0..12).map(|i| phy_rate(i, e, F24).unwrap().kbps()).collect();
         assert_eq!(
             kbps,
             [1000, 2000, 5500, 11000, 6000, 9000, 12000, 18000, 24000, 36000, 48000, 54000]
         );
         assert_eq!(
             tx_rate(3, RateFlags::SHORT_PREAMBLE, F24).unwrap(),
-            HwsimRate::Legacy {
-                rate: Rate::Cck11,
-                short_preamble: true
-            }
+            HwsimRate::Legacy { rate: Rate::Cck11, short_preamble: true }
         );
         assert_eq!(
             phy_rate(12, e, F24),
-            Err(RateError::LegacyIndex {
-                idx: 12,
-                band: Band::Ghz2_4
-            })
+            Err(RateError::LegacyIndex { idx: 12, band: Band::Ghz2_4 })
         );
-        assert_eq!(
-            phy_rate(-1, e, F24),
-            Err(RateError::EndOfSeries { idx: -1 })
-        );
+        assert_eq!(phy_rate(-1, e, F24), Err(RateError::EndOfSeries { idx: -1 }));
     }
 
     #[test]
@@ -516,13 +452,7 @@ mod tests {
         assert_eq!(kbps, [6000, 9000, 12000, 18000, 24000, 36000, 48000, 54000]);
         assert_eq!(phy_rate(0, e, F5).unwrap(), Rate::Ofdm6);
         assert_eq!(phy_rate(7, e, 5955).unwrap(), Rate::Ofdm54);
-        assert_eq!(
-            phy_rate(8, e, F5),
-            Err(RateError::LegacyIndex {
-                idx: 8,
-                band: Band::Ghz5
-            })
-        );
+        assert_eq!(phy_rate(8, e, F5), Err(RateError::LegacyIndex { idx: 8, band: Band::Ghz5 }));
         assert_eq!(phy_rate(0, e, 900), Err(RateError::NoBand { freq: 900 }));
     }
 
@@ -544,15 +474,10 @@ mod tests {
         let u = tx_rate(40, m, F5).unwrap();
         assert!(matches!(u.to_phy(), Err(RateError::NotModelled { .. })));
         assert_eq!(u.nearest_phy(), ht(16, false, false));
-        assert_eq!(
-            tx_rate(7, m, F24).unwrap().to_phy().unwrap(),
-            ht(7, false, false)
-        );
+        assert_eq!(tx_rate(7, m, F24).unwrap().to_phy().unwrap(), ht(7, false, false));
         assert_eq!(tx_rate(77, m, F24), Err(RateError::HtMcs { mcs: 77 }));
         assert_eq!(
-            tx_rate(32, m | RateFlags::WIDTH_40, F24)
-                .unwrap()
-                .nearest_phy(),
+            tx_rate(32, m | RateFlags::WIDTH_40, F24).unwrap().nearest_phy(),
             ht(0, false, false)
         );
     }
@@ -563,31 +488,15 @@ mod tests {
         // (nss-1)<<4 | mcs: 0x00 = MCS0 NSS1, 0x19 = MCS9 NSS2, 0x77 = MCS7 NSS8
         assert_eq!(
             tx_rate(0x00, v, F5).unwrap(),
-            HwsimRate::Vht {
-                mcs: 0,
-                nss: 1,
-                width: Width::Mhz20,
-                sgi: false
-            }
+            HwsimRate::Vht { mcs: 0, nss: 1, width: Width::Mhz20, sgi: false }
         );
         assert_eq!(
             tx_rate(0x19, v | RateFlags::WIDTH_80 | RateFlags::SHORT_GI, F5).unwrap(),
-            HwsimRate::Vht {
-                mcs: 9,
-                nss: 2,
-                width: Width::Mhz80,
-                sgi: true
-            }
+            HwsimRate::Vht { mcs: 9, nss: 2, width: Width::Mhz80, sgi: true }
         );
-        assert_eq!(
-            tx_rate(0x77, v | RateFlags::WIDTH_160, F5).unwrap().nss(),
-            8
-        );
+        assert_eq!(tx_rate(0x77, v | RateFlags::WIDTH_160, F5).unwrap().nss(), 8);
         assert_eq!(vht_idx(9, 2), 0x19);
-        assert_eq!(
-            tx_rate(0x0a, v, F5),
-            Err(RateError::VhtMcs { mcs: 10, nss: 1 })
-        );
+        assert_eq!(tx_rate(0x0a, v, F5), Err(RateError::VhtMcs { mcs: 10, nss: 1 }));
         assert!(matches!(
             tx_rate(0, v | RateFlags::MCS, F5),
             Err(RateError::ConflictingFlags { .. })
@@ -650,24 +559,12 @@ mod tests {
                 assert_eq!(r.to_tx(band).unwrap(), (idx, RateFlags::empty()));
             }
         }
-        let r = HwsimRate::Vht {
-            mcs: 9,
-            nss: 2,
-            width: Width::Mhz80,
-            sgi: true,
-        };
+        let r = HwsimRate::Vht { mcs: 9, nss: 2, width: Width::Mhz80, sgi: true };
         let (idx, fl) = r.to_tx(Band::Ghz5).unwrap();
         assert_eq!(HwsimRate::from_tx(idx, fl, Band::Ghz5).unwrap(), r);
         assert_eq!(
-            HwsimRate::Legacy {
-                rate: Rate::Dsss1,
-                short_preamble: false
-            }
-            .to_tx(Band::Ghz5),
-            Err(RateError::NotInBand {
-                rate: Rate::Dsss1,
-                band: Band::Ghz5
-            })
+            HwsimRate::Legacy { rate: Rate::Dsss1, short_preamble: false }.to_tx(Band::Ghz5),
+            Err(RateError::NotInBand { rate: Rate::Dsss1, band: Band::Ghz5 })
         );
     }
 }

@@ -23,7 +23,12 @@ fn the_seeds_decode_as_named() {
     use sdmac_netlink::HwsimMsg;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/seeds/hwsim_msg");
     let first = |name: &str| std::fs::read(dir.join(name)).unwrap();
-    for (name, kind) in [("register.bin", "Register"), ("frame.bin", "Frame"), ("tx_info.bin", "TxInfo"), ("delivery.bin", "Delivery")] {
+    for (name, kind) in [
+        ("register.bin", "Register"),
+        ("frame.bin", "Frame"),
+        ("tx_info.bin", "TxInfo"),
+        ("delivery.bin", "Delivery"),
+    ] {
         let bytes = first(name);
         let p = nl::messages(&bytes).next().unwrap().unwrap();
         let m = HwsimMsg::parse(&p).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -33,7 +38,10 @@ fn the_seeds_decode_as_named() {
     let info = FamilyInfo::parse(&nl::messages(&bytes).next().unwrap().unwrap()).unwrap();
     assert_eq!(info.id, 0x1d);
     let bytes = first("error.bin");
-    assert_eq!(ErrorMsg::parse(&nl::messages(&bytes).next().unwrap().unwrap()).unwrap().errno(), Some(16));
+    assert_eq!(
+        ErrorMsg::parse(&nl::messages(&bytes).next().unwrap().unwrap()).unwrap().errno(),
+        Some(16)
+    );
     let bytes = first("two_messages.bin");
     assert_eq!(nl::messages(&bytes).count(), 2);
 }

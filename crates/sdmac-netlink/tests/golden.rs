@@ -39,9 +39,7 @@ fn check(bytes: &[u8], expect: &HwsimMsg<'_>) {
     let got = HwsimMsg::parse(&p).unwrap();
     assert_eq!(&got, expect);
     let h = p.header();
-    let out = expect
-        .to_vec(&NlHeader::request(h.ty, h.flags, h.seq, h.pid))
-        .unwrap();
+    let out = expect.to_vec(&NlHeader::request(h.ty, h.flags, h.seq, h.pid)).unwrap();
     assert_eq!(out, bytes, "emit of {expect:?}");
     assert_eq!(expect.buffer_len(), bytes.len());
     match decode(&p, FAMILY).unwrap() {
@@ -53,10 +51,7 @@ fn check(bytes: &[u8], expect: &HwsimMsg<'_>) {
 #[test]
 fn register() {
     let bytes = message(flags::REQUEST, 1, 0, 1, &[]);
-    assert_eq!(
-        bytes,
-        [20, 0, 0, 0, 0x1d, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0]
-    );
+    assert_eq!(bytes, [20, 0, 0, 0, 0x1d, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0]);
     check(&bytes, &HwsimMsg::Register);
 }
 
@@ -84,12 +79,7 @@ fn tx_frame() -> TxFrame<'static> {
         frame: &FRAME26,
         flags: HwsimFlags::REQ_TX_STATUS,
         freq: Some(2412),
-        tx_info: [
-            TxRate::new(11, 1),
-            TxRate::new(4, 2),
-            TxRate::END,
-            TxRate::END,
-        ],
+        tx_info: [TxRate::new(11, 1), TxRate::new(4, 2), TxRate::END, TxRate::END],
         tx_info_flags: Some([
             TxRateFlags::new(11, RateFlags::SHORT_PREAMBLE),
             TxRateFlags::new(4, RateFlags::empty()),
@@ -122,10 +112,7 @@ fn frame_from_kernel() {
     let a: Vec<_> = f.attempts().collect();
     assert_eq!(
         a,
-        [
-            (TxRate::new(11, 1), RateFlags::SHORT_PREAMBLE),
-            (TxRate::new(4, 2), RateFlags::empty())
-        ]
+        [(TxRate::new(11, 1), RateFlags::SHORT_PREAMBLE), (TxRate::new(4, 2), RateFlags::empty())]
     );
     let series: Vec<_> = f.rate_series().map(|r| r.unwrap()).collect();
     assert_eq!(series[0].0.nearest_phy(), sdmac_phy::Rate::Ofdm54);
@@ -153,10 +140,7 @@ fn frame_from_kernel_with_pad_and_unknown_attributes() {
     let bytes = message(0, 0, 0, 2, &refs);
     let got = HwsimMsg::parse(&NlPacket::new_checked(&bytes).unwrap()).unwrap();
     let mut f = tx_frame();
-    f.extra = vec![RawAttr {
-        raw_type: 99,
-        payload: &[0xde, 0xad],
-    }];
+    f.extra = vec![RawAttr { raw_type: 99, payload: &[0xde, 0xad] }];
     assert_eq!(got, HwsimMsg::Frame(f));
 }
 
@@ -164,16 +148,9 @@ fn frame_from_kernel_with_pad_and_unknown_attributes() {
 fn frame_without_optional_attributes() {
     // An older kernel: no FREQ, no TX_INFO_FLAGS.
     let attrs = tx_frame_attrs();
-    let refs: Vec<&[u8]> = [0, 1, 2, 4, 6]
-        .iter()
-        .map(|&i| attrs[i].as_slice())
-        .collect();
+    let refs: Vec<&[u8]> = [0, 1, 2, 4, 6].iter().map(|&i| attrs[i].as_slice()).collect();
     let bytes = message(0, 0, 0, 2, &refs);
-    let f = TxFrame {
-        freq: None,
-        tx_info_flags: None,
-        ..tx_frame()
-    };
+    let f = TxFrame { freq: None, tx_info_flags: None, ..tx_frame() };
     check(&bytes, &HwsimMsg::Frame(f.clone()));
     assert!(f.rate_series().all(|r| r.is_err()));
 }
@@ -187,11 +164,7 @@ fn frame_errors_name_the_attribute_and_offset() {
     let e = HwsimMsg::parse(&NlPacket::new_checked(&bytes).unwrap()).unwrap_err();
     assert_eq!(
         e,
-        Error::MissingAttribute {
-            msg: "HWSIM_CMD_FRAME",
-            attr: 8,
-            name: "HWSIM_ATTR_COOKIE"
-        }
+        Error::MissingAttribute { msg: "HWSIM_CMD_FRAME", attr: 8, name: "HWSIM_ATTR_COOKIE" }
     );
     // TX_INFO of 6 bytes (3 entries): at offset 20 + 12 + 32 + 8 + 8 = 80
     let mut bad = attrs.clone();
@@ -202,70 +175,30 @@ fn frame_errors_name_the_attribute_and_offset() {
     assert!(
         matches!(
             e,
-            Error::Attribute {
-                attr: 7,
-                name: "HWSIM_ATTR_TX_INFO",
-                offset: 80,
-                len: 6,
-                ..
-            }
+            Error::Attribute { attr: 7, name: "HWSIM_ATTR_TX_INFO", offset: 80, len: 6, .. }
         ),
         "{e}"
     );
-    assert!(
-        e.to_string()
-            .contains("HWSIM_ATTR_TX_INFO (attribute type 7) at offset 80"),
-        "{e}"
-    );
+    assert!(e.to_string().contains("HWSIM_ATTR_TX_INFO (attribute type 7) at offset 80"), "{e}");
     // an ADDR_TRANSMITTER of 5 bytes
     let mut bad = attrs.clone();
     bad[0] = vec![9, 0, 2, 0, 0x42, 0, 0, 0, 0, 0, 0, 0];
     let refs: Vec<&[u8]> = bad.iter().map(|a| a.as_slice()).collect();
     let bytes = message(0, 0, 0, 2, &refs);
     let e = HwsimMsg::parse(&NlPacket::new_checked(&bytes).unwrap()).unwrap_err();
-    assert!(
-        matches!(
-            e,
-            Error::Attribute {
-                attr: 2,
-                offset: 20,
-                len: 5,
-                ..
-            }
-        ),
-        "{e}"
-    );
+    assert!(matches!(e, Error::Attribute { attr: 2, offset: 20, len: 5, .. }), "{e}");
     // nla_len running past the message end
     let mut bytes = message(0, 0, 0, 2, &[&attrs[0]]);
     bytes[20] = 200;
     let e = HwsimMsg::parse(&NlPacket::new_checked(&bytes).unwrap()).unwrap_err();
-    assert!(
-        matches!(
-            e,
-            Error::Attribute {
-                attr: 2,
-                offset: 20,
-                len: 200,
-                ..
-            }
-        ),
-        "{e}"
-    );
+    assert!(matches!(e, Error::Attribute { attr: 2, offset: 20, len: 200, .. }), "{e}");
     // no genl header
     let mut bytes = message(0, 0, 0, 2, &[]);
     bytes.truncate(18);
     bytes[0] = 18;
     let e = HwsimMsg::parse(&NlPacket::new_checked(&bytes).unwrap()).unwrap_err();
     assert!(
-        matches!(
-            e,
-            Error::Truncated {
-                what: "genlmsghdr",
-                offset: 16,
-                need: 20,
-                have: 18
-            }
-        ),
+        matches!(e, Error::Truncated { what: "genlmsghdr", offset: 16, need: 20, have: 18 }),
         "{e}"
     );
 }
@@ -282,31 +215,16 @@ fn delivery_to_kernel() {
         &[8, 0, 19, 0,  0x3c, 0x14, 0, 0],                             // FREQ 5180
     ]);
     assert_eq!(bytes.len(), 84);
-    let d = RxFrame {
-        receiver: RADIO1,
-        frame: frame24,
-        rx_rate: 7,
-        signal: -50,
-        freq: 5180,
-    };
+    let d = RxFrame { receiver: RADIO1, frame: frame24, rx_rate: 7, signal: -50, freq: 5180 };
     check(&bytes, &HwsimMsg::Delivery(d));
     // a frame shorter than 24 bytes is refused before it reaches the kernel
-    let short = HwsimMsg::Delivery(RxFrame {
-        frame: &FRAME26[..23],
-        ..d
-    });
+    let short = HwsimMsg::Delivery(RxFrame { frame: &FRAME26[..23], ..d });
     assert!(matches!(
         short.emit(&NlHeader::default(), &mut [0u8; 128]),
         Err(Error::InvalidInput { .. })
     ));
     // a delivery lacking FREQ
-    let bytes = message(
-        flags::REQUEST,
-        5,
-        0,
-        2,
-        &[&[10, 0, 1, 0, 0x42, 0, 0, 0, 1, 0, 0, 0]],
-    );
+    let bytes = message(flags::REQUEST, 5, 0, 2, &[&[10, 0, 1, 0, 0x42, 0, 0, 0, 1, 0, 0, 0]]);
     let e = HwsimMsg::parse(&NlPacket::new_checked(&bytes).unwrap()).unwrap_err();
     assert!(matches!(e, Error::MissingAttribute { attr: 3, .. }), "{e}");
 }
@@ -327,12 +245,7 @@ fn tx_info_frame_to_kernel() {
         flags: HwsimFlags::REQ_TX_STATUS | HwsimFlags::STAT_ACK,
         cookie: 0x0100_0000_0000_002a,
         signal: -60,
-        tx_info: [
-            TxRate::new(11, 1),
-            TxRate::new(4, 1),
-            TxRate::END,
-            TxRate::END,
-        ],
+        tx_info: [TxRate::new(11, 1), TxRate::new(4, 1), TxRate::END, TxRate::END],
     };
     check(&bytes, &HwsimMsg::TxInfo(t));
     // built from the frame it answers
@@ -344,23 +257,16 @@ fn tx_info_frame_to_kernel() {
 #[test]
 fn add_and_del_mac_addr() {
     let vif = [0x02, 0, 0, 0, 1, 0];
-    for (cmd, wrap) in [
-        (7u8, HwsimMsg::AddMacAddr as fn(_) -> _),
-        (8, HwsimMsg::DelMacAddr as fn(_) -> _),
-    ] {
+    for (cmd, wrap) in
+        [(7u8, HwsimMsg::AddMacAddr as fn(_) -> _), (8, HwsimMsg::DelMacAddr as fn(_) -> _)]
+    {
         #[rustfmt::skip]
         let bytes = message(0, 0, 0, cmd, &[
             &[10, 0, 2, 0,   0x42, 0, 0, 0, 1, 0,   0, 0],             // ADDR_TRANSMITTER: the radio
             &[10, 0, 1, 0,   0x02, 0, 0, 0, 1, 0,   0, 0],             // ADDR_RECEIVER: the vif address
         ]);
         assert_eq!(bytes.len(), 44);
-        check(
-            &bytes,
-            &wrap(MacAddrEvent {
-                radio: RADIO1,
-                addr: vif,
-            }),
-        );
+        check(&bytes, &wrap(MacAddrEvent { radio: RADIO1, addr: vif }));
     }
 }
 
@@ -398,25 +304,14 @@ fn radio_messages() {
         radio_id: Some(3),
         name: Some("phy3"),
         reg_alpha2: Some(*b"FI"),
-        extra: vec![RawAttr {
-            raw_type: 23,
-            payload: &[0xff, 0, 0, 0],
-        }],
+        extra: vec![RawAttr { raw_type: 23, payload: &[0xff, 0, 0, 0] }],
         ..Default::default()
     };
     assert_eq!(got, HwsimMsg::GetRadio(want));
 
     // DEL_RADIO by name
-    let bytes = message(
-        0,
-        0,
-        0,
-        5,
-        &[
-            &[8, 0, 10, 0, 3, 0, 0, 0],
-            &[8, 0, 17, 0, b'p', b'h', b'y', b'3'],
-        ],
-    );
+    let bytes =
+        message(0, 0, 0, 5, &[&[8, 0, 10, 0, 3, 0, 0, 0], &[8, 0, 17, 0, b'p', b'h', b'y', b'3']]);
     check(
         &bytes,
         &HwsimMsg::DelRadio(RadioInfo {
@@ -427,20 +322,8 @@ fn radio_messages() {
     );
 
     // GET_RADIO request
-    let bytes = message(
-        flags::REQUEST | flags::ACK,
-        9,
-        0,
-        6,
-        &[&[8, 0, 10, 0, 0, 0, 0, 0]],
-    );
-    check(
-        &bytes,
-        &HwsimMsg::GetRadio(RadioInfo {
-            radio_id: Some(0),
-            ..Default::default()
-        }),
-    );
+    let bytes = message(flags::REQUEST | flags::ACK, 9, 0, 6, &[&[8, 0, 10, 0, 0, 0, 0, 0]]);
+    check(&bytes, &HwsimMsg::GetRadio(RadioInfo { radio_id: Some(0), ..Default::default() }));
 }
 
 #[test]
@@ -455,13 +338,7 @@ fn a_datagram_with_a_frame_an_ack_and_done() {
     let attrs = tx_frame_attrs();
     let refs: Vec<&[u8]> = attrs.iter().map(|a| a.as_slice()).collect();
     let mut dgram = message(0, 0, 0, 2, &refs);
-    let req = NlHeader {
-        len: 20,
-        ty: FAMILY,
-        flags: flags::REQUEST | flags::ACK,
-        seq: 1,
-        pid: 77,
-    };
+    let req = NlHeader { len: 20, ty: FAMILY, flags: flags::REQUEST | flags::ACK, seq: 1, pid: 77 };
     #[rustfmt::skip]
     dgram.extend_from_slice(&[
         36, 0, 0, 0,  2, 0,  0, 1,  1, 0, 0, 0,  77, 0, 0, 0,          // NLMSG_ERROR, CAPPED
@@ -475,9 +352,7 @@ fn a_datagram_with_a_frame_an_ack_and_done() {
         20, 0, 0, 0,  0x1d, 0,  5, 0,  2, 0, 0, 0,  77, 0, 0, 0,
     ]);
     dgram.extend_from_slice(&[20, 0, 0, 0, 3, 0, 2, 0, 3, 0, 0, 0, 77, 0, 0, 0, 0, 0, 0, 0]);
-    let got: Vec<_> = nl::messages(&dgram)
-        .map(|p| decode(&p.unwrap(), FAMILY).unwrap())
-        .collect();
+    let got: Vec<_> = nl::messages(&dgram).map(|p| decode(&p.unwrap(), FAMILY).unwrap()).collect();
     assert_eq!(got.len(), 4);
     assert!(matches!(&got[0], Incoming::Hwsim(_, HwsimMsg::Frame(f)) if *f == tx_frame()));
     match &got[1] {
@@ -498,10 +373,7 @@ fn a_datagram_with_a_frame_an_ack_and_done() {
 #[test]
 fn tx_info_flags_are_packed_three_bytes_each() {
     let f = [
-        TxRateFlags::new(
-            7,
-            RateFlags::MCS | RateFlags::WIDTH_40 | RateFlags::SHORT_GI,
-        ),
+        TxRateFlags::new(7, RateFlags::MCS | RateFlags::WIDTH_40 | RateFlags::SHORT_GI),
         TxRateFlags::new(0x19, RateFlags::VHT_MCS | RateFlags::WIDTH_80),
         TxRateFlags::new(2, RateFlags::from_bits_retain(0x8004)),
         TxRateFlags::END,
@@ -522,27 +394,13 @@ fn tx_info_flags_are_packed_three_bytes_each() {
     ]);
     assert_eq!(tx, [7, 3, 0xff, 9, 5, 1, 0xff, 0]);
     // the series ends at the first idx -1, even if entries follow
-    let series = [
-        TxRate::new(7, 3),
-        TxRate::new(-1, 9),
-        TxRate::new(5, 1),
-        TxRate::END,
-    ];
-    assert_eq!(
-        hwsim::attempts(&series).collect::<Vec<_>>(),
-        [TxRate::new(7, 3)]
-    );
+    let series = [TxRate::new(7, 3), TxRate::new(-1, 9), TxRate::new(5, 1), TxRate::END];
+    assert_eq!(hwsim::attempts(&series).collect::<Vec<_>>(), [TxRate::new(7, 3)]);
     assert_eq!(hwsim::attempts(&[TxRate::END; 4]).count(), 0);
     let full = [TxRate::new(3, 1); 4];
     assert_eq!(hwsim::attempts(&full).count(), 4);
     // flags' Debug names every bit
-    assert_eq!(
-        format!("{:?}", f[0].flags),
-        "RateFlags(MCS | WIDTH_40 | SHORT_GI)"
-    );
-    assert_eq!(
-        format!("{:?}", f[2].flags),
-        "RateFlags(SHORT_PREAMBLE | 0x8000)"
-    );
+    assert_eq!(format!("{:?}", f[0].flags), "RateFlags(MCS | WIDTH_40 | SHORT_GI)");
+    assert_eq!(format!("{:?}", f[2].flags), "RateFlags(SHORT_PREAMBLE | 0x8000)");
     assert_eq!(format!("{:?}", HwsimFlags::empty()), "HwsimFlags(0x0)");
 }

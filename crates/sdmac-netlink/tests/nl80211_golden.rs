@@ -5,9 +5,9 @@
 
 use sdmac_netlink::nl::{flags, NlHeader, NlPacket};
 use sdmac_netlink::nl80211::{
-    band, chan_width, iftype, tx_power, BandInfo, BandRateMask, Bitrate, ChannelDef,
-    DelInterface, FreqInfo, GetInterface, GetWiphy, IftypeSet, InterfaceInfo, MntrFlags,
-    NewInterface, Nl80211Message, SetInterface, SetTxBitrateMask, SetWiphy, TxPower, WiphyInfo,
+    band, chan_width, iftype, tx_power, BandInfo, BandRateMask, Bitrate, ChannelDef, DelInterface,
+    FreqInfo, GetInterface, GetWiphy, IftypeSet, InterfaceInfo, MntrFlags, NewInterface,
+    Nl80211Message, SetInterface, SetTxBitrateMask, SetWiphy, TxPower, WiphyInfo,
 };
 use sdmac_netlink::Error;
 
@@ -117,10 +117,7 @@ fn set_wiphy_channel_power_coverage() {
 
     let m = SetWiphy {
         wiphy: Some(0),
-        tx_power: Some(TxPower {
-            setting: tx_power::FIXED,
-            level_mbm: Some(1500),
-        }),
+        tx_power: Some(TxPower { setting: tx_power::FIXED, level_mbm: Some(1500) }),
         coverage_class: Some(3),
         ..Default::default()
     };
@@ -153,10 +150,7 @@ fn bitrate_mask() -> (Vec<u8>, SetTxBitrateMask) {
     let bytes = message(
         flags::REQUEST | flags::ACK,
         57,
-        &[
-            &u32a(3, 9),
-            &nest(90, &[nest(0, &[a(1, &[108]), a(2, &[]), a(3, &[0; 16])])]),
-        ],
+        &[&u32a(3, 9), &nest(90, &[nest(0, &[a(1, &[108]), a(2, &[]), a(3, &[0; 16])])])],
     );
     (bytes, m)
 }
@@ -169,7 +163,9 @@ fn tx_bitrate_mask_legacy_only() {
     // a VHT mask of the wrong size is named with its offset
     let bad = message(flags::REQUEST, 57, &[&u32a(3, 9), &nest(90, &[nest(1, &[a(3, &[0; 4])])])]);
     match SetTxBitrateMask::parse(&packet(&bad)) {
-        Err(Error::Attribute { name, offset, .. }) => assert_eq!((name, offset), ("NL80211_TXRATE_VHT", 36)),
+        Err(Error::Attribute { name, offset, .. }) => {
+            assert_eq!((name, offset), ("NL80211_TXRATE_VHT", 36))
+        }
         other => panic!("{other:?}"),
     }
 }
@@ -320,7 +316,13 @@ fn split_wiphy_dump_merges() {
             FreqInfo { mhz: 2484, disabled: true, no_ir: true, ..Default::default() },
         ]
     );
-    assert_eq!(b.rates, [Bitrate { rate_100kbps: 10, short_preamble: false }, Bitrate { rate_100kbps: 20, short_preamble: true }]);
+    assert_eq!(
+        b.rates,
+        [
+            Bitrate { rate_100kbps: 10, short_preamble: false },
+            Bitrate { rate_100kbps: 20, short_preamble: true }
+        ]
+    );
     assert_eq!(b.ht_capa, Some(0x017e));
     assert_eq!(w.band_of(2484).map(|b| b.band), Some(band::GHZ2));
     assert!(w.supports_command(57) && w.supports_command(7) && !w.supports_command(2));
@@ -343,7 +345,8 @@ fn a_wiphy_without_monitor() {
     let band = BandInfo { band: 1, ..Default::default() };
     assert!(!band.has_rate(60));
     // a channel without its frequency is named
-    let bad = message(0, 3, &[&u32a(1, 2), &nest(22, &[nest(0, &[nest(1, &[nest(0, &[a(2, &[])])])])])]);
+    let bad =
+        message(0, 3, &[&u32a(1, 2), &nest(22, &[nest(0, &[nest(1, &[nest(0, &[a(2, &[])])])])])]);
     let e = WiphyInfo::parse(&packet(&bad)).unwrap_err().to_string();
     assert!(e.contains("channel lacks NL80211_FREQUENCY_ATTR_FREQ"), "{e}");
 }
@@ -368,7 +371,12 @@ fn write_seeds() {
             std::fs::write(&path, &bytes).unwrap();
         } else {
             // the committed seeds are the bytes above
-            assert_eq!(std::fs::read(&path).unwrap(), bytes, "{} is stale: SDMAC_WRITE_SEEDS=1 rewrites it", path.display());
+            assert_eq!(
+                std::fs::read(&path).unwrap(),
+                bytes,
+                "{} is stale: SDMAC_WRITE_SEEDS=1 rewrites it",
+                path.display()
+            );
         }
     }
 }

@@ -23,9 +23,14 @@ fn name() -> impl Strategy<Value = String> {
 }
 
 fn freq() -> impl Strategy<Value = FreqInfo> {
-    (any::<u32>(), any::<bool>(), any::<bool>(), any::<bool>(), proptest::option::of(any::<u32>())).prop_map(
-        |(mhz, disabled, no_ir, radar, max_tx_power_mbm)| FreqInfo { mhz, disabled, no_ir, radar, max_tx_power_mbm },
-    )
+    (any::<u32>(), any::<bool>(), any::<bool>(), any::<bool>(), proptest::option::of(any::<u32>()))
+        .prop_map(|(mhz, disabled, no_ir, radar, max_tx_power_mbm)| FreqInfo {
+            mhz,
+            disabled,
+            no_ir,
+            radar,
+            max_tx_power_mbm,
+        })
 }
 
 fn band() -> impl Strategy<Value = BandInfo> {
@@ -39,7 +44,10 @@ fn band() -> impl Strategy<Value = BandInfo> {
         .prop_map(|(band, freqs, rates, ht_capa, vht_capa)| BandInfo {
             band,
             freqs,
-            rates: rates.into_iter().map(|(r, s)| Bitrate { rate_100kbps: r, short_preamble: s }).collect(),
+            rates: rates
+                .into_iter()
+                .map(|(r, s)| Bitrate { rate_100kbps: r, short_preamble: s })
+                .collect(),
             ht_capa,
             vht_capa,
         })

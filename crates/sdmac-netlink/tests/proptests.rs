@@ -54,22 +54,13 @@ fn framed(cmd: u8, attrs: &[u8]) -> Vec<u8> {
 /// sometimes lies.
 fn attr_soup() -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(
-        (
-            0u16..32,
-            any::<u16>(),
-            prop::collection::vec(any::<u8>(), 0..24),
-            any::<bool>(),
-        ),
+        (0u16..32, any::<u16>(), prop::collection::vec(any::<u8>(), 0..24), any::<bool>()),
         0..10,
     )
     .prop_map(|items| {
         let mut v = Vec::new();
         for (ty, lie, payload, honest) in items {
-            let len = if honest {
-                4 + payload.len() as u16
-            } else {
-                lie
-            };
+            let len = if honest { 4 + payload.len() as u16 } else { lie };
             v.extend_from_slice(&len.to_ne_bytes());
             v.extend_from_slice(&ty.to_ne_bytes());
             v.extend_from_slice(&payload);
@@ -85,63 +76,29 @@ fn attr_soup() -> impl Strategy<Value = Vec<u8>> {
 #[derive(Clone, Debug)]
 enum Model {
     Register,
-    Frame {
-        f: TxFrame<'static>,
-        frame: Vec<u8>,
-        extra: Vec<(u16, Vec<u8>)>,
-    },
-    Delivery {
-        d: RxFrame<'static>,
-        frame: Vec<u8>,
-    },
+    Frame { f: TxFrame<'static>, frame: Vec<u8>, extra: Vec<(u16, Vec<u8>)> },
+    Delivery { d: RxFrame<'static>, frame: Vec<u8> },
     TxInfo(TxInfoFrame),
-    Radio {
-        cmd: u8,
-        r: RadioInfo<'static>,
-        name: Option<String>,
-        extra: Vec<(u16, Vec<u8>)>,
-    },
-    MacAddr {
-        add: bool,
-        ev: MacAddrEvent,
-    },
-    Unknown {
-        cmd: u8,
-        attrs: Vec<u8>,
-    },
+    Radio { cmd: u8, r: RadioInfo<'static>, name: Option<String>, extra: Vec<(u16, Vec<u8>)> },
+    MacAddr { add: bool, ev: MacAddrEvent },
+    Unknown { cmd: u8, attrs: Vec<u8> },
 }
 
 fn raw(e: &[(u16, Vec<u8>)]) -> Vec<RawAttr<'_>> {
-    e.iter()
-        .map(|(t, p)| RawAttr {
-            raw_type: *t,
-            payload: p,
-        })
-        .collect()
+    e.iter().map(|(t, p)| RawAttr { raw_type: *t, payload: p }).collect()
 }
 
 impl Model {
     fn msg(&self) -> HwsimMsg<'_> {
         match self {
             Model::Register => HwsimMsg::Register,
-            Model::Frame { f, frame, extra } => HwsimMsg::Frame(TxFrame {
-                frame,
-                extra: raw(extra),
-                ..f.clone()
-            }),
+            Model::Frame { f, frame, extra } => {
+                HwsimMsg::Frame(TxFrame { frame, extra: raw(extra), ..f.clone() })
+            }
             Model::Delivery { d, frame } => HwsimMsg::Delivery(RxFrame { frame, ..*d }),
             Model::TxInfo(t) => HwsimMsg::TxInfo(*t),
-            Model::Radio {
-                cmd,
-                r,
-                name,
-                extra,
-            } => {
-                let r = RadioInfo {
-                    name: name.as_deref(),
-                    extra: raw(extra),
-                    ..r.clone()
-                };
+            Model::Radio { cmd, r, name, extra } => {
+                let r = RadioInfo { name: name.as_deref(), extra: raw(extra), ..r.clone() };
                 match cmd {
                     4 => HwsimMsg::NewRadio(r),
                     5 => HwsimMsg::DelRadio(r),
@@ -218,13 +175,7 @@ fn model() -> impl Strategy<Value = Model> {
             any::<u32>()
         )
             .prop_map(|(receiver, frame, rx_rate, signal, freq)| Model::Delivery {
-                d: RxFrame {
-                    receiver,
-                    frame: &[],
-                    rx_rate,
-                    signal,
-                    freq
-                },
+                d: RxFrame { receiver, frame: &[], rx_rate, signal, freq },
                 frame
             }),
         (mac(), any::<u32>(), any::<u64>(), any::<i32>(), tx_info()).prop_map(
@@ -246,10 +197,7 @@ fn model() -> impl Strategy<Value = Model> {
                 any::<Option<u32>>(),
                 any::<Option<[u8; 6]>>()
             ),
-            (
-                prop::option::of(prop::array::uniform2(b'A'..=b'Z')),
-                any::<Option<u32>>()
-            ),
+            (prop::option::of(prop::array::uniform2(b'A'..=b'Z')), any::<Option<u32>>()),
             any::<[bool; 5]>(),
             extras()
         )
@@ -286,10 +234,7 @@ fn model() -> impl Strategy<Value = Model> {
             add,
             ev: MacAddrEvent { radio, addr }
         }),
-        (
-            prop_oneof![Just(0u8), 12u8..=255],
-            prop::collection::vec(any::<u8>(), 0..64)
-        )
+        (prop_oneof![Just(0u8), 12u8..=255], prop::collection::vec(any::<u8>(), 0..64))
             .prop_map(|(cmd, attrs)| Model::Unknown { cmd, attrs }),
     ]
 }

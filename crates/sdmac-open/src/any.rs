@@ -1,6 +1,9 @@
 //! One backend type for every backend.
 
-use sdmac_api::{ApiError, Backend, BeaconInd, Body, Confirmation, Indication, Interface, Scope, TxAttrs, Value, Wait};
+use sdmac_api::{
+    ApiError, Backend, BeaconInd, Body, Confirmation, Indication, Interface, Scope, TxAttrs, Value,
+    Wait,
+};
 use sdmac_medium::Ac;
 use std::os::fd::RawFd;
 
@@ -9,14 +12,25 @@ use std::os::fd::RawFd;
 macro_rules! forward_backend {
     ($mut_:ident, $ref_:ident) => {
         #[inline]
-        fn data_req(&mut self, id: u64, body: Body<'_>, ac: Ac, attrs: &TxAttrs, t1: sdmac_api::Time) -> Result<(), ApiError> {
+        fn data_req(
+            &mut self,
+            id: u64,
+            body: Body<'_>,
+            ac: Ac,
+            attrs: &TxAttrs,
+            t1: sdmac_api::Time,
+        ) -> Result<(), ApiError> {
             self.$mut_().data_req(id, body, ac, attrs, t1)
         }
         #[inline]
         fn data_con(&mut self, wait: Wait) -> Result<Option<Confirmation>, ApiError> {
             self.$mut_().data_con(wait)
         }
-        fn data_ind(&mut self, buf: &mut Vec<u8>, wait: Wait) -> Result<Option<Indication>, ApiError> {
+        fn data_ind(
+            &mut self,
+            buf: &mut Vec<u8>,
+            wait: Wait,
+        ) -> Result<Option<Indication>, ApiError> {
             self.$mut_().data_ind(buf, wait)
         }
         fn beacon_ind(&mut self, wait: Wait) -> Result<Option<BeaconInd>, ApiError> {
@@ -67,7 +81,10 @@ impl AnyBackend {
 
     /// Wraps the backend of an interface (e.g. one taken from an
     /// [`sdmac_emu::EmuSession`] the caller keeps running).
-    pub fn from_interface<B: Backend + Send + 'static>(label: impl Into<String>, iface: Interface<B>) -> AnyBackend {
+    pub fn from_interface<B: Backend + Send + 'static>(
+        label: impl Into<String>,
+        iface: Interface<B>,
+    ) -> AnyBackend {
         AnyBackend::new(label, InInterface(iface))
     }
 

@@ -2,7 +2,10 @@
 
 use crate::any::{forward_backend, AnyBackend};
 use crate::error::OpenError;
-use sdmac_api::{ApiError, Backend, BackendName, BeaconInd, Body, Confirmation, Indication, Interface, Scope, TxAttrs, Value, Wait};
+use sdmac_api::{
+    ApiError, Backend, BackendName, BeaconInd, Body, Confirmation, Indication, Interface, Scope,
+    TxAttrs, Value, Wait,
+};
 use sdmac_emu::setup::{paper_medium, PaperSetup, STA};
 use sdmac_emu::{EmuIface, EmuOptions, EmuSession};
 use sdmac_medium::{Ac, Medium, StationId};
@@ -29,34 +32,62 @@ impl Backend for OwnedEmu {
     forward_backend!(iface_mut, iface_ref);
 }
 
-fn start(name: &BackendName, medium: Medium, ifaces: &[(&str, StationId)], take: &str, opts: EmuOptions) -> Result<AnyBackend, OpenError> {
-    let mut session =
-        EmuSession::start(medium, ifaces, opts).map_err(|e| OpenError::Start { name: name.to_string(), reason: e.to_string() })?;
+fn start(
+    name: &BackendName,
+    medium: Medium,
+    ifaces: &[(&str, StationId)],
+    take: &str,
+    opts: EmuOptions,
+) -> Result<AnyBackend, OpenError> {
+    let mut session = EmuSession::start(medium, ifaces, opts)
+        .map_err(|e| OpenError::Start { name: name.to_string(), reason: e.to_string() })?;
     let iface = session.take(take).expect("the interface just set up");
     Ok(AnyBackend::new(name.to_string(), OwnedEmu { iface, _session: session }))
 }
 
 /// `emu`: the paper's testbed; the station is the interface.
-pub(crate) fn open_paper(name: &BackendName, setup: &PaperSetup, opts: EmuOptions) -> Result<AnyBackend, OpenError> {
-    let (m, _ap, sta) = paper_medium(setup).map_err(|reason| OpenError::Start { name: name.to_string(), reason })?;
+pub(crate) fn open_paper(
+    name: &BackendName,
+    setup: &PaperSetup,
+    opts: EmuOptions,
+) -> Result<AnyBackend, OpenError> {
+    let (m, _ap, sta) = paper_medium(setup)
+        .map_err(|reason| OpenError::Start { name: name.to_string(), reason })?;
     start(name, m, &[(STA, sta)], STA, opts)
 }
 
 /// `emu:PATH[#STATION]`.
-pub(crate) fn open_scenario(name: &BackendName, path: &Path, station: Option<&str>, opts: EmuOptions) -> Result<AnyBackend, OpenError> {
-    let scenario_err = |reason: String| OpenError::Scenario { name: name.to_string(), path: path.to_path_buf(), reason };
+pub(crate) fn open_scenario(
+    name: &BackendName,
+    path: &Path,
+    station: Option<&str>,
+    opts: EmuOptions,
+) -> Result<AnyBackend, OpenError> {
+    let scenario_err = |reason: String| OpenError::Scenario {
+        name: name.to_string(),
+        path: path.to_path_buf(),
+        reason,
+    };
     let text = std::fs::read_to_string(path).map_err(|e| scenario_err(e.to_string()))?;
-    let sc = sdmac_sim::Scenario::parse(&text, &path.display().to_string()).map_err(|e| scenario_err(e.to_string()))?;
+    let sc = sdmac_sim::Scenario::parse(&text, &path.display().to_string())
+        .map_err(|e| scenario_err(e.to_string()))?;
     let built = sdmac_sim::runner::build(&sc).map_err(|e| scenario_err(e.to_string()))?;
     let names: Vec<String> = sc.stations.iter().map(|s| s.name.clone()).collect();
-    let no_station = || OpenError::NoStation { name: name.to_string(), station: station.map(str::to_string), stations: names.clone() };
+    let no_station = || OpenError::NoStation {
+        name: name.to_string(),
+        station: station.map(str::to_string),
+        stations: names.clone(),
+    };
     // (medium index, engine station) of the station to open.
     let found = match station {
         Some(want) => built.iter().enumerate().find_map(|(mi, b)| {
             b.stations.iter().position(|&si| names[si] == want).map(|st| (mi, st))
         }),
         None => built.first().and_then(|b| {
-            b.stations.iter().position(|&si| !sc.stations[si].raw.ap.unwrap_or(false)).map(|st| (0, st))
+            b.stations
+                .iter()
+                .position(|&si| !sc.stations[si].raw.ap.unwrap_or(false))
+                .map(|st| (0, st))
         }),
     };
     let (mi, st) = found.ok_or_else(no_station)?;

@@ -55,7 +55,9 @@ pub fn open(name: &str) -> Result<AnyInterface, OpenError> {
 pub fn open_with(name: &BackendName, opts: &OpenOptions) -> Result<AnyInterface, OpenError> {
     let backend = match name {
         BackendName::Emu { scenario: None, .. } => emu::open_paper(name, &opts.paper, opts.emu)?,
-        BackendName::Emu { scenario: Some(path), station } => emu::open_scenario(name, path, station.as_deref(), opts.emu)?,
+        BackendName::Emu { scenario: Some(path), station } => {
+            emu::open_scenario(name, path, station.as_deref(), opts.emu)?
+        }
         BackendName::Linux { iface } => linux::open(name, iface, &opts.linux)?,
         BackendName::Hwsim { iface } => hwsim::open(name, iface, &opts.linux, &opts.hwsim)?,
     };

@@ -31,13 +31,21 @@ fn control_err(name: &BackendName, kind: &'static str, e: ControlError) -> OpenE
 }
 
 /// `linux:IFACE`.
-pub(crate) fn open(name: &BackendName, iface: &str, opts: &LinuxOpenOptions) -> Result<AnyBackend, OpenError> {
+pub(crate) fn open(
+    name: &BackendName,
+    iface: &str,
+    opts: &LinuxOpenOptions,
+) -> Result<AnyBackend, OpenError> {
     Ok(AnyBackend::new(name.to_string(), open_backend(name, iface, opts)?))
 }
 
 /// The linux backend on `iface`'s radio, its nl80211 attributes routed to the
 /// monitor (what `linux:IFACE` opens, and `hwsim:IFACE` builds on).
-pub(crate) fn open_backend(name: &BackendName, iface: &str, opts: &LinuxOpenOptions) -> Result<LinuxBackend, OpenError> {
+pub(crate) fn open_backend(
+    name: &BackendName,
+    iface: &str,
+    opts: &LinuxOpenOptions,
+) -> Result<LinuxBackend, OpenError> {
     let bssid = match opts.bssid {
         Some(b) => Some(b),
         None => match std::env::var(BSSID_ENV) {
@@ -50,23 +58,40 @@ pub(crate) fn open_backend(name: &BackendName, iface: &str, opts: &LinuxOpenOpti
         },
     };
     let radio = Radio::open(iface).map_err(|e| control_err(name, kind_of(&e), e))?;
-    caps::require(iface, "the linux backend (monitor interface, packet socket)", &[caps::CAP_NET_ADMIN, caps::CAP_NET_RAW])
-        .map_err(|e| control_err(name, kind_of(&e), e))?;
+    caps::require(
+        iface,
+        "the linux backend (monitor interface, packet socket)",
+        &[caps::CAP_NET_ADMIN, caps::CAP_NET_RAW],
+    )
+    .map_err(|e| control_err(name, kind_of(&e), e))?;
     let mopts = MonitorOptions {
-        tx_power: opts.tx_power_dbm.map(|d| sdmac_linux::control::TxPowerSetting::Fixed((d * 100.0).round() as i32)),
-        channel: opts.freq_mhz.map(|f| sdmac_linux::control::Channel { freq_mhz: f, width: sdmac_linux::control::Width::NoHt20 }),
+        tx_power: opts
+            .tx_power_dbm
+            .map(|d| sdmac_linux::control::TxPowerSetting::Fixed((d * 100.0).round() as i32)),
+        channel: opts.freq_mhz.map(|f| sdmac_linux::control::Channel {
+            freq_mhz: f,
+            width: sdmac_linux::control::Width::NoHt20,
+        }),
         ..MonitorOptions::default()
     };
-    let mut mon = MonitorInterface::create(&radio, &mopts).map_err(|e| control_err(name, kind_of(&e), e))?;
+    let mut mon =
+        MonitorInterface::create(&radio, &mopts).map_err(|e| control_err(name, kind_of(&e), e))?;
     let freq = match opts.freq_mhz {
         Some(f) => f,
         None => mon.channel().map_err(|e| control_err(name, kind_of(&e), e))?.freq_mhz,
     };
     let mut cfg = LinuxConfig::new(freq);
     cfg.bssid = bssid;
-    let mut backend = LinuxBackend::open(mon.name(), cfg)
-        .map_err(|reason| OpenError::Radio { name: name.to_string(), kind: "Start", reason })?;
-    caps::drop_after_open().map_err(|e| OpenError::Radio { name: name.to_string(), kind: "Start", reason: format!("lowering capabilities: {e}") })?;
+    let mut backend = LinuxBackend::open(mon.name(), cfg).map_err(|reason| OpenError::Radio {
+        name: name.to_string(),
+        kind: "Start",
+        reason,
+    })?;
+    caps::drop_after_open().map_err(|e| OpenError::Radio {
+        name: name.to_string(),
+        kind: "Start",
+        reason: format!("lowering capabilities: {e}"),
+    })?;
     backend.set_control(Box::new(MonitorControl { mon, freq_mhz: freq, bssid }));
     Ok(backend)
 }
@@ -95,8 +120,12 @@ fn api_err(name: &str, e: ControlError) -> ApiError {
 
 fn api_err_value(name: &str, value: &str, e: ControlError) -> ApiError {
     match e {
-        ControlError::NotSupported { what, why } => ApiError::Unsupported { what: format!("{what}: {why}") },
-        ControlError::InvalidValue { why, .. } => ApiError::InvalidValue { name: name.to_string(), value: value.to_string(), reason: why },
+        ControlError::NotSupported { what, why } => {
+            ApiError::Unsupported { what: format!("{what}: {why}") }
+        }
+        ControlError::InvalidValue { why, .. } => {
+            ApiError::InvalidValue { name: name.to_string(), value: value.to_string(), reason: why }
+        }
         other => ApiError::Unsupported { what: format!("{name}: {other}") },
     }
 }

@@ -20,7 +20,13 @@ fn mac(i: &mut AnyInterface, name: &str) -> sdmac_api::MacAddress {
 /// One confirmed one-shot at 54 Mb/s to the interface's BSS.
 fn one_shot(i: &mut AnyInterface, id: u64) -> sdmac_api::Confirmation {
     let bssid = mac(i, "bssid");
-    i.data_req(id, Body::Payload(&[7u8; 50]), Ac::Be, &TxAttrs::one_shot(bssid, sdmac_api::Rate::Ofdm54)).unwrap();
+    i.data_req(
+        id,
+        Body::Payload(&[7u8; 50]),
+        Ac::Be,
+        &TxAttrs::one_shot(bssid, sdmac_api::Rate::Ofdm54),
+    )
+    .unwrap();
     i.data_con(Wait::For(Duration::from_secs(5))).unwrap().expect("a confirmation")
 }
 
@@ -56,7 +62,11 @@ mod tempdir {
         pub fn new() -> Dir {
             use std::sync::atomic::{AtomicU32, Ordering};
             static N: AtomicU32 = AtomicU32::new(0);
-            let p = std::env::temp_dir().join(format!("sdmac-open-{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
+            let p = std::env::temp_dir().join(format!(
+                "sdmac-open-{}-{}",
+                std::process::id(),
+                N.fetch_add(1, Ordering::Relaxed)
+            ));
             std::fs::create_dir_all(&p).unwrap();
             Dir(p)
         }
@@ -116,13 +126,23 @@ fn the_examples_scenarios_open() {
 #[test]
 fn hwsim_without_a_daemon_names_the_socket_and_points_to_linux() {
     let name = BackendName::parse("hwsim:wlan9").unwrap();
-    let opts = OpenOptions { hwsim: HwsimOpenOptions { socket: Some("/nonexistent/sdmac-test.sock".into()), ..Default::default() }, ..Default::default() };
+    let opts = OpenOptions {
+        hwsim: HwsimOpenOptions {
+            socket: Some("/nonexistent/sdmac-test.sock".into()),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
     let e = open_with(&name, &opts).unwrap_err();
     assert!(matches!(e, OpenError::Radio { kind: "NoDaemon", .. }), "{e:?}");
     assert_eq!(e.kind(), "NoDaemon");
     let m = e.to_string();
     assert!(m.starts_with("backend \"hwsim:wlan9\": no medium daemon answers on the control socket /nonexistent/sdmac-test.sock ("), "{m}");
-    assert!(m.contains("start sdmac-mediumd with -s /nonexistent/sdmac-test.sock") && m.contains("linux:wlan9 opens the same radio"), "{m}");
+    assert!(
+        m.contains("start sdmac-mediumd with -s /nonexistent/sdmac-test.sock")
+            && m.contains("linux:wlan9 opens the same radio"),
+        "{m}"
+    );
 }
 
 #[test]
@@ -130,7 +150,11 @@ fn linux_names_the_interface_it_cannot_open() {
     // No interface has this name (valid, but never created by anything).
     let e = open("linux:sdmacnone9").unwrap_err();
     assert!(matches!(e, OpenError::Radio { kind: "UnknownInterface", .. }), "{e:?}");
-    assert!(e.to_string().starts_with("backend \"linux:sdmacnone9\": ") && e.to_string().matches("sdmacnone9").count() >= 2, "{e}");
+    assert!(
+        e.to_string().starts_with("backend \"linux:sdmacnone9\": ")
+            && e.to_string().matches("sdmacnone9").count() >= 2,
+        "{e}"
+    );
     // The loopback interface exists everywhere and is not wireless.
     let e = open("linux:lo").unwrap_err();
     assert!(matches!(e, OpenError::Radio { kind: "NotWireless", .. }), "{e:?}");
@@ -149,7 +173,8 @@ fn bad_names_and_files_are_named() {
     assert!(matches!(e, OpenError::Scenario { .. }), "{e:?}");
     assert!(e.to_string().contains("/nonexistent/s.toml"), "{e}");
 
-    let (_d, path) = scenario("name = \"x\"\nduration = 1.0\n[[station]]\nname = \"ap\"\nbogus = 3\n");
+    let (_d, path) =
+        scenario("name = \"x\"\nduration = 1.0\n[[station]]\nname = \"ap\"\nbogus = 3\n");
     let e = open(&format!("emu:{path}")).unwrap_err().to_string();
     assert!(e.contains("s.toml") && e.contains("bogus"), "{e}");
 
@@ -157,7 +182,8 @@ fn bad_names_and_files_are_named() {
     let e = open(&format!("emu:{path}#ghost")).unwrap_err();
     assert_eq!(e.to_string(), format!("backend \"emu:{path}#ghost\": the scenario has no station \"ghost\" (stations: ap, a, b)"));
 
-    let only_ap = "name = \"x\"\nduration = 1.0\n[[station]]\nname = \"ap\"\nposition = [0, 0]\nap = true\n";
+    let only_ap =
+        "name = \"x\"\nduration = 1.0\n[[station]]\nname = \"ap\"\nposition = [0, 0]\nap = true\n";
     let (_d3, path) = scenario(only_ap);
     let e = open(&format!("emu:{path}")).unwrap_err().to_string();
     assert!(e.contains("no station that is not an AP") && e.contains("#STATION"), "{e}");
@@ -169,7 +195,12 @@ fn dropping_the_interface_stops_the_medium() {
     let bssid = mac(&mut i, "bssid");
     // Many requests queued, then dropped while in flight: must not hang.
     for id in 1..=50 {
-        let _ = i.data_req(id, Body::Payload(&[0u8; 1000]), Ac::Be, &TxAttrs::one_shot(bssid, sdmac_api::Rate::Ofdm6));
+        let _ = i.data_req(
+            id,
+            Body::Payload(&[0u8; 1000]),
+            Ac::Be,
+            &TxAttrs::one_shot(bssid, sdmac_api::Rate::Ofdm6),
+        );
     }
     drop(i);
 }
@@ -180,7 +211,8 @@ fn dropping_the_interface_stops_the_medium() {
 #[test]
 fn the_oneshot_task_runs_on_an_opened_backend() {
     use sdmac_api::oneshot::{run, Mode, OneshotParams};
-    let (_d, path) = scenario(&LOSSY.replace("error_prob = 1.0", "error_prob = 0.3\nsymmetric = false"));
+    let (_d, path) =
+        scenario(&LOSSY.replace("error_prob = 1.0", "error_prob = 0.3\nsymmetric = false"));
     let mut i = open(&format!("emu:{path}")).unwrap();
     let n = 400u64;
     let p = OneshotParams {

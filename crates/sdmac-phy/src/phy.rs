@@ -43,7 +43,11 @@ impl RateSet {
 
     /// The rates in the set, slowest first within each class (DSSS first).
     pub fn iter(self) -> impl Iterator<Item = Rate> {
-        LEGACY_RATES.into_iter().enumerate().filter(move |(i, _)| self.0 & (1 << i) != 0).map(|(_, r)| r)
+        LEGACY_RATES
+            .into_iter()
+            .enumerate()
+            .filter(move |(i, _)| self.0 & (1 << i) != 0)
+            .map(|(_, r)| r)
     }
 }
 
@@ -82,22 +86,31 @@ pub struct Phy {
 impl Phy {
     /// The standard's parameters for `standard`.
     pub fn new(standard: Standard) -> Phy {
-        let (sifs, slot, cw_min, ext, rx_start, basic): (u64, u64, u32, u64, u64, &[Rate]) = match standard {
-            Standard::Dot11b => (10, 20, 31, 0, 192, &[Rate::Dsss1, Rate::Dsss2]),
-            Standard::Dot11a | Standard::Dot11n5 | Standard::Dot11ac => {
-                (16, 9, 15, 0, 20, &[Rate::Ofdm6, Rate::Ofdm12, Rate::Ofdm24])
-            }
-            Standard::Dot11g | Standard::Dot11n2_4 => (
-                10,
-                9,
-                15,
-                6,
-                20,
-                &[Rate::Dsss1, Rate::Dsss2, Rate::Cck5_5, Rate::Cck11, Rate::Ofdm6, Rate::Ofdm12, Rate::Ofdm24],
-            ),
-            // Bianchi's FHSS parameter set as a starting point for textbook PHYs.
-            Standard::Custom => (28, 50, 31, 0, 128, &[]),
-        };
+        let (sifs, slot, cw_min, ext, rx_start, basic): (u64, u64, u32, u64, u64, &[Rate]) =
+            match standard {
+                Standard::Dot11b => (10, 20, 31, 0, 192, &[Rate::Dsss1, Rate::Dsss2]),
+                Standard::Dot11a | Standard::Dot11n5 | Standard::Dot11ac => {
+                    (16, 9, 15, 0, 20, &[Rate::Ofdm6, Rate::Ofdm12, Rate::Ofdm24])
+                }
+                Standard::Dot11g | Standard::Dot11n2_4 => (
+                    10,
+                    9,
+                    15,
+                    6,
+                    20,
+                    &[
+                        Rate::Dsss1,
+                        Rate::Dsss2,
+                        Rate::Cck5_5,
+                        Rate::Cck11,
+                        Rate::Ofdm6,
+                        Rate::Ofdm12,
+                        Rate::Ofdm24,
+                    ],
+                ),
+                // Bianchi's FHSS parameter set as a starting point for textbook PHYs.
+                Standard::Custom => (28, 50, 31, 0, 128, &[]),
+            };
         Phy {
             standard,
             sifs_ns: sifs * US,

@@ -188,7 +188,10 @@ impl PathLoss {
         match *self {
             PathLoss::TwoRayGround { tx_height_m, rx_height_m, .. } => {
                 let hh = tx_height_m.max(MIN_HEIGHT_M) * rx_height_m.max(MIN_HEIGHT_M);
-                Some(4.0 * std::f64::consts::PI * hh / crate::units::wavelength_m(freq_mhz.max(MIN_FREQ_MHZ)))
+                Some(
+                    4.0 * std::f64::consts::PI * hh
+                        / crate::units::wavelength_m(freq_mhz.max(MIN_FREQ_MHZ)),
+                )
             }
             _ => None,
         }
@@ -223,6 +226,11 @@ pub fn free_space_loss_db(distance_m: f64, freq_mhz: f64) -> f64 {
 }
 
 /// Received power, dBm: transmit power + transmit and receive antenna gains − loss.
-pub fn received_power_dbm(tx_power_dbm: f64, tx_gain_dbi: f64, rx_gain_dbi: f64, loss_db: f64) -> f64 {
+pub fn received_power_dbm(
+    tx_power_dbm: f64,
+    tx_gain_dbi: f64,
+    rx_gain_dbi: f64,
+    loss_db: f64,
+) -> f64 {
     tx_power_dbm + tx_gain_dbi + rx_gain_dbi - loss_db
 }

@@ -280,11 +280,17 @@ impl Rate {
     /// Coded bits per OFDM symbol of an HT/VHT rate: N_SD · N_BPSCS · N_SS.
     pub fn n_cbps(self) -> Option<u32> {
         let (width, mcs) = match self {
-            Rate::Ht { mcs, bw40, .. } if mcs < 32 => (if bw40 { Width::Mhz40 } else { Width::Mhz20 }, mcs % 8),
+            Rate::Ht { mcs, bw40, .. } if mcs < 32 => {
+                (if bw40 { Width::Mhz40 } else { Width::Mhz20 }, mcs % 8)
+            }
             Rate::Vht { mcs, width, nss, .. } if mcs <= 9 && (1..=8).contains(&nss) => (width, mcs),
             _ => return None,
         };
-        Some(width.data_subcarriers() * mcs_modulation(mcs).0.bits_per_subcarrier() * self.streams() as u32)
+        Some(
+            width.data_subcarriers()
+                * mcs_modulation(mcs).0.bits_per_subcarrier()
+                * self.streams() as u32,
+        )
     }
 
     /// Spatial streams (1 for every non-HT rate).
@@ -555,7 +561,23 @@ mod tests {
 
     #[test]
     fn parse_and_display_round_trip() {
-        for s in ["1", "2", "5.5", "11", "6", "9", "12", "18", "24", "36", "48", "54", "mcs0", "mcs7-40-sgi", "mcs3-sgi"] {
+        for s in [
+            "1",
+            "2",
+            "5.5",
+            "11",
+            "6",
+            "9",
+            "12",
+            "18",
+            "24",
+            "36",
+            "48",
+            "54",
+            "mcs0",
+            "mcs7-40-sgi",
+            "mcs3-sgi",
+        ] {
             let r: Rate = s.parse().unwrap();
             assert_eq!(r.to_string().parse::<Rate>().unwrap(), r, "{s}");
         }

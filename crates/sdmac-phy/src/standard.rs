@@ -51,7 +51,9 @@ impl Standard {
             Standard::Dot11a => OFDM_RATES.contains(&rate),
             Standard::Dot11g => DSSS_RATES.contains(&rate) || OFDM_RATES.contains(&rate),
             Standard::Dot11n2_4 => {
-                DSSS_RATES.contains(&rate) || OFDM_RATES.contains(&rate) || matches!(rate, Rate::Ht { .. })
+                DSSS_RATES.contains(&rate)
+                    || OFDM_RATES.contains(&rate)
+                    || matches!(rate, Rate::Ht { .. })
             }
             Standard::Dot11n5 => OFDM_RATES.contains(&rate) || matches!(rate, Rate::Ht { .. }),
             Standard::Dot11ac => {

@@ -91,11 +91,13 @@ fn interframe_spaces_ack_timeout_and_eifs() {
 #[test]
 fn control_response_rate_follows_the_basic_rate_set() {
     let a = Phy::new(Standard::Dot11a); // basic {6, 12, 24}
-    let acks: Vec<Rate> = sdmac_phy::rate::OFDM_RATES.iter().map(|r| a.control_response_rate(*r)).collect();
+    let acks: Vec<Rate> =
+        sdmac_phy::rate::OFDM_RATES.iter().map(|r| a.control_response_rate(*r)).collect();
     use Rate::*;
     assert_eq!(acks, [Ofdm6, Ofdm6, Ofdm12, Ofdm12, Ofdm24, Ofdm24, Ofdm24, Ofdm24]);
-    let ht: Vec<Rate> =
-        (0..8).map(|mcs| a.control_response_rate(Rate::Ht { mcs, bw40: false, sgi: false })).collect();
+    let ht: Vec<Rate> = (0..8)
+        .map(|mcs| a.control_response_rate(Rate::Ht { mcs, bw40: false, sgi: false }))
+        .collect();
     assert_eq!(ht, [Ofdm6, Ofdm12, Ofdm12, Ofdm24, Ofdm24, Ofdm24, Ofdm24, Ofdm24]);
 
     // The SDMAC paper's testbed: basic set {6} -> every ACK at 6 Mb/s, 96 µs on air.

@@ -103,11 +103,12 @@ fn rates_of_several_streams() {
 fn ack_rate_of_ht_and_vht_data() {
     use Rate::*;
     let ac = Phy::new(Standard::Dot11ac); // basic {6, 12, 24}
-    // HT MCS 8–15: the per-stream modulation of MCS 0–7 -> 6, 12, 12, 24, 24, 24, 24, 24.
+                                          // HT MCS 8–15: the per-stream modulation of MCS 0–7 -> 6, 12, 12, 24, 24, 24, 24, 24.
     let two: Vec<Rate> = (8..16).map(|m| ac.control_response_rate(ht(m, false, false))).collect();
     assert_eq!(two, [Ofdm6, Ofdm12, Ofdm12, Ofdm24, Ofdm24, Ofdm24, Ofdm24, Ofdm24]);
     // VHT: MCS 0 -> 6, MCS 1-2 -> 12, MCS 3-9 -> 24, whatever the streams and width.
-    let v: Vec<Rate> = (0..10).map(|m| ac.control_response_rate(vht(m, 2, Width::Mhz80, false))).collect();
+    let v: Vec<Rate> =
+        (0..10).map(|m| ac.control_response_rate(vht(m, 2, Width::Mhz80, false))).collect();
     assert_eq!(v, [Ofdm6, Ofdm12, Ofdm12, Ofdm24, Ofdm24, Ofdm24, Ofdm24, Ofdm24, Ofdm24, Ofdm24]);
     // The ACK's airtime is a legacy one: 24 Mb/s ACK = 28 µs.
     assert_eq!(ac.ack_airtime_ns(vht(9, 2, Width::Mhz80, true)), 28 * US);

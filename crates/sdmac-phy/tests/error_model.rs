@@ -48,7 +48,11 @@ fn reference_snr_for_10_percent_per_of_1500_bytes() {
     for (model, rate, want) in cases {
         let got = snr_for_per(&model, rate, 1500, 0.1);
         println!("{} {rate}: 10 % PER of 1500 B at {got:.3} dB (reference {want})", model.name());
-        assert!((got - want).abs() <= 0.15, "{} {rate}: {got:.3} dB, want {want} ± 0.15", model.name());
+        assert!(
+            (got - want).abs() <= 0.15,
+            "{} {rate}: {got:.3} dB, want {want} ± 0.15",
+            model.name()
+        );
     }
 }
 
@@ -63,8 +67,10 @@ fn ordering_of_rates_is_sane() {
             .collect();
         println!("{}: 6/12/24/48/54 Mb/s at {s:.2?} dB", model.name());
         assert!(s.windows(2).all(|w| w[0] < w[1]), "{}: {s:?}", model.name());
-        let dsss: Vec<f64> =
-            sdmac_phy::rate::DSSS_RATES.iter().map(|r| snr_for_per(&model, *r, 1500, 0.1)).collect();
+        let dsss: Vec<f64> = sdmac_phy::rate::DSSS_RATES
+            .iter()
+            .map(|r| snr_for_per(&model, *r, 1500, 0.1))
+            .collect();
         println!("{}: 1/2/5.5/11 Mb/s at {dsss:.2?} dB", model.name());
         assert!(dsss.windows(2).all(|w| w[0] < w[1]), "{dsss:?}");
     }
@@ -82,7 +88,8 @@ fn yans_bpsk_uses_one_term() {
             let mid = 0.5 * (lo + hi);
             let e = yans::eb_n0(Rate::Ofdm9, 10f64.powf(mid / 10.0)).unwrap();
             let p = yans::uncoded_ber(sdmac_phy::Modulation::Bpsk, e).unwrap();
-            let per = 1.0 - math::all_bits_correct(yans::event_error(p, CodeRate::R3_4, false), 12000);
+            let per =
+                1.0 - math::all_bits_correct(yans::event_error(p, CodeRate::R3_4, false), 12000);
             if per > 0.1 {
                 lo = mid
             } else {
@@ -97,13 +104,20 @@ fn yans_bpsk_uses_one_term() {
 
 #[test]
 fn zero_bits_always_succeed() {
-    let table =
-        Arc::new(PerTable::parse("-95 0.5 0.5 0.5 0.5 0.5 0.5 0.5 0.5 0.5 0.5 0.5 1\n", "t").unwrap());
-    let models = [ErrorModel::Nist, ErrorModel::Yans, ErrorModel::Table(table), ErrorModel::NoErrors];
+    let table = Arc::new(
+        PerTable::parse("-95 0.5 0.5 0.5 0.5 0.5 0.5 0.5 0.5 0.5 0.5 0.5 1\n", "t").unwrap(),
+    );
+    let models =
+        [ErrorModel::Nist, ErrorModel::Yans, ErrorModel::Table(table), ErrorModel::NoErrors];
     for model in &models {
         for rate in all_rates() {
             for sinr in [0.0, 1e-3, 1.0, 1e9, f64::NAN, -1.0] {
-                assert_eq!(model.chunk_success(rate, sinr, 0), 1.0, "{} {rate} {sinr}", model.name());
+                assert_eq!(
+                    model.chunk_success(rate, sinr, 0),
+                    1.0,
+                    "{} {rate} {sinr}",
+                    model.name()
+                );
             }
         }
     }
@@ -139,7 +153,9 @@ fn custom_rates_and_no_errors_never_fail() {
 fn chunks_multiply_to_the_whole_frame() {
     // The medium multiplies chunk probabilities: splitting must not change the result.
     for model in [ErrorModel::Nist, ErrorModel::Yans] {
-        for rate in [Rate::Ofdm6, Rate::Ofdm54, Rate::Dsss2, Rate::Ht { mcs: 7, bw40: false, sgi: false }] {
+        for rate in
+            [Rate::Ofdm6, Rate::Ofdm54, Rate::Dsss2, Rate::Ht { mcs: 7, bw40: false, sgi: false }]
+        {
             let snr = 10f64.powf(0.1 * snr_for_per(&model, rate, 1500, 0.5));
             let whole = model.chunk_success(rate, snr, 12000);
             let parts = model.chunk_success(rate, snr, 5000) * model.chunk_success(rate, snr, 7000);
@@ -253,8 +269,11 @@ fn trellis_spectrum(pa: &[u8], pb: &[u8], d_max: usize) -> (Vec<u64>, Vec<u64>) 
                             a[w1] += n;
                             c[w1] += iw1;
                         } else {
-                            let e =
-                                next.entry((ns, (ph + 1) % period)).or_default().entry(w1).or_insert((0, 0));
+                            let e = next
+                                .entry((ns, (ph + 1) % period))
+                                .or_default()
+                                .entry(w1)
+                                .or_insert((0, 0));
                             e.0 += n;
                             e.1 += iw1;
                         }

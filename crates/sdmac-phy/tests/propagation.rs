@@ -50,7 +50,12 @@ fn log_distance_exponent_3_5_at_10_m() {
 
 #[test]
 fn log_normal_shadowing_adds_sigma_times_draw() {
-    let m = PathLoss::LogNormalShadowing { exponent: 3.0, ref_distance_m: 1.0, sigma_db: 4.0, sl_db: 0.0 };
+    let m = PathLoss::LogNormalShadowing {
+        exponent: 3.0,
+        ref_distance_m: 1.0,
+        sigma_db: 4.0,
+        sl_db: 0.0,
+    };
     let base = 40.095_329 + 30.0;
     close(m.loss_db(10.0, 2412.0, 0.0), base, 1e-5);
     close(m.loss_db(10.0, 2412.0, 1.5), base + 6.0, 1e-5);
@@ -117,14 +122,22 @@ fn received_power_and_units() {
 #[test]
 fn wmediumd_names() {
     let names: Vec<&str> = all_models().iter().map(|m| m.wmediumd_name()).collect();
-    assert_eq!(names, ["free_space", "log_distance", "log_normal_shadowing", "two_ray_ground", "itu"]);
+    assert_eq!(
+        names,
+        ["free_space", "log_distance", "log_normal_shadowing", "two_ray_ground", "itu"]
+    );
 }
 
 fn all_models() -> Vec<PathLoss> {
     vec![
         PathLoss::FreeSpace { sl_db: 0.0 },
         PathLoss::LogDistance { exponent: 3.5, ref_distance_m: 1.0, sl_db: 0.0 },
-        PathLoss::LogNormalShadowing { exponent: 3.0, ref_distance_m: 1.0, sigma_db: 4.0, sl_db: 0.0 },
+        PathLoss::LogNormalShadowing {
+            exponent: 3.0,
+            ref_distance_m: 1.0,
+            sigma_db: 4.0,
+            sl_db: 0.0,
+        },
         PathLoss::TwoRayGround { tx_height_m: 1.0, rx_height_m: 2.0, sl_db: 0.0 },
         PathLoss::Itu { n_floors: 1, floor_loss_db: 10.0, power_loss_coefficient: 0.0 },
     ]
@@ -144,9 +157,11 @@ fn model_strategy() -> impl Strategy<Value = PathLoss> {
                 sl_db
             }
         ),
-        (0.0f64..30.0, 0.0f64..30.0, -3.0f64..10.0).prop_map(|(tx_height_m, rx_height_m, sl_db)| {
-            PathLoss::TwoRayGround { tx_height_m, rx_height_m, sl_db }
-        }),
+        (0.0f64..30.0, 0.0f64..30.0, -3.0f64..10.0).prop_map(
+            |(tx_height_m, rx_height_m, sl_db)| {
+                PathLoss::TwoRayGround { tx_height_m, rx_height_m, sl_db }
+            }
+        ),
         (0u32..5, 0.0f64..25.0, 0.0f64..45.0).prop_map(
             |(n_floors, floor_loss_db, power_loss_coefficient)| {
                 PathLoss::Itu { n_floors, floor_loss_db, power_loss_coefficient }

@@ -31,14 +31,7 @@ impl Injector {
         // a start that differs from run to run, so stale echoes of an earlier run
         // are not taken for this run's
         let seq = (std::process::id() as u16).wrapping_mul(7) & 0x0fff;
-        Ok(Injector {
-            sock,
-            src,
-            seq,
-            wait,
-            out: Vec::with_capacity(512),
-            batch: Box::default(),
-        })
+        Ok(Injector { sock, src, seq, wait, out: Vec::with_capacity(512), batch: Box::default() })
     }
 
     /// Sends one frame to `dst` as `tx` says (its TX flags get NOSEQNO) and waits for
@@ -46,16 +39,8 @@ impl Injector {
     pub fn shot(&mut self, dst: MacAddress, tx: TxParams, what: &str) -> Heard {
         self.seq = (self.seq + 1) & 0x0fff;
         let mut p = DataParams::new(dst, self.src, self.src, ETHERTYPE);
-        let ack_policy = if tx.no_ack {
-            AckPolicy::NoAck
-        } else {
-            AckPolicy::Normal
-        };
-        p.qos = Some(QosControl {
-            tid: 0,
-            ack_policy,
-            ..QosControl::default()
-        });
+        let ack_policy = if tx.no_ack { AckPolicy::NoAck } else { AckPolicy::Normal };
+        p.qos = Some(QosControl { tid: 0, ack_policy, ..QosControl::default() });
         let payload = format!("sdmac probe: {what}");
         let mut mpdu = [0u8; 256];
         let n = match write_data_frame(
@@ -68,10 +53,7 @@ impl Injector {
             Err(e) => return Heard::SendFailed(format!("building the frame: {e}")),
         };
         set_seq(&mut mpdu[..n], self.seq, false);
-        let tx = TxParams {
-            keep_seq: true,
-            ..tx
-        };
+        let tx = TxParams { keep_seq: true, ..tx };
         injected(&tx, &mpdu[..n], &mut self.out);
         // drop what was read before (echoes of earlier shots, received frames)
         while let Ok(k) = self.sock.recv_batch(&mut self.batch) {
@@ -87,9 +69,7 @@ impl Injector {
         loop {
             let left = self.wait.saturating_sub(start.elapsed());
             if left.is_zero() {
-                return Heard::Silent {
-                    waited_ms: self.wait.as_millis() as u64,
-                };
+                return Heard::Silent { waited_ms: self.wait.as_millis() as u64 };
             }
             match self.sock.poll(left.as_millis().max(1) as i32) {
                 Ok(0) => continue,
@@ -101,13 +81,7 @@ impl Injector {
                 Err(e) => return Heard::SendFailed(format!("reading the echo: {e}")),
             };
             for i in 0..k {
-                if let Read::Echo {
-                    status,
-                    addr1,
-                    seq_ctrl,
-                    ..
-                } = read(self.batch.frame(i))
-                {
+                if let Read::Echo { status, addr1, seq_ctrl, .. } = read(self.batch.frame(i)) {
                     if addr1 == dst && seq_ctrl.map(|s| s & 0xfff0) == Some(want_sc) {
                         return Heard::Echo(status);
                     }

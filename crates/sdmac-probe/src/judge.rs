@@ -45,13 +45,7 @@ impl Heard {
 }
 
 fn entry(key: &'static str, verdict: Verdict, sent: &str, got: String, h: &Heard) -> Entry {
-    Entry {
-        key,
-        verdict,
-        sent: sent.into(),
-        got,
-        echo: h.echo().copied(),
-    }
+    Entry { key, verdict, sent: sent.into(), got, echo: h.echo().copied() }
 }
 
 /// The verdict for a frame that had no echo, or could not be sent.
@@ -93,10 +87,7 @@ pub fn tx_status_fail(sent: &str, h: &Heard) -> Entry {
             "tx_status_fail",
             Verdict::NotHonoured,
             sent,
-            format!(
-                "{}: reported acknowledged though nobody has the address",
-                h.text()
-            ),
+            format!("{}: reported acknowledged though nobody has the address", h.text()),
             h,
         )
     }
@@ -112,10 +103,7 @@ pub fn tx_status_ack(sent: &str, h: &Heard) -> Entry {
             "tx_status_ack",
             Verdict::NotHonoured,
             sent,
-            format!(
-                "{}: no ACK reported (is the peer up, on this channel, in range?)",
-                h.text()
-            ),
+            format!("{}: no ACK reported (is the peer up, on this channel, in range?)", h.text()),
             h,
         )
     } else {
@@ -134,12 +122,7 @@ pub fn rate(key: &'static str, sent: &str, asked: TxRate, h: &Heard) -> Entry {
             key,
             Verdict::NotHonoured,
             sent,
-            format!(
-                "{}: sent at {} instead of {}",
-                h.text(),
-                rate_text(r),
-                rate_text(asked)
-            ),
+            format!("{}: sent at {} instead of {}", h.text(), rate_text(r), rate_text(asked)),
             h,
         ),
         None => entry(
@@ -164,10 +147,7 @@ pub fn data_retries(sent: &str, asked: u8, h: &Heard) -> Entry {
             K,
             Verdict::Unverified,
             sent,
-            format!(
-                "{}: acknowledged, so fewer attempts are no evidence",
-                h.text()
-            ),
+            format!("{}: acknowledged, so fewer attempts are no evidence", h.text()),
             h,
         );
     }
@@ -177,12 +157,7 @@ pub fn data_retries(sent: &str, asked: u8, h: &Heard) -> Entry {
             K,
             Verdict::NotHonoured,
             sent,
-            format!(
-                "{}: {} attempt(s) made, {} asked",
-                h.text(),
-                r as u16 + 1,
-                asked as u16 + 1
-            ),
+            format!("{}: {} attempt(s) made, {} asked", h.text(), r as u16 + 1, asked as u16 + 1),
             h,
         ),
         None => entry(
@@ -255,12 +230,9 @@ pub fn setting<T: PartialEq + Display>(
         return refused(key, sent, &e, rb);
     }
     match read {
-        Some(Ok(v)) if v == *asked => Entry::new(
-            key,
-            Verdict::Works,
-            sent,
-            format!("accepted; read back {v}"),
-        ),
+        Some(Ok(v)) if v == *asked => {
+            Entry::new(key, Verdict::Works, sent, format!("accepted; read back {v}"))
+        }
         Some(Ok(v)) => Entry::new(
             key,
             Verdict::NotHonoured,
@@ -273,12 +245,7 @@ pub fn setting<T: PartialEq + Display>(
             sent,
             format!("accepted; cannot read it back: {e}"),
         ),
-        None => Entry::new(
-            key,
-            Verdict::Unverified,
-            sent,
-            "accepted; nothing reports it",
-        ),
+        None => Entry::new(key, Verdict::Unverified, sent, "accepted; nothing reports it"),
     }
 }
 
@@ -300,20 +267,13 @@ pub fn bitrate_mask(
     if let Err(e) = set {
         return refused(K, sent, &e, None);
     }
-    let b = before
-        .echo()
-        .and_then(|e| e.rate)
-        .map(rate_text)
-        .unwrap_or_else(|| "no rate".into());
+    let b = before.echo().and_then(|e| e.rate).map(rate_text).unwrap_or_else(|| "no rate".into());
     let Some(a) = after.echo() else {
         return Entry::new(
             K,
             Verdict::Unverified,
             sent,
-            format!(
-                "accepted; a frame sent without a rate afterwards: {}",
-                after.text()
-            ),
+            format!("accepted; a frame sent without a rate afterwards: {}", after.text()),
         );
     };
     let mut got = format!(
@@ -334,13 +294,7 @@ pub fn bitrate_mask(
         }
         None => Verdict::Unverified,
     };
-    Entry {
-        key: K,
-        verdict: v,
-        sent: sent.into(),
-        got,
-        echo: Some(*a),
-    }
+    Entry { key: K, verdict: v, sent: sent.into(), got, echo: Some(*a) }
 }
 
 #[cfg(test)]
@@ -352,11 +306,7 @@ mod tests {
     const R54: TxRate = TxRate::Legacy { units_500k: 108 };
 
     fn echo(flags: u16, retries: u8, rate: TxRate) -> Heard {
-        Heard::Echo(TxStatus {
-            tx_flags: flags,
-            retries: Some(retries),
-            rate: Some(rate),
-        })
+        Heard::Echo(TxStatus { tx_flags: flags, retries: Some(retries), rate: Some(rate) })
     }
 
     fn v(e: Entry) -> Verdict {
@@ -368,58 +318,27 @@ mod tests {
         let silent = Heard::Silent { waited_ms: 1000 };
         assert_eq!(v(injection("x", &echo(FAIL, 0, R1))), Verdict::Works);
         assert_eq!(v(injection("x", &silent)), Verdict::NotSupported);
-        assert_eq!(
-            v(injection("x", &Heard::SendFailed("ENETDOWN".into()))),
-            Verdict::Error
-        );
+        assert_eq!(v(injection("x", &Heard::SendFailed("ENETDOWN".into()))), Verdict::Error);
         assert_eq!(v(tx_status_fail("x", &echo(FAIL, 0, R1))), Verdict::Works);
         let e = tx_status_fail("x", &echo(0, 0, R1));
         assert_eq!(e.verdict, Verdict::NotHonoured);
-        assert!(
-            e.got.contains("acknowledged though nobody has the address"),
-            "{}",
-            e.got
-        );
+        assert!(e.got.contains("acknowledged though nobody has the address"), "{}", e.got);
         assert_eq!(e.echo.unwrap().tx_flags, 0);
         assert_eq!(v(tx_status_fail("x", &silent)), Verdict::NotSupported);
         assert_eq!(v(tx_status_ack("x", &echo(0, 0, R1))), Verdict::Works);
-        assert_eq!(
-            v(tx_status_ack("x", &echo(FAIL, 0, R1))),
-            Verdict::NotHonoured
-        );
+        assert_eq!(v(tx_status_ack("x", &echo(FAIL, 0, R1))), Verdict::NotHonoured);
     }
 
     #[test]
     fn rates() {
-        assert_eq!(
-            v(rate("radiotap_rate", "x", R54, &echo(FAIL, 0, R54))),
-            Verdict::Works
-        );
+        assert_eq!(v(rate("radiotap_rate", "x", R54, &echo(FAIL, 0, R54))), Verdict::Works);
         let e = rate("radiotap_rate", "x", R54, &echo(FAIL, 0, R1));
         assert_eq!(e.verdict, Verdict::NotHonoured);
-        assert!(
-            e.got.ends_with("sent at 1 Mb/s instead of 54 Mb/s"),
-            "{}",
-            e.got
-        );
-        let mcs = TxRate::Ht {
-            mcs: 3,
-            bw40: false,
-            short_gi: false,
-        };
-        assert_eq!(
-            v(rate("radiotap_mcs", "x", mcs, &echo(FAIL, 0, mcs))),
-            Verdict::Works
-        );
-        let norate = Heard::Echo(TxStatus {
-            tx_flags: FAIL,
-            retries: Some(0),
-            rate: None,
-        });
-        assert_eq!(
-            v(rate("radiotap_mcs", "x", mcs, &norate)),
-            Verdict::Unverified
-        );
+        assert!(e.got.ends_with("sent at 1 Mb/s instead of 54 Mb/s"), "{}", e.got);
+        let mcs = TxRate::Ht { mcs: 3, bw40: false, short_gi: false };
+        assert_eq!(v(rate("radiotap_mcs", "x", mcs, &echo(FAIL, 0, mcs))), Verdict::Works);
+        let norate = Heard::Echo(TxStatus { tx_flags: FAIL, retries: Some(0), rate: None });
+        assert_eq!(v(rate("radiotap_mcs", "x", mcs, &norate)), Verdict::Unverified);
     }
 
     #[test]
@@ -431,25 +350,13 @@ mod tests {
         assert_eq!(e.verdict, Verdict::NotHonoured);
         assert!(e.got.ends_with("1 attempt(s) made, 3 asked"), "{}", e.got);
         // acknowledged by someone after all: no evidence either way
-        assert_eq!(
-            v(data_retries("x", 2, &echo(0, 0, R1))),
-            Verdict::Unverified
-        );
+        assert_eq!(v(data_retries("x", 2, &echo(0, 0, R1))), Verdict::Unverified);
         // NOACK: one attempt (F_TX_FAIL is set by mac80211 all the same)
         assert_eq!(v(noack("x", 2, &echo(FAIL, 0, R1), true)), Verdict::Works);
         assert_eq!(v(noack("x", 2, &echo(0, 0, R1), true)), Verdict::Works);
-        assert_eq!(
-            v(noack("x", 2, &echo(FAIL, 0, R1), false)),
-            Verdict::Unverified
-        );
-        assert_eq!(
-            v(noack("x", 2, &echo(FAIL, 2, R1), true)),
-            Verdict::NotHonoured
-        );
-        assert_eq!(
-            v(noack("x", 2, &Heard::Silent { waited_ms: 5 }, true)),
-            Verdict::NotSupported
-        );
+        assert_eq!(v(noack("x", 2, &echo(FAIL, 0, R1), false)), Verdict::Unverified);
+        assert_eq!(v(noack("x", 2, &echo(FAIL, 2, R1), true)), Verdict::NotHonoured);
+        assert_eq!(v(noack("x", 2, &Heard::Silent { waited_ms: 5 }, true)), Verdict::NotSupported);
     }
 
     #[test]
@@ -460,15 +367,8 @@ mod tests {
         };
         let e = setting("coverage_class", "set 1", &1u8, Err(ns()), Some(Ok(0)));
         assert_eq!(e.verdict, Verdict::NotSupported);
-        assert!(
-            e.got.contains("EOPNOTSUPP") && e.got.ends_with("read back: 0"),
-            "{}",
-            e.got
-        );
-        assert_eq!(
-            v(setting("tx_power", "x", &1200, Ok(()), Some(Ok(1200)))),
-            Verdict::Works
-        );
+        assert!(e.got.contains("EOPNOTSUPP") && e.got.ends_with("read back: 0"), "{}", e.got);
+        assert_eq!(v(setting("tx_power", "x", &1200, Ok(()), Some(Ok(1200)))), Verdict::Works);
         assert_eq!(
             v(setting("tx_power", "x", &1200, Ok(()), Some(Ok(2000)))),
             Verdict::NotHonoured
@@ -481,24 +381,14 @@ mod tests {
             what: "channel",
             why: "other interfaces of phy0 are up (wlan0)".into(),
         };
-        assert_eq!(
-            v(setting("channel", "x", &2412, Err(busy), None)),
-            Verdict::Error
-        );
+        assert_eq!(v(setting("channel", "x", &2412, Err(busy), None)), Verdict::Error);
     }
 
     #[test]
     fn mask() {
         let before = echo(FAIL, 0, R1);
         assert_eq!(
-            v(bitrate_mask(
-                "x",
-                Ok(()),
-                R54,
-                &before,
-                &echo(FAIL, 0, R54),
-                &[]
-            )),
+            v(bitrate_mask("x", Ok(()), R54, &before, &echo(FAIL, 0, R54), &[])),
             Verdict::Works
         );
         let e = bitrate_mask("x", Ok(()), R54, &before, &echo(FAIL, 0, R1), &[]);
@@ -508,38 +398,13 @@ mod tests {
             "{}",
             e.got
         );
-        let e = bitrate_mask(
-            "x",
-            Ok(()),
-            R54,
-            &before,
-            &echo(FAIL, 0, R1),
-            &["wlan0".to_string()],
-        );
-        assert!(
-            e.got
-                .contains("other interfaces of the radio are up (wlan0)"),
-            "{}",
-            e.got
-        );
+        let e = bitrate_mask("x", Ok(()), R54, &before, &echo(FAIL, 0, R1), &["wlan0".to_string()]);
+        assert!(e.got.contains("other interfaces of the radio are up (wlan0)"), "{}", e.got);
         assert_eq!(
-            v(bitrate_mask(
-                "x",
-                Ok(()),
-                R54,
-                &before,
-                &Heard::Silent { waited_ms: 5 },
-                &[]
-            )),
+            v(bitrate_mask("x", Ok(()), R54, &before, &Heard::Silent { waited_ms: 5 }, &[])),
             Verdict::Unverified
         );
-        let inval = ControlError::InvalidValue {
-            what: "fixed bitrates",
-            why: "EINVAL".into(),
-        };
-        assert_eq!(
-            v(bitrate_mask("x", Err(inval), R54, &before, &before, &[])),
-            Verdict::Error
-        );
+        let inval = ControlError::InvalidValue { what: "fixed bitrates", why: "EINVAL".into() };
+        assert_eq!(v(bitrate_mask("x", Err(inval), R54, &before, &before, &[])), Verdict::Error);
     }
 }

@@ -37,16 +37,12 @@ fn main() {
     let mut no_caps = false;
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
-        let mut val = |n: &str| {
-            it.next()
-                .unwrap_or_else(|| usage(&format!("{n} needs a value")))
-        };
+        let mut val = |n: &str| it.next().unwrap_or_else(|| usage(&format!("{n} needs a value")));
         match a.as_str() {
             "--peer" => {
                 let v = val("--peer");
                 o.peer = Some(
-                    v.parse::<MacAddress>()
-                        .unwrap_or_else(|e| usage(&format!("--peer {v}: {e}"))),
+                    v.parse::<MacAddress>().unwrap_or_else(|e| usage(&format!("--peer {v}: {e}"))),
                 );
             }
             "--channel" => {
@@ -59,8 +55,7 @@ fn main() {
             "--wait-ms" => {
                 let v = val("--wait-ms");
                 o.wait = Duration::from_millis(
-                    v.parse()
-                        .unwrap_or_else(|_| usage(&format!("--wait-ms {v}: not a number"))),
+                    v.parse().unwrap_or_else(|_| usage(&format!("--wait-ms {v}: not a number"))),
                 );
             }
             "--no-caps" => no_caps = true,
@@ -80,16 +75,10 @@ fn main() {
     }
     match probe(&o) {
         Ok(r) => {
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&r.to_json()).unwrap_or_default()
-            );
+            println!("{}", serde_json::to_string_pretty(&r.to_json()).unwrap_or_default());
         }
         Err(e) => {
-            println!(
-                "{}",
-                json!({"error": {"kind": kind(&e), "message": e.to_string()}})
-            );
+            println!("{}", json!({"error": {"kind": kind(&e), "message": e.to_string()}}));
             eprintln!("sdmac-probe: {e}");
             std::process::exit(1);
         }

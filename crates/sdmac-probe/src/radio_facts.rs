@@ -8,16 +8,8 @@ use sdmac_netlink::nl80211::BandInfo;
 /// The channel to probe on when none is asked for: 2412 MHz where the radio has it
 /// enabled, else its first enabled channel.
 pub fn default_freq(w: &Wiphy) -> Option<u32> {
-    let enabled = || {
-        w.bands
-            .iter()
-            .flat_map(|b| b.freqs.iter())
-            .filter(|f| !f.disabled)
-    };
-    enabled()
-        .find(|f| f.mhz == 2412)
-        .or_else(|| enabled().next())
-        .map(|f| f.mhz)
+    let enabled = || w.bands.iter().flat_map(|b| b.freqs.iter()).filter(|f| !f.disabled);
+    enabled().find(|f| f.mhz == 2412).or_else(|| enabled().next()).map(|f| f.mhz)
 }
 
 /// The band of channel `mhz`.
@@ -27,9 +19,7 @@ pub fn band(w: &Wiphy, mhz: u32) -> Option<&BandInfo> {
 
 /// A legacy rate of a band (100 kb/s units) as a radiotap rate.
 pub fn legacy(rate_100kbps: u32) -> TxRate {
-    TxRate::Legacy {
-        units_500k: (rate_100kbps / 5).min(u8::MAX as u32) as u8,
-    }
+    TxRate::Legacy { units_500k: (rate_100kbps / 5).min(u8::MAX as u32) as u8 }
 }
 
 /// The band's lowest and highest legacy rates (100 kb/s units).
@@ -57,18 +47,11 @@ mod tests {
             band: 0,
             freqs: freqs
                 .iter()
-                .map(|&(mhz, disabled)| FreqInfo {
-                    mhz,
-                    disabled,
-                    ..Default::default()
-                })
+                .map(|&(mhz, disabled)| FreqInfo { mhz, disabled, ..Default::default() })
                 .collect(),
             rates: rates
                 .iter()
-                .map(|&r| Bitrate {
-                    rate_100kbps: r,
-                    short_preamble: false,
-                })
+                .map(|&r| Bitrate { rate_100kbps: r, short_preamble: false })
                 .collect(),
             ..Default::default()
         }
@@ -78,15 +61,10 @@ mod tests {
     fn picks() {
         let g = band(&[(2412, false), (2417, false)], &[10, 20, 55, 110, 60, 540]);
         let a = band(&[(5180, false)], &[60, 90, 540]);
-        let w = Wiphy {
-            bands: vec![g.clone(), a.clone()],
-            ..Default::default()
-        };
+        let w = Wiphy { bands: vec![g.clone(), a.clone()], ..Default::default() };
         assert_eq!(default_freq(&w), Some(2412));
-        let w5 = Wiphy {
-            bands: vec![band(&[(2412, true)], &[10]), a.clone()],
-            ..Default::default()
-        };
+        let w5 =
+            Wiphy { bands: vec![band(&[(2412, true)], &[10]), a.clone()], ..Default::default() };
         assert_eq!(default_freq(&w5), Some(5180));
         assert_eq!(lowest_highest(&g), Some((10, 540)));
         assert_eq!(legacy(55), TxRate::Legacy { units_500k: 11 });

@@ -59,13 +59,7 @@ impl Entry {
         sent: impl Into<String>,
         got: impl Into<String>,
     ) -> Entry {
-        Entry {
-            key,
-            verdict,
-            sent: sent.into(),
-            got: got.into(),
-            echo: None,
-        }
+        Entry { key, verdict, sent: sent.into(), got: got.into(), echo: None }
     }
 
     /// An entry not tried, with the reason.
@@ -110,27 +104,15 @@ pub fn title(key: &str) -> &str {
 pub fn rate_text(r: TxRate) -> String {
     match r {
         TxRate::Legacy { units_500k } => mbps_500k(units_500k),
-        TxRate::Ht {
-            mcs,
-            bw40,
-            short_gi,
-        } => {
+        TxRate::Ht { mcs, bw40, short_gi } => {
             format!(
                 "MCS {mcs}{}{}",
                 if bw40 { " 40 MHz" } else { "" },
                 if short_gi { " SGI" } else { "" }
             )
         }
-        TxRate::Vht {
-            mcs,
-            nss,
-            width_mhz,
-            short_gi,
-        } => {
-            format!(
-                "VHT MCS {mcs} NSS {nss} {width_mhz} MHz{}",
-                if short_gi { " SGI" } else { "" }
-            )
+        TxRate::Vht { mcs, nss, width_mhz, short_gi } => {
+            format!("VHT MCS {mcs} NSS {nss} {width_mhz} MHz{}", if short_gi { " SGI" } else { "" })
         }
     }
 }
@@ -217,11 +199,8 @@ impl Report {
 
     /// As JSON (`entries` also keyed by entry key, under `matrix`).
     pub fn to_json(&self) -> Value {
-        let matrix: serde_json::Map<String, Value> = self
-            .entries
-            .iter()
-            .map(|e| (e.key.to_string(), e.to_json()))
-            .collect();
+        let matrix: serde_json::Map<String, Value> =
+            self.entries.iter().map(|e| (e.key.to_string(), e.to_json())).collect();
         json!({
             "interface": self.interface,
             "phy": self.phy,
@@ -244,14 +223,7 @@ mod tests {
     fn texts() {
         assert_eq!(rate_text(TxRate::Legacy { units_500k: 11 }), "5.5 Mb/s");
         assert_eq!(rate_text(TxRate::Legacy { units_500k: 108 }), "54 Mb/s");
-        assert_eq!(
-            rate_text(TxRate::Ht {
-                mcs: 3,
-                bw40: false,
-                short_gi: false
-            }),
-            "MCS 3"
-        );
+        assert_eq!(rate_text(TxRate::Ht { mcs: 3, bw40: false, short_gi: false }), "MCS 3");
         let e = TxStatus {
             tx_flags: 1,
             retries: Some(2),

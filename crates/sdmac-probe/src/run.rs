@@ -120,8 +120,7 @@ fn not_tried_all(r: &mut Report, keys: &[&'static str], why: &str) {
 /// monitor mode missing included — is an entry of the report.
 pub fn probe(o: &Options) -> Result<Report, ControlError> {
     let mut r = probe_radio(o)?;
-    r.entries
-        .sort_by_key(|e| ORDER.iter().position(|k| *k == e.key));
+    r.entries.sort_by_key(|e| ORDER.iter().position(|k| *k == e.key));
     Ok(r)
 }
 
@@ -153,11 +152,7 @@ fn probe_radio(o: &Options) -> Result<Report, ControlError> {
     }
     let can_active = w.feature_flags & feature::ACTIVE_MONITOR != 0;
     let txp = TxPowerSetting::Fixed(TX_POWER_MBM);
-    let opts = |active, tx_power| MonitorOptions {
-        active,
-        tx_power,
-        ..Default::default()
-    };
+    let opts = |active, tx_power| MonitorOptions { active, tx_power, ..Default::default() };
     // the TX power is set before the monitor comes up (mac80211 without channel
     // contexts applies a level at its next reconfiguration); when that is refused,
     // the monitor is created without it
@@ -243,11 +238,7 @@ fn probe_radio(o: &Options) -> Result<Report, ControlError> {
     if let Err(e) = &r.cleanup {
         left.insert(0, e.clone());
     }
-    r.cleanup = if left.is_empty() {
-        Ok(())
-    } else {
-        Err(left.join("; "))
-    };
+    r.cleanup = if left.is_empty() { Ok(()) } else { Err(left.join("; ")) };
     Ok(r)
 }
 
@@ -268,10 +259,7 @@ fn probe_on(
     let freq = o.freq_mhz.or_else(|| radio_facts::default_freq(w));
     match freq {
         Some(f) => {
-            let set = mon.set_channel(Channel {
-                freq_mhz: f,
-                width: Width::NoHt20,
-            });
+            let set = mon.set_channel(Channel { freq_mhz: f, width: Width::NoHt20 });
             let read = Some(mon.channel().map(|c| Mhz(c.freq_mhz)));
             r.entries.push(judge::setting(
                 "channel",
@@ -331,17 +319,9 @@ fn probe_on(
     }
 
     // --- frames
-    let band = r
-        .freq_mhz
-        .or(freq)
-        .and_then(|f| radio_facts::band(w, f))
-        .cloned();
+    let band = r.freq_mhz.or(freq).and_then(|f| radio_facts::band(w, f)).cloned();
     let (Some(band), Some(src)) = (band, mac) else {
-        not_tried_all(
-            r,
-            &INJECTION_KEYS,
-            "no band or no address known for the monitor",
-        );
+        not_tried_all(r, &INJECTION_KEYS, "no band or no address known for the monitor");
         return;
     };
     let Some((lo, hi)) = radio_facts::lowest_highest(&band) else {
@@ -352,31 +332,19 @@ fn probe_on(
         Ok(i) => i,
         Err(e) => {
             for k in INJECTION_KEYS {
-                r.entries.push(Entry::new(
-                    k,
-                    Verdict::Error,
-                    "",
-                    format!("no packet socket: {e}"),
-                ));
+                r.entries.push(Entry::new(k, Verdict::Error, "", format!("no packet socket: {e}")));
             }
             return;
         }
     };
     let absent = o.absent;
-    let fixed = |rate: TxRate, retries: u8| TxParams {
-        rate: Some(rate),
-        retries,
-        ..TxParams::default()
-    };
+    let fixed =
+        |rate: TxRate, retries: u8| TxParams { rate: Some(rate), retries, ..TxParams::default() };
     let describe = |dst: MacAddress, tx: &TxParams| -> String {
         let mut s = format!("QoS Data to {dst}");
         if let Some(rt) = tx.rate {
             // "RATE 54 Mb/s", "MCS 3" (the MCS field), "VHT MCS 7 NSS 1 ..." (the VHT field)
-            let field = if matches!(rt, TxRate::Legacy { .. }) {
-                "RATE "
-            } else {
-                ""
-            };
+            let field = if matches!(rt, TxRate::Legacy { .. }) { "RATE " } else { "" };
             s.push_str(&format!(
                 ", radiotap {field}{}, DATA_RETRIES {}",
                 rate_text(rt),
@@ -414,23 +382,13 @@ fn probe_on(
     // fixed legacy rate: the band's highest (rate control would not pick it)
     let tx = fixed(high, 0);
     let h = inj.shot(absent, tx, "rate");
-    r.entries.push(judge::rate(
-        "radiotap_rate",
-        &describe(absent, &tx),
-        high,
-        &h,
-    ));
+    r.entries.push(judge::rate("radiotap_rate", &describe(absent, &tx), high, &h));
     // MCS
     if band.ht_capa.is_some() {
-        let m = TxRate::Ht {
-            mcs: MCS,
-            bw40: false,
-            short_gi: false,
-        };
+        let m = TxRate::Ht { mcs: MCS, bw40: false, short_gi: false };
         let tx = fixed(m, 0);
         let h = inj.shot(absent, tx, "mcs");
-        r.entries
-            .push(judge::rate("radiotap_mcs", &describe(absent, &tx), m, &h));
+        r.entries.push(judge::rate("radiotap_mcs", &describe(absent, &tx), m, &h));
     } else {
         r.entries.push(Entry::new(
             "radiotap_mcs",
@@ -446,17 +404,9 @@ fn probe_on(
     let retries_honoured = e.verdict == Verdict::Works;
     r.entries.push(e);
     // NOACK
-    let tx = TxParams {
-        no_ack: true,
-        ..fixed(low, RETRIES)
-    };
+    let tx = TxParams { no_ack: true, ..fixed(low, RETRIES) };
     let h = inj.shot(absent, tx, "noack");
-    r.entries.push(judge::noack(
-        &describe(absent, &tx),
-        RETRIES,
-        &h,
-        retries_honoured,
-    ));
+    r.entries.push(judge::noack(&describe(absent, &tx), RETRIES, &h, retries_honoured));
     // bitrate mask, seen on frames without a rate
     let before = inj.shot(absent, TxParams::default(), "no rate");
     let f = r.freq_mhz.or(freq).unwrap_or(0);
@@ -481,10 +431,9 @@ fn probe_on(
                 &others_up,
             ));
         }
-        None => r.entries.push(Entry::not_tried(
-            "bitrate_mask",
-            "the band has no other legacy rate",
-        )),
+        None => {
+            r.entries.push(Entry::not_tried("bitrate_mask", "the band has no other legacy rate"))
+        }
     }
 }
 

@@ -10,30 +10,66 @@ use std::time::Duration;
 
 use sdmac_api::attribute::parse_mac;
 use sdmac_api::{
-    parse_rate_series, Ac, ApiError, BeaconInd, Body, Confirmation, FrameClass, Indication, Interface as ApiInterface, MacAddress,
-    RateSeries, Scope, Status, Time, TxAttrs, Value, Wait, COMPONENT_NAMES,
+    parse_rate_series, Ac, ApiError, BeaconInd, Body, Confirmation, FrameClass, Indication,
+    Interface as ApiInterface, MacAddress, RateSeries, Scope, Status, Time, TxAttrs, Value, Wait,
+    COMPONENT_NAMES,
 };
 use sdmac_emu::setup::{paper_medium, Loss, PaperSetup, AP, STA};
 use sdmac_emu::{DeviceProfile, DeviceWait, EmuOptions, EmuSession, Latency};
 use sdmac_open::{AnyBackend, AnyInterface, OpenError as RsOpenError};
 
-create_exception!(sdmac._core, SdmacError, PyException, "Base class of the errors of the SDMAC primitives.");
-create_exception!(sdmac._core, QueueFull, SdmacError, "The AC queue is full; the packet was not queued.");
-create_exception!(sdmac._core, ConfirmationBacklog, SdmacError, "Too many confirmations are unread; call data_con first.");
+create_exception!(
+    sdmac._core,
+    SdmacError,
+    PyException,
+    "Base class of the errors of the SDMAC primitives."
+);
+create_exception!(
+    sdmac._core,
+    QueueFull,
+    SdmacError,
+    "The AC queue is full; the packet was not queued."
+);
+create_exception!(
+    sdmac._core,
+    ConfirmationBacklog,
+    SdmacError,
+    "Too many confirmations are unread; call data_con first."
+);
 create_exception!(sdmac._core, TooLong, SdmacError, "The payload or frame is too long.");
-create_exception!(sdmac._core, MalformedFrame, SdmacError, "A raw frame is not a valid 802.11 frame.");
+create_exception!(
+    sdmac._core,
+    MalformedFrame,
+    SdmacError,
+    "A raw frame is not a valid 802.11 frame."
+);
 create_exception!(sdmac._core, InvalidId, SdmacError, "The id is out of range.");
 create_exception!(sdmac._core, InvalidRequest, SdmacError, "A per-packet attribute is invalid.");
 create_exception!(sdmac._core, UnknownAttribute, SdmacError, "No attribute has this name.");
-create_exception!(sdmac._core, WrongScope, SdmacError, "The attribute belongs to another scope (adapter, queue, packet).");
+create_exception!(
+    sdmac._core,
+    WrongScope,
+    SdmacError,
+    "The attribute belongs to another scope (adapter, queue, packet)."
+);
 create_exception!(sdmac._core, ReadOnly, SdmacError, "The attribute cannot be set.");
 create_exception!(sdmac._core, InvalidValue, SdmacError, "The value does not fit the attribute.");
 create_exception!(sdmac._core, NoSuchPacket, SdmacError, "No queued packet has this id.");
 create_exception!(sdmac._core, PacketOnAir, SdmacError, "The packet is already on air.");
 create_exception!(sdmac._core, Closed, SdmacError, "The session has ended.");
 create_exception!(sdmac._core, Unsupported, SdmacError, "The backend does not offer this.");
-create_exception!(sdmac._core, OpenError, SdmacError, "The backend cannot be opened (bad name, bad scenario, no such station).");
-create_exception!(sdmac._core, BackendNotAvailable, OpenError, "The backend named is not available in this build.");
+create_exception!(
+    sdmac._core,
+    OpenError,
+    SdmacError,
+    "The backend cannot be opened (bad name, bad scenario, no such station)."
+);
+create_exception!(
+    sdmac._core,
+    BackendNotAvailable,
+    OpenError,
+    "The backend named is not available in this build."
+);
 
 /// The Python exception of an error of `open`.
 pub(crate) fn open_err(e: RsOpenError) -> PyErr {
@@ -65,27 +101,40 @@ pub(crate) fn api_err(e: ApiError) -> PyErr {
 }
 
 pub(crate) fn parse_ac(s: &str) -> PyResult<Ac> {
-    Ac::parse(s).ok_or_else(|| InvalidRequest::new_err(format!("invalid ac: unknown access category {s:?} (BK, BE, VI or VO)")))
+    Ac::parse(s).ok_or_else(|| {
+        InvalidRequest::new_err(format!(
+            "invalid ac: unknown access category {s:?} (BK, BE, VI or VO)"
+        ))
+    })
 }
 
 fn mac_arg(what: &str, s: &str) -> PyResult<MacAddress> {
-    parse_mac(s).ok_or_else(|| InvalidRequest::new_err(format!("invalid {what}: {s:?} is not a MAC address like 02:00:00:00:00:01")))
+    parse_mac(s).ok_or_else(|| {
+        InvalidRequest::new_err(format!(
+            "invalid {what}: {s:?} is not a MAC address like 02:00:00:00:00:01"
+        ))
+    })
 }
 
 /// A rate series from "54x1,24x2" or [("54", 1), ("24", 2)].
 fn rates_arg(v: &Bound<'_, PyAny>) -> PyResult<RateSeries> {
     if let Ok(s) = v.extract::<String>() {
-        return parse_rate_series(&s).map_err(|e| InvalidRequest::new_err(format!("invalid rates: {e}")));
+        return parse_rate_series(&s)
+            .map_err(|e| InvalidRequest::new_err(format!("invalid rates: {e}")));
     }
     let mut parts = Vec::new();
-    for item in v.try_iter().map_err(|_| InvalidRequest::new_err("invalid rates: expected \"54x1,24x2\" or [(\"54\", 1), ...]"))? {
+    for item in v.try_iter().map_err(|_| {
+        InvalidRequest::new_err("invalid rates: expected \"54x1,24x2\" or [(\"54\", 1), ...]")
+    })? {
         let item = item?;
-        let (r, t): (Bound<'_, PyAny>, u32) =
-            item.extract().map_err(|_| InvalidRequest::new_err("invalid rates: each entry must be a (rate, tries) pair"))?;
+        let (r, t): (Bound<'_, PyAny>, u32) = item.extract().map_err(|_| {
+            InvalidRequest::new_err("invalid rates: each entry must be a (rate, tries) pair")
+        })?;
         let r = r.str()?.to_string();
         parts.push(format!("{r}x{t}"));
     }
-    parse_rate_series(&parts.join(",")).map_err(|e| InvalidRequest::new_err(format!("invalid rates: {e}")))
+    parse_rate_series(&parts.join(","))
+        .map_err(|e| InvalidRequest::new_err(format!("invalid rates: {e}")))
 }
 
 fn wait_arg(timeout: Option<f64>) -> PyResult<Wait> {
@@ -93,7 +142,9 @@ fn wait_arg(timeout: Option<f64>) -> PyResult<Wait> {
         None => Ok(Wait::Forever),
         Some(t) if t.is_finite() && t <= 0.0 => Ok(Wait::NoWait),
         Some(t) if t.is_finite() => Ok(Wait::For(Duration::from_secs_f64(t))),
-        Some(t) => Err(PyValueError::new_err(format!("timeout must be a number of seconds or None, not {t}"))),
+        Some(t) => Err(PyValueError::new_err(format!(
+            "timeout must be a number of seconds or None, not {t}"
+        ))),
     }
 }
 
@@ -142,7 +193,10 @@ fn value_from_py(v: &Bound<'_, PyAny>) -> PyResult<Value> {
     if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
         return Ok(Value::Rates(rates_arg(v)?));
     }
-    Err(InvalidValue::new_err(format!("cannot use a {} as an attribute value", v.get_type().name()?)))
+    Err(InvalidValue::new_err(format!(
+        "cannot use a {} as an attribute value",
+        v.get_type().name()?
+    )))
 }
 
 /// A timestamp as Python sees it: ns on `CLOCK_MONOTONIC`, None when not recorded.
@@ -245,7 +299,13 @@ impl PyConfirmation {
         Ok(Some(d))
     }
     fn __repr__(&self) -> String {
-        format!("Confirmation(id={}, status={:?}, set={:?}, attempts={})", self.c.id, self.c.status.name(), self.c.set_name(), self.c.attempts)
+        format!(
+            "Confirmation(id={}, status={:?}, set={:?}, attempts={})",
+            self.c.id,
+            self.c.status.name(),
+            self.c.set_name(),
+            self.c.attempts
+        )
     }
 }
 
@@ -333,7 +393,13 @@ impl PyIndication {
         self.i.rx.t_returned.as_ns()
     }
     fn __repr__(&self) -> String {
-        format!("Indication(id={}, kind={:?}, src={}, len={})", self.i.id, self.kind(), self.i.src, self.i.len)
+        format!(
+            "Indication(id={}, kind={:?}, src={}, len={})",
+            self.i.id,
+            self.kind(),
+            self.i.src,
+            self.i.len
+        )
     }
 }
 
@@ -356,7 +422,14 @@ pub struct PyBeacon {
 
 impl From<BeaconInd> for PyBeacon {
     fn from(b: BeaconInd) -> PyBeacon {
-        PyBeacon { bssid: b.bssid.to_string(), seq: b.seq, t_start: b.t_start.as_ns(), t_end: b.t_end.as_ns(), t_published: b.t_published.as_ns(), signal_dbm: b.signal_dbm }
+        PyBeacon {
+            bssid: b.bssid.to_string(),
+            seq: b.seq,
+            t_start: b.t_start.as_ns(),
+            t_end: b.t_end.as_ns(),
+            t_published: b.t_published.as_ns(),
+            signal_dbm: b.signal_dbm,
+        }
     }
 }
 
@@ -427,7 +500,11 @@ impl PyInterface {
         let body = match (payload, frame) {
             (Some(p), None) => Body::Payload(p),
             (None, Some(f)) => Body::Frame(f),
-            _ => return Err(InvalidRequest::new_err("invalid body: give exactly one of payload or frame=")),
+            _ => {
+                return Err(InvalidRequest::new_err(
+                    "invalid body: give exactly one of payload or frame=",
+                ))
+            }
         };
         let attrs = TxAttrs {
             dst: dst.map(|d| mac_arg("dst", d)).transpose()?,
@@ -444,7 +521,11 @@ impl PyInterface {
     #[pyo3(signature = (timeout = None))]
     fn data_con(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<Option<PyConfirmation>> {
         let wait = wait_arg(timeout)?;
-        let r = if wait == Wait::NoWait { self.with(|i| i.data_con(wait)) } else { py.detach(|| self.with(|i| i.data_con(wait))) };
+        let r = if wait == Wait::NoWait {
+            self.with(|i| i.data_con(wait))
+        } else {
+            py.detach(|| self.with(|i| i.data_con(wait)))
+        };
         Ok(r.map_err(api_err)?.map(|c| PyConfirmation { c }))
     }
 
@@ -467,7 +548,14 @@ impl PyInterface {
 
     /// DATA_set: an attribute of the adapter, of a queue (`ac=`) or of a packet (`id=`).
     #[pyo3(signature = (name, value, *, ac = None, id = None))]
-    fn set(&self, py: Python<'_>, name: &str, value: &Bound<'_, PyAny>, ac: Option<&str>, id: Option<u64>) -> PyResult<()> {
+    fn set(
+        &self,
+        py: Python<'_>,
+        name: &str,
+        value: &Bound<'_, PyAny>,
+        ac: Option<&str>,
+        id: Option<u64>,
+    ) -> PyResult<()> {
         let scope = scope_arg(ac, id)?;
         sdmac_api::attribute::lookup(name, &scope, true).map_err(api_err)?;
         let v = value_from_py(value)?;
@@ -476,7 +564,13 @@ impl PyInterface {
 
     /// DATA_get: an attribute of the adapter, of a queue (`ac=`) or of a packet (`id=`).
     #[pyo3(signature = (name, *, ac = None, id = None))]
-    fn get(&self, py: Python<'_>, name: &str, ac: Option<&str>, id: Option<u64>) -> PyResult<Py<PyAny>> {
+    fn get(
+        &self,
+        py: Python<'_>,
+        name: &str,
+        ac: Option<&str>,
+        id: Option<u64>,
+    ) -> PyResult<Py<PyAny>> {
         let scope = scope_arg(ac, id)?;
         let v = py.detach(|| self.with(|i| i.get(name, scope))).map_err(api_err)?;
         value_to_py(py, &v)
@@ -540,7 +634,9 @@ pub(crate) fn device_wait(s: &str) -> PyResult<DeviceWait> {
     match s {
         "spin" => Ok(DeviceWait::Spin),
         "park" => Ok(DeviceWait::Park { spin_ns: 200_000 }),
-        _ => Err(PyValueError::new_err(format!("device_wait must be \"spin\" or \"park\", not {s:?}"))),
+        _ => Err(PyValueError::new_err(format!(
+            "device_wait must be \"spin\" or \"park\", not {s:?}"
+        ))),
     }
 }
 
@@ -550,9 +646,15 @@ pub(crate) fn latency(what: &str, s: &str) -> PyResult<Latency> {
 
 pub(crate) fn loss(what: &str, p: Option<f64>, snr: Option<f64>) -> PyResult<Loss> {
     match (p, snr) {
-        (Some(_), Some(_)) => Err(PyValueError::new_err(format!("{what}: give a probability or an SNR, not both"))),
-        (Some(p), None) if (0.0..=1.0).contains(&p) => Ok(if p == 0.0 { Loss::None } else { Loss::Probability(p) }),
-        (Some(p), None) => Err(PyValueError::new_err(format!("{what}: probability {p} is not within 0..=1"))),
+        (Some(_), Some(_)) => {
+            Err(PyValueError::new_err(format!("{what}: give a probability or an SNR, not both")))
+        }
+        (Some(p), None) if (0.0..=1.0).contains(&p) => {
+            Ok(if p == 0.0 { Loss::None } else { Loss::Probability(p) })
+        }
+        (Some(p), None) => {
+            Err(PyValueError::new_err(format!("{what}: probability {p} is not within 0..=1")))
+        }
         (None, Some(s)) if s.is_finite() => Ok(Loss::SnrDb(s)),
         (None, Some(s)) => Err(PyValueError::new_err(format!("{what}: SNR {s} is not a number"))),
         (None, None) => Ok(Loss::None),
@@ -583,15 +685,30 @@ impl PySession {
         device_req_us: &str,
         device_con_us: &str,
     ) -> PyResult<PySession> {
-        let setup = paper_setup(loss_data, loss_ack, snr_data, snr_ack, ack_preamble_share, ack_timeout_us, &basic_rates, beacon_interval_tu, distance_m, seed)?;
+        let setup = paper_setup(
+            loss_data,
+            loss_ack,
+            snr_data,
+            snr_ack,
+            ack_preamble_share,
+            ack_timeout_us,
+            &basic_rates,
+            beacon_interval_tu,
+            distance_m,
+            seed,
+        )?;
         let opts = EmuOptions {
             wait: device_wait_arg(device_wait)?,
-            profile: DeviceProfile { req: latency("device_req_us", device_req_us)?, con: latency("device_con_us", device_con_us)? },
+            profile: DeviceProfile {
+                req: latency("device_req_us", device_req_us)?,
+                con: latency("device_con_us", device_con_us)?,
+            },
             seed,
             ..EmuOptions::default()
         };
         let (m, ap, sta) = paper_medium(&setup).map_err(PyValueError::new_err)?;
-        let s = EmuSession::start(m, &[(AP, ap), (STA, sta)], opts).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let s = EmuSession::start(m, &[(AP, ap), (STA, sta)], opts)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(PySession { inner: Mutex::new(s) })
     }
 
@@ -601,9 +718,17 @@ impl PySession {
     /// run too, as background traffic.
     #[staticmethod]
     #[pyo3(signature = (text, interfaces, *, name = "scenario".to_string(), device_wait = "park", seed = 1))]
-    fn from_scenario(text: &str, interfaces: Vec<String>, name: String, device_wait: &str, seed: u64) -> PyResult<PySession> {
-        let sc = sdmac_sim::Scenario::parse(text, &name).map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let mut built = sdmac_sim::runner::build(&sc).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    fn from_scenario(
+        text: &str,
+        interfaces: Vec<String>,
+        name: String,
+        device_wait: &str,
+        seed: u64,
+    ) -> PyResult<PySession> {
+        let sc = sdmac_sim::Scenario::parse(text, &name)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let mut built =
+            sdmac_sim::runner::build(&sc).map_err(|e| PyValueError::new_err(e.to_string()))?;
         if built.is_empty() {
             return Err(PyValueError::new_err(format!("{name}: the scenario has no medium")));
         }
@@ -614,11 +739,18 @@ impl PySession {
             let pos = b.stations.iter().position(|&si| names.get(si).is_some_and(|n| n == want));
             match pos {
                 Some(st) => ifs.push((want.as_str(), st as sdmac_medium::StationId)),
-                None => return Err(PyValueError::new_err(format!("{name}: no station {want:?} on the first medium (stations: {})", names.join(", ")))),
+                None => {
+                    return Err(PyValueError::new_err(format!(
+                        "{name}: no station {want:?} on the first medium (stations: {})",
+                        names.join(", ")
+                    )))
+                }
             }
         }
-        let opts = EmuOptions { wait: device_wait_arg(device_wait)?, seed, ..EmuOptions::default() };
-        let s = EmuSession::start(b.medium, &ifs, opts).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let opts =
+            EmuOptions { wait: device_wait_arg(device_wait)?, seed, ..EmuOptions::default() };
+        let s = EmuSession::start(b.medium, &ifs, opts)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(PySession { inner: Mutex::new(s) })
     }
 
@@ -635,10 +767,16 @@ impl PySession {
             if known.iter().any(|n| n == name) {
                 PyValueError::new_err(format!("interface {name:?} was already taken"))
             } else {
-                PyValueError::new_err(format!("no interface {name:?} (interfaces: {})", known.join(", ")))
+                PyValueError::new_err(format!(
+                    "no interface {name:?} (interfaces: {})",
+                    known.join(", ")
+                ))
             }
         })?;
-        Ok(PyInterface::new(ApiInterface::new(AnyBackend::from_interface(name, i)), name.to_string()))
+        Ok(PyInterface::new(
+            ApiInterface::new(AnyBackend::from_interface(name, i)),
+            name.to_string(),
+        ))
     }
 
     /// Stops the device: requests still queued are confirmed as dropped ("closed").
@@ -689,17 +827,27 @@ pub(crate) fn paper_setup(
     let mut basic = Vec::new();
     for r in basic_rates {
         let name = if r.fract() == 0.0 { format!("{}", *r as u64) } else { format!("{r}") };
-        basic.push(name.parse::<sdmac_phy::Rate>().map_err(|_| PyValueError::new_err(format!("basic rate {r} Mb/s is not an 802.11a rate")))?);
+        basic.push(name.parse::<sdmac_phy::Rate>().map_err(|_| {
+            PyValueError::new_err(format!("basic rate {r} Mb/s is not an 802.11a rate"))
+        })?);
     }
     if !(1..=65535).contains(&beacon_interval_tu) {
-        return Err(PyValueError::new_err(format!("beacon interval {beacon_interval_tu} TU is not within 1..=65535")));
+        return Err(PyValueError::new_err(format!(
+            "beacon interval {beacon_interval_tu} TU is not within 1..=65535"
+        )));
     }
     if !(distance_m.is_finite() && distance_m > 0.0) {
         return Err(PyValueError::new_err(format!("distance {distance_m} m must be positive")));
     }
     let ack_timeout_ns = match ack_timeout_us {
-        Some(us) if us.is_finite() && (1.0..=10_000.0).contains(&us) => Some((us * 1000.0).round() as u64),
-        Some(us) => return Err(PyValueError::new_err(format!("ACK timeout {us} µs is not within 1..=10000"))),
+        Some(us) if us.is_finite() && (1.0..=10_000.0).contains(&us) => {
+            Some((us * 1000.0).round() as u64)
+        }
+        Some(us) => {
+            return Err(PyValueError::new_err(format!(
+                "ACK timeout {us} µs is not within 1..=10000"
+            )))
+        }
         None => None,
     };
     Ok(PaperSetup {

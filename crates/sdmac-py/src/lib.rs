@@ -38,11 +38,7 @@ fn progress_bridge<'a>(
                 return false;
             }
             let Some(cb) = callback else { return true };
-            let args = (
-                p.simulated_ns as f64 / NS_PER_S,
-                p.total_ns as f64 / NS_PER_S,
-                p.events,
-            );
+            let args = (p.simulated_ns as f64 / NS_PER_S, p.total_ns as f64 / NS_PER_S, p.events);
             match cb.call1(py, args) {
                 Ok(ret) => {
                     let ret = ret.bind(py);
@@ -133,9 +129,7 @@ fn run_scenario(
         threads,
         ..Default::default()
     };
-    run_detached(py, progress, move |cb| {
-        sdmac_sim::run_scenario_json(&text, &name, &opts, cb)
-    })
+    run_detached(py, progress, move |cb| sdmac_sim::run_scenario_json(&text, &name, &opts, cb))
 }
 
 /// Sweeps the number of saturated stations and returns `{"results": [...]}` as
@@ -164,17 +158,8 @@ fn saturation(
             "stations must be a non-empty list of positive station counts",
         ));
     }
-    let params = SaturationParams {
-        standard,
-        rate,
-        payload,
-        stations,
-        duration_s: duration,
-        seed,
-    };
-    run_detached(py, progress, move |cb| {
-        sdmac_sim::saturation_json(&params, cb)
-    })
+    let params = SaturationParams { standard, rate, payload, stations, duration_s: duration, seed };
+    run_detached(py, progress, move |cb| sdmac_sim::saturation_json(&params, cb))
 }
 
 /// Airtime in microseconds of a PSDU of `length` bytes (MAC header + body + FCS)
@@ -187,9 +172,7 @@ fn airtime_us(standard: &str, rate: &str, length: u32, short_preamble: bool) -> 
         .parse()
         .map_err(|e: sdmac_phy::rate::RateParseError| PyValueError::new_err(e.to_string()))?;
     if !std.supports(r) {
-        return Err(PyValueError::new_err(format!(
-            "rate {rate} is not a {std} rate"
-        )));
+        return Err(PyValueError::new_err(format!("rate {rate} is not a {std} rate")));
     }
     let mut phy = Phy::new(std);
     phy.short_preamble = short_preamble;
@@ -208,7 +191,15 @@ fn summary(py: Python<'_>, samples: Vec<f64>) -> PyResult<Option<Py<PyAny>>> {
     };
     let d = pyo3::types::PyDict::new(py);
     d.set_item("count", s.count)?;
-    for (k, v) in [("mean", s.mean), ("sd", s.sd), ("min", s.min), ("p99", s.p99), ("p99.9", s.p999), ("p99.99", s.p9999), ("max", s.max)] {
+    for (k, v) in [
+        ("mean", s.mean),
+        ("sd", s.sd),
+        ("min", s.min),
+        ("p99", s.p99),
+        ("p99.9", s.p999),
+        ("p99.99", s.p9999),
+        ("max", s.max),
+    ] {
         d.set_item(k, v)?;
     }
     d.set_item("ci95", (s.ci95_lo, s.ci95_hi))?;

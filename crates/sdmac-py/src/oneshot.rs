@@ -6,13 +6,15 @@ use pyo3::types::{PyDict, PyList};
 use serde_json::json;
 use std::time::Duration;
 
-use sdmac_api::oneshot::{report, run, Mode, OneshotParams, RunError};
 use sdmac_api::attribute::parse_mac;
+use sdmac_api::oneshot::{report, run, Mode, OneshotParams, RunError};
 use sdmac_api::{Ac, BackendName, Scope, Span, Value, COMPONENT_NAMES};
 use sdmac_emu::{DeviceProfile, EmuOptions};
 use sdmac_open::{open_with, OpenOptions};
 
-use crate::emu::{device_wait as parse_device_wait, latency, open_err, paper_setup, parse_ac, OpenError};
+use crate::emu::{
+    device_wait as parse_device_wait, latency, open_err, paper_setup, parse_ac, OpenError,
+};
 
 /// Runs confirmed one-shots on the backend `backend` (by name; "emu" is the paper's
 /// testbed, which the medium arguments configure) and returns `(report_json,
@@ -51,11 +53,24 @@ pub fn bench_oneshot<'py>(
     device_con_us: &str,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<(String, Bound<'py, PyDict>)> {
-    let setup = paper_setup(loss_data, loss_ack, snr_data, snr_ack, ack_preamble_share, ack_timeout_us, &basic_rates, beacon_interval_tu, distance_m, seed)?;
+    let setup = paper_setup(
+        loss_data,
+        loss_ack,
+        snr_data,
+        snr_ack,
+        ack_preamble_share,
+        ack_timeout_us,
+        &basic_rates,
+        beacon_interval_tu,
+        distance_m,
+        seed,
+    )?;
     let mode_v = match mode {
         "beacon" => {
             if !(twait_ms.is_finite() && twait_ms >= 0.0) {
-                return Err(PyValueError::new_err(format!("twait {twait_ms} ms must not be negative")));
+                return Err(PyValueError::new_err(format!(
+                    "twait {twait_ms} ms must not be negative"
+                )));
             }
             Mode::Beacon { twait: Span::from_ns((twait_ms * 1e6).round() as u64) }
         }
@@ -65,28 +80,43 @@ pub fn bench_oneshot<'py>(
             }
             Mode::BackToBack { gap: Span::from_ns((gap_us * 1e3).round() as u64) }
         }
-        _ => return Err(PyValueError::new_err(format!("mode must be \"beacon\" or \"back-to-back\", not {mode:?}"))),
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "mode must be \"beacon\" or \"back-to-back\", not {mode:?}"
+            )))
+        }
     };
     if count == 0 {
         return Err(PyValueError::new_err("count must be at least 1"));
     }
     if payload > sdmac_api::MAX_PAYLOAD {
-        return Err(PyValueError::new_err(format!("payload {payload} B is above the MSDU limit of {} B", sdmac_api::MAX_PAYLOAD)));
+        return Err(PyValueError::new_err(format!(
+            "payload {payload} B is above the MSDU limit of {} B",
+            sdmac_api::MAX_PAYLOAD
+        )));
     }
     let name = BackendName::parse(backend).map_err(|e| OpenError::new_err(e.to_string()))?;
     let paper = matches!(name, BackendName::Emu { scenario: None, .. });
-    let rate_v: sdmac_phy::Rate = rate.parse().map_err(|_| PyValueError::new_err(format!("unknown rate {rate:?}")))?;
+    let rate_v: sdmac_phy::Rate =
+        rate.parse().map_err(|_| PyValueError::new_err(format!("unknown rate {rate:?}")))?;
     if paper && !setup.standard.supports(rate_v) {
         return Err(PyValueError::new_err(format!("rate {rate} is not an 802.11a rate")));
     }
     let dst_v = match dst {
-        Some(d) => Some(parse_mac(d).ok_or_else(|| PyValueError::new_err(format!("dst {d:?} is not a MAC address like 02:00:00:00:00:01")))?),
+        Some(d) => Some(parse_mac(d).ok_or_else(|| {
+            PyValueError::new_err(format!("dst {d:?} is not a MAC address like 02:00:00:00:00:01"))
+        })?),
         None => None,
     };
     let ac_v: Ac = parse_ac(ac)?;
-    let profile = DeviceProfile { req: latency("device_req_us", device_req_us)?, con: latency("device_con_us", device_con_us)? };
+    let profile = DeviceProfile {
+        req: latency("device_req_us", device_req_us)?,
+        con: latency("device_con_us", device_con_us)?,
+    };
     let wait = parse_device_wait(device_wait)?;
-    let timeout = Duration::from_secs_f64((beacon_interval_tu as f64 * 1.024e-3 * 4.0).max(1.0) + twait_ms * 1e-3);
+    let timeout = Duration::from_secs_f64(
+        (beacon_interval_tu as f64 * 1.024e-3 * 4.0).max(1.0) + twait_ms * 1e-3,
+    );
     let opts = OpenOptions {
         paper: setup.clone(),
         emu: EmuOptions { wait, profile, seed, app_spin_ns: 100_000_000, ..EmuOptions::default() },
@@ -97,10 +127,15 @@ pub fn bench_oneshot<'py>(
         Some(d) => d,
         None => match iface.get("bssid", Scope::Adapter) {
             Ok(Value::Mac(m)) => m,
-            _ => return Err(PyValueError::new_err(format!("backend {backend:?} has no bssid to send to: give dst"))),
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "backend {backend:?} has no bssid to send to: give dst"
+                )))
+            }
         },
     };
-    let params = OneshotParams { mode: mode_v, count, payload, rate: rate_v, dst: dst_v, ac: ac_v, timeout };
+    let params =
+        OneshotParams { mode: mode_v, count, payload, rate: rate_v, dst: dst_v, ac: ac_v, timeout };
 
     // What the interface itself says (the same on every backend), then what the
     // paper's testbed was built with (plain emu only).
@@ -190,7 +225,10 @@ pub fn bench_oneshot<'py>(
     cols.set_item("cause", PyList::new(py, samples.iter().map(|s| s.cause))?)?;
     cols.set_item("attempts", PyList::new(py, samples.iter().map(|s| s.attempts))?)?;
     for (k, name) in COMPONENT_NAMES.iter().enumerate() {
-        cols.set_item(*name, PyList::new(py, samples.iter().map(|s| s.c.as_array()[k] as f64 / 1000.0))?)?;
+        cols.set_item(
+            *name,
+            PyList::new(py, samples.iter().map(|s| s.c.as_array()[k] as f64 / 1000.0))?,
+        )?;
     }
     Ok((rep.to_string(), cols))
 }

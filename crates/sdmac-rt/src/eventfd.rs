@@ -33,7 +33,8 @@ impl EventFd {
     pub fn clear(&self) -> u64 {
         let mut v: u64 = 0;
         // SAFETY: reads 8 bytes into a valid u64 from our own non-blocking descriptor.
-        let n = unsafe { libc::read(self.fd.as_raw_fd(), &mut v as *mut u64 as *mut libc::c_void, 8) };
+        let n =
+            unsafe { libc::read(self.fd.as_raw_fd(), &mut v as *mut u64 as *mut libc::c_void, 8) };
         if n == 8 {
             v
         } else {

@@ -15,4 +15,4 @@ pub mod wake;
 
 pub use clock::monotonic_ns;
 pub use eventfd::EventFd;
-pub use wake::{Wake, WaitOutcome};
+pub use wake::{WaitOutcome, Wake};

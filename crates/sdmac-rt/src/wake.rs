@@ -68,7 +68,12 @@ impl Wake {
     /// Waits until `ready()` is true or `deadline_ns` (`CLOCK_MONOTONIC`; `u64::MAX`
     /// for none) passes: spins for `spin_ns`, then parks until notified. Only the one
     /// consumer thread may call this.
-    pub fn wait_until(&self, deadline_ns: u64, spin_ns: u64, mut ready: impl FnMut() -> bool) -> WaitOutcome {
+    pub fn wait_until(
+        &self,
+        deadline_ns: u64,
+        spin_ns: u64,
+        mut ready: impl FnMut() -> bool,
+    ) -> WaitOutcome {
         if ready() {
             return WaitOutcome::Ready;
         }
@@ -163,7 +168,9 @@ mod tests {
         const N: u64 = 20_000;
         let h = std::thread::spawn(move || {
             for i in 1..=N {
-                let r = w2.wait_until(monotonic_ns() + 2_000_000_000, 0, || v2.load(Ordering::Acquire) >= i);
+                let r = w2.wait_until(monotonic_ns() + 2_000_000_000, 0, || {
+                    v2.load(Ordering::Acquire) >= i
+                });
                 assert_eq!(r, WaitOutcome::Ready, "hand-off {i} lost its wake-up");
                 d2.store(i, Ordering::Release);
             }
@@ -186,7 +193,9 @@ mod tests {
         let (w2, v2) = (w.clone(), v.clone());
         let h = std::thread::spawn(move || {
             for i in 1..=2000u64 {
-                let r = w2.wait_until(monotonic_ns() + 5_000_000_000, 2_000, || v2.load(Ordering::SeqCst) >= i);
+                let r = w2.wait_until(monotonic_ns() + 5_000_000_000, 2_000, || {
+                    v2.load(Ordering::SeqCst) >= i
+                });
                 assert_eq!(r, WaitOutcome::Ready, "hand-off {i} hung");
             }
         });

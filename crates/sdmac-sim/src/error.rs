@@ -21,8 +21,18 @@ pub enum SimError {
 }
 
 impl SimError {
-    pub(crate) fn at(file: &str, line: Option<usize>, key: impl Into<String>, message: impl Into<String>) -> SimError {
-        SimError::Scenario { file: file.to_string(), line, key: key.into(), message: message.into() }
+    pub(crate) fn at(
+        file: &str,
+        line: Option<usize>,
+        key: impl Into<String>,
+        message: impl Into<String>,
+    ) -> SimError {
+        SimError::Scenario {
+            file: file.to_string(),
+            line,
+            key: key.into(),
+            message: message.into(),
+        }
     }
 }
 

@@ -23,7 +23,14 @@ fn main_inner() -> Result<(), String> {
     }
     let mut json_out = None;
     let mut opts = RunOptions::default();
-    let mut sat = SaturationParams { standard: "802.11a".into(), rate: "54".into(), payload: 1500, stations: vec![1, 2, 5, 10, 20, 50], duration_s: 10.0, seed: 1 };
+    let mut sat = SaturationParams {
+        standard: "802.11a".into(),
+        rate: "54".into(),
+        payload: 1500,
+        stations: vec![1, 2, 5, 10, 20, 50],
+        duration_s: 10.0,
+        seed: 1,
+    };
     let mut i = 1;
     while i < args.len() {
         let flag = args[i].clone();
@@ -33,9 +40,18 @@ fn main_inner() -> Result<(), String> {
             "--threads" => opts.threads = true,
             "--standard" => sat.standard = value(&args, &mut i, &flag)?.to_string(),
             "--rate" => sat.rate = value(&args, &mut i, &flag)?.to_string(),
-            "--payload" => sat.payload = value(&args, &mut i, &flag)?.parse().map_err(|e| format!("--payload: {e}"))?,
-            "--duration" => sat.duration_s = value(&args, &mut i, &flag)?.parse().map_err(|e| format!("--duration: {e}"))?,
-            "--seed" => sat.seed = value(&args, &mut i, &flag)?.parse().map_err(|e| format!("--seed: {e}"))?,
+            "--payload" => {
+                sat.payload =
+                    value(&args, &mut i, &flag)?.parse().map_err(|e| format!("--payload: {e}"))?
+            }
+            "--duration" => {
+                sat.duration_s =
+                    value(&args, &mut i, &flag)?.parse().map_err(|e| format!("--duration: {e}"))?
+            }
+            "--seed" => {
+                sat.seed =
+                    value(&args, &mut i, &flag)?.parse().map_err(|e| format!("--seed: {e}"))?
+            }
             "--stations" => {
                 sat.stations = value(&args, &mut i, &flag)?
                     .split(',')

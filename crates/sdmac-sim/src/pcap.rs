@@ -8,7 +8,9 @@
 //! the simulated beacon length.
 
 use crate::scenario::Scenario;
-use sdmac_frame::ieee80211::{self, AckPolicy, BeaconParams, DataParams, QosControl, SupportedRate};
+use sdmac_frame::ieee80211::{
+    self, AckPolicy, BeaconParams, DataParams, QosControl, SupportedRate,
+};
 use sdmac_frame::pcapng::{PcapngWriter, LINKTYPE_IEEE802_11_RADIOTAP};
 use sdmac_frame::radiotap::{self, Channel, Mcs};
 use sdmac_frame::MacAddress;
@@ -37,7 +39,12 @@ impl Capture {
             .iter()
             .enumerate()
             .map(|(mi, (_, freq))| {
-                let st = s.stations.iter().filter(|x| x.medium == mi).map(|x| (x.address, x.raw.qos.unwrap_or(false))).collect();
+                let st = s
+                    .stations
+                    .iter()
+                    .filter(|x| x.medium == mi)
+                    .map(|x| (x.address, x.raw.qos.unwrap_or(false)))
+                    .collect();
                 (st, *freq)
             })
             .collect();
@@ -78,10 +85,18 @@ impl Capture {
         rt.emit_into(&mut self.buf[..rt_len]).map_err(err)?;
         let body = &mut self.buf[rt_len..];
         let n = match r.kind {
-            FrameKind::Ack => ieee80211::write_ack_frame(body, dst, r.duration_us, true).map_err(err)?,
+            FrameKind::Ack => {
+                ieee80211::write_ack_frame(body, dst, r.duration_us, true).map_err(err)?
+            }
             FrameKind::Beacon => {
-                let rates = [SupportedRate::new(12, true), SupportedRate::new(24, true), SupportedRate::new(48, true), SupportedRate::new(108, false)];
-                let mut p = BeaconParams::new(src, b"sdmac", &rates, sdmac_frame::channel::number(*freq));
+                let rates = [
+                    SupportedRate::new(12, true),
+                    SupportedRate::new(24, true),
+                    SupportedRate::new(48, true),
+                    SupportedRate::new(108, false),
+                ];
+                let mut p =
+                    BeaconParams::new(src, b"sdmac", &rates, sdmac_frame::channel::number(*freq));
                 p.timestamp = r.t_start.as_ns() / 1000;
                 p.seq = r.seq;
                 ieee80211::write_beacon_frame(body, &p, true).map_err(err)?

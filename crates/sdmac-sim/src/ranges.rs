@@ -87,7 +87,8 @@ pub fn key_line(text: &str, table_start: usize, key: &str) -> usize {
         if k > 0 && t.starts_with('[') {
             break;
         }
-        let assigns = |t: &str| t.strip_prefix(key).is_some_and(|rest| rest.trim_start().starts_with('='));
+        let assigns =
+            |t: &str| t.strip_prefix(key).is_some_and(|rest| rest.trim_start().starts_with('='));
         if assigns(t) || (k == 0 && line.split(['{', ',']).any(|p| assigns(p.trim_start()))) {
             return first + k;
         }
@@ -96,13 +97,25 @@ pub fn key_line(text: &str, table_start: usize, key: &str) -> usize {
 }
 
 /// Checks `value` (if given) against `range`: an error at the key's line otherwise.
-pub fn check(file: &str, text: &str, table_start: usize, prefix: &str, key: &str, value: Option<f64>, range: Range) -> Result<(), SimError> {
+pub fn check(
+    file: &str,
+    text: &str,
+    table_start: usize,
+    prefix: &str,
+    key: &str,
+    value: Option<f64>,
+    range: Range,
+) -> Result<(), SimError> {
     let Some(v) = value else { return Ok(()) };
     if v.is_finite() && v >= range.lo && v <= range.hi {
         return Ok(());
     }
     let unit = if range.unit.is_empty() { String::new() } else { format!(" {}", range.unit) };
-    let what = if v.is_finite() { format!("{v} is out of range") } else { format!("{v} is not a finite number") };
+    let what = if v.is_finite() {
+        format!("{v} is out of range")
+    } else {
+        format!("{v} is not a finite number")
+    };
     Err(SimError::at(
         file,
         Some(key_line(text, table_start, key)),
@@ -117,7 +130,8 @@ mod tests {
 
     #[test]
     fn key_lines() {
-        let text = "duration = 1\n[phy]\nrate = 54\n tx_power_dbm = nan\n[[station]]\ntx_power_dbm = 3\n";
+        let text =
+            "duration = 1\n[phy]\nrate = 54\n tx_power_dbm = nan\n[[station]]\ntx_power_dbm = 3\n";
         let phy = text.find("[phy]").unwrap();
         assert_eq!(key_line(text, phy, "tx_power_dbm"), 4);
         assert_eq!(key_line(text, phy, "noise_floor_dbm"), 2);
@@ -130,10 +144,18 @@ mod tests {
     #[test]
     fn messages_name_the_key_and_the_range() {
         let text = "[phy]\ntx_power_dbm = nan\n";
-        let e = check("s.toml", text, 0, "phy.", "tx_power_dbm", Some(f64::NAN), TX_POWER_DBM).unwrap_err();
-        assert_eq!(e.to_string(), "s.toml:2: phy.tx_power_dbm: NaN is not a finite number: expected -50 to 60 dBm");
-        let e = check("s.toml", text, 0, "phy.", "tx_power_dbm", Some(90.0), TX_POWER_DBM).unwrap_err();
-        assert_eq!(e.to_string(), "s.toml:2: phy.tx_power_dbm: 90 is out of range: expected -50 to 60 dBm");
+        let e = check("s.toml", text, 0, "phy.", "tx_power_dbm", Some(f64::NAN), TX_POWER_DBM)
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "s.toml:2: phy.tx_power_dbm: NaN is not a finite number: expected -50 to 60 dBm"
+        );
+        let e =
+            check("s.toml", text, 0, "phy.", "tx_power_dbm", Some(90.0), TX_POWER_DBM).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "s.toml:2: phy.tx_power_dbm: 90 is out of range: expected -50 to 60 dBm"
+        );
         assert!(check("s.toml", text, 0, "phy.", "tx_power_dbm", Some(20.0), TX_POWER_DBM).is_ok());
         assert!(check("s.toml", text, 0, "phy.", "tx_power_dbm", None, TX_POWER_DBM).is_ok());
     }

@@ -36,7 +36,11 @@ fn mbps(bytes: u64, ns: u64) -> f64 {
 fn delay_json(delays: &mut [u64]) -> Value {
     delays.sort_unstable();
     let us = |p: f64| percentile(delays, p).map(|v| v as f64 / 1e3);
-    let mean = if delays.is_empty() { None } else { Some(delays.iter().sum::<u64>() as f64 / delays.len() as f64 / 1e3) };
+    let mean = if delays.is_empty() {
+        None
+    } else {
+        Some(delays.iter().sum::<u64>() as f64 / delays.len() as f64 / 1e3)
+    };
     json!({"mean": mean, "p50": us(50.0), "p99": us(99.0), "p99.9": us(99.9), "max": us(100.0)})
 }
 
@@ -45,7 +49,12 @@ fn mac(a: &[u8; 6]) -> String {
 }
 
 /// JSON of one station.
-pub fn station_json(spec: &StationSpec, st: &StationStats, measured_ns: u64, mediums: &[(String, u32)]) -> Value {
+pub fn station_json(
+    spec: &StationSpec,
+    st: &StationStats,
+    measured_ns: u64,
+    mediums: &[(String, u32)],
+) -> Value {
     let mut delays = st.delays.clone();
     json!({
         "name": spec.name,
@@ -97,10 +106,12 @@ impl Results<'_> {
     pub fn to_json(&self) -> Value {
         let s = self.scenario;
         let total_bytes: u64 = self.station_stats.iter().map(|x| x.delivered_bytes).sum();
-        let sum = |f: &dyn Fn(&StationStats) -> u64| -> u64 { self.station_stats.iter().map(f).sum() };
+        let sum =
+            |f: &dyn Fn(&StationStats) -> u64| -> u64 { self.station_stats.iter().map(f).sum() };
         let attempts = sum(&|x| x.attempts);
         let collisions = sum(&|x| x.collisions);
-        let mut all: Vec<u64> = self.station_stats.iter().flat_map(|x| x.delays.iter().copied()).collect();
+        let mut all: Vec<u64> =
+            self.station_stats.iter().flat_map(|x| x.delays.iter().copied()).collect();
         let sim_s = (s.duration_ns * self.mediums.len() as u64) as f64 / 1e9;
         json!({
             "scenario": s.name,

@@ -5,8 +5,8 @@ use crate::results::{medium_json, station_json, Results};
 use crate::scenario::{RawPhy, Scenario};
 use crate::stats::{StationStats, StatsSink};
 use sdmac_medium::{
-    run_virtual, Ac, BeaconConfig, Dest, EdcaParams, Flow, LinkOverride, Medium, MediumConfig, RateSeries,
-    StationConfig, TU,
+    run_virtual, Ac, BeaconConfig, Dest, EdcaParams, Flow, LinkOverride, Medium, MediumConfig,
+    RateSeries, StationConfig, TU,
 };
 use sdmac_phy::{ErrorModel, PathLoss, PerTable, Phy, RateSet, Standard};
 use std::path::PathBuf;
@@ -51,10 +51,20 @@ pub fn build_phy(file: &str, standard: Standard, p: &RawPhy) -> Result<Phy, SimE
     let us = |v: f64| (v * 1000.0).round() as u64;
     let bad = |k: &str, m: String| SimError::at(file, None, format!("phy.{k}"), m);
     let mut phy = Phy::new(standard);
-    for (k, v) in [("slot_us", p.slot_us), ("sifs_us", p.sifs_us), ("phy_header_us", p.phy_header_us), ("ack_timeout_us", p.ack_timeout_us), ("eifs_us", p.eifs_us), ("difs_us", p.difs_us)] {
+    for (k, v) in [
+        ("slot_us", p.slot_us),
+        ("sifs_us", p.sifs_us),
+        ("phy_header_us", p.phy_header_us),
+        ("ack_timeout_us", p.ack_timeout_us),
+        ("eifs_us", p.eifs_us),
+        ("difs_us", p.difs_us),
+    ] {
         if let Some(x) = v {
             if !(x >= 0.0 && x.is_finite()) {
-                return Err(bad(k, format!("must be a non-negative number of microseconds, got {x}")));
+                return Err(bad(
+                    k,
+                    format!("must be a non-negative number of microseconds, got {x}"),
+                ));
             }
         }
     }
@@ -99,7 +109,10 @@ pub fn build_phy(file: &str, standard: Standard, p: &RawPhy) -> Result<Phy, SimE
         phy.basic_rates = RateSet::from_rates(&v);
     }
     if standard == Standard::Custom && phy.control_rate.is_none() {
-        return Err(bad("control_rate", "a custom PHY needs control_rate (e.g. \"custom1000k\")".into()));
+        return Err(bad(
+            "control_rate",
+            "a custom PHY needs control_rate (e.g. \"custom1000k\")".into(),
+        ));
     }
     Ok(phy)
 }
@@ -110,15 +123,27 @@ fn dcf_aifsn(file: &str, phy: &Phy, p: &RawPhy) -> Result<u8, SimError> {
     let difs_ns = (difs * 1000.0).round() as u64;
     let over = difs_ns.checked_sub(phy.sifs_ns).unwrap_or(u64::MAX);
     if over == u64::MAX || over % phy.slot_ns != 0 || over / phy.slot_ns > 255 {
-        return Err(SimError::at(file, None, "phy.difs_us", format!("DIFS must be SIFS + n slots ({} + n x {} µs)", phy.sifs_ns as f64 / 1e3, phy.slot_ns as f64 / 1e3)));
+        return Err(SimError::at(
+            file,
+            None,
+            "phy.difs_us",
+            format!(
+                "DIFS must be SIFS + n slots ({} + n x {} µs)",
+                phy.sifs_ns as f64 / 1e3,
+                phy.slot_ns as f64 / 1e3
+            ),
+        ));
     }
     Ok((over / phy.slot_ns) as u8)
 }
 
 fn error_model(s: &Scenario) -> Result<ErrorModel, SimError> {
     if let Some(path) = &s.phy.per_table {
-        let text = std::fs::read_to_string(path).map_err(|e| SimError::at(&s.file, None, "phy.per_table", format!("cannot read {path:?}: {e}")))?;
-        let table = PerTable::parse(&text, path).map_err(|e| SimError::at(&s.file, None, "phy.per_table", e.to_string()))?;
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            SimError::at(&s.file, None, "phy.per_table", format!("cannot read {path:?}: {e}"))
+        })?;
+        let table = PerTable::parse(&text, path)
+            .map_err(|e| SimError::at(&s.file, None, "phy.per_table", e.to_string()))?;
         return Ok(ErrorModel::Table(Arc::new(table)));
     }
     Ok(match s.phy.error_model.as_deref().unwrap_or("nist") {
@@ -137,8 +162,17 @@ fn path_loss(s: &Scenario) -> PathLoss {
     let ref_distance_m = p.ref_distance_m.unwrap_or(1.0);
     match p.model.as_str() {
         "free_space" => PathLoss::FreeSpace { sl_db },
-        "log_normal_shadowing" => PathLoss::LogNormalShadowing { exponent, ref_distance_m, sigma_db: p.sigma_db.unwrap_or(4.0), sl_db },
-        "two_ray_ground" => PathLoss::TwoRayGround { tx_height_m: p.tx_height_m.unwrap_or(1.0), rx_height_m: p.rx_height_m.unwrap_or(1.0), sl_db },
+        "log_normal_shadowing" => PathLoss::LogNormalShadowing {
+            exponent,
+            ref_distance_m,
+            sigma_db: p.sigma_db.unwrap_or(4.0),
+            sl_db,
+        },
+        "two_ray_ground" => PathLoss::TwoRayGround {
+            tx_height_m: p.tx_height_m.unwrap_or(1.0),
+            rx_height_m: p.rx_height_m.unwrap_or(1.0),
+            sl_db,
+        },
         "itu" => PathLoss::Itu {
             n_floors: p.n_floors.unwrap_or(0),
             floor_loss_db: p.floor_loss_db.unwrap_or(0.0),
@@ -176,7 +210,8 @@ pub fn build(s: &Scenario) -> Result<Vec<BuiltMedium>, SimError> {
         cfg.path_loss = path_loss(s);
         cfg.seed = s.seed.wrapping_add(mi as u64 * 0x1_0000_0001);
         let mut medium = Medium::new(cfg);
-        let members: Vec<usize> = (0..s.stations.len()).filter(|&i| s.stations[i].medium == mi).collect();
+        let members: Vec<usize> =
+            (0..s.stations.len()).filter(|&i| s.stations[i].medium == mi).collect();
         let local = |g: usize| members.iter().position(|&m| m == g).map(|p| p as u32);
         let mut payload = Vec::new();
         for &g in &members {
@@ -188,15 +223,21 @@ pub fn build(s: &Scenario) -> Result<Vec<BuiltMedium>, SimError> {
             } else {
                 c.edca[Ac::Be as usize] = EdcaParams { aifsn, ..EdcaParams::dcf(&phy) };
             }
-            let pick = |own: Option<f64>, global: Option<f64>, default: f64| own.or(global).unwrap_or(default);
+            let pick = |own: Option<f64>, global: Option<f64>, default: f64| {
+                own.or(global).unwrap_or(default)
+            };
             c.tx_power_dbm = pick(r.tx_power_dbm, s.phy.tx_power_dbm, c.tx_power_dbm);
             c.antenna_gain_dbi = r.antenna_gain_dbi.unwrap_or(0.0);
             c.noise_floor_dbm = pick(r.noise_floor_dbm, s.phy.noise_floor_dbm, c.noise_floor_dbm);
-            c.cca_threshold_dbm = pick(r.cca_threshold_dbm, s.phy.cca_threshold_dbm, c.cca_threshold_dbm);
-            c.rx_sensitivity_dbm = pick(r.rx_sensitivity_dbm, s.phy.rx_sensitivity_dbm, c.rx_sensitivity_dbm);
+            c.cca_threshold_dbm =
+                pick(r.cca_threshold_dbm, s.phy.cca_threshold_dbm, c.cca_threshold_dbm);
+            c.rx_sensitivity_dbm =
+                pick(r.rx_sensitivity_dbm, s.phy.rx_sensitivity_dbm, c.rx_sensitivity_dbm);
             c.queue_limit = r.queue_limit.or(s.phy.queue_limit).unwrap_or(c.queue_limit).max(1);
             let rate = match &r.rate {
-                Some(v) => v.parse_rate().map_err(|e| SimError::at(&s.file, Some(spec.line), "station.rate", e))?,
+                Some(v) => v
+                    .parse_rate()
+                    .map_err(|e| SimError::at(&s.file, Some(spec.line), "station.rate", e))?,
                 None => default_rate,
             };
             c.default_rates = RateSeries::single(rate, r.retry_limit.unwrap_or(retry_limit).max(1));
@@ -207,11 +248,15 @@ pub fn build(s: &Scenario) -> Result<Vec<BuiltMedium>, SimError> {
                     slot.aifsn = p.aifsn.unwrap_or(slot.aifsn);
                     slot.cw_min = p.cw_min.unwrap_or(slot.cw_min);
                     slot.cw_max = p.cw_max.unwrap_or(slot.cw_max);
-                    slot.txop_limit_ns = p.txop_limit_us.map_or(slot.txop_limit_ns, |u| (u * 1000.0) as u64);
+                    slot.txop_limit_ns =
+                        p.txop_limit_us.map_or(slot.txop_limit_ns, |u| (u * 1000.0) as u64);
                 }
             }
             if r.ap.unwrap_or(false) {
-                c.beacon = Some(BeaconConfig { interval_ns: r.beacon_interval_tu.unwrap_or(100).max(1) as u64 * TU, ..BeaconConfig::default() });
+                c.beacon = Some(BeaconConfig {
+                    interval_ns: r.beacon_interval_tu.unwrap_or(100).max(1) as u64 * TU,
+                    ..BeaconConfig::default()
+                });
             }
             let mut pl = Vec::new();
             for f in s.flows.iter().filter(|f| f.from == g) {
@@ -241,7 +286,16 @@ pub fn build(s: &Scenario) -> Result<Vec<BuiltMedium>, SimError> {
         }
         for l in s.links.iter().filter(|l| s.stations[l.from].medium == mi) {
             let (a, b) = (local(l.from).unwrap(), local(l.to).unwrap());
-            medium.set_link(a, b, LinkOverride { snr_db: l.snr_db, rx_power_dbm: l.rx_power_dbm, error_prob: l.error_prob, ..LinkOverride::default() });
+            medium.set_link(
+                a,
+                b,
+                LinkOverride {
+                    snr_db: l.snr_db,
+                    rx_power_dbm: l.rx_power_dbm,
+                    error_prob: l.error_prob,
+                    ..LinkOverride::default()
+                },
+            );
         }
         out.push(BuiltMedium { medium, stations: members, payload });
     }
@@ -249,11 +303,18 @@ pub fn build(s: &Scenario) -> Result<Vec<BuiltMedium>, SimError> {
 }
 
 /// Runs a scenario and returns its results.
-pub fn run<'a>(s: &'a Scenario, opts: &RunOptions, progress: &mut dyn FnMut(&Progress) -> bool) -> Result<Results<'a>, SimError> {
+pub fn run<'a>(
+    s: &'a Scenario,
+    opts: &RunOptions,
+    progress: &mut dyn FnMut(&Progress) -> bool,
+) -> Result<Results<'a>, SimError> {
     let mut built = build(s)?;
     let total = s.duration_ns * built.len() as u64;
     let mut capture = match &opts.pcap {
-        Some(p) => Some(crate::pcap::Capture::create(p, s).map_err(|e| SimError::Io(format!("cannot write {}: {e}", p.display())))?),
+        Some(p) => Some(
+            crate::pcap::Capture::create(p, s)
+                .map_err(|e| SimError::Io(format!("cannot write {}: {e}", p.display())))?,
+        ),
         None => None,
     };
     let started = Instant::now();
@@ -271,8 +332,14 @@ pub fn run<'a>(s: &'a Scenario, opts: &RunOptions, progress: &mut dyn FnMut(&Pro
                     let warmup = s.warmup_ns;
                     let duration = s.duration_ns;
                     scope.spawn(move || {
-                        let mut sink = StatsSink { stations: vec![StationStats::default(); b.stations.len()], warmup, payload: b.payload.clone(), capture: None };
-                        let ev = run_virtual(&mut b.medium, duration, &mut sink, duration, |_, _| true);
+                        let mut sink = StatsSink {
+                            stations: vec![StationStats::default(); b.stations.len()],
+                            warmup,
+                            payload: b.payload.clone(),
+                            capture: None,
+                        };
+                        let ev =
+                            run_virtual(&mut b.medium, duration, &mut sink, duration, |_, _| true);
                         (sink.stations, ev)
                     })
                 })
@@ -299,11 +366,21 @@ pub fn run<'a>(s: &'a Scenario, opts: &RunOptions, progress: &mut dyn FnMut(&Pro
                 capture: cap_fn.as_mut().map(|f| f as &mut dyn FnMut(&sdmac_medium::AirRecord)),
             };
             let base = events_total;
-            let ev = run_virtual(&mut b.medium, s.duration_ns, &mut sink, opts.progress_step_ns, |t, ev| {
-                let keep = progress(&Progress { simulated_ns: done_before + t, total_ns: total, events: base + ev });
-                stopped |= !keep;
-                keep
-            });
+            let ev = run_virtual(
+                &mut b.medium,
+                s.duration_ns,
+                &mut sink,
+                opts.progress_step_ns,
+                |t, ev| {
+                    let keep = progress(&Progress {
+                        simulated_ns: done_before + t,
+                        total_ns: total,
+                        events: base + ev,
+                    });
+                    stopped |= !keep;
+                    keep
+                },
+            );
             events_total += ev;
             done_before += s.duration_ns;
             for (local, st) in sink.stations.into_iter().enumerate() {
@@ -319,15 +396,39 @@ pub fn run<'a>(s: &'a Scenario, opts: &RunOptions, progress: &mut dyn FnMut(&Pro
         c.finish().map_err(|e| SimError::Io(format!("cannot write capture: {e}")))?;
     }
     for (mi, b) in built.iter().enumerate() {
-        medium_stats.push(medium_json(&s.mediums[mi].0, s.mediums[mi].1, &b.medium.stats(), s.duration_ns));
+        medium_stats.push(medium_json(
+            &s.mediums[mi].0,
+            s.mediums[mi].1,
+            &b.medium.stats(),
+            s.duration_ns,
+        ));
     }
     let measured_ns = s.duration_ns - s.warmup_ns;
-    let stations = s.stations.iter().zip(&station_stats).map(|(spec, st)| station_json(spec, st, measured_ns, &s.mediums)).collect();
-    Ok(Results { scenario: s, stations, station_stats, mediums: medium_stats, events: events_total, wall_seconds: wall, measured_ns, stopped })
+    let stations = s
+        .stations
+        .iter()
+        .zip(&station_stats)
+        .map(|(spec, st)| station_json(spec, st, measured_ns, &s.mediums))
+        .collect();
+    Ok(Results {
+        scenario: s,
+        stations,
+        station_stats,
+        mediums: medium_stats,
+        events: events_total,
+        wall_seconds: wall,
+        measured_ns,
+        stopped,
+    })
 }
 
 /// Parses `toml_text` and runs it; returns the results as JSON text.
-pub fn run_scenario_json(toml_text: &str, name: &str, opts: &RunOptions, progress: &mut dyn FnMut(&Progress) -> bool) -> Result<String, SimError> {
+pub fn run_scenario_json(
+    toml_text: &str,
+    name: &str,
+    opts: &RunOptions,
+    progress: &mut dyn FnMut(&Progress) -> bool,
+) -> Result<String, SimError> {
     let s = Scenario::parse(toml_text, name)?;
     let r = run(&s, opts, progress)?;
     Ok(serde_json::to_string_pretty(&r.to_json()).expect("JSON"))

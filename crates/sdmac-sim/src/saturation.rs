@@ -39,19 +39,31 @@ pub fn scenario_text(p: &SaturationParams, n: u32) -> String {
 }
 
 /// Runs the sweep; `progress` sees each point's progress (simulated time of all points).
-pub fn saturation(p: &SaturationParams, progress: &mut dyn FnMut(&Progress) -> bool) -> Result<Vec<Value>, SimError> {
+pub fn saturation(
+    p: &SaturationParams,
+    progress: &mut dyn FnMut(&Progress) -> bool,
+) -> Result<Vec<Value>, SimError> {
     let mut out = Vec::new();
     let total: u64 = (p.duration_s * 1e9) as u64 * p.stations.len() as u64;
     let mut done = 0u64;
     for &n in &p.stations {
         if n == 0 {
-            return Err(SimError::at("saturation", None, "stations", "every number of stations must be at least 1"));
+            return Err(SimError::at(
+                "saturation",
+                None,
+                "stations",
+                "every number of stations must be at least 1",
+            ));
         }
         let text = scenario_text(p, n);
         let s = Scenario::parse(&text, "saturation")?;
         let mut stop = false;
         let r = run(&s, &RunOptions::default(), &mut |pr: &Progress| {
-            let keep = progress(&Progress { simulated_ns: done + pr.simulated_ns, total_ns: total, events: pr.events });
+            let keep = progress(&Progress {
+                simulated_ns: done + pr.simulated_ns,
+                total_ns: total,
+                events: pr.events,
+            });
             stop |= !keep;
             keep
         })?;
@@ -76,7 +88,10 @@ pub fn saturation(p: &SaturationParams, progress: &mut dyn FnMut(&Progress) -> b
 }
 
 /// Runs the sweep and returns `{"params": ..., "results": [...]}` as JSON text.
-pub fn saturation_json(p: &SaturationParams, progress: &mut dyn FnMut(&Progress) -> bool) -> Result<String, SimError> {
+pub fn saturation_json(
+    p: &SaturationParams,
+    progress: &mut dyn FnMut(&Progress) -> bool,
+) -> Result<String, SimError> {
     let results = saturation(p, progress)?;
     let v = json!({
         "params": {"standard": p.standard, "rate": p.rate, "payload": p.payload, "duration_s": p.duration_s, "seed": p.seed,
@@ -90,7 +105,13 @@ pub fn saturation_json(p: &SaturationParams, progress: &mut dyn FnMut(&Progress)
 pub fn timing(p: &SaturationParams) -> Result<Value, SimError> {
     let s = Scenario::parse(&scenario_text(p, 1), "saturation")?;
     let phy = crate::runner::build_phy(&s.file, s.standard, &s.phy)?;
-    let rate = s.phy.rate.as_ref().expect("set by scenario_text").parse_rate().map_err(|e| SimError::at("saturation", None, "rate", e))?;
+    let rate = s
+        .phy
+        .rate
+        .as_ref()
+        .expect("set by scenario_text")
+        .parse_rate()
+        .map_err(|e| SimError::at("saturation", None, "rate", e))?;
     let us = |ns: u64| ns as f64 / 1e3;
     let mpdu = crate::runner::mpdu_len(p.payload, false);
     Ok(json!({

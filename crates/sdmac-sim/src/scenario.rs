@@ -337,11 +337,21 @@ fn check_numbers(raw: &RawScenario, text: &str, file: &str) -> Result<(), SimErr
     if let Some(p) = &raw.phy {
         let (at, p) = (p.span().start, p.get_ref());
         check(file, text, at, "phy.", "slot_us", p.slot_us, SLOT_US)?;
-        for (k, v) in [("sifs_us", p.sifs_us), ("difs_us", p.difs_us), ("eifs_us", p.eifs_us), ("ack_timeout_us", p.ack_timeout_us), ("phy_header_us", p.phy_header_us)] {
+        for (k, v) in [
+            ("sifs_us", p.sifs_us),
+            ("difs_us", p.difs_us),
+            ("eifs_us", p.eifs_us),
+            ("ack_timeout_us", p.ack_timeout_us),
+            ("phy_header_us", p.phy_header_us),
+        ] {
             check(file, text, at, "phy.", k, v, TIMING_US)?;
         }
         check(file, text, at, "phy.", "tx_power_dbm", p.tx_power_dbm, TX_POWER_DBM)?;
-        for (k, v) in [("noise_floor_dbm", p.noise_floor_dbm), ("cca_threshold_dbm", p.cca_threshold_dbm), ("rx_sensitivity_dbm", p.rx_sensitivity_dbm)] {
+        for (k, v) in [
+            ("noise_floor_dbm", p.noise_floor_dbm),
+            ("cca_threshold_dbm", p.cca_threshold_dbm),
+            ("rx_sensitivity_dbm", p.rx_sensitivity_dbm),
+        ] {
             check(file, text, at, "phy.", k, v, LEVEL_DBM)?;
         }
     }
@@ -350,7 +360,12 @@ fn check_numbers(raw: &RawScenario, text: &str, file: &str) -> Result<(), SimErr
         let c = |k: &str, v: Option<f64>, r: Range| check(file, text, at, "propagation.", k, v, r);
         c("exponent", p.exponent, EXPONENT)?;
         c("ref_distance_m", p.ref_distance_m, REF_DISTANCE_M)?;
-        for (k, v) in [("sigma_db", p.sigma_db), ("sl_db", p.sl_db), ("floor_loss_db", p.floor_loss_db), ("power_loss_coefficient", p.power_loss_coefficient)] {
+        for (k, v) in [
+            ("sigma_db", p.sigma_db),
+            ("sl_db", p.sl_db),
+            ("floor_loss_db", p.floor_loss_db),
+            ("power_loss_coefficient", p.power_loss_coefficient),
+        ] {
             c(k, v, LOSS_DB)?;
         }
         c("tx_height_m", p.tx_height_m, HEIGHT_M)?;
@@ -362,7 +377,11 @@ fn check_numbers(raw: &RawScenario, text: &str, file: &str) -> Result<(), SimErr
         let c = |k: &str, v: Option<f64>, r: Range| check(file, text, at, &prefix, k, v, r);
         c("tx_power_dbm", s.tx_power_dbm, TX_POWER_DBM)?;
         c("antenna_gain_dbi", s.antenna_gain_dbi, GAIN_DBI)?;
-        for (k, v) in [("noise_floor_dbm", s.noise_floor_dbm), ("cca_threshold_dbm", s.cca_threshold_dbm), ("rx_sensitivity_dbm", s.rx_sensitivity_dbm)] {
+        for (k, v) in [
+            ("noise_floor_dbm", s.noise_floor_dbm),
+            ("cca_threshold_dbm", s.cca_threshold_dbm),
+            ("rx_sensitivity_dbm", s.rx_sensitivity_dbm),
+        ] {
             c(k, v, LEVEL_DBM)?;
         }
         for x in s.position.iter().flatten() {
@@ -371,7 +390,15 @@ fn check_numbers(raw: &RawScenario, text: &str, file: &str) -> Result<(), SimErr
         c("grid_spacing_m", s.grid_spacing_m, SPACING_M)?;
         c("circle_radius_m", s.circle_radius_m, SPACING_M)?;
         for (ac, e) in s.edca.iter().flatten() {
-            check(file, text, at, &format!("{prefix}edca.{ac}."), "txop_limit_us", e.txop_limit_us, TIMING_US)?;
+            check(
+                file,
+                text,
+                at,
+                &format!("{prefix}edca.{ac}."),
+                "txop_limit_us",
+                e.txop_limit_us,
+                TIMING_US,
+            )?;
         }
     }
     for (i, f) in raw.flow.iter().enumerate() {
@@ -403,11 +430,21 @@ impl Scenario {
         })?;
         let err = |line: usize, key: String, msg: String| SimError::at(file, Some(line), key, msg);
         if !(raw.duration > 0.0 && raw.duration.is_finite()) {
-            return Err(SimError::at(file, None, "duration", format!("must be a positive number of seconds, got {}", raw.duration)));
+            return Err(SimError::at(
+                file,
+                None,
+                "duration",
+                format!("must be a positive number of seconds, got {}", raw.duration),
+            ));
         }
         let warmup = raw.warmup.unwrap_or(0.0);
         if !(0.0..raw.duration).contains(&warmup) {
-            return Err(SimError::at(file, None, "warmup", "must be at least 0 and shorter than duration"));
+            return Err(SimError::at(
+                file,
+                None,
+                "warmup",
+                "must be at least 0 and shorter than duration",
+            ));
         }
         check_numbers(&raw, text, file)?;
         let phy = raw.phy.as_ref().map(|p| p.get_ref().clone()).unwrap_or_default();
@@ -421,13 +458,23 @@ impl Scenario {
             if let Some(r) = v {
                 let rate = r.parse_rate().map_err(|e| SimError::at(file, None, key, e))?;
                 if !standard.supports(rate) {
-                    return Err(SimError::at(file, None, key, format!("rate {rate} is not supported by {standard}")));
+                    return Err(SimError::at(
+                        file,
+                        None,
+                        key,
+                        format!("rate {rate} is not supported by {standard}"),
+                    ));
                 }
             }
         }
         if let Some(m) = &phy.error_model {
             if !["nist", "yans", "none"].contains(&m.as_str()) {
-                return Err(SimError::at(file, None, "phy.error_model", format!("unknown model {m:?}: expected nist, yans or none")));
+                return Err(SimError::at(
+                    file,
+                    None,
+                    "phy.error_model",
+                    format!("unknown model {m:?}: expected nist, yans or none"),
+                ));
             }
         }
         let mut mediums: Vec<(String, u32)> = Vec::new();
@@ -457,36 +504,62 @@ impl Scenario {
             };
             if let Some(p) = &r.position {
                 if !(2..=3).contains(&p.len()) || p.iter().any(|x| !x.is_finite()) {
-                    return Err(err(line, key("position"), "expected 2 or 3 finite numbers [x, y(, z)] in metres".into()));
+                    return Err(err(
+                        line,
+                        key("position"),
+                        "expected 2 or 3 finite numbers [x, y(, z)] in metres".into(),
+                    ));
                 }
             }
             if let Some(rate) = &r.rate {
                 let rate = rate.parse_rate().map_err(|e| err(line, key("rate"), e))?;
                 if !standard.supports(rate) {
-                    return Err(err(line, key("rate"), format!("rate {rate} is not supported by {standard}")));
+                    return Err(err(
+                        line,
+                        key("rate"),
+                        format!("rate {rate} is not supported by {standard}"),
+                    ));
                 }
             }
             if let Some(e) = &r.edca {
                 for name in e.keys() {
                     if Ac::parse(name).is_none() {
-                        return Err(err(line, key("edca"), format!("unknown access category {name:?}: expected BK, BE, VI or VO")));
+                        return Err(err(
+                            line,
+                            key("edca"),
+                            format!("unknown access category {name:?}: expected BK, BE, VI or VO"),
+                        ));
                     }
                 }
             }
             let count = r.count.unwrap_or(1);
-            for (k, v) in [("grid_spacing_m", r.grid_spacing_m), ("circle_radius_m", r.circle_radius_m)] {
+            for (k, v) in
+                [("grid_spacing_m", r.grid_spacing_m), ("circle_radius_m", r.circle_radius_m)]
+            {
                 if v.is_some_and(|g| !(g > 0.0 && g.is_finite())) {
                     return Err(err(line, key(k), "must be a positive number of metres".into()));
                 }
             }
             if r.grid_spacing_m.is_some() && r.circle_radius_m.is_some() {
-                return Err(err(line, key("circle_radius_m"), "give grid_spacing_m or circle_radius_m, not both".into()));
+                return Err(err(
+                    line,
+                    key("circle_radius_m"),
+                    "give grid_spacing_m or circle_radius_m, not both".into(),
+                ));
             }
             if count == 0 || count > MAX_STATIONS {
-                return Err(err(line, key("count"), format!("must be between 1 and {MAX_STATIONS}")));
+                return Err(err(
+                    line,
+                    key("count"),
+                    format!("must be between 1 and {MAX_STATIONS}"),
+                ));
             }
             if stations.len() + count as usize > MAX_STATIONS as usize {
-                return Err(err(line, key("count"), format!("a scenario holds at most {MAX_STATIONS} stations")));
+                return Err(err(
+                    line,
+                    key("count"),
+                    format!("a scenario holds at most {MAX_STATIONS} stations"),
+                ));
             }
             for k in 0..count {
                 let name = if count == 1 { r.name.clone() } else { format!("{}{}", r.name, k) };
@@ -495,12 +568,28 @@ impl Scenario {
                 }
                 let n = stations.len();
                 let address = match (&r.address, count) {
-                    (Some(a), 1) => parse_mac(a).ok_or_else(|| err(line, key("address"), format!("{a:?} is not a MAC address aa:bb:cc:dd:ee:ff")))?,
-                    (Some(_), _) => return Err(err(line, key("address"), "cannot give one address to a replicated station (count > 1)".into())),
+                    (Some(a), 1) => parse_mac(a).ok_or_else(|| {
+                        err(
+                            line,
+                            key("address"),
+                            format!("{a:?} is not a MAC address aa:bb:cc:dd:ee:ff"),
+                        )
+                    })?,
+                    (Some(_), _) => {
+                        return Err(err(
+                            line,
+                            key("address"),
+                            "cannot give one address to a replicated station (count > 1)".into(),
+                        ))
+                    }
                     (None, _) => [0x02, 0, 0, (n >> 16) as u8, (n >> 8) as u8, n as u8],
                 };
                 let p = r.position.clone().unwrap_or_default();
-                let mut position = [p.first().copied().unwrap_or(0.0), p.get(1).copied().unwrap_or(0.0), p.get(2).copied().unwrap_or(0.0)];
+                let mut position = [
+                    p.first().copied().unwrap_or(0.0),
+                    p.get(1).copied().unwrap_or(0.0),
+                    p.get(2).copied().unwrap_or(0.0),
+                ];
                 if let Some(radius) = r.circle_radius_m {
                     let a = 2.0 * std::f64::consts::PI * k as f64 / count as f64;
                     position[0] += radius * a.cos();
@@ -511,14 +600,32 @@ impl Scenario {
                     position[0] += (k % side) as f64 * spacing;
                     position[1] += (k / side) as f64 * spacing;
                 }
-                stations.push(StationSpec { position, name, group: r.name.clone(), address, medium, raw: r.clone(), line });
+                stations.push(StationSpec {
+                    position,
+                    name,
+                    group: r.name.clone(),
+                    address,
+                    medium,
+                    raw: r.clone(),
+                    line,
+                });
             }
         }
         if stations.is_empty() {
-            return Err(SimError::at(file, None, "station", "a scenario needs at least one [[station]]"));
+            return Err(SimError::at(
+                file,
+                None,
+                "station",
+                "a scenario needs at least one [[station]]",
+            ));
         }
         let find = |name: &str| -> Vec<usize> {
-            let exact: Vec<usize> = stations.iter().enumerate().filter(|(_, s)| s.name == name).map(|(i, _)| i).collect();
+            let exact: Vec<usize> = stations
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.name == name)
+                .map(|(i, _)| i)
+                .collect();
             if !exact.is_empty() {
                 return exact;
             }
@@ -532,14 +639,22 @@ impl Scenario {
             let key = |k: &str| format!("flow[{i}].{k}");
             let from = find(&r.from);
             if from.is_empty() {
-                return Err(err(line, key("from"), format!("no station or group named {:?}", r.from)));
+                return Err(err(
+                    line,
+                    key("from"),
+                    format!("no station or group named {:?}", r.from),
+                ));
             }
             let to = if r.to == "broadcast" {
                 None
             } else {
                 let t = find(&r.to);
                 if t.len() != 1 {
-                    return Err(err(line, key("to"), format!("{:?} must name exactly one station or be \"broadcast\"", r.to)));
+                    return Err(err(
+                        line,
+                        key("to"),
+                        format!("{:?} must name exactly one station or be \"broadcast\"", r.to),
+                    ));
                 }
                 Some(t[0])
             };
@@ -547,26 +662,52 @@ impl Scenario {
                 (Some(ms), None) if ms > 0.0 => Some(secs_to_ns(ms / 1e3)),
                 (None, Some(pps)) if pps > 0.0 => Some(secs_to_ns(1.0 / pps)),
                 (None, None) => None,
-                _ => return Err(err(line, key("interval_ms"), "give one positive interval_ms or rate_pps".into())),
+                _ => {
+                    return Err(err(
+                        line,
+                        key("interval_ms"),
+                        "give one positive interval_ms or rate_pps".into(),
+                    ))
+                }
             };
             let pattern = match (r.pattern.as_str(), interval) {
                 ("saturated", _) => TrafficPattern::Saturated,
                 ("cbr", Some(i)) => TrafficPattern::ConstantBitRate { interval_ns: i.max(1) },
                 ("poisson", Some(i)) => TrafficPattern::Poisson { mean_interval_ns: i.max(1) },
                 ("cbr" | "poisson", None) => {
-                    return Err(err(line, key("pattern"), format!("{} traffic needs interval_ms or rate_pps", r.pattern)))
+                    return Err(err(
+                        line,
+                        key("pattern"),
+                        format!("{} traffic needs interval_ms or rate_pps", r.pattern),
+                    ))
                 }
-                (p, _) => return Err(err(line, key("pattern"), format!("unknown pattern {p:?}: expected saturated, cbr or poisson"))),
+                (p, _) => {
+                    return Err(err(
+                        line,
+                        key("pattern"),
+                        format!("unknown pattern {p:?}: expected saturated, cbr or poisson"),
+                    ))
+                }
             };
             let ac = match &r.ac {
-                Some(a) => Ac::parse(a).ok_or_else(|| err(line, key("ac"), format!("unknown access category {a:?}: expected BK, BE, VI or VO")))?,
+                Some(a) => Ac::parse(a).ok_or_else(|| {
+                    err(
+                        line,
+                        key("ac"),
+                        format!("unknown access category {a:?}: expected BK, BE, VI or VO"),
+                    )
+                })?,
                 None => Ac::Be,
             };
             let rate = match &r.rate {
                 Some(v) => {
                     let rate = v.parse_rate().map_err(|e| err(line, key("rate"), e))?;
                     if !standard.supports(rate) {
-                        return Err(err(line, key("rate"), format!("rate {rate} is not supported by {standard}")));
+                        return Err(err(
+                            line,
+                            key("rate"),
+                            format!("rate {rate} is not supported by {standard}"),
+                        ));
                     }
                     Some(rate)
                 }
@@ -577,7 +718,11 @@ impl Scenario {
             }
             let payload = r.payload.unwrap_or(1500);
             if payload > 7900 {
-                return Err(err(line, key("payload"), format!("{payload} B is larger than an MPDU can carry")));
+                return Err(err(
+                    line,
+                    key("payload"),
+                    format!("{payload} B is larger than an MPDU can carry"),
+                ));
             }
             let start_ns = secs_to_ns(r.start.unwrap_or(0.0).max(0.0));
             let stop_ns = r.stop.map_or(duration_ns, |s| secs_to_ns(s.max(0.0)));
@@ -591,13 +736,34 @@ impl Scenario {
                 }
                 if let Some(t) = to {
                     if t == s {
-                        return Err(err(line, key("to"), format!("station {:?} cannot send to itself", stations[s].name)));
+                        return Err(err(
+                            line,
+                            key("to"),
+                            format!("station {:?} cannot send to itself", stations[s].name),
+                        ));
                     }
                     if stations[t].medium != stations[s].medium {
-                        return Err(err(line, key("to"), format!("{:?} and {:?} are on different mediums", stations[s].name, stations[t].name)));
+                        return Err(err(
+                            line,
+                            key("to"),
+                            format!(
+                                "{:?} and {:?} are on different mediums",
+                                stations[s].name, stations[t].name
+                            ),
+                        ));
                     }
                 }
-                flows.push(FlowSpec { from: s, to, pattern, payload, ac, rate, tries: r.tries, start_ns, stop_ns });
+                flows.push(FlowSpec {
+                    from: s,
+                    to,
+                    pattern,
+                    payload,
+                    ac,
+                    rate,
+                    tries: r.tries,
+                    start_ns,
+                    stop_ns,
+                });
             }
         }
         let mut links = Vec::new();
@@ -618,16 +784,28 @@ impl Scenario {
                     return Err(err(line, key("error_prob"), format!("{p} is not a probability")));
                 }
             }
-            let spec = LinkSpec { from: a, to: b, snr_db: r.snr_db, rx_power_dbm: r.rx_power_dbm, error_prob: r.error_prob };
+            let spec = LinkSpec {
+                from: a,
+                to: b,
+                snr_db: r.snr_db,
+                rx_power_dbm: r.rx_power_dbm,
+                error_prob: r.error_prob,
+            };
             links.push(spec);
             if r.symmetric.unwrap_or(true) {
                 links.push(LinkSpec { from: b, to: a, ..spec });
             }
         }
         if let Some(p) = raw.propagation.as_ref().map(Spanned::get_ref) {
-            const MODELS: [&str; 5] = ["free_space", "log_distance", "log_normal_shadowing", "two_ray_ground", "itu"];
+            const MODELS: [&str; 5] =
+                ["free_space", "log_distance", "log_normal_shadowing", "two_ray_ground", "itu"];
             if !MODELS.contains(&p.model.as_str()) {
-                return Err(SimError::at(file, None, "propagation.model", format!("unknown model {:?}: expected one of {}", p.model, MODELS.join(", "))));
+                return Err(SimError::at(
+                    file,
+                    None,
+                    "propagation.model",
+                    format!("unknown model {:?}: expected one of {}", p.model, MODELS.join(", ")),
+                ));
             }
         }
         Ok(Scenario {

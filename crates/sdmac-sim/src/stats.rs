@@ -59,7 +59,10 @@ impl Sink for StatsSink<'_> {
             _ => s.lost += 1,
         }
         if r.delivered {
-            let payload = r.flow.and_then(|f| self.payload[r.station as usize].get(f as usize).copied()).unwrap_or(0);
+            let payload = r
+                .flow
+                .and_then(|f| self.payload[r.station as usize].get(f as usize).copied())
+                .unwrap_or(0);
             s.delivered_bytes += payload as u64;
             s.delays.push(r.t_done.as_ns() - r.t_queued.as_ns());
         }

@@ -44,7 +44,10 @@ fn non_finite_numbers_are_refused_with_file_line_and_key() {
                 Ok(_) => panic!("{full} = {bad} was accepted"),
                 Err(e) => {
                     let m = e.to_string();
-                    assert!(m.starts_with(&format!("bad.toml:{line}: {full}: ")), "{full} = {bad}: {m}");
+                    assert!(
+                        m.starts_with(&format!("bad.toml:{line}: {full}: ")),
+                        "{full} = {bad}: {m}"
+                    );
                     assert!(m.contains("not a finite number"), "{m}");
                 }
             }
@@ -65,18 +68,29 @@ fn numbers_out_of_their_physical_range_are_refused() {
         ("sta", "antenna_gain_dbi = 1000", "station[0].antenna_gain_dbi"),
         ("flow", "start = -1", "flow[0].start"),
     ] {
-        let e = Scenario::parse(&with(table, line), "bad.toml").err().unwrap_or_else(|| panic!("{line} was accepted")).to_string();
-        assert!(e.contains(&format!(": {key}: ")) && e.contains("out of range: expected"), "{line}: {e}");
+        let e = Scenario::parse(&with(table, line), "bad.toml")
+            .err()
+            .unwrap_or_else(|| panic!("{line} was accepted"))
+            .to_string();
+        assert!(
+            e.contains(&format!(": {key}: ")) && e.contains("out of range: expected"),
+            "{line}: {e}"
+        );
     }
 }
 
 #[test]
 fn numbers_in_range_run() {
     for &(table, key, good, _) in KEYS {
-        let s = Scenario::parse(&with(table, &format!("{key} = {good}")), "good.toml").unwrap_or_else(|e| panic!("{e}"));
+        let s = Scenario::parse(&with(table, &format!("{key} = {good}")), "good.toml")
+            .unwrap_or_else(|e| panic!("{e}"));
         let j = run(&s, &RunOptions::default(), &mut |_| true).unwrap().to_json();
         let a = &j["aggregate"];
         assert!(a["attempts"].as_u64().unwrap() > 0, "{key} = {good}: no attempts");
-        assert_eq!(a["sent"], a["acked"].as_u64().unwrap() + a["lost"].as_u64().unwrap(), "{key} = {good}");
+        assert_eq!(
+            a["sent"],
+            a["acked"].as_u64().unwrap() + a["lost"].as_u64().unwrap(),
+            "{key} = {good}"
+        );
     }
 }

@@ -43,14 +43,24 @@ fn bianchi_throughput(n: u32) -> (f64, f64) {
     let p_s = n * tau * (1.0 - tau).powf(n - 1.0) / p_tr;
     let ts = data + sifs + ack + difs;
     let tc = data + difs;
-    let s = p_s * p_tr * payload_bits / ((1.0 - p_tr) * slot + p_tr * p_s * ts + p_tr * (1.0 - p_s) * tc);
+    let s = p_s * p_tr * payload_bits
+        / ((1.0 - p_tr) * slot + p_tr * p_s * ts + p_tr * (1.0 - p_s) * tc);
     (s, p)
 }
 
 #[test]
 fn the_fixed_point_reproduces_the_published_values() {
     // FACTS: n = 1, 2, 5, 10, 15, 20, 30, 50.
-    let published = [(1, 30.496, 0.0), (2, 31.497, 0.105), (5, 30.127, 0.272), (10, 28.302, 0.384), (15, 27.157, 0.442), (20, 26.316, 0.481), (30, 25.078, 0.533), (50, 23.400, 0.595)];
+    let published = [
+        (1, 30.496, 0.0),
+        (2, 31.497, 0.105),
+        (5, 30.127, 0.272),
+        (10, 28.302, 0.384),
+        (15, 27.157, 0.442),
+        (20, 26.316, 0.481),
+        (30, 25.078, 0.533),
+        (50, 23.400, 0.595),
+    ];
     for (n, s, p) in published {
         let (ms, mp) = bianchi_throughput(n);
         assert!((ms - s).abs() < 0.002, "n={n}: {ms} vs {s}");
@@ -69,7 +79,10 @@ fn scenario(n: u32, seed: u64, retry_limit: u32) -> String {
 fn simulate(n: u32, seed: u64, retry_limit: u32) -> (f64, f64) {
     let s = Scenario::parse(&scenario(n, seed, retry_limit), "bianchi").unwrap();
     let j = run(&s, &RunOptions::default(), &mut |_| true).unwrap().to_json();
-    (j["aggregate"]["throughput_mbps"].as_f64().unwrap(), j["aggregate"]["collision_probability"].as_f64().unwrap())
+    (
+        j["aggregate"]["throughput_mbps"].as_f64().unwrap(),
+        j["aggregate"]["collision_probability"].as_f64().unwrap(),
+    )
 }
 
 #[test]
@@ -80,8 +93,15 @@ fn saturation_throughput_is_within_3_percent_of_bianchi() {
         let (sim, p_sim) = simulate(n, 1, 255);
         let err = (sim - model) / model;
         println!("n={n:2}  bianchi {model:7.3} Mb/s p={p_model:.3}   sdmac {sim:7.3} Mb/s p={p_sim:.3}   {:+.2} %", err * 100.0);
-        assert!(err.abs() < 0.03, "n={n}: sdmac {sim} Mb/s vs Bianchi {model} Mb/s ({:+.2} %)", err * 100.0);
-        assert!((p_sim - p_model).abs() < 0.03, "n={n}: collision probability {p_sim} vs {p_model}");
+        assert!(
+            err.abs() < 0.03,
+            "n={n}: sdmac {sim} Mb/s vs Bianchi {model} Mb/s ({:+.2} %)",
+            err * 100.0
+        );
+        assert!(
+            (p_sim - p_model).abs() < 0.03,
+            "n={n}: collision probability {p_sim} vs {p_model}"
+        );
     }
 }
 

@@ -77,7 +77,9 @@ fn runs_consistently(mut s: Scenario) -> Result<(), TestCaseError> {
             f.stop_ns = f.stop_ns.min(short);
         }
     }
-    let j = run(&s, &RunOptions::default(), &mut |_| true).map_err(|e| TestCaseError::fail(e.to_string()))?.to_json();
+    let j = run(&s, &RunOptions::default(), &mut |_| true)
+        .map_err(|e| TestCaseError::fail(e.to_string()))?
+        .to_json();
     let n = |v: &Value, k: &str| v[k].as_u64().unwrap_or_else(|| panic!("{k} missing in {v}"));
     let (mut sent, mut acked, mut lost, mut dropped, mut attempts) = (0, 0, 0, 0, 0);
     for st in j["stations"].as_array().unwrap() {
@@ -95,7 +97,10 @@ fn runs_consistently(mut s: Scenario) -> Result<(), TestCaseError> {
         attempts += n(st, "attempts");
     }
     let a = &j["aggregate"];
-    prop_assert_eq!((n(a, "sent"), n(a, "acked"), n(a, "lost"), n(a, "dropped"), n(a, "attempts")), (sent, acked, lost, dropped, attempts));
+    prop_assert_eq!(
+        (n(a, "sent"), n(a, "acked"), n(a, "lost"), n(a, "dropped"), n(a, "attempts")),
+        (sent, acked, lost, dropped, attempts)
+    );
     // Unicast flows only: every finished request is acknowledged or lost.
     if s.flows.iter().all(|f| f.to.is_some()) {
         prop_assert_eq!(sent, acked + lost);
@@ -106,11 +111,18 @@ fn runs_consistently(mut s: Scenario) -> Result<(), TestCaseError> {
     // ACK timeout — is shorter than the interval). A large `slot_us` makes the station
     // fall behind: it then spends the window on frames queued in the warm-up, which the
     // statistics leave out.
-    let phy = sdmac_sim::runner::build_phy(&s.file, s.standard, &s.phy).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let phy = sdmac_sim::runner::build_phy(&s.file, s.standard, &s.phy)
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
     let access = phy.eifs_ns() + u64::from(phy.cw_min) * phy.slot_ns + phy.ack_timeout_ns();
     for f in s.flows.iter() {
-        let sdmac_medium::TrafficPattern::ConstantBitRate { interval_ns } = f.pattern else { continue };
-        if interval_ns <= 1_000_000 && access < interval_ns && f.stop_ns.min(s.duration_ns).saturating_sub(f.start_ns.max(s.warmup_ns)) >= 20_000_000 {
+        let sdmac_medium::TrafficPattern::ConstantBitRate { interval_ns } = f.pattern else {
+            continue;
+        };
+        if interval_ns <= 1_000_000
+            && access < interval_ns
+            && f.stop_ns.min(s.duration_ns).saturating_sub(f.start_ns.max(s.warmup_ns))
+                >= 20_000_000
+        {
             let st = &j["stations"][f.from];
             prop_assert!(n(st, "sent") + n(st, "dropped") > 0, "a CBR flow sent nothing: {st}");
         }

@@ -61,11 +61,22 @@ fn hidden_terminals_collide_far_more_than_stations_in_range() {
     let in_range = sim(&three_stations("rx_power_dbm = -60"));
     let p = |j: &Value| j["aggregate"]["collision_probability"].as_f64().unwrap();
     let lost = |j: &Value| j["aggregate"]["lost"].as_u64().unwrap();
-    println!("hidden: p={} lost={}  in range: p={} lost={}", p(&hidden), lost(&hidden), p(&in_range), lost(&in_range));
+    println!(
+        "hidden: p={} lost={}  in range: p={} lost={}",
+        p(&hidden),
+        lost(&hidden),
+        p(&in_range),
+        lost(&in_range)
+    );
     assert!(p(&hidden) > 0.2, "hidden terminals must collide often: {}", p(&hidden));
     assert!(p(&hidden) > 2.5 * p(&in_range), "hidden {} vs in range {}", p(&hidden), p(&in_range));
     // After seven attempts, frames are lost only with hidden terminals.
-    assert!(lost(&hidden) > 20 * (lost(&in_range) + 1), "lost: hidden {} in range {}", lost(&hidden), lost(&in_range));
+    assert!(
+        lost(&hidden) > 20 * (lost(&in_range) + 1),
+        "lost: hidden {} in range {}",
+        lost(&hidden),
+        lost(&in_range)
+    );
     // Carrier sense works in range: collisions there only when backoffs end in the
     // same slot (about 1 in CW+1 contentions when both have a frame).
     assert!(p(&in_range) < 0.15);
@@ -74,11 +85,13 @@ fn hidden_terminals_collide_far_more_than_stations_in_range() {
 #[test]
 fn a_strong_sender_captures_the_receiver_despite_a_hidden_one() {
     // A is 30 dB above C at B: A's frames survive C's interference; C's do not.
-    let text = three_stations("rx_power_dbm = -130").replacen("rx_power_dbm = -60", "rx_power_dbm = -45", 1).replacen(
-        "from = \"C\"\nto = \"B\"\nrx_power_dbm = -60",
-        "from = \"C\"\nto = \"B\"\nrx_power_dbm = -75",
-        1,
-    );
+    let text = three_stations("rx_power_dbm = -130")
+        .replacen("rx_power_dbm = -60", "rx_power_dbm = -45", 1)
+        .replacen(
+            "from = \"C\"\nto = \"B\"\nrx_power_dbm = -60",
+            "from = \"C\"\nto = \"B\"\nrx_power_dbm = -75",
+            1,
+        );
     let j = sim(&text);
     let (a, c) = (station(&j, "A"), station(&j, "C"));
     let ratio = |s: &Value| s["collisions"].as_f64().unwrap() / s["attempts"].as_f64().unwrap();
@@ -190,7 +203,10 @@ pattern = "saturated"
 "#;
     let j = sim(text);
     let single = sim(&text.replace("medium = \"ch40\"", "medium = \"ch36\""));
-    let (t1, t2) = (station(&j, "a1")["throughput_mbps"].as_f64().unwrap(), station(&j, "a2")["throughput_mbps"].as_f64().unwrap());
+    let (t1, t2) = (
+        station(&j, "a1")["throughput_mbps"].as_f64().unwrap(),
+        station(&j, "a2")["throughput_mbps"].as_f64().unwrap(),
+    );
     // Each pair gets a full channel: one saturated station at 54 Mb/s, ~30.5 Mb/s.
     assert!(t1 > 29.5 && t2 > 29.5, "{t1} {t2}");
     assert_eq!(j["aggregate"]["collisions"], 0);
@@ -205,7 +221,9 @@ pattern = "saturated"
     }
     // The same on two threads.
     let s = Scenario::parse(text, "t").unwrap();
-    let threaded = run(&s, &RunOptions { threads: true, ..Default::default() }, &mut |_| true).unwrap().to_json();
+    let threaded = run(&s, &RunOptions { threads: true, ..Default::default() }, &mut |_| true)
+        .unwrap()
+        .to_json();
     assert_eq!(threaded["stations"], j["stations"]);
 }
 
@@ -219,7 +237,14 @@ fn strip_wall(mut v: Value) -> Value {
 #[test]
 fn same_seed_identical_json_different_seed_different() {
     let text = three_stations("rx_power_dbm = -130");
-    let j = |t: &str| strip_wall(serde_json::from_str(&run_scenario_json(t, "x", &RunOptions::default(), &mut |_| true).unwrap()).unwrap());
+    let j = |t: &str| {
+        strip_wall(
+            serde_json::from_str(
+                &run_scenario_json(t, "x", &RunOptions::default(), &mut |_| true).unwrap(),
+            )
+            .unwrap(),
+        )
+    };
     let a = j(&text);
     assert_eq!(a, j(&text));
     assert_ne!(a, j(&text.replace("seed = 4", "seed = 5")));
@@ -242,7 +267,8 @@ fn bad_scenarios_are_rejected_with_file_line_and_key() {
         ("duration = \"x\"\n", "test.toml:1"),
     ];
     for (text, want) in cases {
-        let e = Scenario::parse(text, "test.toml").and_then(|s| run(&s, &RunOptions::default(), &mut |_| true).map(|_| ()));
+        let e = Scenario::parse(text, "test.toml")
+            .and_then(|s| run(&s, &RunOptions::default(), &mut |_| true).map(|_| ()));
         let msg = e.expect_err(text).to_string();
         assert!(msg.contains(want), "{msg:?} should contain {want:?}");
     }

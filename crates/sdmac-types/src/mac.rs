@@ -69,11 +69,7 @@ impl fmt::Display for MacAddress {
     /// Formats as six lowercase hex pairs separated by colons: `02:00:00:00:01:00`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let b = &self.0;
-        write!(
-            f,
-            "{:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}",
-            b[0], b[1], b[2], b[3], b[4], b[5]
-        )
+        write!(f, "{:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}", b[0], b[1], b[2], b[3], b[4], b[5])
     }
 }
 
@@ -110,10 +106,7 @@ impl FromStr for MacAddress {
         }
         let sep = bytes[2];
         if sep != b':' && sep != b'-' {
-            return Err(ParseMacError {
-                offset: 2,
-                reason: "expected ':' or '-'",
-            });
+            return Err(ParseMacError { offset: 2, reason: "expected ':' or '-'" });
         }
         let mut out = [0u8; 6];
         for (i, byte) in out.iter_mut().enumerate() {
@@ -124,14 +117,10 @@ impl FromStr for MacAddress {
                     reason: "inconsistent or missing separator",
                 });
             }
-            let hi = hex(bytes[at]).ok_or(ParseMacError {
-                offset: at,
-                reason: "not a hex digit",
-            })?;
-            let lo = hex(bytes[at + 1]).ok_or(ParseMacError {
-                offset: at + 1,
-                reason: "not a hex digit",
-            })?;
+            let hi =
+                hex(bytes[at]).ok_or(ParseMacError { offset: at, reason: "not a hex digit" })?;
+            let lo = hex(bytes[at + 1])
+                .ok_or(ParseMacError { offset: at + 1, reason: "not a hex digit" })?;
             *byte = hi << 4 | lo;
         }
         Ok(MacAddress(out))

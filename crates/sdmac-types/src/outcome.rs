@@ -80,7 +80,10 @@ mod tests {
 
     #[test]
     fn names() {
-        let o: Vec<&str> = [Outcome::Acked, Outcome::DataLost, Outcome::AckLost, Outcome::NoAck, Outcome::Dropped].map(Outcome::name).to_vec();
+        let o: Vec<&str> =
+            [Outcome::Acked, Outcome::DataLost, Outcome::AckLost, Outcome::NoAck, Outcome::Dropped]
+                .map(Outcome::name)
+                .to_vec();
         assert_eq!(o, ["A", "LD", "LA", "NOACK", "DROP"]);
         assert_eq!(Cause::LinkErrorProb.name(), "link_error_prob");
         assert_eq!(Cause::None.name(), "none");

@@ -77,6 +77,9 @@ mod tests {
         assert_eq!(RateSeries::new(&[(Rate::Ofdm6, 1); 5]), None);
         assert_eq!(RateSeries::single(Rate::Ofdm6, 0).total_tries(), 1);
         // Equal when the entries are, whatever the unused slots hold.
-        assert_eq!(RateSeries::single(Rate::Ofdm54, 1), RateSeries::new(&[(Rate::Ofdm54, 1)]).unwrap());
+        assert_eq!(
+            RateSeries::single(Rate::Ofdm54, 1),
+            RateSeries::new(&[(Rate::Ofdm54, 1)]).unwrap()
+        );
     }
 }

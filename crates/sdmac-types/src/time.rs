@@ -257,8 +257,14 @@ mod tests {
         u += d;
         u -= Span::from_ns(500);
         assert_eq!(u.as_ns(), 2_500);
-        assert_eq!(Span::from_ms(1) + Span::from_us(1) - Span::from_ns(1), Span::from_ns(1_000_999));
-        assert_eq!([Span::from_ns(1), Span::from_ns(2)].into_iter().sum::<Span>(), Span::from_ns(3));
+        assert_eq!(
+            Span::from_ms(1) + Span::from_us(1) - Span::from_ns(1),
+            Span::from_ns(1_000_999)
+        );
+        assert_eq!(
+            [Span::from_ns(1), Span::from_ns(2)].into_iter().sum::<Span>(),
+            Span::from_ns(3)
+        );
     }
 
     #[test]

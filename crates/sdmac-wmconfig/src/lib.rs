@@ -33,8 +33,8 @@ pub mod libconfig;
 pub mod wmediumd;
 
 pub use libconfig::{parse, to_libconfig_string, Group, Pos, Setting, Value, ValueKind};
-pub use wmediumd::{load_file, parse_config, Config, Dialect, MacAddress, MediumSpec, Model};
 pub use wmediumd::parse_mac;
+pub use wmediumd::{load_file, parse_config, Config, Dialect, MacAddress, MediumSpec, Model};
 
 /// A configuration that could not be read, parsed or interpreted.
 ///

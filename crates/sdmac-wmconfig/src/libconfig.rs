@@ -251,10 +251,7 @@ impl Value {
 
     /// Whether the value is a scalar (not an array, list or group).
     pub fn is_scalar(&self) -> bool {
-        !matches!(
-            self.kind,
-            ValueKind::Array(_) | ValueKind::List(_) | ValueKind::Group(_)
-        )
+        !matches!(self.kind, ValueKind::Array(_) | ValueKind::List(_) | ValueKind::Group(_))
     }
 }
 
@@ -314,12 +311,7 @@ fn is_name_char(b: u8) -> bool {
 
 impl<'a> Lexer<'a> {
     fn new(src: &'a str) -> Lexer<'a> {
-        Lexer {
-            src,
-            i: 0,
-            line: 1,
-            col: 1,
-        }
+        Lexer { src, i: 0, line: 1, col: 1 }
     }
 
     fn pos(&self) -> Pos {
@@ -352,10 +344,7 @@ impl<'a> Lexer<'a> {
     }
 
     fn err<T>(&self, pos: Pos, message: impl Into<String>) -> Result<T, LexError> {
-        Err(LexError {
-            pos,
-            message: message.into(),
-        })
+        Err(LexError { pos, message: message.into() })
     }
 
     fn skip_blanks(&mut self) -> Result<(), LexError> {
@@ -379,10 +368,7 @@ impl<'a> Lexer<'a> {
 
     fn skip_line(&mut self) {
         let rest = &self.src.as_bytes()[self.i..];
-        let end = rest
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(self.src.len(), |k| self.i + k);
+        let end = rest.iter().position(|&b| b == b'\n').map_or(self.src.len(), |k| self.i + k);
         self.advance_to(end);
     }
 
@@ -448,10 +434,7 @@ impl<'a> Lexer<'a> {
             let mut value: u64 = 0;
             let mut overflow = false;
             while let Some(d) = (self.byte(k) as char).to_digit(16) {
-                match value
-                    .checked_mul(16)
-                    .and_then(|v| v.checked_add(u64::from(d)))
-                {
+                match value.checked_mul(16).and_then(|v| v.checked_add(u64::from(d))) {
                     Some(v) => value = v,
                     None => overflow = true,
                 }
@@ -461,10 +444,7 @@ impl<'a> Lexer<'a> {
                 return self.err(pos, "`0x` must be followed by hexadecimal digits");
             }
             if overflow {
-                return self.err(
-                    pos,
-                    format!("{} does not fit in 64 bits", &self.src[start..k]),
-                );
+                return self.err(pos, format!("{} does not fit in 64 bits", &self.src[start..k]));
             }
             let long = self.suffix(&mut k);
             self.advance_to(k);
@@ -513,17 +493,9 @@ impl<'a> Lexer<'a> {
             if negative {
                 normal.push('-');
             }
-            normal.push_str(if int_digits.is_empty() {
-                "0"
-            } else {
-                int_digits
-            });
+            normal.push_str(if int_digits.is_empty() { "0" } else { int_digits });
             normal.push('.');
-            normal.push_str(if frac_digits.is_empty() {
-                "0"
-            } else {
-                frac_digits
-            });
+            normal.push_str(if frac_digits.is_empty() { "0" } else { frac_digits });
             if !exponent.is_empty() {
                 normal.push('e');
                 normal.push_str(exponent);
@@ -541,30 +513,17 @@ impl<'a> Lexer<'a> {
         let mut magnitude: u64 = 0;
         let mut overflow = false;
         for d in int_digits.bytes() {
-            match magnitude
-                .checked_mul(10)
-                .and_then(|v| v.checked_add(u64::from(d - b'0')))
-            {
+            match magnitude.checked_mul(10).and_then(|v| v.checked_add(u64::from(d - b'0'))) {
                 Some(v) => magnitude = v,
                 None => overflow = true,
             }
         }
-        let limit = if negative {
-            1u64 << 63
-        } else {
-            i64::MAX as u64
-        };
+        let limit = if negative { 1u64 << 63 } else { i64::MAX as u64 };
         if overflow || magnitude > limit {
-            return self.err(
-                pos,
-                format!("integer {} does not fit in 64 bits", &self.src[start..j]),
-            );
+            return self
+                .err(pos, format!("integer {} does not fit in 64 bits", &self.src[start..j]));
         }
-        let value = if negative {
-            (magnitude as i64).wrapping_neg()
-        } else {
-            magnitude as i64
-        };
+        let value = if negative { (magnitude as i64).wrapping_neg() } else { magnitude as i64 };
         let long = self.suffix(&mut j);
         self.advance_to(j);
         Ok(match i32::try_from(value) {
@@ -628,10 +587,8 @@ impl<'a> Lexer<'a> {
                         out.push(char::from((h * 16 + l) as u8));
                         j += 4;
                     } else if e == b'\n' || e == b'\r' {
-                        return self.err(
-                            self.pos_at(j),
-                            "backslash at the end of a line inside a string",
-                        );
+                        return self
+                            .err(self.pos_at(j), "backslash at the end of a line inside a string");
                     } else {
                         // Not an escape: the backslash stays, the next character is read normally.
                         out.push('\\');
@@ -701,10 +658,7 @@ impl<'a> Parser<'a> {
 
     fn peek(&mut self) -> Result<&Token<'a>, ConfigError> {
         if self.peeked.is_none() {
-            let t = self
-                .lexer
-                .next_token()
-                .map_err(|e| self.error(e.pos, e.message))?;
+            let t = self.lexer.next_token().map_err(|e| self.error(e.pos, e.message))?;
             self.peeked = Some(t);
         }
         // Just filled above.
@@ -748,11 +702,8 @@ impl<'a> Parser<'a> {
                     group.settings.push(setting);
                 }
                 ref other => {
-                    let expected = if close.is_some() {
-                        "a setting name or `}`"
-                    } else {
-                        "a setting name"
-                    };
+                    let expected =
+                        if close.is_some() { "a setting name or `}`" } else { "a setting name" };
                     let found = describe_tok(other);
                     return Err(self.error(pos, format!("expected {expected}, found {found}")));
                 }
@@ -776,21 +727,16 @@ impl<'a> Parser<'a> {
         let t = self.next()?;
         if !matches!(t.tok, Tok::Punct(b'=' | b':')) {
             let found = describe_tok(&t.tok);
-            return Err(self.error(
-                t.pos,
-                format!("expected `=` or `:` after `{name}`, found {found}"),
-            ));
+            return Err(
+                self.error(t.pos, format!("expected `=` or `:` after `{name}`, found {found}"))
+            );
         }
         let value = self.value()?;
         if self.peek_punct(b';')? || self.peek_punct(b',')? {
             self.next()?;
         }
         self.path.pop();
-        Ok(Setting {
-            name: name.to_string(),
-            value,
-            pos,
-        })
+        Ok(Setting { name: name.to_string(), value, pos })
     }
 
     fn value(&mut self) -> Result<Value, ConfigError> {
@@ -817,10 +763,9 @@ impl<'a> Parser<'a> {
                 Ok(Value::new(kind, pos))
             }
             Tok::Eof => Err(self.error(pos, "unexpected end of file: expected a value")),
-            ref other => Err(self.error(
-                pos,
-                format!("expected a value, found {}", describe_tok(other)),
-            )),
+            ref other => {
+                Err(self.error(pos, format!("expected a value, found {}", describe_tok(other))))
+            }
         }
     }
 
@@ -921,13 +866,8 @@ fn scalar_class(v: &Value) -> u8 {
 
 /// Parses libconfig text; `file` is only used in errors.
 pub fn parse(text: &str, file: &str) -> Result<Group, ConfigError> {
-    let mut parser = Parser {
-        lexer: Lexer::new(text),
-        file,
-        peeked: None,
-        path: Vec::new(),
-        depth: 0,
-    };
+    let mut parser =
+        Parser { lexer: Lexer::new(text), file, peeked: None, path: Vec::new(), depth: 0 };
     parser.settings(None)
 }
 
@@ -974,11 +914,8 @@ fn write_value(out: &mut String, v: &Value, level: usize) {
     match &v.kind {
         ValueKind::Str(s) => quote_into(out, s),
         ValueKind::Array(items) | ValueKind::List(items) => {
-            let (open, close) = if matches!(v.kind, ValueKind::Array(_)) {
-                ('[', ']')
-            } else {
-                ('(', ')')
-            };
+            let (open, close) =
+                if matches!(v.kind, ValueKind::Array(_)) { ('[', ']') } else { ('(', ')') };
             out.push(open);
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
@@ -1062,11 +999,7 @@ fn json_value(out: &mut String, v: &Value) {
             out.push('}');
         }
         ValueKind::Array(items) | ValueKind::List(items) => {
-            let tag = if matches!(v.kind, ValueKind::Array(_)) {
-                "array"
-            } else {
-                "list"
-            };
+            let tag = if matches!(v.kind, ValueKind::Array(_)) { "array" } else { "list" };
             let _ = write!(out, "{{\"{tag}\":[");
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
@@ -1124,10 +1057,7 @@ mod tests {
     }
 
     fn kind<'g>(g: &'g Group, name: &str) -> &'g ValueKind {
-        &g.get(name)
-            .unwrap_or_else(|| panic!("no {name}"))
-            .value
-            .kind
+        &g.get(name).unwrap_or_else(|| panic!("no {name}")).value.kind
     }
 
     #[test]
@@ -1204,20 +1134,14 @@ mod tests {
         assert_eq!(kind(&g, "c"), &ValueKind::Str(String::new()));
         assert_eq!(kind(&g, "d"), &ValueKind::Str("é ü".into()));
         let err = e("a = 1;\n  b = \"open\n");
-        assert_eq!(
-            (err.line, err.column, err.key_path.as_deref()),
-            (2, 7, Some("b"))
-        );
+        assert_eq!((err.line, err.column, err.key_path.as_deref()), (2, 7, Some("b")));
         assert!(err.message.contains("unterminated string"));
         let g = p(r#"s = "ab\xZZ\x4"; t = "\x4a\x0""#);
         assert_eq!(kind(&g, "s"), &ValueKind::Str("ab\\xZZ\\x4".into()));
         assert_eq!(kind(&g, "t"), &ValueKind::Str("J\\x0".into()));
         let err = e("s = \"ab\\\n\";");
         assert_eq!((err.line, err.column), (1, 8));
-        assert!(
-            err.message.contains("backslash at the end of a line"),
-            "{err}"
-        );
+        assert!(err.message.contains("backslash at the end of a line"), "{err}");
     }
 
     #[test]
@@ -1245,10 +1169,7 @@ mod tests {
         assert_eq!(l.len(), 5);
         assert!(matches!(&l[0].kind, ValueKind::List(v) if v[1].kind == ValueKind::Float(2.0)));
         assert_eq!(l[1].kind, ValueKind::Str("s".into()));
-        assert_eq!(
-            l[2].as_group().unwrap().get("k").unwrap().value.as_bool(),
-            Some(true)
-        );
+        assert_eq!(l[2].as_group().unwrap().get("k").unwrap().value.as_bool(), Some(true));
         assert_eq!(l[3].kind, ValueKind::Array(vec![]));
         assert_eq!(l[4].kind, ValueKind::List(vec![]));
         assert_eq!(l[2].pos, Pos::new(1, 50));
@@ -1264,18 +1185,12 @@ mod tests {
             "t.cfg:5:11: model.links[1]: expected `,` or `)`, found integer (20)"
         );
         let err = e("a = [1, 2.0];");
-        assert_eq!(
-            (err.line, err.column, err.key_path.as_deref()),
-            (1, 9, Some("a[1]"))
-        );
+        assert_eq!((err.line, err.column, err.key_path.as_deref()), (1, 9, Some("a[1]")));
         assert!(err.message.contains("same type"), "{err}");
         let err = e("a = [(1)];");
         assert!(err.message.contains("only scalars"), "{err}");
         let err = e("g = { a = 1; a = 2; };");
-        assert_eq!(
-            (err.line, err.column, err.key_path.as_deref()),
-            (1, 14, Some("g.a"))
-        );
+        assert_eq!((err.line, err.column, err.key_path.as_deref()), (1, 14, Some("g.a")));
         assert!(err.message.contains("set twice"));
         let err = e("a = 1;\nb = ;");
         assert_eq!(err.to_string(), "t.cfg:2:5: b: expected a value, found `;`");
@@ -1289,10 +1204,7 @@ mod tests {
             "t.cfg:1:3: a: expected `=` or `:` after `a`, found integer (1)"
         );
         let err = e("= 1;");
-        assert_eq!(
-            err.to_string(),
-            "t.cfg:1:1: expected a setting name, found `=`"
-        );
+        assert_eq!(err.to_string(), "t.cfg:1:1: expected a setting name, found `=`");
         let err = e("a = 1;\n\n  @include \"other.cfg\"\n");
         assert_eq!((err.line, err.column), (3, 3));
         assert!(err.message.contains("@include"));
@@ -1310,11 +1222,7 @@ mod tests {
 
     #[test]
     fn depth_is_limited() {
-        let deep = format!(
-            "a = {}{};",
-            "(".repeat(MAX_DEPTH + 1),
-            ")".repeat(MAX_DEPTH + 1)
-        );
+        let deep = format!("a = {}{};", "(".repeat(MAX_DEPTH + 1), ")".repeat(MAX_DEPTH + 1));
         assert!(e(&deep).message.contains("nesting deeper"));
         let ok = format!("a = {}{};", "(".repeat(MAX_DEPTH), ")".repeat(MAX_DEPTH));
         p(&ok);

@@ -108,9 +108,7 @@ pub enum Dialect {
 /// which wants two digits each).
 pub fn parse_mac(s: &str) -> Result<MacAddress, String> {
     let bad = || {
-        format!(
-            "bad MAC address {s:?}: expected six hexadecimal bytes like \"02:00:00:00:01:00\""
-        )
+        format!("bad MAC address {s:?}: expected six hexadecimal bytes like \"02:00:00:00:01:00\"")
     };
     let mut out = [0u8; 6];
     let mut parts = s.split(':');
@@ -308,10 +306,7 @@ pub fn parse_config(text: &str, file: &str) -> Result<Config, ConfigError> {
 
 /// Interprets a parsed tree.
 pub fn from_tree(root: &Group, file: &str) -> Result<Config, ConfigError> {
-    let mut cx = Cx {
-        file,
-        warnings: Vec::new(),
-    };
+    let mut cx = Cx { file, warnings: Vec::new() };
     let (dialect, media) = if root.get("medium").is_some() {
         (Dialect::Yawmd, yawmd(&mut cx, root)?)
     } else if root.get("ifaces").is_some() {
@@ -359,14 +354,8 @@ impl Cx<'_> {
     }
 
     fn warn(&mut self, pos: Pos, key: &str, message: impl AsRef<str>) {
-        let text = format!(
-            "{}:{}:{}: {}: {}",
-            self.file,
-            pos.line,
-            pos.column,
-            key,
-            message.as_ref()
-        );
+        let text =
+            format!("{}:{}:{}: {}: {}", self.file, pos.line, pos.column, key, message.as_ref());
         self.warnings.push((pos, text));
     }
 
@@ -374,53 +363,38 @@ impl Cx<'_> {
         self.err(
             v.pos,
             key,
-            format!(
-                "expected {expected}, found {} ({})",
-                v.type_name(),
-                v.describe()
-            ),
+            format!("expected {expected}, found {} ({})", v.type_name(), v.describe()),
         )
     }
 
     fn int(&self, v: &Value, key: &str) -> Result<i64, ConfigError> {
-        v.as_i64()
-            .ok_or_else(|| self.wrong_type(v, key, "an integer"))
+        v.as_i64().ok_or_else(|| self.wrong_type(v, key, "an integer"))
     }
 
     fn int32(&self, v: &Value, key: &str) -> Result<i32, ConfigError> {
         let i = self.int(v, key)?;
-        i32::try_from(i).map_err(|_| {
-            self.err(
-                v.pos,
-                key,
-                format!("{i} is out of the 32-bit integer range"),
-            )
-        })
+        i32::try_from(i)
+            .map_err(|_| self.err(v.pos, key, format!("{i} is out of the 32-bit integer range")))
     }
 
     fn float(&self, v: &Value, key: &str) -> Result<f64, ConfigError> {
-        v.as_f64()
-            .ok_or_else(|| self.wrong_type(v, key, "a number"))
+        v.as_f64().ok_or_else(|| self.wrong_type(v, key, "a number"))
     }
 
     fn boolean(&self, v: &Value, key: &str) -> Result<bool, ConfigError> {
-        v.as_bool()
-            .ok_or_else(|| self.wrong_type(v, key, "a boolean (true or false)"))
+        v.as_bool().ok_or_else(|| self.wrong_type(v, key, "a boolean (true or false)"))
     }
 
     fn string<'v>(&self, v: &'v Value, key: &str) -> Result<&'v str, ConfigError> {
-        v.as_str()
-            .ok_or_else(|| self.wrong_type(v, key, "a string"))
+        v.as_str().ok_or_else(|| self.wrong_type(v, key, "a string"))
     }
 
     fn group<'v>(&self, v: &'v Value, key: &str) -> Result<&'v Group, ConfigError> {
-        v.as_group()
-            .ok_or_else(|| self.wrong_type(v, key, "a group { ... }"))
+        v.as_group().ok_or_else(|| self.wrong_type(v, key, "a group { ... }"))
     }
 
     fn seq<'v>(&self, v: &'v Value, key: &str) -> Result<&'v [Value], ConfigError> {
-        v.elements()
-            .ok_or_else(|| self.wrong_type(v, key, "a list ( ... ) or an array [ ... ]"))
+        v.elements().ok_or_else(|| self.wrong_type(v, key, "a list ( ... ) or an array [ ... ]"))
     }
 
     /// A list/array with one entry per interface.
@@ -446,11 +420,7 @@ impl Cx<'_> {
 
     fn numbers(&self, s: &Setting, key: &str, n: usize) -> Result<Vec<f64>, ConfigError> {
         let items = self.per_iface(s, key, n)?;
-        items
-            .iter()
-            .enumerate()
-            .map(|(i, v)| self.float(v, &index(key, i)))
-            .collect()
+        items.iter().enumerate().map(|(i, v)| self.float(v, &index(key, i))).collect()
     }
 
     /// Points (x, y) or (x, y, z), one per interface.
@@ -464,10 +434,7 @@ impl Cx<'_> {
                 return Err(self.err(
                     item.pos,
                     &k,
-                    format!(
-                        "expected (x, y) or (x, y, z), found {} numbers",
-                        coords.len()
-                    ),
+                    format!("expected (x, y) or (x, y, z), found {} numbers", coords.len()),
                 ));
             }
             let mut p = [0.0; 3];
@@ -497,11 +464,7 @@ impl Cx<'_> {
                     format!("MAC address {mac} is listed twice (also {key}[{j}])"),
                 ));
             }
-            out.push(Interface {
-                mac,
-                medium_id: 0,
-                pos: item.pos,
-            });
+            out.push(Interface { mac, medium_id: 0, pos: item.pos });
         }
         Ok(out)
     }
@@ -524,10 +487,7 @@ impl Cx<'_> {
             return Err(self.err(
                 v.pos,
                 key,
-                format!(
-                    "an error probability must be within [0, 1], found {}",
-                    v.describe()
-                ),
+                format!("an error probability must be within [0, 1], found {}", v.describe()),
             ));
         }
         Ok(p)
@@ -566,31 +526,18 @@ impl Cx<'_> {
             }
             let value = read(self, &parts[2], &index(&k, 2))?;
             if ends[0] == ends[1] {
-                self.warn(
-                    item.pos,
-                    &k,
-                    "a link from an interface to itself has no effect",
-                );
+                self.warn(item.pos, &k, "a link from an interface to itself has no effect");
             }
             if let Some(&prev) = last.get(&(ends[0], ends[1])) {
                 let line = links[prev].pos.line;
                 self.warn(
                     item.pos,
                     &k,
-                    format!(
-                        "replaces the link {} -> {} given at line {line}",
-                        ends[0], ends[1]
-                    ),
+                    format!("replaces the link {} -> {} given at line {line}", ends[0], ends[1]),
                 );
             }
             last.insert((ends[0], ends[1]), links.len());
-            links.push(Link {
-                from: ends[0],
-                to: ends[1],
-                value,
-                pos: item.pos,
-                mirrored: false,
-            });
+            links.push(Link { from: ends[0], to: ends[1], value, pos: item.pos, mirrored: false });
         }
         if mirror {
             // Pairs given in one direction only: the last link given for the pair is
@@ -616,11 +563,7 @@ impl Cx<'_> {
     fn fading(&self, s: &Setting, key: &str) -> Result<u32, ConfigError> {
         let f = self.int(&s.value, key)?;
         u32::try_from(f).map_err(|_| {
-            self.err(
-                s.value.pos,
-                key,
-                format!("must be 0 (no fading) or more, found {f}"),
-            )
+            self.err(s.value.pos, key, format!("must be 0 (no fading) or more, found {f}"))
         })
     }
 
@@ -656,10 +599,9 @@ enum Params<'a> {
 fn model_params(name: &str) -> Option<&'static [(&'static str, &'static str, bool, bool)]> {
     Some(match name {
         "free_space" => &[("sL", "system_loss", true, true)],
-        "log_distance" => &[
-            ("path_loss_exp", "path_loss_exponent", false, true),
-            ("xg", "xg", false, true),
-        ],
+        "log_distance" => {
+            &[("path_loss_exp", "path_loss_exponent", false, true), ("xg", "xg", false, true)]
+        }
         "log_normal_shadowing" => &[
             ("path_loss_exp", "path_loss_exponent", false, true),
             ("sL", "system_loss", true, false),
@@ -734,15 +676,10 @@ fn build_path_loss(
                 let n = if yawmd_names { ya } else { wm };
                 found.push(g.get(n).map(|s| (&s.value, join(prefix, n))));
             }
-            let all = if yawmd_names {
-                ALL_PARAMS_YAWMD
-            } else {
-                ALL_PARAMS_WMEDIUMD
-            };
+            let all = if yawmd_names { ALL_PARAMS_YAWMD } else { ALL_PARAMS_WMEDIUMD };
             for s in *g {
-                let used = spec
-                    .iter()
-                    .any(|&(wm, ya, _, _)| s.name == if yawmd_names { ya } else { wm });
+                let used =
+                    spec.iter().any(|&(wm, ya, _, _)| s.name == if yawmd_names { ya } else { wm });
                 if !used && all.contains(&s.name.as_str()) {
                     cx.warn(
                         s.pos,
@@ -790,11 +727,7 @@ fn build_path_loss(
     for (&(wm, ya, integer, required), f) in spec.iter().zip(found) {
         match f {
             Some((v, key)) => {
-                let x = if integer {
-                    cx.int32(v, &key)? as f64
-                } else {
-                    cx.float(v, &key)?
-                };
+                let x = if integer { cx.int32(v, &key)? as f64 } else { cx.float(v, &key)? };
                 if !x.is_finite() {
                     return Err(cx.err(v.pos, &key, "must be finite"));
                 }
@@ -826,25 +759,15 @@ fn build_path_loss(
             if name == "free_space" {
                 PathLoss::FreeSpace { sl_db }
             } else {
-                PathLoss::TwoRayGround {
-                    tx_height_m: 1.0,
-                    rx_height_m: 1.0,
-                    sl_db,
-                }
+                PathLoss::TwoRayGround { tx_height_m: 1.0, rx_height_m: 1.0, sl_db }
             }
         }
-        "log_distance" | "nakagami" => PathLoss::LogDistance {
-            exponent: get(0, 2.0),
-            ref_distance_m: 1.0,
-            sl_db: get(1, 0.0),
-        },
+        "log_distance" | "nakagami" => {
+            PathLoss::LogDistance { exponent: get(0, 2.0), ref_distance_m: 1.0, sl_db: get(1, 0.0) }
+        }
         "log_normal_shadowing" => {
             if let Some((_, v, key)) = &vals[1] {
-                cx.warn(
-                    v.pos,
-                    key,
-                    "read but not used by log_normal_shadowing (as in wmediumd)",
-                );
+                cx.warn(v.pos, key, "read but not used by log_normal_shadowing (as in wmediumd)");
             }
             PathLoss::LogNormalShadowing {
                 exponent: get(0, 2.0),
@@ -892,14 +815,8 @@ fn build_path_loss(
 
 // ------------------------------------------------------------------------ wmediumd
 
-const WM_IFACES_KEYS: &[&str] = &[
-    "ids",
-    "links",
-    "enable_interference",
-    "medium_array",
-    "enable_medium_detection",
-    "count",
-];
+const WM_IFACES_KEYS: &[&str] =
+    &["ids", "links", "enable_interference", "medium_array", "enable_medium_detection", "count"];
 const WM_COMMON_MODEL_KEYS: &[&str] = &["type", "noise_threshold", "fading_coefficient"];
 const WM_SNR_KEYS: &[&str] = &["default_snr", "links"];
 const WM_PROB_KEYS: &[&str] = &["default_prob", "links"];
@@ -926,9 +843,7 @@ fn wmediumd(cx: &mut Cx<'_>, root: &Group) -> Result<MediumSpec, ConfigError> {
             cx.warn(s.pos, &s.name, "unknown setting, ignored");
         }
     }
-    let ifaces_s = root
-        .get("ifaces")
-        .ok_or_else(|| cx.err(Pos::new(1, 1), "ifaces", "missing"))?;
+    let ifaces_s = root.get("ifaces").ok_or_else(|| cx.err(Pos::new(1, 1), "ifaces", "missing"))?;
     let ifaces = cx.group(&ifaces_s.value, "ifaces")?;
     for s in ifaces {
         if !WM_IFACES_KEYS.contains(&s.name.as_str()) {
@@ -936,11 +851,7 @@ fn wmediumd(cx: &mut Cx<'_>, root: &Group) -> Result<MediumSpec, ConfigError> {
         }
     }
     let ids = ifaces.get("ids").ok_or_else(|| {
-        cx.err(
-            ifaces_s.pos,
-            "ifaces.ids",
-            "missing: the MAC address of every interface",
-        )
+        cx.err(ifaces_s.pos, "ifaces.ids", "missing: the MAC address of every interface")
     })?;
     let mut interfaces = cx.macs(ids, "ifaces.ids")?;
     cx.warn_multicast(&interfaces, "ifaces.ids");
@@ -1034,10 +945,7 @@ fn wmediumd(cx: &mut Cx<'_>, root: &Group) -> Result<MediumSpec, ConfigError> {
         if let Some(p) = root.get("path_loss") {
             cx.warn(p.pos, "path_loss", "ignored: `ifaces.links` is set");
         }
-        Model::Snr(SnrModel {
-            default_snr: WMEDIUMD_DEFAULT_SNR,
-            links,
-        })
+        Model::Snr(SnrModel { default_snr: WMEDIUMD_DEFAULT_SNR, links })
     } else if let (Some(g), Some(ms)) = (model_g, model_s) {
         if let Some(p) = root.get("path_loss") {
             cx.warn(p.pos, "path_loss", "ignored: the `model` group is used");
@@ -1046,10 +954,7 @@ fn wmediumd(cx: &mut Cx<'_>, root: &Group) -> Result<MediumSpec, ConfigError> {
     } else if let Some(p) = root.get("path_loss") {
         legacy_path_loss(cx, p, n)?
     } else {
-        Model::Snr(SnrModel {
-            default_snr: WMEDIUMD_DEFAULT_SNR,
-            links: Vec::new(),
-        })
+        Model::Snr(SnrModel { default_snr: WMEDIUMD_DEFAULT_SNR, links: Vec::new() })
     };
 
     Ok(MediumSpec {
@@ -1065,13 +970,9 @@ fn wmediumd(cx: &mut Cx<'_>, root: &Group) -> Result<MediumSpec, ConfigError> {
 }
 
 fn wmediumd_model(cx: &mut Cx<'_>, g: &Group, pos: Pos, n: usize) -> Result<Model, ConfigError> {
-    let type_s = g.get("type").ok_or_else(|| {
-        cx.err(
-            pos,
-            "model.type",
-            "missing: \"snr\", \"prob\" or \"path_loss\"",
-        )
-    })?;
+    let type_s = g
+        .get("type")
+        .ok_or_else(|| cx.err(pos, "model.type", "missing: \"snr\", \"prob\" or \"path_loss\""))?;
     let ty = cx.string(&type_s.value, "model.type")?;
     let own: &[&str] = match ty {
         "snr" => WM_SNR_KEYS,
@@ -1101,11 +1002,7 @@ fn wmediumd_model(cx: &mut Cx<'_>, g: &Group, pos: Pos, n: usize) -> Result<Mode
             None
         };
         match owner {
-            Some(o) => cx.warn(
-                s.pos,
-                &key,
-                format!("ignored: only used with type = \"{o}\""),
-            ),
+            Some(o) => cx.warn(s.pos, &key, format!("ignored: only used with type = \"{o}\"")),
             None => cx.warn(s.pos, &key, "unknown setting, ignored"),
         }
     }
@@ -1130,18 +1027,11 @@ fn wmediumd_model(cx: &mut Cx<'_>, g: &Group, pos: Pos, n: usize) -> Result<Mode
                 Some(s) => cx.links(s, "model.links", n, true, |cx, v, k| cx.probability(v, k))?,
                 None => Vec::new(),
             };
-            Ok(Model::Prob(ProbModel {
-                default_prob,
-                links,
-            }))
+            Ok(Model::Prob(ProbModel { default_prob, links }))
         }
         _ => {
             let name_s = g.get("model_name").ok_or_else(|| {
-                cx.err(
-                    pos,
-                    "model.model_name",
-                    "missing: path_loss needs a model_name",
-                )
+                cx.err(pos, "model.model_name", "missing: path_loss needs a model_name")
             })?;
             let name = cx.string(&name_s.value, "model.model_name")?;
             let (path_loss, nakagami_m) = build_path_loss(
@@ -1172,28 +1062,16 @@ fn legacy_path_loss(cx: &mut Cx<'_>, p: &Setting, n: usize) -> Result<Model, Con
             "move_interval",
         ];
         if !known.contains(&s.name.as_str()) {
-            cx.warn(
-                s.pos,
-                &join("path_loss", &s.name),
-                "unknown setting, ignored",
-            );
+            cx.warn(s.pos, &join("path_loss", &s.name), "unknown setting, ignored");
         }
     }
     let params_s = g.get("model_params").ok_or_else(|| {
-        cx.err(
-            p.pos,
-            "path_loss.model_params",
-            "missing: (model_name, parameters...)",
-        )
+        cx.err(p.pos, "path_loss.model_params", "missing: (model_name, parameters...)")
     })?;
     let key = "path_loss.model_params";
     let items = cx.seq(&params_s.value, key)?;
     let first = items.first().ok_or_else(|| {
-        cx.err(
-            params_s.value.pos,
-            key,
-            "empty: expected (model_name, parameters...)",
-        )
+        cx.err(params_s.value.pos, key, "empty: expected (model_name, parameters...)")
     })?;
     let name = cx.string(first, &index(key, 0))?;
     let params = Params::Positional(items, key.to_string(), params_s.value.pos);
@@ -1216,11 +1094,7 @@ fn stations(
 ) -> Result<PathLossModel, ConfigError> {
     let required = |cx: &Cx<'_>, name: &str, what: &str| {
         g.get(name).ok_or_else(|| {
-            cx.err(
-                pos,
-                &join(prefix, name),
-                format!("missing: path_loss needs {what}"),
-            )
+            cx.err(pos, &join(prefix, name), format!("missing: path_loss needs {what}"))
         })
     };
     let positions_s = required(cx, "positions", "a position per interface")?;
@@ -1233,14 +1107,7 @@ fn stations(
     let tx_powers_dbm = cx.numbers(tx_s, &join(prefix, "tx_powers"), n)?;
     let antenna_gains_dbi = match g.get("antenna_gain") {
         Some(s) => cx.numbers(s, &join(prefix, "antenna_gain"), n)?,
-        None => vec![
-            if yawmd {
-                YAWMD_ANTENNA_GAIN_DBI
-            } else {
-                WMEDIUMD_ANTENNA_GAIN_DBI
-            };
-            n
-        ],
+        None => vec![if yawmd { YAWMD_ANTENNA_GAIN_DBI } else { WMEDIUMD_ANTENNA_GAIN_DBI }; n],
     };
     let is_ap = match g.get("isnodeaps") {
         Some(s) => cx.is_ap(s, &join(prefix, "isnodeaps"), n)?,
@@ -1254,10 +1121,7 @@ fn stations(
                 return Err(cx.err(
                     s.value.pos,
                     &key,
-                    format!(
-                        "must be a number of seconds > 0, found {}",
-                        s.value.describe()
-                    ),
+                    format!("must be a number of seconds > 0, found {}", s.value.describe()),
                 ));
             }
             x
@@ -1267,11 +1131,7 @@ fn stations(
     };
     for (i, p) in tx_powers_dbm.iter().chain(&antenna_gains_dbi).enumerate() {
         if !p.is_finite() {
-            let (name, j) = if i < n {
-                ("tx_powers", i)
-            } else {
-                ("antenna_gain", i - n)
-            };
+            let (name, j) = if i < n { ("tx_powers", i) } else { ("antenna_gain", i - n) };
             return Err(cx.err(pos, &index(&join(prefix, name), j), "must be finite"));
         }
     }
@@ -1348,10 +1208,7 @@ fn yawmd(cx: &mut Cx<'_>, root: &Group) -> Result<Vec<MediumSpec>, ConfigError> 
                 return Err(cx.err(
                     iface.pos,
                     &index(&join(&prefix, "interfaces"), i),
-                    format!(
-                        "MAC address {} is already in medium[{o}].interfaces[{j}]",
-                        iface.mac
-                    ),
+                    format!("MAC address {} is already in medium[{o}].interfaces[{j}]", iface.mac),
                 ));
             }
         }
@@ -1373,11 +1230,7 @@ fn yawmd_medium(
     }
     let need = |cx: &Cx<'_>, name: &str, what: &str| {
         g.get(name).ok_or_else(|| {
-            cx.err(
-                pos,
-                &join(prefix, name),
-                format!("missing: every medium needs {what}"),
-            )
+            cx.err(pos, &join(prefix, name), format!("missing: every medium needs {what}"))
         })
     };
     let id_s = need(cx, "id", "an integer `id`")?;
@@ -1427,11 +1280,7 @@ fn yawmd_medium(
             None
         };
         match owner {
-            Some(o) => cx.warn(
-                s.pos,
-                &key,
-                format!("ignored: only used with type = \"{o}\""),
-            ),
+            Some(o) => cx.warn(s.pos, &key, format!("ignored: only used with type = \"{o}\"")),
             None => cx.warn(s.pos, &key, "unknown setting, ignored"),
         }
     }
@@ -1443,10 +1292,7 @@ fn yawmd_medium(
         noise_dbm: DEFAULT_NOISE_DBM,
         fading_coefficient: 0,
         medium_detection: None,
-        model: Model::Snr(SnrModel {
-            default_snr: YAWMD_DEFAULT_SNR,
-            links: Vec::new(),
-        }),
+        model: Model::Snr(SnrModel { default_snr: YAWMD_DEFAULT_SNR, links: Vec::new() }),
     };
     let links_key = join(&mprefix, "links");
     spec.model = match ty {
@@ -1470,10 +1316,7 @@ fn yawmd_medium(
                 Some(s) => cx.links(s, &links_key, n, false, |cx, v, k| cx.probability(v, k))?,
                 None => Vec::new(),
             };
-            Model::Prob(ProbModel {
-                default_prob,
-                links,
-            })
+            Model::Prob(ProbModel { default_prob, links })
         }
         _ => {
             if let Some(s) = mg.get("simulate_interference") {
@@ -1488,20 +1331,12 @@ fn yawmd_medium(
             }
             let name_key = join(&mprefix, "model_name");
             let name_s = mg.get("model_name").ok_or_else(|| {
-                cx.err(
-                    model_s.value.pos,
-                    &name_key,
-                    "missing: path_loss needs a model_name",
-                )
+                cx.err(model_s.value.pos, &name_key, "missing: path_loss needs a model_name")
             })?;
             let name = cx.string(&name_s.value, &name_key)?;
             let pkey = join(&mprefix, "model_params");
             let params_s = mg.get("model_params").ok_or_else(|| {
-                cx.err(
-                    model_s.value.pos,
-                    &pkey,
-                    "missing: path_loss needs a model_params group",
-                )
+                cx.err(model_s.value.pos, &pkey, "missing: path_loss needs a model_params group")
             })?;
             let pg = cx.group(&params_s.value, &pkey)?;
             let (path_loss, nakagami_m) = build_path_loss(
@@ -1546,14 +1381,8 @@ mod tests {
 
     #[test]
     fn mac_addresses() {
-        assert_eq!(
-            parse_mac("02:00:0a:FF:0:1"),
-            Ok(MacAddress([2, 0, 10, 255, 0, 1]))
-        );
-        assert_eq!(
-            MacAddress([2, 0, 10, 255, 0, 1]).to_string(),
-            "02:00:0a:ff:00:01"
-        );
+        assert_eq!(parse_mac("02:00:0a:FF:0:1"), Ok(MacAddress([2, 0, 10, 255, 0, 1])));
+        assert_eq!(MacAddress([2, 0, 10, 255, 0, 1]).to_string(), "02:00:0a:ff:00:01");
         for s in [
             "00:00:00:00:01",
             "00:00:Z0:00:00:00",
@@ -1569,9 +1398,7 @@ mod tests {
     #[test]
     fn snr_links_are_mirrored_in_wmediumd() {
         let c = ok(&format!("{IDS}model: {{ type = \"snr\"; default_snr = 7; links = ((0, 1, 10), (1, 2, 20), (2, 1, 25)); }};"));
-        let Model::Snr(m) = &c.media[0].model else {
-            panic!()
-        };
+        let Model::Snr(m) = &c.media[0].model else { panic!() };
         assert_eq!(m.matrix(3), vec![7, 10, 7, 10, 7, 20, 7, 25, 7]);
         assert_eq!(m.links.iter().filter(|l| l.mirrored).count(), 1);
         assert!(c.warnings.is_empty(), "{:?}", c.warnings);
@@ -1579,9 +1406,7 @@ mod tests {
         let c = ok(&format!(
             "{IDS}model: {{ type = \"snr\";\n links = ((0, 1, 10),\n (0, 1, 12)); }};"
         ));
-        let Model::Snr(m) = &c.media[0].model else {
-            panic!()
-        };
+        let Model::Snr(m) = &c.media[0].model else { panic!() };
         assert_eq!((m.matrix(3)[1], m.matrix(3)[3]), (12, 12));
         assert_eq!(
             c.warnings,
@@ -1591,22 +1416,13 @@ mod tests {
 
     #[test]
     fn prob_defaults_and_range() {
-        let c = ok(&format!(
-            "{IDS}model: {{ type = \"prob\"; links = ((0, 2, 0.5)); }};"
-        ));
-        let Model::Prob(m) = &c.media[0].model else {
-            panic!()
-        };
+        let c = ok(&format!("{IDS}model: {{ type = \"prob\"; links = ((0, 2, 0.5)); }};"));
+        let Model::Prob(m) = &c.media[0].model else { panic!() };
         assert_eq!(m.matrix(3)[2], 0.5);
         assert_eq!(m.matrix(3)[6], 0.5);
         assert_eq!(m.matrix(3)[1], WMEDIUMD_DEFAULT_PROB);
-        let e = bad(&format!(
-            "{IDS}model: {{ type = \"prob\";\n links = ((0, 2, 1.5)); }};"
-        ));
-        assert_eq!(
-            (e.line, e.key_path.as_deref()),
-            (3, Some("model.links[0][2]"))
-        );
+        let e = bad(&format!("{IDS}model: {{ type = \"prob\";\n links = ((0, 2, 1.5)); }};"));
+        assert_eq!((e.line, e.key_path.as_deref()), (3, Some("model.links[0][2]")));
     }
 
     #[test]
@@ -1616,27 +1432,12 @@ mod tests {
         ));
         assert_eq!(e.to_string(), "t.cfg:6:6: model.links[1][1]: interface index 3 is out of range: there are 3 interfaces (0..=2)");
         let e = bad("ifaces: { ids = [\"02:00:00:00:00:00\", \"02:00:00:00:01\"]; };");
-        assert_eq!(
-            (e.line, e.column, e.key_path.as_deref()),
-            (1, 39, Some("ifaces.ids[1]"))
-        );
+        assert_eq!((e.line, e.column, e.key_path.as_deref()), (1, 39, Some("ifaces.ids[1]")));
         let e = bad(&format!("{IDS}model: {{ type = \"path_loss\"; model_name = \"log_distance\"; path_loss_exp = 3.0; xg = 0.0;\n positions = ((0.0, 0.0), (1.0, 0.0)); tx_powers = (15, 15, 15); }};"));
-        assert_eq!(
-            (e.line, e.key_path.as_deref()),
-            (3, Some("model.positions"))
-        );
-        assert!(
-            e.message.contains("2 entries, but there are 3 interfaces"),
-            "{e}"
-        );
-        let e = bad(&format!(
-            "{IDS}model: {{ type = \"snr\"; links = ((0, 1, 1.5)); }};"
-        ));
-        assert!(
-            e.message
-                .contains("expected an integer, found a float (1.5)"),
-            "{e}"
-        );
+        assert_eq!((e.line, e.key_path.as_deref()), (3, Some("model.positions")));
+        assert!(e.message.contains("2 entries, but there are 3 interfaces"), "{e}");
+        let e = bad(&format!("{IDS}model: {{ type = \"snr\"; links = ((0, 1, 1.5)); }};"));
+        assert!(e.message.contains("expected an integer, found a float (1.5)"), "{e}");
         let e = bad(&format!("{IDS}model: {{ type = \"fancy\"; }};"));
         assert_eq!(e.key_path.as_deref(), Some("model.type"));
         let e = bad(&format!("{IDS}model: {{ links = (); }};"));
@@ -1660,11 +1461,7 @@ mod tests {
         let (p, w) = model("model_name = \"log_distance\"; path_loss_exp = 3.5; xg = 1.0;");
         assert_eq!(
             p.path_loss,
-            PathLoss::LogDistance {
-                exponent: 3.5,
-                ref_distance_m: 1.0,
-                sl_db: 1.0
-            }
+            PathLoss::LogDistance { exponent: 3.5, ref_distance_m: 1.0, sl_db: 1.0 }
         );
         assert_eq!(p.positions[1], [1.0, 0.0, 2.0]);
         assert_eq!(p.tx_powers_dbm, vec![15.0, 15.5, 11.0]);
@@ -1686,49 +1483,30 @@ mod tests {
         let (p, _) = model("model_name = \"two_ray_ground\"; sL = 1;");
         assert_eq!(
             p.path_loss,
-            PathLoss::TwoRayGround {
-                tx_height_m: 1.0,
-                rx_height_m: 1.0,
-                sl_db: 0.0
-            }
+            PathLoss::TwoRayGround { tx_height_m: 1.0, rx_height_m: 1.0, sl_db: 0.0 }
         );
         assert!(!p.heights_from_z);
         let (p, _) = model("model_name = \"itu\"; nFLOORS = 2; lF = 15; pL = 30;");
         assert_eq!(
             p.path_loss,
-            PathLoss::Itu {
-                n_floors: 2,
-                floor_loss_db: 15.0,
-                power_loss_coefficient: 30.0
-            }
+            PathLoss::Itu { n_floors: 2, floor_loss_db: 15.0, power_loss_coefficient: 30.0 }
         );
         let (p, _) = model("model_name = \"nakagami\"; m = 2.0;");
         assert_eq!(p.nakagami_m, Some(2.0));
         assert_eq!(
             p.path_loss,
-            PathLoss::LogDistance {
-                exponent: 2.0,
-                ref_distance_m: 1.0,
-                sl_db: 0.0
-            }
+            PathLoss::LogDistance { exponent: 2.0, ref_distance_m: 1.0, sl_db: 0.0 }
         );
         let (_, w) =
             model("model_name = \"free_space\"; sL = 1; xg = 3.0; band = 2; default_prob = 1.0;");
         assert_eq!(w.len(), 3, "{w:?}");
-        assert!(
-            w[0].contains("2:144: model.xg: ignored: not a parameter"),
-            "{w:?}"
-        );
+        assert!(w[0].contains("2:144: model.xg: ignored: not a parameter"), "{w:?}");
         assert!(w[1].contains("model.band: unknown setting"), "{w:?}");
-        let e = bad(&format!(
-            "{base} model_name = \"log_distance\"; path_loss_exp = 3.5; }};"
-        ));
+        let e = bad(&format!("{base} model_name = \"log_distance\"; path_loss_exp = 3.5; }};"));
         assert!(e.message.contains("needs `xg`"), "{e}");
         let e = bad(&format!("{base} model_name = \"free_space\"; sL = 0; }};"));
         assert_eq!(e.key_path.as_deref(), Some("model.sL"));
-        let e = bad(&format!(
-            "{base} model_name = \"itu\"; nFLOORS = 1.5; lF = 1; pL = 1; }};"
-        ));
+        let e = bad(&format!("{base} model_name = \"itu\"; nFLOORS = 1.5; lF = 1; pL = 1; }};"));
         assert_eq!(e.key_path.as_deref(), Some("model.nFLOORS"));
     }
 
@@ -1743,16 +1521,9 @@ mod tests {
         );"#);
         assert_eq!(c.dialect, Dialect::Yawmd);
         assert_eq!(c.media.len(), 2);
-        let Model::Snr(m) = &c.media[0].model else {
-            panic!()
-        };
-        assert_eq!(
-            m.matrix(2),
-            vec![YAWMD_DEFAULT_SNR, 10, YAWMD_DEFAULT_SNR, YAWMD_DEFAULT_SNR]
-        );
-        let Model::PathLoss(p) = &c.media[1].model else {
-            panic!()
-        };
+        let Model::Snr(m) = &c.media[0].model else { panic!() };
+        assert_eq!(m.matrix(2), vec![YAWMD_DEFAULT_SNR, 10, YAWMD_DEFAULT_SNR, YAWMD_DEFAULT_SNR]);
+        let Model::PathLoss(p) = &c.media[1].model else { panic!() };
         assert!(p.heights_from_z);
         assert!(c.media[1].interference);
         let e = bad(
@@ -1770,21 +1541,12 @@ mod tests {
     #[test]
     fn legacy_path_loss_group() {
         let c = ok(&format!("{IDS}path_loss: {{ positions = ((0.0, 0.0), (1.0, 1.0), (2.0, 2.0)); tx_powers = (1.0, 2.0, 3.0);\n model_params = (\"log_distance\", 3.5, 0.5); }};"));
-        let Model::PathLoss(p) = &c.media[0].model else {
-            panic!()
-        };
+        let Model::PathLoss(p) = &c.media[0].model else { panic!() };
         assert_eq!(
             p.path_loss,
-            PathLoss::LogDistance {
-                exponent: 3.5,
-                ref_distance_m: 1.0,
-                sl_db: 0.5
-            }
+            PathLoss::LogDistance { exponent: 3.5, ref_distance_m: 1.0, sl_db: 0.5 }
         );
         let e = bad(&format!("{IDS}path_loss: {{ positions = ((0.0, 0.0), (1.0, 1.0), (2.0, 2.0)); tx_powers = (1.0, 2.0, 3.0);\n model_params = (\"log_distance\", 3.5); }};"));
-        assert_eq!(
-            (e.line, e.key_path.as_deref()),
-            (3, Some("path_loss.model_params"))
-        );
+        assert_eq!((e.line, e.key_path.as_deref()), (3, Some("path_loss.model_params")));
     }
 }

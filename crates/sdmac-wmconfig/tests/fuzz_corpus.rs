@@ -19,7 +19,11 @@ fn wmconfig_corpus() {
     // absence fails the test).
     for d in ["wmediumd-configs", "yawmd-configs", "mininet-wifi-configs"] {
         let dir = root.join("../../../shared/data").join(d);
-        assert!(dir.is_dir(), "{} is missing (../shared must sit beside the repository)", dir.display());
+        assert!(
+            dir.is_dir(),
+            "{} is missing (../shared must sit beside the repository)",
+            dir.display()
+        );
         assert!(replay::replay(&dir, wmconfig::check) > 0);
     }
 }

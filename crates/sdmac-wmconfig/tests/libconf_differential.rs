@@ -74,19 +74,11 @@ const KNOWN_DIFFERENCES: &[(&str, &str, &str)] = &[
     // libconfig: "duplicate setting name"; libconf keeps the last value.
     ("duplicate.cfg", "a = 1;\na = 2;\n", "DIFF rust-rejects"),
     // libconfig: arrays hold one type; libconf does not check.
-    (
-        "mixed_array.cfg",
-        "a = [1, 2.0, \"x\"];\n",
-        "DIFF rust-rejects",
-    ),
+    ("mixed_array.cfg", "a = [1, 2.0, \"x\"];\n", "DIFF rust-rejects"),
     // libconfig reads 007 as 7; libconf's int(text, 0) refuses leading zeros.
     ("leading_zero.cfg", "a = 007;\n", "DIFF libconf-rejects"),
     // Beyond 64 bits: libconfig fails; Python integers are unbounded.
-    (
-        "huge_int.cfg",
-        "a = 99999999999999999999;\n",
-        "DIFF rust-rejects",
-    ),
+    ("huge_int.cfg", "a = 99999999999999999999;\n", "DIFF rust-rejects"),
     // Above i64::MAX a hex64 is the two's complement bit pattern (-1) here, as in C;
     // libconf gives 18446744073709551615.
     ("hex_u64.cfg", "a = 0xFFFFFFFFFFFFFFFFL;\n", "DIFF trees"),
@@ -97,11 +89,7 @@ const KNOWN_DIFFERENCES: &[(&str, &str, &str)] = &[
     ("nbsp.cfg", "a =\u{a0}1;\n", "DIFF rust-rejects"),
     // `\x` without two hex digits: libconfig keeps the backslash (so does this
     // parser); libconf hands `\xZZ` to Python's unicode-escape codec, which fails.
-    (
-        "bad_hex_escape.cfg",
-        "a = \"\\xZZ\";\n",
-        "DIFF libconf-rejects",
-    ),
+    ("bad_hex_escape.cfg", "a = \"\\xZZ\";\n", "DIFF libconf-rejects"),
     // A lone `.` is a float to libconf's tokenizer, which then fails in float(".")
     // — both reject, for different reasons; kept here to document it.
     ("lone_dot.cfg", "a = .;\n", "OK both-reject"),
@@ -130,7 +118,9 @@ fn python_with_libconf() -> Option<PathBuf> {
             eprintln!("skipped (SDMAC_SKIP_LIBCONF): the libconf differential test: {why}");
             None
         }
-        Some(why) => panic!("the libconf differential test cannot run: {why}; set SDMAC_SKIP_LIBCONF=1 to skip it"),
+        Some(why) => panic!(
+            "the libconf differential test cannot run: {why}; set SDMAC_SKIP_LIBCONF=1 to skip it"
+        ),
     }
 }
 
@@ -176,15 +166,8 @@ fn compare(py: &Path, files: &[PathBuf]) -> Vec<(String, String)> {
     let mut stdin = child.stdin.take().expect("stdin");
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
     let out = child.wait_with_output().expect("python output");
-    writer
-        .join()
-        .expect("writer thread")
-        .expect("write to python");
-    assert!(
-        out.status.success(),
-        "python failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    writer.join().expect("writer thread").expect("write to python");
+    assert!(out.status.success(), "python failed: {}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
     let verdicts: Vec<(String, String)> = text
         .lines()
@@ -243,16 +226,9 @@ fn same_trees_as_libconf() {
             failures.push(format!("{file}: {verdict}"));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "disagreements with libconf:\n{}",
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "disagreements with libconf:\n{}", failures.join("\n"));
     println!("{equal} files give equal trees, {rejected} are rejected by both");
-    assert!(
-        equal >= 25 && rejected >= 4,
-        "{equal} equal, {rejected} rejected"
-    );
+    assert!(equal >= 25 && rejected >= 4, "{equal} equal, {rejected} rejected");
 }
 
 #[test]
@@ -275,9 +251,6 @@ fn known_differences_stay_as_documented() {
     for ((name, _, expected), (file, verdict)) in KNOWN_DIFFERENCES.iter().zip(&verdicts) {
         println!("{name}: {verdict}");
         assert!(file.ends_with(name), "{file}");
-        assert!(
-            verdict.starts_with(expected),
-            "{name}: expected {expected}, got {verdict}"
-        );
+        assert!(verdict.starts_with(expected), "{name}: expected {expected}, got {verdict}");
     }
 }

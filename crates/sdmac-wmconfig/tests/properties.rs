@@ -28,10 +28,7 @@ fn float() -> impl Strategy<Value = f64> {
 }
 
 fn integer() -> impl Strategy<Value = ValueKind> {
-    prop_oneof![
-        any::<i32>().prop_map(ValueKind::Int),
-        any::<i64>().prop_map(ValueKind::Int64)
-    ]
+    prop_oneof![any::<i32>().prop_map(ValueKind::Int), any::<i64>().prop_map(ValueKind::Int64)]
 }
 
 fn scalar() -> impl Strategy<Value = ValueKind> {
@@ -61,11 +58,7 @@ fn unique(settings: Vec<(String, Value)>) -> Group {
     let mut g = Group::default();
     for (name, value) in settings {
         if g.get(&name).is_none() {
-            g.settings.push(Setting {
-                name,
-                value,
-                pos: Pos::default(),
-            });
+            g.settings.push(Setting { name, value, pos: Pos::default() });
         }
     }
     g

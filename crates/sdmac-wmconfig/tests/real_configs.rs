@@ -16,52 +16,24 @@ const BAD: &[(&str, &str, u32)] = &[
     // `id = "1"`: a string.
     ("yawmd-configs/config_tests-bad_id.cfg", "medium[0].id", 4),
     // "00:00:00:00:01": five bytes.
-    (
-        "yawmd-configs/config_tests-bad_interfaces.cfg",
-        "medium[1].interfaces[0]",
-        19,
-    ),
+    ("yawmd-configs/config_tests-bad_interfaces.cfg", "medium[1].interfaces[0]", 19),
     // "00:00:Z0:00:00:00".
-    (
-        "yawmd-configs/config_tests-bad_interfaces2.cfg",
-        "medium[0].interfaces[0]",
-        8,
-    ),
+    ("yawmd-configs/config_tests-bad_interfaces2.cfg", "medium[0].interfaces[0]", 8),
     // `medium = ( )`.
     ("yawmd-configs/config_tests-bad_medium.cfg", "medium", 2),
     // `medium = ( "asdf" )`.
     ("yawmd-configs/config_tests-bad_medium2.cfg", "medium[0]", 3),
     // A model without `type`.
-    (
-        "yawmd-configs/config_tests-bad_model.cfg",
-        "medium[1].model.type",
-        20,
-    ),
+    ("yawmd-configs/config_tests-bad_model.cfg", "medium[1].model.type", 20),
     // A medium without `model`.
-    (
-        "yawmd-configs/config_tests-bad_model2.cfg",
-        "medium[1].model",
-        16,
-    ),
+    ("yawmd-configs/config_tests-bad_model2.cfg", "medium[1].model", 16),
     // Probability links (0, 1, 20): outside [0, 1].
-    (
-        "yawmd-configs/config_tests-bad_prob.cfg",
-        "medium[1].model.links[0][2]",
-        24,
-    ),
+    ("yawmd-configs/config_tests-bad_prob.cfg", "medium[1].model.links[0][2]", 24),
     // SNR link (0, 1, 0.1): not an integer.
-    (
-        "yawmd-configs/config_tests-bad_snr.cfg",
-        "medium[0].model.links[0][2]",
-        11,
-    ),
+    ("yawmd-configs/config_tests-bad_snr.cfg", "medium[0].model.links[0][2]", 11),
     // Medium id 3 lists "00:00:00:00:00:06" twice (yawmd rejects this file as well:
     // "Repeated mac address").
-    (
-        "yawmd-configs/config_tests-test_new_cfg.cfg",
-        "medium[3].interfaces[1]",
-        84,
-    ),
+    ("yawmd-configs/config_tests-test_new_cfg.cfg", "medium[3].interfaces[1]", 84),
 ];
 
 fn data_dir() -> Option<PathBuf> {
@@ -109,11 +81,7 @@ fn good_configs_load() {
         for m in &config.media {
             assert!(!m.interfaces.is_empty(), "{rel}");
         }
-        println!(
-            "{rel}: {} media, {} warnings",
-            config.media.len(),
-            config.warnings.len()
-        );
+        println!("{rel}: {} media, {} warnings", config.media.len(), config.warnings.len());
         for w in &config.warnings {
             println!("  warning: {w}");
         }
@@ -137,10 +105,7 @@ fn bad_configs_are_rejected_with_file_line_and_key() {
         assert!(err.column >= 1, "{text}");
         let file_name = rel.rsplit('/').next().unwrap_or(rel);
         assert!(text.contains(file_name), "{text}");
-        assert!(
-            text.contains(&format!(":{line}:{}: {key}: ", err.column)),
-            "{text}"
-        );
+        assert!(text.contains(&format!(":{line}:{}: {key}: ", err.column)), "{text}");
     }
 }
 
@@ -152,9 +117,7 @@ fn configs_mean_what_they_say() {
     // bcopeland's diamond: SNR links in `ifaces`, all mirrored.
     let c = get("wmediumd-configs/bcopeland-diamond.cfg");
     assert_eq!(c.dialect, Dialect::Wmediumd);
-    let Model::Snr(m) = &c.media[0].model else {
-        panic!()
-    };
+    let Model::Snr(m) = &c.media[0].model else { panic!() };
     let matrix = m.matrix(4);
     assert_eq!((matrix[1], matrix[4]), (10, 10));
     assert_eq!((matrix[2 * 4 + 3], matrix[3 * 4 + 2]), (20, 20));
@@ -167,27 +130,17 @@ fn configs_mean_what_they_say() {
 
     // Log-distance with directions given as (dx, dy).
     let c = get("wmediumd-configs/bcopeland-diamond_direction.cfg");
-    let Model::PathLoss(p) = &c.media[0].model else {
-        panic!()
-    };
+    let Model::PathLoss(p) = &c.media[0].model else { panic!() };
     assert_eq!(
         p.path_loss,
-        PathLoss::LogDistance {
-            exponent: 3.5,
-            ref_distance_m: 1.0,
-            sl_db: 0.0
-        }
+        PathLoss::LogDistance { exponent: 3.5, ref_distance_m: 1.0, sl_db: 0.0 }
     );
     assert_eq!(p.directions.as_ref().map(|d| d[1]), Some([0.0, 10.0, 0.0]));
 
     // `band` is not a wmediumd key: a warning, not silence.
     let c = get("wmediumd-configs/bcopeland-interference.cfg");
     assert!(c.media[0].interference);
-    assert!(
-        c.warnings.iter().any(|w| w.contains("model.band")),
-        "{:?}",
-        c.warnings
-    );
+    assert!(c.warnings.iter().any(|w| w.contains("model.band")), "{:?}", c.warnings);
 
     // Fading with the SNR model.
     let c = get("wmediumd-configs/bcopeland-diamond_fading.cfg");
@@ -195,24 +148,16 @@ fn configs_mean_what_they_say() {
 
     // One-direction probabilities are mirrored; the default is wmediumd's.
     let c = get("wmediumd-configs/bcopeland-diamond_error_prob.cfg");
-    let Model::Prob(m) = &c.media[0].model else {
-        panic!()
-    };
+    let Model::Prob(m) = &c.media[0].model else { panic!() };
     assert_eq!(m.default_prob, 1.0);
     assert_eq!((m.matrix(4)[2], m.matrix(4)[8]), (0.0, 0.0));
 
     // The legacy `path_loss` group with positional model_params.
     let c = get("wmediumd-configs/ramonfontes-interference.cfg");
-    let Model::PathLoss(p) = &c.media[0].model else {
-        panic!()
-    };
+    let Model::PathLoss(p) = &c.media[0].model else { panic!() };
     assert_eq!(
         p.path_loss,
-        PathLoss::LogDistance {
-            exponent: 3.5,
-            ref_distance_m: 1.0,
-            sl_db: 0.0
-        }
+        PathLoss::LogDistance { exponent: 3.5, ref_distance_m: 1.0, sl_db: 0.0 }
     );
     assert_eq!(p.tx_powers_dbm[3], 11.0);
 
@@ -222,16 +167,10 @@ fn configs_mean_what_they_say() {
     let ids: Vec<i32> = m.interfaces.iter().map(|i| i.medium_id).collect();
     assert_eq!(ids, vec![1, 1, 2, 2]);
     assert_eq!((m.noise_dbm, m.fading_coefficient), (-91, 3));
-    let Model::PathLoss(p) = &m.model else {
-        panic!()
-    };
+    let Model::PathLoss(p) = &m.model else { panic!() };
     assert_eq!(
         p.path_loss,
-        PathLoss::Itu {
-            n_floors: 0,
-            floor_loss_db: 0.0,
-            power_loss_coefficient: 0.0
-        }
+        PathLoss::Itu { n_floors: 0, floor_loss_db: 0.0, power_loss_coefficient: 0.0 }
     );
     assert_eq!(p.is_ap, vec![true, false, true, false]);
     assert_eq!(p.tx_powers_dbm, vec![20.0; 4]);
@@ -239,9 +178,7 @@ fn configs_mean_what_they_say() {
     // Mininet-WiFi's SNR mode writes default_prob: a warning that it is ignored.
     let c = get("mininet-wifi-configs/snr.cfg");
     assert!(
-        c.warnings
-            .iter()
-            .any(|w| w.contains("model.default_prob: ignored")),
+        c.warnings.iter().any(|w| w.contains("model.default_prob: ignored")),
         "{:?}",
         c.warnings
     );
@@ -251,21 +188,13 @@ fn configs_mean_what_they_say() {
     assert_eq!(c.dialect, Dialect::Yawmd);
     let ids: Vec<i32> = c.media.iter().map(|m| m.id).collect();
     assert_eq!(ids, vec![2, 1, 3]);
-    let Model::Prob(m) = &c.media[0].model else {
-        panic!()
-    };
+    let Model::Prob(m) = &c.media[0].model else { panic!() };
     assert_eq!(m.default_prob, 0.5);
     assert!(m.links.iter().all(|l| !l.mirrored));
-    let Model::PathLoss(p) = &c.media[2].model else {
-        panic!()
-    };
+    let Model::PathLoss(p) = &c.media[2].model else { panic!() };
     assert_eq!(
         p.path_loss,
-        PathLoss::TwoRayGround {
-            tx_height_m: 1.0,
-            rx_height_m: 1.0,
-            sl_db: 0.0
-        }
+        PathLoss::TwoRayGround { tx_height_m: 1.0, rx_height_m: 1.0, sl_db: 0.0 }
     );
     assert!(p.heights_from_z);
     assert_eq!(p.antenna_gains_dbi, vec![3.0, 3.0, 5.0, 8.0]);
@@ -274,20 +203,17 @@ fn configs_mean_what_they_say() {
 
     // yawmd's example: free space, and a prob medium without links.
     let c = get("yawmd-configs/examples-multi.cfg");
-    let Model::PathLoss(p) = &c.media[0].model else {
-        panic!()
-    };
+    let Model::PathLoss(p) = &c.media[0].model else { panic!() };
     assert_eq!(p.path_loss, PathLoss::FreeSpace { sl_db: 0.0 });
-    let Model::Prob(m) = &c.media[2].model else {
-        panic!()
-    };
+    let Model::Prob(m) = &c.media[2].model else { panic!() };
     assert_eq!((m.default_prob, m.links.len()), (0.01, 0));
 }
 
 #[test]
 fn per_tables_parse() {
     let Some(dir) = data_dir() else { return };
-    let entries = std::fs::read_dir(dir.join("per-tables")).unwrap_or_else(|e| panic!("{}/per-tables: {e}", dir.display()));
+    let entries = std::fs::read_dir(dir.join("per-tables"))
+        .unwrap_or_else(|e| panic!("{}/per-tables: {e}", dir.display()));
     let mut n = 0;
     for e in entries.flatten() {
         let path = e.path();

@@ -29,18 +29,12 @@ pub struct SupportedRate {
 impl SupportedRate {
     /// A rate in 500 kb/s units, basic or not.
     pub const fn new(rate_500kbps: u8, basic: bool) -> Self {
-        SupportedRate {
-            rate_500kbps: rate_500kbps & 0x7F,
-            basic,
-        }
+        SupportedRate { rate_500kbps: rate_500kbps & 0x7F, basic }
     }
 
     /// Decodes a rate octet.
     pub const fn from_octet(b: u8) -> Self {
-        SupportedRate {
-            rate_500kbps: b & 0x7F,
-            basic: b & 0x80 != 0,
-        }
+        SupportedRate { rate_500kbps: b & 0x7F, basic: b & 0x80 != 0 }
     }
 
     /// Encodes the rate octet.
@@ -104,9 +98,7 @@ impl<'a> BeaconBody<'a> {
 
     /// The channel from the DSSS Parameter Set element.
     pub fn ds_channel(&self) -> Result<Option<u8>> {
-        Ok(self
-            .find(ie::DS_PARAMETER_SET)?
-            .and_then(|d| d.first().copied()))
+        Ok(self.find(ie::DS_PARAMETER_SET)?.and_then(|d| d.first().copied()))
     }
 
     /// The supported rates: the Supported Rates element followed by the Extended
@@ -114,20 +106,13 @@ impl<'a> BeaconBody<'a> {
     pub fn rates(&self) -> Result<impl Iterator<Item = SupportedRate> + 'a> {
         let a = self.find(ie::SUPPORTED_RATES)?.unwrap_or(&[]);
         let b = self.find(ie::EXTENDED_SUPPORTED_RATES)?.unwrap_or(&[]);
-        Ok(a.iter()
-            .chain(b.iter())
-            .map(|&o| SupportedRate::from_octet(o)))
+        Ok(a.iter().chain(b.iter()).map(|&o| SupportedRate::from_octet(o)))
     }
 }
 
 fn rebase(e: crate::Error, base: usize) -> crate::Error {
     match e {
-        crate::Error::Truncated {
-            what,
-            offset,
-            need,
-            have,
-        } => crate::Error::Truncated {
+        crate::Error::Truncated { what, offset, need, have } => crate::Error::Truncated {
             what,
             offset: offset + base,
             need: need + base,
@@ -144,14 +129,8 @@ mod tests {
     #[test]
     fn rate_octets() {
         assert_eq!(SupportedRate::new(2, true).octet(), 0x82);
-        assert_eq!(
-            SupportedRate::from_octet(0x8c),
-            SupportedRate::new(12, true)
-        );
-        assert_eq!(
-            SupportedRate::from_octet(0x6c),
-            SupportedRate::new(108, false)
-        );
+        assert_eq!(SupportedRate::from_octet(0x8c), SupportedRate::new(12, true));
+        assert_eq!(SupportedRate::from_octet(0x6c), SupportedRate::new(108, false));
     }
 
     #[test]
@@ -159,12 +138,7 @@ mod tests {
         let e = BeaconBody::parse(&[0u8; 5], 24).unwrap_err();
         assert_eq!(
             e,
-            crate::Error::Truncated {
-                what: "beacon fixed fields",
-                offset: 24,
-                need: 36,
-                have: 29
-            }
+            crate::Error::Truncated { what: "beacon fixed fields", offset: 24, need: 36, have: 29 }
         );
     }
 }

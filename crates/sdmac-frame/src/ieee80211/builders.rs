@@ -103,11 +103,7 @@ impl DataParams {
 
     /// The MAC header these parameters describe.
     pub fn header(&self) -> Repr {
-        let kind = if self.qos.is_some() {
-            FrameKind::QosData
-        } else {
-            FrameKind::Data
-        };
+        let kind = if self.qos.is_some() { FrameKind::QosData } else { FrameKind::Data };
         let four = self.addr4.is_some();
         let mut r = Repr::new(kind, self.addr1);
         r.to_ds = self.to_ds || four;
@@ -343,31 +339,18 @@ mod tests {
         let p = DataParams::new(a, a, a, 0x0800);
         assert_eq!(data_frame_len(&p, 50, true), 86);
         assert_eq!(data_frame_len(&p, 50, false), 82);
-        let q = DataParams {
-            qos: Some(QosControl::default()),
-            ..p
-        };
+        let q = DataParams { qos: Some(QosControl::default()), ..p };
         assert_eq!(data_frame_len(&q, 50, true), 88);
-        let four = DataParams {
-            addr4: Some(a),
-            ..q
-        };
+        let four = DataParams { addr4: Some(a), ..q };
         assert_eq!(data_frame_len(&four, 0, false), 32 + 8);
         assert_eq!(ack_frame_len(true), 14);
         assert_eq!(rts_frame_len(true), 20);
         let mut buf = [0u8; 86];
-        assert_eq!(
-            write_data_frame(&mut buf, &p, &[0u8; 50], true).unwrap(),
-            86
-        );
+        assert_eq!(write_data_frame(&mut buf, &p, &[0u8; 50], true).unwrap(), 86);
         assert!(crate::fcs::check_fcs(&buf));
         assert!(matches!(
             write_data_frame(&mut buf[..85], &p, &[0u8; 50], true),
-            Err(Error::BufferTooSmall {
-                need: 86,
-                have: 85,
-                ..
-            })
+            Err(Error::BufferTooSmall { need: 86, have: 85, .. })
         ));
     }
 
@@ -377,14 +360,8 @@ mod tests {
         let b = MacAddress([2, 0, 0, 0, 0, 0]);
         let mut buf = [0u8; 200];
         let p = BeaconParams::new(b, &[b'x'; 33], &rates, 1);
-        assert!(matches!(
-            write_beacon_frame(&mut buf, &p, false),
-            Err(Error::InvalidInput { .. })
-        ));
+        assert!(matches!(write_beacon_frame(&mut buf, &p, false), Err(Error::InvalidInput { .. })));
         let p = BeaconParams::new(b, b"x", &[], 1);
-        assert!(matches!(
-            write_beacon_frame(&mut buf, &p, false),
-            Err(Error::InvalidInput { .. })
-        ));
+        assert!(matches!(write_beacon_frame(&mut buf, &p, false), Err(Error::InvalidInput { .. })));
     }
 }

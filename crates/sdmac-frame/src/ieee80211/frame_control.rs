@@ -105,10 +105,7 @@ impl FrameKind {
             (2, 4) => FrameKind::Null,
             (2, 8) => FrameKind::QosData,
             (2, 12) => FrameKind::QosNull,
-            _ => FrameKind::Other {
-                ftype: t,
-                subtype: s,
-            },
+            _ => FrameKind::Other { ftype: t, subtype: s },
         }
     }
 
@@ -289,22 +286,10 @@ mod tests {
         fc.set_to_ds(true);
         fc.set_retry(true);
         assert_eq!(fc.to_le_bytes(), [0x88, 0x09]);
-        assert_eq!(
-            FrameControl::new(FrameKind::Ack).to_le_bytes(),
-            [0xd4, 0x00]
-        );
-        assert_eq!(
-            FrameControl::new(FrameKind::Beacon).to_le_bytes(),
-            [0x80, 0x00]
-        );
-        assert_eq!(
-            FrameControl::new(FrameKind::Rts).to_le_bytes(),
-            [0xb4, 0x00]
-        );
-        assert_eq!(
-            FrameControl::new(FrameKind::Data).to_le_bytes(),
-            [0x08, 0x00]
-        );
+        assert_eq!(FrameControl::new(FrameKind::Ack).to_le_bytes(), [0xd4, 0x00]);
+        assert_eq!(FrameControl::new(FrameKind::Beacon).to_le_bytes(), [0x80, 0x00]);
+        assert_eq!(FrameControl::new(FrameKind::Rts).to_le_bytes(), [0xb4, 0x00]);
+        assert_eq!(FrameControl::new(FrameKind::Data).to_le_bytes(), [0x08, 0x00]);
         fc.set_retry(false);
         assert!(!fc.retry() && fc.to_ds());
         assert!(FrameKind::QosNull.is_qos_data() && !FrameKind::Null.is_qos_data());

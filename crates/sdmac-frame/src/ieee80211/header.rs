@@ -76,11 +76,9 @@ impl HeaderLayout {
         };
         match fc.frame_type() {
             FrameType::Control => match fc.subtype() {
-                2 | 4 | 5 | 8 | 9 | 10 | 11 | 14 | 15 => HeaderLayout {
-                    addr2: Some(ADDR2_OFFSET),
-                    len: 16,
-                    ..none
-                },
+                2 | 4 | 5 | 8 | 9 | 10 | 11 | 14 | 15 => {
+                    HeaderLayout { addr2: Some(ADDR2_OFFSET), len: 16, ..none }
+                }
                 _ => none,
             },
             FrameType::Extension => none,
@@ -252,9 +250,7 @@ impl<T: AsRef<[u8]>> Frame<T> {
 
     /// The raw Sequence Control field, if present.
     pub fn seq_ctrl(&self) -> Option<u16> {
-        self.layout()
-            .seq_ctrl
-            .map(|o| u16_at(self.buffer.as_ref(), o))
+        self.layout().seq_ctrl.map(|o| u16_at(self.buffer.as_ref(), o))
     }
 
     /// The 12-bit sequence number, if present.
@@ -269,9 +265,7 @@ impl<T: AsRef<[u8]>> Frame<T> {
 
     /// The QoS Control field (QoS data subtypes), if present.
     pub fn qos_control(&self) -> Option<QosControl> {
-        self.layout()
-            .qos
-            .map(|o| QosControl::from_u16(u16_at(self.buffer.as_ref(), o)))
+        self.layout().qos.map(|o| QosControl::from_u16(u16_at(self.buffer.as_ref(), o)))
     }
 
     /// The HT Control field (management and QoS data frames with +HTC/Order), if present.
@@ -298,10 +292,7 @@ impl<T: AsRef<[u8]> + AsMut<[u8]>> Frame<T> {
                 buf[o..o + bytes.len()].copy_from_slice(bytes);
                 Ok(())
             }
-            None => Err(Error::InvalidInput {
-                what,
-                reason: "this frame has no such field",
-            }),
+            None => Err(Error::InvalidInput { what, reason: "this frame has no such field" }),
         }
     }
 
@@ -526,31 +517,11 @@ impl Repr {
     pub fn validate(&self) -> Result<()> {
         let l = self.layout();
         let checks: [(&'static str, bool, bool); 5] = [
-            (
-                "802.11 header addr2",
-                l.addr2.is_some(),
-                self.addr2.is_some(),
-            ),
-            (
-                "802.11 header addr3",
-                l.addr3.is_some(),
-                self.addr3.is_some(),
-            ),
-            (
-                "802.11 header addr4",
-                l.addr4.is_some(),
-                self.addr4.is_some(),
-            ),
-            (
-                "802.11 header QoS control",
-                l.qos.is_some(),
-                self.qos.is_some(),
-            ),
-            (
-                "802.11 header HT control",
-                l.ht_control.is_some(),
-                self.ht_control.is_some(),
-            ),
+            ("802.11 header addr2", l.addr2.is_some(), self.addr2.is_some()),
+            ("802.11 header addr3", l.addr3.is_some(), self.addr3.is_some()),
+            ("802.11 header addr4", l.addr4.is_some(), self.addr4.is_some()),
+            ("802.11 header QoS control", l.qos.is_some(), self.qos.is_some()),
+            ("802.11 header HT control", l.ht_control.is_some(), self.ht_control.is_some()),
         ];
         for (what, want, have) in checks {
             if want && !have {
@@ -664,27 +635,14 @@ mod tests {
         b[0] = 0x08;
         assert_eq!(
             Frame::new_checked(&b[..]).unwrap_err(),
-            Error::Truncated {
-                what: "802.11 header addr3",
-                offset: 16,
-                need: 22,
-                have: 18
-            }
+            Error::Truncated { what: "802.11 header addr3", offset: 16, need: 22, have: 18 }
         );
         assert_eq!(
             Frame::new_checked(&b[..1]).unwrap_err(),
-            Error::Truncated {
-                what: "802.11 header frame control",
-                offset: 0,
-                need: 2,
-                have: 1
-            }
+            Error::Truncated { what: "802.11 header frame control", offset: 0, need: 2, have: 1 }
         );
         b[0] = 0x09; // protocol version 1
-        assert!(matches!(
-            Frame::new_checked(&b[..]),
-            Err(Error::Malformed { offset: 0, .. })
-        ));
+        assert!(matches!(Frame::new_checked(&b[..]), Err(Error::Malformed { offset: 0, .. })));
     }
 
     #[test]
@@ -694,10 +652,7 @@ mod tests {
         let mut buf = [0u8; 32];
         assert!(matches!(
             r.emit_into(&mut buf),
-            Err(Error::InvalidInput {
-                what: "802.11 header addr2",
-                ..
-            })
+            Err(Error::InvalidInput { what: "802.11 header addr2", .. })
         ));
         let mut r = Repr::new(FrameKind::Data, MacAddress::BROADCAST);
         r.seq = 4096;
@@ -705,11 +660,7 @@ mod tests {
         let r = Repr::new(FrameKind::Data, MacAddress::BROADCAST);
         assert!(matches!(
             r.emit_into(&mut buf[..23]),
-            Err(Error::BufferTooSmall {
-                need: 24,
-                have: 23,
-                ..
-            })
+            Err(Error::BufferTooSmall { need: 24, have: 23, .. })
         ));
     }
 

@@ -37,12 +37,7 @@ pub struct Elements<'a> {
 /// Iterates over the elements in `buf`. `base` is added to the offsets reported in
 /// elements and errors (pass the offset of `buf` within the frame).
 pub fn elements(buf: &[u8], base: usize) -> Elements<'_> {
-    Elements {
-        buf,
-        pos: 0,
-        base,
-        done: false,
-    }
+    Elements { buf, pos: 0, base, done: false }
 }
 
 impl<'a> Iterator for Elements<'a> {
@@ -74,11 +69,7 @@ impl<'a> Iterator for Elements<'a> {
             }));
         }
         self.pos += 2 + len;
-        Some(Ok(Element {
-            id,
-            offset,
-            data: &rest[2..2 + len],
-        }))
+        Some(Ok(Element { id, offset, data: &rest[2..2 + len] }))
     }
 }
 
@@ -109,30 +100,11 @@ mod tests {
     fn iterate_and_truncate() {
         let buf = [0, 3, b'a', b'b', b'c', 3, 1, 6, 1, 5, 1];
         let mut it = elements(&buf, 36);
-        assert_eq!(
-            it.next().unwrap().unwrap(),
-            Element {
-                id: 0,
-                offset: 36,
-                data: b"abc"
-            }
-        );
-        assert_eq!(
-            it.next().unwrap().unwrap(),
-            Element {
-                id: 3,
-                offset: 41,
-                data: &[6]
-            }
-        );
+        assert_eq!(it.next().unwrap().unwrap(), Element { id: 0, offset: 36, data: b"abc" });
+        assert_eq!(it.next().unwrap().unwrap(), Element { id: 3, offset: 41, data: &[6] });
         assert_eq!(
             it.next().unwrap().unwrap_err(),
-            Error::Truncated {
-                what: "information element data",
-                offset: 46,
-                need: 51,
-                have: 47
-            }
+            Error::Truncated { what: "information element data", offset: 46, need: 51, have: 47 }
         );
         assert!(it.next().is_none());
     }

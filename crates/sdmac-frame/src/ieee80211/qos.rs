@@ -58,13 +58,7 @@ pub struct QosControl {
 impl QosControl {
     /// QoS control with a TID and ack policy, everything else zero.
     pub const fn new(tid: u8, ack_policy: AckPolicy) -> Self {
-        QosControl {
-            tid: tid & 0xF,
-            eosp: false,
-            ack_policy,
-            amsdu_present: false,
-            high: 0,
-        }
+        QosControl { tid: tid & 0xF, eosp: false, ack_policy, amsdu_present: false, high: 0 }
     }
 
     /// Decodes the field value.

@@ -116,7 +116,11 @@ impl TxRate {
         if let Some(v) = r.vht {
             let nss = v.mcs_nss[0] & 0x0f;
             if nss != 0 {
-                let width_mhz = if v.known & VHT_KNOWN_BANDWIDTH != 0 { vht_bandwidth_mhz(v.bandwidth).unwrap_or(20) } else { 20 };
+                let width_mhz = if v.known & VHT_KNOWN_BANDWIDTH != 0 {
+                    vht_bandwidth_mhz(v.bandwidth).unwrap_or(20)
+                } else {
+                    20
+                };
                 return Some(TxRate::Vht {
                     mcs: v.mcs_nss[0] >> 4,
                     nss,
@@ -184,7 +188,11 @@ impl TxStatus {
     /// The status of a header that has a TX flags field (the mark of a TX-status
     /// echo: Linux writes it on echoes, never on received frames); None otherwise.
     pub fn from_repr(r: &Repr) -> Option<TxStatus> {
-        Some(TxStatus { tx_flags: r.tx_flags?, retries: r.data_retries, rate: TxRate::from_repr(r) })
+        Some(TxStatus {
+            tx_flags: r.tx_flags?,
+            retries: r.data_retries,
+            rate: TxRate::from_repr(r),
+        })
     }
 
     /// The frame was unicast and not acknowledged (F_TX_FAIL).
@@ -207,7 +215,12 @@ mod tests {
     fn legacy_tx_header_golden_bytes() {
         // 54 Mb/s, 3 retries, no ACK: present = RATE | TX_FLAGS | DATA_RETRIES
         // (bits 2, 15, 17) = 0x0002_8004; rate at 8, pad, TX flags at 10, retries at 12.
-        let p = TxParams { rate: Some(TxRate::Legacy { units_500k: 108 }), retries: 3, no_ack: true, keep_seq: true };
+        let p = TxParams {
+            rate: Some(TxRate::Legacy { units_500k: 108 }),
+            retries: 3,
+            no_ack: true,
+            keep_seq: true,
+        };
         let mut b = [0u8; 32];
         let n = p.emit_into(&mut b).unwrap();
         assert_eq!(&b[..n], &[0, 0, 13, 0, 0x04, 0x80, 0x02, 0x00, 108, 0, 0x18, 0x00, 3]);
@@ -216,16 +229,29 @@ mod tests {
     #[test]
     fn mcs_and_vht_tx_header_golden_bytes() {
         // TX flags at 8, retries at 10, MCS at 11..14 (align 1).
-        let p = TxParams { rate: Some(TxRate::Ht { mcs: 7, bw40: true, short_gi: true }), retries: 0, no_ack: false, keep_seq: true };
+        let p = TxParams {
+            rate: Some(TxRate::Ht { mcs: 7, bw40: true, short_gi: true }),
+            retries: 0,
+            no_ack: false,
+            keep_seq: true,
+        };
         let mut b = [0u8; 32];
         let n = p.emit_into(&mut b).unwrap();
         assert_eq!(&b[..n], &[0, 0, 14, 0, 0x00, 0x80, 0x0a, 0x00, 0x10, 0x00, 0, 0x07, 0x05, 7]);
         // TX flags at 8, retries at 10, pad, VHT at 12..24 (align 2).
-        let p = TxParams { rate: Some(TxRate::Vht { mcs: 9, nss: 2, width_mhz: 80, short_gi: false }), retries: 1, no_ack: false, keep_seq: false };
+        let p = TxParams {
+            rate: Some(TxRate::Vht { mcs: 9, nss: 2, width_mhz: 80, short_gi: false }),
+            retries: 1,
+            no_ack: false,
+            keep_seq: false,
+        };
         let n = p.emit_into(&mut b).unwrap();
         assert_eq!(
             &b[..n],
-            &[0, 0, 24, 0, 0x00, 0x80, 0x22, 0x00, 0, 0, 1, 0, 0x44, 0x00, 0x00, 4, 0x92, 0, 0, 0, 0, 0, 0, 0]
+            &[
+                0, 0, 24, 0, 0x00, 0x80, 0x22, 0x00, 0, 0, 1, 0, 0x44, 0x00, 0x00, 4, 0x92, 0, 0,
+                0, 0, 0, 0, 0
+            ]
         );
     }
 
@@ -245,9 +271,15 @@ mod tests {
         let r = Repr::parse(&Header::new_checked(&b[..]).unwrap()).unwrap();
         let s = TxStatus::from_repr(&r).unwrap();
         assert!(s.failed());
-        assert_eq!((s.retries, s.attempts(), s.rate), (Some(2), 3, Some(TxRate::Legacy { units_500k: 108 })));
+        assert_eq!(
+            (s.retries, s.attempts(), s.rate),
+            (Some(2), 3, Some(TxRate::Legacy { units_500k: 108 }))
+        );
         // A received frame (no TX flags) is not an echo.
         let rx = [0, 0, 9, 0, 0x04, 0, 0, 0, 12];
-        assert_eq!(TxStatus::from_repr(&Repr::parse(&Header::new_checked(&rx[..]).unwrap()).unwrap()), None);
+        assert_eq!(
+            TxStatus::from_repr(&Repr::parse(&Header::new_checked(&rx[..]).unwrap()).unwrap()),
+            None
+        );
     }
 }

@@ -107,9 +107,7 @@ pub fn cap_name(cap: u32) -> &'static str {
 }
 
 fn binary() -> String {
-    std::env::current_exe()
-        .map(|p| p.display().to_string())
-        .unwrap_or_else(|_| "BINARY".into())
+    std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_else(|_| "BINARY".into())
 }
 
 /// The capabilities of `needed` that `sets` does not permit (the decision of
@@ -126,12 +124,20 @@ pub fn require(name: &str, what: &'static str, needed: &[u32]) -> Result<()> {
     let mut sets = CapSets::current().map_err(io)?;
     let caps = missing(&sets, needed);
     if !caps.is_empty() {
-        return Err(ControlError::MissingCapability { name: name.into(), what, caps, binary: binary() });
+        return Err(ControlError::MissingCapability {
+            name: name.into(),
+            what,
+            caps,
+            binary: binary(),
+        });
     }
     let want = needed.iter().fold(0u64, |m, &c| m | (1 << c));
     if sets.effective & want != want {
         sets.effective |= want;
-        sets.apply().map_err(|err| ControlError::Io { op: "capset (raising the effective set)".into(), err })?;
+        sets.apply().map_err(|err| ControlError::Io {
+            op: "capset (raising the effective set)".into(),
+            err,
+        })?;
     }
     Ok(())
 }

@@ -4,7 +4,9 @@
 
 use super::error::{ControlError, Result};
 use super::radio::Wiphy;
-use sdmac_netlink::nl80211::{band, chan_width, feature, iftype, BandRateMask, ChannelDef, MntrFlags};
+use sdmac_netlink::nl80211::{
+    band, chan_width, feature, iftype, BandRateMask, ChannelDef, MntrFlags,
+};
 
 /// Whether the monitor interface is to be active (acknowledge unicast frames to its
 /// address).
@@ -34,7 +36,10 @@ pub fn monitor_flags(name: &str, w: &Wiphy, active: Active) -> Result<MntrFlags>
         (Active::On, false) => {
             return Err(ControlError::NotSupported {
                 what: "active monitor",
-                why: format!("{}'s driver does not advertise NL80211_FEATURE_ACTIVE_MONITOR", w.name),
+                why: format!(
+                    "{}'s driver does not advertise NL80211_FEATURE_ACTIVE_MONITOR",
+                    w.name
+                ),
             })
         }
     })
@@ -108,37 +113,70 @@ const VHT80_CENTERS: [u32; 7] = [5210, 5290, 5530, 5610, 5690, 5775, 5855];
 const VHT160_CENTERS: [u32; 3] = [5250, 5570, 5815];
 
 fn channels_of(w: &Wiphy) -> String {
-    let f: Vec<String> = w.bands.iter().flat_map(|b| b.freqs.iter()).filter(|f| !f.disabled).map(|f| f.mhz.to_string()).collect();
+    let f: Vec<String> = w
+        .bands
+        .iter()
+        .flat_map(|b| b.freqs.iter())
+        .filter(|f| !f.disabled)
+        .map(|f| f.mhz.to_string())
+        .collect();
     f.join(", ")
 }
 
 /// The nl80211 channel definition of `ch` on `w`, or why it does not exist there.
 pub fn channel_def(w: &Wiphy, ch: Channel) -> Result<ChannelDef> {
     let invalid = |why: String| ControlError::InvalidValue { what: "channel", why };
-    let b = w
-        .band_of(ch.freq_mhz)
-        .ok_or_else(|| invalid(format!("{} MHz is not a channel of {} (its channels: {} MHz)", ch.freq_mhz, w.name, channels_of(w))))?;
+    let b = w.band_of(ch.freq_mhz).ok_or_else(|| {
+        invalid(format!(
+            "{} MHz is not a channel of {} (its channels: {} MHz)",
+            ch.freq_mhz,
+            w.name,
+            channels_of(w)
+        ))
+    })?;
     if b.freq(ch.freq_mhz).is_some_and(|f| f.disabled) {
-        return Err(invalid(format!("{} MHz is disabled on {} (regulatory domain)", ch.freq_mhz, w.name)));
+        return Err(invalid(format!(
+            "{} MHz is disabled on {} (regulatory domain)",
+            ch.freq_mhz, w.name
+        )));
     }
     let need_ht = !matches!(ch.width, Width::NoHt20);
     let need_vht = matches!(ch.width, Width::Vht80 | Width::Vht160);
     if need_ht && b.ht_capa.is_none() {
-        return Err(ControlError::NotSupported { what: "channel width", why: format!("{} has no HT in the band of {} MHz, so only 20-noht", w.name, ch.freq_mhz) });
+        return Err(ControlError::NotSupported {
+            what: "channel width",
+            why: format!(
+                "{} has no HT in the band of {} MHz, so only 20-noht",
+                w.name, ch.freq_mhz
+            ),
+        });
     }
     if need_vht && b.vht_capa.is_none() {
-        return Err(ControlError::NotSupported { what: "channel width", why: format!("{} has no VHT in the band of {} MHz (80 and 160 MHz need it)", w.name, ch.freq_mhz) });
+        return Err(ControlError::NotSupported {
+            what: "channel width",
+            why: format!(
+                "{} has no VHT in the band of {} MHz (80 and 160 MHz need it)",
+                w.name, ch.freq_mhz
+            ),
+        });
     }
     let f = ch.freq_mhz;
     let has = |mhz: u32| b.freq(mhz).is_some_and(|x| !x.disabled);
-    let centered = |centers: &[u32], half: u32| centers.iter().copied().find(|&c| f + half > c && f < c + half);
+    let centered = |centers: &[u32], half: u32| {
+        centers.iter().copied().find(|&c| f + half > c && f < c + half)
+    };
     let (width, center) = match ch.width {
         Width::NoHt20 => (chan_width::W20_NOHT, f),
         Width::Ht20 => (chan_width::W20, f),
         Width::Ht40Plus if has(f + 20) => (chan_width::W40, f + 10),
         Width::Ht40Minus if f > 20 && has(f - 20) => (chan_width::W40, f - 10),
         Width::Ht40Plus | Width::Ht40Minus => {
-            return Err(invalid(format!("{} MHz has no secondary channel {} on {}", f, ch.width.name(), w.name)))
+            return Err(invalid(format!(
+                "{} MHz has no secondary channel {} on {}",
+                f,
+                ch.width.name(),
+                w.name
+            )))
         }
         Width::Vht80 => match centered(&VHT80_CENTERS, 40) {
             Some(c) => (chan_width::W80, c),
@@ -149,7 +187,13 @@ pub fn channel_def(w: &Wiphy, ch: Channel) -> Result<ChannelDef> {
             None => return Err(invalid(format!("{f} MHz lies in no 160 MHz channel"))),
         },
     };
-    Ok(ChannelDef { freq: f, width: Some(width), center_freq1: Some(center), center_freq2: None, channel_type: None })
+    Ok(ChannelDef {
+        freq: f,
+        width: Some(width),
+        center_freq1: Some(center),
+        center_freq2: None,
+        channel_type: None,
+    })
 }
 
 /// The width the kernel reports (`CHANNEL_WIDTH`, `CENTER_FREQ1`) for primary `freq`.
@@ -228,16 +272,36 @@ mod tests {
     use sdmac_netlink::nl80211::{BandInfo, Bitrate, FreqInfo, IftypeSet};
 
     fn wiphy(iftypes: u32, features: u32) -> Wiphy {
-        let freqs = |l: &[u32]| l.iter().map(|&mhz| FreqInfo { mhz, ..Default::default() }).collect::<Vec<_>>();
-        let rates = |l: &[u32]| l.iter().map(|&r| Bitrate { rate_100kbps: r, short_preamble: false }).collect::<Vec<_>>();
+        let freqs = |l: &[u32]| {
+            l.iter().map(|&mhz| FreqInfo { mhz, ..Default::default() }).collect::<Vec<_>>()
+        };
+        let rates = |l: &[u32]| {
+            l.iter()
+                .map(|&r| Bitrate { rate_100kbps: r, short_preamble: false })
+                .collect::<Vec<_>>()
+        };
         Wiphy {
             index: 3,
             name: "phy3".into(),
             iftypes: IftypeSet(iftypes),
             feature_flags: features,
             bands: vec![
-                BandInfo { band: 0, freqs: freqs(&[2412, 2417, 2422, 2427, 2432, 2437, 2442, 2447, 2452, 2457, 2462, 2484]), rates: rates(&[10, 20, 55, 110, 60, 540]), ht_capa: Some(0x17e), vht_capa: None },
-                BandInfo { band: 1, freqs: freqs(&[5180, 5200, 5220, 5240]), rates: rates(&[60, 540]), ht_capa: None, vht_capa: None },
+                BandInfo {
+                    band: 0,
+                    freqs: freqs(&[
+                        2412, 2417, 2422, 2427, 2432, 2437, 2442, 2447, 2452, 2457, 2462, 2484,
+                    ]),
+                    rates: rates(&[10, 20, 55, 110, 60, 540]),
+                    ht_capa: Some(0x17e),
+                    vht_capa: None,
+                },
+                BandInfo {
+                    band: 1,
+                    freqs: freqs(&[5180, 5200, 5220, 5240]),
+                    rates: rates(&[60, 540]),
+                    ht_capa: None,
+                    vht_capa: None,
+                },
             ],
             ..Default::default()
         }
@@ -273,18 +337,35 @@ mod tests {
     fn channels_and_widths() {
         let w = wiphy(1 << iftype::MONITOR, 0);
         let d = channel_def(&w, Channel { freq_mhz: 2437, width: Width::NoHt20 }).unwrap();
-        assert_eq!((d.freq, d.width, d.center_freq1), (2437, Some(chan_width::W20_NOHT), Some(2437)));
+        assert_eq!(
+            (d.freq, d.width, d.center_freq1),
+            (2437, Some(chan_width::W20_NOHT), Some(2437))
+        );
         let d = channel_def(&w, Channel { freq_mhz: 2437, width: Width::Ht40Plus }).unwrap();
         assert_eq!((d.width, d.center_freq1), (Some(chan_width::W40), Some(2447)));
         assert_eq!(width_of(2437, chan_width::W40, Some(2447)), Some(Width::Ht40Plus));
         assert_eq!(width_of(2437, chan_width::W40, Some(2427)), Some(Width::Ht40Minus));
         // no secondary channel below 2412
-        assert!(matches!(channel_def(&w, Channel { freq_mhz: 2412, width: Width::Ht40Minus }), Err(ControlError::InvalidValue { .. })));
-        assert!(matches!(channel_def(&w, Channel { freq_mhz: 2462, width: Width::Ht40Plus }), Err(ControlError::InvalidValue { .. })));
+        assert!(matches!(
+            channel_def(&w, Channel { freq_mhz: 2412, width: Width::Ht40Minus }),
+            Err(ControlError::InvalidValue { .. })
+        ));
+        assert!(matches!(
+            channel_def(&w, Channel { freq_mhz: 2462, width: Width::Ht40Plus }),
+            Err(ControlError::InvalidValue { .. })
+        ));
         // no HT on this 5 GHz band, no VHT anywhere
-        assert!(matches!(channel_def(&w, Channel { freq_mhz: 5180, width: Width::Ht20 }), Err(ControlError::NotSupported { .. })));
-        assert!(matches!(channel_def(&w, Channel { freq_mhz: 2412, width: Width::Vht80 }), Err(ControlError::NotSupported { .. })));
-        let e = channel_def(&w, Channel { freq_mhz: 2400, width: Width::NoHt20 }).unwrap_err().to_string();
+        assert!(matches!(
+            channel_def(&w, Channel { freq_mhz: 5180, width: Width::Ht20 }),
+            Err(ControlError::NotSupported { .. })
+        ));
+        assert!(matches!(
+            channel_def(&w, Channel { freq_mhz: 2412, width: Width::Vht80 }),
+            Err(ControlError::NotSupported { .. })
+        ));
+        let e = channel_def(&w, Channel { freq_mhz: 2400, width: Width::NoHt20 })
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("2400 MHz is not a channel of phy3 (its channels: 2412, 2417"), "{e}");
         assert_eq!(Width::parse("40-"), Some(Width::Ht40Minus));
         assert_eq!(band_of_freq(5180), band::GHZ5);
@@ -300,7 +381,10 @@ mod tests {
         let m = legacy_mask(&w, 1, &[60]).unwrap();
         assert_eq!((m.ht, m.vht), (None, None));
         let e = legacy_mask(&w, 1, &[10]).unwrap_err().to_string();
-        assert_eq!(e, "fixed bitrates: 1 Mb/s is not a bitrate of phy3's band 1 (it has 6, 54 Mb/s)");
+        assert_eq!(
+            e,
+            "fixed bitrates: 1 Mb/s is not a bitrate of phy3's band 1 (it has 6, 54 Mb/s)"
+        );
         assert!(legacy_mask(&w, 2, &[60]).is_err());
         assert!(legacy_mask(&w, 0, &[]).is_err());
     }

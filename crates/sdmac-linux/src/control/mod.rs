@@ -23,7 +23,9 @@ mod netdev;
 mod nlsock;
 mod radio;
 
-pub use decide::{band_of_freq, channel_def, legacy_mask, monitor_flags, width_of, Active, Channel, Width};
+pub use decide::{
+    band_of_freq, channel_def, legacy_mask, monitor_flags, width_of, Active, Channel, Width,
+};
 pub use error::{ControlError, Result};
 pub use monitor::{ChannelState, MonitorInterface, MonitorOptions, TxPowerSetting};
 pub use netdev::{index_of, is_up, name_of};

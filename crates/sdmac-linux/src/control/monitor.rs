@@ -7,10 +7,11 @@ use super::caps::{self, AdminGuard, CAP_NET_ADMIN};
 use super::decide::{self, Active, Channel};
 use super::error::{ControlError, Result};
 use super::netdev;
-use super::nlsock::{NlError, Nl80211Socket};
+use super::nlsock::{Nl80211Socket, NlError};
 use super::radio::{self, Radio, Wiphy};
 use sdmac_netlink::nl80211::{
-    feature, iftype, tx_power, DelInterface, InterfaceInfo, MntrFlags, NewInterface, SetTxBitrateMask, SetWiphy, TxPower,
+    feature, iftype, tx_power, DelInterface, InterfaceInfo, MntrFlags, NewInterface,
+    SetTxBitrateMask, SetWiphy, TxPower,
 };
 
 /// How to create the monitor interface.
@@ -99,8 +100,16 @@ impl MonitorInterface {
         };
         caps::require(rname, "creating a monitor interface", &[CAP_NET_ADMIN])?;
         let name = opts.name.clone().unwrap_or_else(first_free_name);
-        let mut sock = Nl80211Socket::open().map_err(|e| e.context("resolving the nl80211 family", rname))?;
-        let req = NewInterface { wiphy: radio.wiphy.index, ifname: &name, iftype: iftype::MONITOR, mntr_flags: Some(flags), mac, socket_owner: true };
+        let mut sock =
+            Nl80211Socket::open().map_err(|e| e.context("resolving the nl80211 family", rname))?;
+        let req = NewInterface {
+            wiphy: radio.wiphy.index,
+            ifname: &name,
+            iftype: iftype::MONITOR,
+            mntr_flags: Some(flags),
+            mac,
+            socket_owner: true,
+        };
         let mut ifindex = None;
         {
             let _admin = AdminGuard::raise();
@@ -117,22 +126,40 @@ impl MonitorInterface {
             None => {
                 return Err(ControlError::Io {
                     op: format!("{rname}: creating {name}"),
-                    err: std::io::Error::new(std::io::ErrorKind::NotFound, "the kernel created no interface of that name"),
+                    err: std::io::Error::new(
+                        std::io::ErrorKind::NotFound,
+                        "the kernel created no interface of that name",
+                    ),
                 })
             }
         };
         // From here on the interface exists: every early return drops `mon`, which
         // deletes it.
-        let mut mon = MonitorInterface { sock, ifindex, name, radio: rname.into(), wiphy: radio.wiphy.clone(), flags, mac, removed: false };
+        let mut mon = MonitorInterface {
+            sock,
+            ifindex,
+            name,
+            radio: rname.into(),
+            wiphy: radio.wiphy.clone(),
+            flags,
+            mac,
+            removed: false,
+        };
         if opts.fail_after_create {
-            return Err(ControlError::InvalidValue { what: "fault injection", why: format!("failing after {} was created, as asked", mon.name) });
+            return Err(ControlError::InvalidValue {
+                what: "fault injection",
+                why: format!("failing after {} was created, as asked", mon.name),
+            });
         }
         if let Some(p) = opts.tx_power {
             mon.set_tx_power(p)?;
         }
         {
             let _admin = AdminGuard::raise();
-            netdev::set_up(&mon.name, true).map_err(|err| ControlError::Io { op: format!("{rname}: bringing {} up", mon.name), err })?;
+            netdev::set_up(&mon.name, true).map_err(|err| ControlError::Io {
+                op: format!("{rname}: bringing {} up", mon.name),
+                err,
+            })?;
         }
         // cfg80211 sets a monitor's channel only while monitors are the radio's only
         // interfaces running, and at least one is: so after the monitor is up, before
@@ -140,7 +167,9 @@ impl MonitorInterface {
         if let Some(c) = chandef {
             mon.set_channel_def(c, radio)?;
         }
-        if let Some(i) = radio::get_interface(&mut mon.sock, ifindex).map_err(|e| e.context("NL80211_CMD_GET_INTERFACE", &mon.name))? {
+        if let Some(i) = radio::get_interface(&mut mon.sock, ifindex)
+            .map_err(|e| e.context("NL80211_CMD_GET_INTERFACE", &mon.name))?
+        {
             mon.mac = i.mac;
         }
         Ok(mon)
@@ -176,13 +205,18 @@ impl MonitorInterface {
         &self.wiphy
     }
 
-    fn set_channel_def(&mut self, c: sdmac_netlink::nl80211::ChannelDef, radio: &Radio) -> Result<()> {
+    fn set_channel_def(
+        &mut self,
+        c: sdmac_netlink::nl80211::ChannelDef,
+        radio: &Radio,
+    ) -> Result<()> {
         let req = SetWiphy { ifindex: Some(self.ifindex), channel: Some(c), ..Default::default() };
         let _admin = AdminGuard::raise();
         match self.sock.request(&req, |_| Ok(())) {
             Ok(()) => Ok(()),
             Err(NlError::Errno(e, _)) if e == libc::EBUSY => {
-                let up: Vec<String> = radio.interfaces_up().into_iter().filter(|n| *n != self.name).collect();
+                let up: Vec<String> =
+                    radio.interfaces_up().into_iter().filter(|n| *n != self.name).collect();
                 Err(ControlError::Busy {
                     what: "channel",
                     why: format!(
@@ -199,13 +233,19 @@ impl MonitorInterface {
     /// Sets the channel (frequency and width).
     pub fn set_channel(&mut self, ch: Channel) -> Result<()> {
         let c = decide::channel_def(&self.wiphy, ch)?;
-        let radio = Radio::open(&self.name).unwrap_or_else(|_| Radio { asked: self.radio.clone(), wiphy: self.wiphy.clone(), interfaces: Vec::new(), address: None });
+        let radio = Radio::open(&self.name).unwrap_or_else(|_| Radio {
+            asked: self.radio.clone(),
+            wiphy: self.wiphy.clone(),
+            interfaces: Vec::new(),
+            address: None,
+        });
         self.set_channel_def(c, &radio)
     }
 
     /// The channel the kernel reports for the monitor.
     pub fn channel(&mut self) -> Result<ChannelState> {
-        let i = radio::get_interface(&mut self.sock, self.ifindex).map_err(|e| e.context("NL80211_CMD_GET_INTERFACE", &self.name))?;
+        let i = radio::get_interface(&mut self.sock, self.ifindex)
+            .map_err(|e| e.context("NL80211_CMD_GET_INTERFACE", &self.name))?;
         match i.and_then(|i| i.freq.map(|f| (f, i))) {
             Some((f, i)) => Ok(ChannelState {
                 freq_mhz: f,
@@ -228,16 +268,20 @@ impl MonitorInterface {
     pub fn set_tx_power(&mut self, p: TxPowerSetting) -> Result<()> {
         let tx = match p {
             TxPowerSetting::Auto => TxPower { setting: tx_power::AUTOMATIC, level_mbm: None },
-            TxPowerSetting::Limited(l) => TxPower { setting: tx_power::LIMITED, level_mbm: Some(l) },
+            TxPowerSetting::Limited(l) => {
+                TxPower { setting: tx_power::LIMITED, level_mbm: Some(l) }
+            }
             TxPowerSetting::Fixed(l) => TxPower { setting: tx_power::FIXED, level_mbm: Some(l) },
         };
-        let req = SetWiphy { wiphy: Some(self.wiphy.index), tx_power: Some(tx), ..Default::default() };
+        let req =
+            SetWiphy { wiphy: Some(self.wiphy.index), tx_power: Some(tx), ..Default::default() };
         self.set("TX power", "NL80211_CMD_SET_WIPHY (TX power)", &req)
     }
 
     /// The TX power the kernel reports for the monitor, in mBm.
     pub fn tx_power_mbm(&mut self) -> Result<i32> {
-        let i = radio::get_interface(&mut self.sock, self.ifindex).map_err(|e| e.context("NL80211_CMD_GET_INTERFACE", &self.name))?;
+        let i = radio::get_interface(&mut self.sock, self.ifindex)
+            .map_err(|e| e.context("NL80211_CMD_GET_INTERFACE", &self.name))?;
         i.and_then(|i| i.tx_power_mbm).ok_or_else(|| ControlError::NotSupported {
             what: "reading the TX power",
             why: format!("the driver reports no TX power for {}", self.name),
@@ -246,13 +290,18 @@ impl MonitorInterface {
 
     /// Sets the coverage class (slot time and ACK timeout grow 3 µs per unit).
     pub fn set_coverage_class(&mut self, class: u8) -> Result<()> {
-        let req = SetWiphy { wiphy: Some(self.wiphy.index), coverage_class: Some(class), ..Default::default() };
+        let req = SetWiphy {
+            wiphy: Some(self.wiphy.index),
+            coverage_class: Some(class),
+            ..Default::default()
+        };
         self.set("coverage class", "NL80211_CMD_SET_WIPHY (coverage class)", &req)
     }
 
     /// The radio's coverage class.
     pub fn coverage_class(&mut self) -> Result<u8> {
-        let w = radio::dump_wiphys(&mut self.sock, Some(self.wiphy.index)).map_err(|e| e.context("NL80211_CMD_GET_WIPHY", &self.name))?;
+        let w = radio::dump_wiphys(&mut self.sock, Some(self.wiphy.index))
+            .map_err(|e| e.context("NL80211_CMD_GET_WIPHY", &self.name))?;
         w.first().and_then(|w| w.coverage_class).ok_or_else(|| ControlError::NotSupported {
             what: "reading the coverage class",
             why: format!("{} reports no coverage class", self.wiphy.name),
@@ -267,10 +316,12 @@ impl MonitorInterface {
         let mask = decide::legacy_mask(&self.wiphy, band, rates_100kbps)?;
         let req = SetTxBitrateMask { ifindex: self.ifindex, bands: vec![mask] };
         match self.set("fixed bitrates", "NL80211_CMD_SET_TX_BITRATE_MASK", &req) {
-            Err(ControlError::Kernel { errno, .. }) if errno == libc::EINVAL => Err(ControlError::InvalidValue {
-                what: "fixed bitrates",
-                why: format!("the kernel refused this mask on {} (EINVAL)", self.name),
-            }),
+            Err(ControlError::Kernel { errno, .. }) if errno == libc::EINVAL => {
+                Err(ControlError::InvalidValue {
+                    what: "fixed bitrates",
+                    why: format!("the kernel refused this mask on {} (EINVAL)", self.name),
+                })
+            }
             r => r,
         }
     }
@@ -284,19 +335,32 @@ impl MonitorInterface {
         })
     }
 
-    fn set(&mut self, what: &'static str, op: &'static str, req: &dyn sdmac_netlink::nl80211::Nl80211Message) -> Result<()> {
+    fn set(
+        &mut self,
+        what: &'static str,
+        op: &'static str,
+        req: &dyn sdmac_netlink::nl80211::Nl80211Message,
+    ) -> Result<()> {
         let _admin = AdminGuard::raise();
         match self.sock.request(req, |_| Ok(())) {
             Ok(()) => Ok(()),
-            Err(NlError::Errno(e, msg)) if e == libc::EOPNOTSUPP => Err(ControlError::NotSupported {
-                what,
-                why: format!("{}'s driver refuses it (EOPNOTSUPP{})", self.wiphy.name, msg.map(|m| format!(": {m}")).unwrap_or_default()),
-            }),
+            Err(NlError::Errno(e, msg)) if e == libc::EOPNOTSUPP => {
+                Err(ControlError::NotSupported {
+                    what,
+                    why: format!(
+                        "{}'s driver refuses it (EOPNOTSUPP{})",
+                        self.wiphy.name,
+                        msg.map(|m| format!(": {m}")).unwrap_or_default()
+                    ),
+                })
+            }
             Err(NlError::Errno(e, _)) if e == libc::EPERM => Err(ControlError::MissingCapability {
                 name: self.name.clone(),
                 what,
                 caps: vec![caps::cap_name(CAP_NET_ADMIN)],
-                binary: std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_else(|_| "BINARY".into()),
+                binary: std::env::current_exe()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_else(|_| "BINARY".into()),
             }),
             Err(e) => Err(e.context(op, &self.name)),
         }

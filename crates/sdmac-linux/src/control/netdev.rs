@@ -37,7 +37,10 @@ fn ctl_socket() -> io::Result<OwnedFd> {
 
 fn ifreq(name: &str) -> io::Result<libc::ifreq> {
     if name.is_empty() || name.len() >= libc::IF_NAMESIZE || name.contains('\0') {
-        return Err(io::Error::new(io::ErrorKind::InvalidInput, format!("{name:?} is not an interface name (1 to 15 bytes)")));
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{name:?} is not an interface name (1 to 15 bytes)"),
+        ));
     }
     // SAFETY: an all-zero ifreq is valid.
     let mut r: libc::ifreq = unsafe { std::mem::zeroed() };

@@ -31,7 +31,9 @@ impl NlError {
     /// The error in context: `op` (the request) for `name` (interface or phy).
     pub fn context(self, op: &'static str, name: &str) -> ControlError {
         match self {
-            NlError::Errno(errno, msg) => ControlError::Kernel { op, name: name.into(), errno, msg },
+            NlError::Errno(errno, msg) => {
+                ControlError::Kernel { op, name: name.into(), errno, msg }
+            }
             NlError::Io(err) => ControlError::Io { op: format!("{name}: {op}"), err },
             NlError::Codec(err) => ControlError::Protocol { op, err },
         }
@@ -54,7 +56,11 @@ pub struct Nl80211Socket {
 
 impl std::fmt::Debug for Nl80211Socket {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Nl80211Socket").field("fd", &self.fd).field("family", &self.family).field("seq", &self.seq).finish()
+        f.debug_struct("Nl80211Socket")
+            .field("fd", &self.fd)
+            .field("family", &self.family)
+            .field("seq", &self.seq)
+            .finish()
     }
 }
 
@@ -66,7 +72,13 @@ impl Nl80211Socket {
     /// Opens the socket and resolves the `nl80211` family (no privilege needed).
     pub fn open() -> std::result::Result<Nl80211Socket, NlError> {
         // SAFETY: plain syscall; the result is checked.
-        let fd = unsafe { libc::socket(libc::AF_NETLINK, libc::SOCK_RAW | libc::SOCK_CLOEXEC, libc::NETLINK_GENERIC) };
+        let fd = unsafe {
+            libc::socket(
+                libc::AF_NETLINK,
+                libc::SOCK_RAW | libc::SOCK_CLOEXEC,
+                libc::NETLINK_GENERIC,
+            )
+        };
         if fd < 0 {
             return Err(last());
         }
@@ -76,14 +88,26 @@ impl Nl80211Socket {
         let mut sa: libc::sockaddr_nl = unsafe { std::mem::zeroed() };
         sa.nl_family = libc::AF_NETLINK as u16;
         // SAFETY: sa is a valid sockaddr_nl of the given size.
-        let r = unsafe { libc::bind(fd.as_raw_fd(), &sa as *const _ as *const libc::sockaddr, std::mem::size_of::<libc::sockaddr_nl>() as u32) };
+        let r = unsafe {
+            libc::bind(
+                fd.as_raw_fd(),
+                &sa as *const _ as *const libc::sockaddr,
+                std::mem::size_of::<libc::sockaddr_nl>() as u32,
+            )
+        };
         if r < 0 {
             return Err(last());
         }
         let tv = libc::timeval { tv_sec: ANSWER_TIMEOUT.as_secs() as libc::time_t, tv_usec: 0 };
         // SAFETY: a valid timeval of the size given.
         let r = unsafe {
-            libc::setsockopt(fd.as_raw_fd(), libc::SOL_SOCKET, libc::SO_RCVTIMEO, &tv as *const _ as *const libc::c_void, std::mem::size_of::<libc::timeval>() as u32)
+            libc::setsockopt(
+                fd.as_raw_fd(),
+                libc::SOL_SOCKET,
+                libc::SO_RCVTIMEO,
+                &tv as *const _ as *const libc::c_void,
+                std::mem::size_of::<libc::timeval>() as u32,
+            )
         };
         if r < 0 {
             return Err(last());
@@ -105,7 +129,14 @@ impl Nl80211Socket {
         loop {
             // SAFETY: bytes and sa are valid for the lengths given.
             let r = unsafe {
-                libc::sendto(self.fd.as_raw_fd(), bytes.as_ptr() as *const libc::c_void, bytes.len(), 0, &sa as *const _ as *const libc::sockaddr, std::mem::size_of::<libc::sockaddr_nl>() as u32)
+                libc::sendto(
+                    self.fd.as_raw_fd(),
+                    bytes.as_ptr() as *const libc::c_void,
+                    bytes.len(),
+                    0,
+                    &sa as *const _ as *const libc::sockaddr,
+                    std::mem::size_of::<libc::sockaddr_nl>() as u32,
+                )
             };
             if r >= 0 {
                 return Ok(());
@@ -120,7 +151,14 @@ impl Nl80211Socket {
     fn recv(&mut self) -> std::result::Result<usize, NlError> {
         loop {
             // SAFETY: buf is valid for writing buf.len() bytes.
-            let r = unsafe { libc::recv(self.fd.as_raw_fd(), self.buf.as_mut_ptr() as *mut libc::c_void, self.buf.len(), 0) };
+            let r = unsafe {
+                libc::recv(
+                    self.fd.as_raw_fd(),
+                    self.buf.as_mut_ptr() as *mut libc::c_void,
+                    self.buf.len(),
+                    0,
+                )
+            };
             if r >= 0 {
                 return Ok(r as usize);
             }
@@ -128,7 +166,10 @@ impl Nl80211Socket {
             match e.kind() {
                 io::ErrorKind::Interrupted => continue,
                 io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut => {
-                    return Err(NlError::Io(io::Error::new(io::ErrorKind::TimedOut, format!("no answer from the kernel within {} s", ANSWER_TIMEOUT.as_secs()))))
+                    return Err(NlError::Io(io::Error::new(
+                        io::ErrorKind::TimedOut,
+                        format!("no answer from the kernel within {} s", ANSWER_TIMEOUT.as_secs()),
+                    )))
                 }
                 _ => return Err(NlError::Io(e)),
             }
@@ -138,7 +179,12 @@ impl Nl80211Socket {
     /// Sends `bytes` (a request with sequence number `seq`) and hands every answer
     /// message of that sequence to `each` until the request ends: an ACK or error
     /// (`NLMSG_ERROR`), or `NLMSG_DONE` for a dump.
-    fn exchange(&mut self, bytes: &[u8], seq: u32, mut each: impl FnMut(&NlPacket<'_>) -> std::result::Result<(), NlError>) -> std::result::Result<(), NlError> {
+    fn exchange(
+        &mut self,
+        bytes: &[u8],
+        seq: u32,
+        mut each: impl FnMut(&NlPacket<'_>) -> std::result::Result<(), NlError>,
+    ) -> std::result::Result<(), NlError> {
         self.send(bytes)?;
         loop {
             let n = self.recv()?;
@@ -155,12 +201,18 @@ impl Nl80211Socket {
                             let e = ErrorMsg::parse(&p)?;
                             return Ok(Some(match e.errno() {
                                 None => Ok(()),
-                                Some(errno) => Err(NlError::Errno(errno, e.ext_msg.map(str::to_owned))),
+                                Some(errno) => {
+                                    Err(NlError::Errno(errno, e.ext_msg.map(str::to_owned)))
+                                }
                             }));
                         }
                         NLMSG_DONE => {
                             let status = nl::parse_done(&p)?;
-                            return Ok(Some(if status < 0 { Err(NlError::Errno(-status, None)) } else { Ok(()) }));
+                            return Ok(Some(if status < 0 {
+                                Err(NlError::Errno(-status, None))
+                            } else {
+                                Ok(())
+                            }));
                         }
                         _ => each(&p)?,
                     }
@@ -178,7 +230,12 @@ impl Nl80211Socket {
     fn resolve_family(&mut self) -> std::result::Result<u16, NlError> {
         let seq = self.next_seq();
         let mut req = [0u8; 64];
-        let n = GetFamily { name: nl80211::FAMILY_NAME }.emit(flags::REQUEST | flags::ACK, seq, 0, &mut req)?;
+        let n = GetFamily { name: nl80211::FAMILY_NAME }.emit(
+            flags::REQUEST | flags::ACK,
+            seq,
+            0,
+            &mut req,
+        )?;
         let mut id = None;
         self.exchange(&req[..n], seq, |p| {
             if let Ok(info) = FamilyInfo::parse(p) {
@@ -186,21 +243,39 @@ impl Nl80211Socket {
             }
             Ok(())
         })?;
-        id.ok_or_else(|| NlError::Io(io::Error::new(io::ErrorKind::NotFound, "the kernel has no nl80211 family (cfg80211 not loaded)")))
+        id.ok_or_else(|| {
+            NlError::Io(io::Error::new(
+                io::ErrorKind::NotFound,
+                "the kernel has no nl80211 family (cfg80211 not loaded)",
+            ))
+        })
     }
 
     /// Sends a request with `ACK` and waits for the answer; `each` gets the messages
     /// sent before the ACK (e.g. the new interface of `NEW_INTERFACE`).
-    pub fn request(&mut self, m: &dyn Nl80211Message, each: impl FnMut(&NlPacket<'_>) -> std::result::Result<(), NlError>) -> std::result::Result<(), NlError> {
+    pub fn request(
+        &mut self,
+        m: &dyn Nl80211Message,
+        each: impl FnMut(&NlPacket<'_>) -> std::result::Result<(), NlError>,
+    ) -> std::result::Result<(), NlError> {
         self.send_with(m, flags::REQUEST | flags::ACK, each)
     }
 
     /// Sends a dump request; `each` gets every message of the dump.
-    pub fn dump(&mut self, m: &dyn Nl80211Message, each: impl FnMut(&NlPacket<'_>) -> std::result::Result<(), NlError>) -> std::result::Result<(), NlError> {
+    pub fn dump(
+        &mut self,
+        m: &dyn Nl80211Message,
+        each: impl FnMut(&NlPacket<'_>) -> std::result::Result<(), NlError>,
+    ) -> std::result::Result<(), NlError> {
         self.send_with(m, flags::REQUEST | flags::DUMP, each)
     }
 
-    fn send_with(&mut self, m: &dyn Nl80211Message, fl: u16, each: impl FnMut(&NlPacket<'_>) -> std::result::Result<(), NlError>) -> std::result::Result<(), NlError> {
+    fn send_with(
+        &mut self,
+        m: &dyn Nl80211Message,
+        fl: u16,
+        each: impl FnMut(&NlPacket<'_>) -> std::result::Result<(), NlError>,
+    ) -> std::result::Result<(), NlError> {
         let seq = self.next_seq();
         let bytes = m.to_vec(&NlHeader::request(self.family, fl, seq, 0))?;
         self.exchange(&bytes, seq, each)

@@ -2,8 +2,10 @@
 
 use super::error::{ControlError, Result};
 use super::netdev;
-use super::nlsock::{NlError, Nl80211Socket};
-use sdmac_netlink::nl80211::{BandInfo, GetInterface, GetWiphy, IftypeSet, InterfaceInfo, WiphyInfo};
+use super::nlsock::{Nl80211Socket, NlError};
+use sdmac_netlink::nl80211::{
+    BandInfo, GetInterface, GetWiphy, IftypeSet, InterfaceInfo, WiphyInfo,
+};
 
 /// A wiphy's capabilities (`GET_WIPHY`, split dump merged), owned.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -102,7 +104,10 @@ pub struct Radio {
 const ENODEV: i32 = libc::ENODEV;
 
 /// Every wiphy, merged from a split dump (`only`: just that one).
-pub(crate) fn dump_wiphys(sock: &mut Nl80211Socket, only: Option<u32>) -> std::result::Result<Vec<Wiphy>, NlError> {
+pub(crate) fn dump_wiphys(
+    sock: &mut Nl80211Socket,
+    only: Option<u32>,
+) -> std::result::Result<Vec<Wiphy>, NlError> {
     let mut parts: Vec<Wiphy> = Vec::new();
     let req = GetWiphy { wiphy: only, ifindex: None, split: true };
     sock.dump(&req, |p| {
@@ -123,13 +128,22 @@ pub(crate) fn dump_wiphys(sock: &mut Nl80211Socket, only: Option<u32>) -> std::r
 }
 
 /// Every wireless interface (of wiphy `wiphy` when given).
-pub(crate) fn dump_interfaces(sock: &mut Nl80211Socket, wiphy: Option<u32>) -> std::result::Result<Vec<Iface>, NlError> {
+pub(crate) fn dump_interfaces(
+    sock: &mut Nl80211Socket,
+    wiphy: Option<u32>,
+) -> std::result::Result<Vec<Iface>, NlError> {
     let mut out = Vec::new();
     sock.dump(&GetInterface::default(), |p| {
         let i = InterfaceInfo::parse(p)?;
         if wiphy.map_or(true, |w| w == i.wiphy) {
             if let (Some(ifindex), Some(name)) = (i.ifindex, i.ifname) {
-                out.push(Iface { ifindex, name: name.to_owned(), iftype: i.iftype, mac: i.mac, up: netdev::is_up(name) });
+                out.push(Iface {
+                    ifindex,
+                    name: name.to_owned(),
+                    iftype: i.iftype,
+                    mac: i.mac,
+                    up: netdev::is_up(name),
+                });
             }
         }
         Ok(())
@@ -138,7 +152,10 @@ pub(crate) fn dump_interfaces(sock: &mut Nl80211Socket, wiphy: Option<u32>) -> s
 }
 
 /// One interface's description (`GET_INTERFACE` by index).
-pub(crate) fn get_interface(sock: &mut Nl80211Socket, ifindex: u32) -> std::result::Result<Option<OwnedIfaceInfo>, NlError> {
+pub(crate) fn get_interface(
+    sock: &mut Nl80211Socket,
+    ifindex: u32,
+) -> std::result::Result<Option<OwnedIfaceInfo>, NlError> {
     let mut found = None;
     sock.request(&GetInterface { ifindex: Some(ifindex), wiphy: None }, |p| {
         let i = InterfaceInfo::parse(p)?;
@@ -193,13 +210,16 @@ impl Radio {
                     i.wiphy
                 }
                 Ok(None) => return Err(ControlError::NotWireless { name: name.into() }),
-                Err(NlError::Errno(e, _)) if e == ENODEV || e == libc::EINVAL || e == libc::EOPNOTSUPP => {
+                Err(NlError::Errno(e, _))
+                    if e == ENODEV || e == libc::EINVAL || e == libc::EOPNOTSUPP =>
+                {
                     return Err(ControlError::NotWireless { name: name.into() })
                 }
                 Err(e) => return Err(e.context("NL80211_CMD_GET_INTERFACE", name)),
             },
             None => {
-                let all = dump_wiphys(&mut sock, None).map_err(|e| e.context("NL80211_CMD_GET_WIPHY", name))?;
+                let all = dump_wiphys(&mut sock, None)
+                    .map_err(|e| e.context("NL80211_CMD_GET_WIPHY", name))?;
                 match all.iter().find(|w| w.name == name) {
                     Some(w) => w.index,
                     None => return Err(ControlError::UnknownInterface { name: name.into() }),
@@ -211,7 +231,8 @@ impl Radio {
             .into_iter()
             .next()
             .ok_or_else(|| ControlError::UnknownInterface { name: name.into() })?;
-        let interfaces = dump_interfaces(&mut sock, Some(index)).map_err(|e| e.context("NL80211_CMD_GET_INTERFACE", name))?;
+        let interfaces = dump_interfaces(&mut sock, Some(index))
+            .map_err(|e| e.context("NL80211_CMD_GET_INTERFACE", name))?;
         let address = own_mac.or_else(|| interfaces.iter().find_map(|i| i.mac));
         Ok(Radio { asked: name.into(), wiphy, interfaces, address })
     }

@@ -8,7 +8,21 @@ fn key(n: u16) -> Key {
 }
 
 fn req(id: u64, rates: Option<RateSeries>, no_ack: bool) -> Request {
-    Request { id, ac: Ac::Be, no_ack, rates, len: 100, ts: Timestamps { t1: Time::from_ns(1), t2: Time::from_ns(2), t3: Time::from_ns(3), t4: Time::from_ns(4), ..Timestamps::default() }, want_ts: true }
+    Request {
+        id,
+        ac: Ac::Be,
+        no_ack,
+        rates,
+        len: 100,
+        ts: Timestamps {
+            t1: Time::from_ns(1),
+            t2: Time::from_ns(2),
+            t3: Time::from_ns(3),
+            t4: Time::from_ns(4),
+            ..Timestamps::default()
+        },
+        want_ts: true,
+    }
 }
 
 fn echo(failed: bool, attempts: u8, rate: Rate) -> Echo {
@@ -25,10 +39,15 @@ fn confirmed(o: EchoOutcome) -> Confirmation {
 #[test]
 fn acked_one_shot() {
     let mut m = Matcher::new(T);
-    assert!(m.submit(10, key(1), req(7, Some(RateSeries::single(Rate::Ofdm54, 1)), false)).is_none());
+    assert!(m
+        .submit(10, key(1), req(7, Some(RateSeries::single(Rate::Ofdm54, 1)), false))
+        .is_none());
     assert_eq!((m.len(), m.len_ac(Ac::Be), m.len_ac(Ac::Vo)), (1, 1, 0));
     let c = confirmed(m.on_echo(60, key(1), echo(false, 1, Rate::Ofdm54)));
-    assert_eq!((c.id, c.status, c.attempts, c.rates_used()), (7, Status::Acked, 1, &[(Rate::Ofdm54, 1)][..]));
+    assert_eq!(
+        (c.id, c.status, c.attempts, c.rates_used()),
+        (7, Status::Acked, 1, &[(Rate::Ofdm54, 1)][..])
+    );
     assert_eq!((c.ts.t4.as_ns(), c.ts.t7.as_ns(), c.ts.t8.as_ns()), (4, 50, 60));
     assert!(m.is_empty());
 }
@@ -38,7 +57,10 @@ fn failed_series_is_resent_at_each_entry_then_times_out() {
     let mut m = Matcher::new(T);
     let s = RateSeries::new(&[(Rate::Ofdm54, 2), (Rate::Ofdm24, 2)]).unwrap();
     m.submit(0, key(2), req(1, Some(s), false));
-    assert_eq!(m.on_echo(5, key(2), echo(true, 2, Rate::Ofdm54)), EchoOutcome::Resend { id: 1, entry: 1, rate: Rate::Ofdm24, tries: 2 });
+    assert_eq!(
+        m.on_echo(5, key(2), echo(true, 2, Rate::Ofdm54)),
+        EchoOutcome::Resend { id: 1, entry: 1, rate: Rate::Ofdm24, tries: 2 }
+    );
     assert_eq!(m.counters().resends, 1);
     let c = confirmed(m.on_echo(9, key(2), echo(true, 2, Rate::Ofdm24)));
     assert_eq!((c.status, c.attempts), (Status::AckTimeout, 4));
@@ -49,7 +71,8 @@ fn failed_series_is_resent_at_each_entry_then_times_out() {
 fn no_ack_is_sent_and_echo_rate_wins() {
     let mut m = Matcher::new(T);
     m.submit(0, key(3), req(1, None, true));
-    let c = confirmed(m.on_echo(5, key(3), Echo { failed: false, attempts: 1, rate: None, t_echo: 0 }));
+    let c =
+        confirmed(m.on_echo(5, key(3), Echo { failed: false, attempts: 1, rate: None, t_echo: 0 }));
     assert_eq!((c.status, c.attempts), (Status::Sent, 1));
     m.submit(0, key(4), req(2, Some(RateSeries::single(Rate::Ofdm54, 1)), false));
     let c = confirmed(m.on_echo(5, key(4), echo(false, 1, Rate::Ofdm48)));
@@ -68,7 +91,10 @@ fn unreported_then_late_echo() {
     assert_eq!((out[0].id, out[0].status, out[0].attempts), (9, Status::NoReport, 0));
     assert_eq!(m.on_echo(100 + 2 * T, key(5), echo(false, 1, Rate::Ofdm6)), EchoOutcome::Late);
     assert_eq!(m.on_echo(100 + 2 * T, key(5), echo(false, 1, Rate::Ofdm6)), EchoOutcome::Unknown);
-    assert_eq!((m.counters().late_echoes, m.counters().unknown_echoes, m.counters().no_report), (1, 1, 1));
+    assert_eq!(
+        (m.counters().late_echoes, m.counters().unknown_echoes, m.counters().no_report),
+        (1, 1, 1)
+    );
 }
 
 #[test]
@@ -96,8 +122,13 @@ enum Step {
 
 fn step() -> impl Strategy<Value = Step> {
     prop_oneof![
-        (prop::collection::vec(1u8..4, 0..5), any::<bool>()).prop_map(|(tries, no_ack)| Step::Submit { tries, no_ack }),
-        (0usize..64, any::<bool>(), 1u8..5).prop_map(|(which, failed, attempts)| Step::Echo { which, failed, attempts }),
+        (prop::collection::vec(1u8..4, 0..5), any::<bool>())
+            .prop_map(|(tries, no_ack)| Step::Submit { tries, no_ack }),
+        (0usize..64, any::<bool>(), 1u8..5).prop_map(|(which, failed, attempts)| Step::Echo {
+            which,
+            failed,
+            attempts
+        }),
         (0u64..3 * T).prop_map(Step::Tick),
         Just(Step::Close),
     ]

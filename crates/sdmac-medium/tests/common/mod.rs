@@ -42,7 +42,12 @@ pub fn requests(n: u32) -> impl Strategy<Value = Vec<Req>> {
 
 /// Gives each request at its time, `step` running the medium up to it first (and
 /// after the last, to the end of all traffic).
-pub fn drive(m: &mut Medium, reqs: &[Req], c: &mut Collect, mut step: impl FnMut(&mut Medium, u64, &mut Collect)) {
+pub fn drive(
+    m: &mut Medium,
+    reqs: &[Req],
+    c: &mut Collect,
+    mut step: impl FnMut(&mut Medium, u64, &mut Collect),
+) {
     for (h, r) in reqs.iter().enumerate() {
         step(m, r.at, c);
         let _ = m.enqueue(r.at, r.station, request(h as u64, r));

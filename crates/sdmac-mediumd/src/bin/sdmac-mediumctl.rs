@@ -11,8 +11,8 @@
 //! `radios=` module parameter stops at 100 — and prints their indices.
 
 use sdmac_mediumd::control::{encode_request, request_len, types, Request};
-use std::io::{Read, Write};
 use sdmac_types::MacAddress;
+use std::io::{Read, Write};
 use std::os::unix::net::UnixStream;
 use std::process::ExitCode;
 
@@ -40,7 +40,9 @@ fn parse(args: &[String]) -> Result<Request, String> {
         ["del-id", id] => Request::DelById(num(id)?),
         ["snr", f, t, v] => Request::Snr { from: mac(f)?, to: mac(t)?, snr_db: num(v)? },
         ["errprob", f, t, p] => Request::ErrProb { from: mac(f)?, to: mac(t)?, prob: num(p)? },
-        ["pos", m, x, y, z] => Request::Position { mac: mac(m)?, x: num(x)?, y: num(y)?, z: num(z)? },
+        ["pos", m, x, y, z] => {
+            Request::Position { mac: mac(m)?, x: num(x)?, y: num(y)?, z: num(z)? }
+        }
         ["txpower", m, v] => Request::TxPower { mac: mac(m)?, dbm: num(v)? },
         ["gain", m, v] => Request::Gain { mac: mac(m)?, dbi: num(v)? },
         ["height", m, v] => Request::Height { mac: mac(m)?, m: num(v)? },
@@ -108,9 +110,17 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     let result = reply[want - 1];
-    let name = ["success", "not_found", "duplicate", "wrong_mode"].get(result as usize).copied().unwrap_or("unknown");
+    let name = ["success", "not_found", "duplicate", "wrong_mode"]
+        .get(result as usize)
+        .copied()
+        .unwrap_or("unknown");
     if raw[0] == types::ADD {
-        let id = i32::from_be_bytes([reply[want - 5], reply[want - 4], reply[want - 3], reply[want - 2]]);
+        let id = i32::from_be_bytes([
+            reply[want - 5],
+            reply[want - 4],
+            reply[want - 3],
+            reply[want - 2],
+        ]);
         println!("{name} id={id}");
     } else {
         println!("{name}");

@@ -21,13 +21,27 @@ pub fn data(from: MacAddress, to: MacAddress, payload: &[u8]) -> Vec<u8> {
 }
 
 /// The kernel's request to send `frame` from the radio of interface `from`.
-pub fn kf(from: MacAddress, frame: &[u8], freq: u32, rates: Vec<(Rate, u8)>, cookie: u64) -> KernelFrame<'_> {
+pub fn kf(
+    from: MacAddress,
+    frame: &[u8],
+    freq: u32,
+    rates: Vec<(Rate, u8)>,
+    cookie: u64,
+) -> KernelFrame<'_> {
     let echo = StatusEcho { rate_idx: [0, -1, -1, -1], flags: 1 };
     KernelFrame { transmitter: hw_addr_of(from), frame, no_ack: false, freq, rates, cookie, echo }
 }
 
 /// Sends `frame` from `from` at `at`.
-pub fn send(m: &mut HwsimMedium, at: u64, from: MacAddress, frame: &[u8], rate: Rate, tries: u8, cookie: u64) -> Vec<Output> {
+pub fn send(
+    m: &mut HwsimMedium,
+    at: u64,
+    from: MacAddress,
+    frame: &[u8],
+    rate: Rate,
+    tries: u8,
+    cookie: u64,
+) -> Vec<Output> {
     let mut out = Vec::new();
     m.on_frame(at, kf(from, frame, 2412, vec![(rate, tries)], cookie), &mut out);
     out
@@ -55,7 +69,12 @@ pub fn run_timed(m: &mut HwsimMedium, from: u64, until: u64, step: u64) -> Vec<(
 
 /// The receivers (hwsim addresses) of the deliveries in `out`, sorted.
 pub fn receivers(out: &[Output]) -> Vec<MacAddress> {
-    let mut r: Vec<MacAddress> = out.iter().filter_map(|o| if let Output::Deliver { receiver, .. } = o { Some(*receiver) } else { None }).collect();
+    let mut r: Vec<MacAddress> = out
+        .iter()
+        .filter_map(
+            |o| if let Output::Deliver { receiver, .. } = o { Some(*receiver) } else { None },
+        )
+        .collect();
     r.sort();
     r
 }

@@ -52,7 +52,8 @@ pub struct GetInterface {
 impl GetInterface {
     /// Parses a `GET_INTERFACE` request.
     pub fn parse(packet: &NlPacket<'_>) -> Result<GetInterface> {
-        let m = genl_of(packet, &[cmd::GET_INTERFACE], "genlmsghdr cmd of NL80211_CMD_GET_INTERFACE")?;
+        let m =
+            genl_of(packet, &[cmd::GET_INTERFACE], "genlmsghdr cmd of NL80211_CMD_GET_INTERFACE")?;
         let mut r = GetInterface::default();
         for a in m.attrs(super::consts::attr_name) {
             let a = a?;
@@ -125,10 +126,7 @@ impl<'a> InterfaceInfo<'a> {
             &[cmd::NEW_INTERFACE, cmd::SET_INTERFACE, cmd::DEL_INTERFACE],
             "genlmsghdr cmd of an nl80211 interface description",
         )?;
-        let mut r = InterfaceInfo {
-            cmd: m.genl.cmd,
-            ..Default::default()
-        };
+        let mut r = InterfaceInfo { cmd: m.genl.cmd, ..Default::default() };
         let mut wiphy = None;
         for a in m.attrs(super::consts::attr_name) {
             let a = a?;
@@ -217,7 +215,8 @@ impl<'a> NewInterface<'a> {
     /// Parses a `NEW_INTERFACE` request (`WIPHY`, `IFNAME` and `IFTYPE` required).
     pub fn parse(packet: &NlPacket<'a>) -> Result<NewInterface<'a>> {
         const MSG: &str = "NL80211_CMD_NEW_INTERFACE";
-        let m = genl_of(packet, &[cmd::NEW_INTERFACE], "genlmsghdr cmd of NL80211_CMD_NEW_INTERFACE")?;
+        let m =
+            genl_of(packet, &[cmd::NEW_INTERFACE], "genlmsghdr cmd of NL80211_CMD_NEW_INTERFACE")?;
         let (mut wiphy, mut ifname, mut iftype) = (None, None, None);
         let mut r = NewInterface {
             wiphy: 0,
@@ -282,7 +281,8 @@ pub struct SetInterface {
 impl SetInterface {
     /// Parses a `SET_INTERFACE` request (`IFINDEX` required).
     pub fn parse(packet: &NlPacket<'_>) -> Result<SetInterface> {
-        let m = genl_of(packet, &[cmd::SET_INTERFACE], "genlmsghdr cmd of NL80211_CMD_SET_INTERFACE")?;
+        let m =
+            genl_of(packet, &[cmd::SET_INTERFACE], "genlmsghdr cmd of NL80211_CMD_SET_INTERFACE")?;
         let mut r = SetInterface::default();
         let mut ifindex = None;
         for a in m.attrs(super::consts::attr_name) {
@@ -326,7 +326,8 @@ pub struct DelInterface {
 impl DelInterface {
     /// Parses a `DEL_INTERFACE` request (`IFINDEX` required).
     pub fn parse(packet: &NlPacket<'_>) -> Result<DelInterface> {
-        let m = genl_of(packet, &[cmd::DEL_INTERFACE], "genlmsghdr cmd of NL80211_CMD_DEL_INTERFACE")?;
+        let m =
+            genl_of(packet, &[cmd::DEL_INTERFACE], "genlmsghdr cmd of NL80211_CMD_DEL_INTERFACE")?;
         let mut ifindex = None;
         for a in m.attrs(super::consts::attr_name) {
             let a = a?;

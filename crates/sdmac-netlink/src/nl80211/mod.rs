@@ -154,10 +154,7 @@ pub trait Nl80211Message {
         self.write_attrs(&mut c)?;
         let len = NLMSG_HDRLEN + GENL_HDRLEN + c.0;
         room(consts::cmd_name(self.cmd()), len, buf.len())?;
-        let genl = GenlHeader {
-            cmd: self.cmd(),
-            version: VERSION,
-        };
+        let genl = GenlHeader { cmd: self.cmd(), version: VERSION };
         emit_message(hdr, genl, &mut buf[..len], |w| self.write_attrs(w))
     }
 
@@ -171,7 +168,11 @@ pub trait Nl80211Message {
 }
 
 /// The genl part of `packet`, checked to carry one of `cmds`.
-pub(crate) fn genl_of<'a>(packet: &NlPacket<'a>, cmds: &[u8], what: &'static str) -> Result<GenlMsg<'a>> {
+pub(crate) fn genl_of<'a>(
+    packet: &NlPacket<'a>,
+    cmds: &[u8],
+    what: &'static str,
+) -> Result<GenlMsg<'a>> {
     let m = GenlMsg::parse(packet)?;
     if !cmds.contains(&m.genl.cmd) {
         return Err(Error::Malformed {
@@ -184,9 +185,5 @@ pub(crate) fn genl_of<'a>(packet: &NlPacket<'a>, cmds: &[u8], what: &'static str
 }
 
 pub(crate) fn missing(msg: &'static str, attr: u16) -> Error {
-    Error::MissingAttribute {
-        msg,
-        attr,
-        name: consts::attr_name(attr),
-    }
+    Error::MissingAttribute { msg, attr, name: consts::attr_name(attr) }
 }

@@ -204,20 +204,16 @@ impl SetTxBitrateMask {
                 attr::TX_RATES => {
                     for b in a.nested(list_entry_name) {
                         let b = b?;
-                        let mut mask = BandRateMask {
-                            band: b.kind(),
-                            ..Default::default()
-                        };
+                        let mut mask = BandRateMask { band: b.kind(), ..Default::default() };
                         for x in b.nested(txrate_name) {
                             let x = x?;
                             match x.kind() {
                                 txrate::LEGACY => mask.legacy = Some(x.payload().to_vec()),
                                 txrate::HT => mask.ht = Some(x.payload().to_vec()),
                                 txrate::VHT => {
-                                    let p: [u8; 16] = x
-                                        .payload()
-                                        .try_into()
-                                        .map_err(|_| x.error("expected 8 u16 MCS bitmaps (16 bytes)"))?;
+                                    let p: [u8; 16] = x.payload().try_into().map_err(|_| {
+                                        x.error("expected 8 u16 MCS bitmaps (16 bytes)")
+                                    })?;
                                     mask.vht = Some(core::array::from_fn(|i| {
                                         u16::from_ne_bytes([p[2 * i], p[2 * i + 1]])
                                     }));
@@ -232,7 +228,8 @@ impl SetTxBitrateMask {
                 _ => {}
             }
         }
-        r.ifindex = ifindex.ok_or(super::missing("NL80211_CMD_SET_TX_BITRATE_MASK", attr::IFINDEX))?;
+        r.ifindex =
+            ifindex.ok_or(super::missing("NL80211_CMD_SET_TX_BITRATE_MASK", attr::IFINDEX))?;
         Ok(r)
     }
 }

@@ -6,8 +6,8 @@
 //! time. [`WiphyInfo::merge`] puts the parts back together.
 
 use super::consts::{
-    attr, band_attr, band_attr_name, band_name, bitrate_attr, bitrate_attr_name, cmd,
-    feature, flag_name, freq_attr, freq_attr_name, iftype, list_entry_name,
+    attr, band_attr, band_attr_name, band_name, bitrate_attr, bitrate_attr_name, cmd, feature,
+    flag_name, freq_attr, freq_attr_name, iftype, list_entry_name,
 };
 use super::{genl_of, missing, put_flag, put_u16, put_u32, put_u8, Enc, Nl80211Message};
 use crate::attr::Attr;
@@ -153,10 +153,7 @@ pub struct BandInfo {
 
 impl BandInfo {
     fn parse(a: &Attr<'_>) -> Result<BandInfo> {
-        let mut b = BandInfo {
-            band: a.kind(),
-            ..Default::default()
-        };
+        let mut b = BandInfo { band: a.kind(), ..Default::default() };
         for x in a.nested(band_attr_name) {
             let x = x?;
             match x.kind() {
@@ -176,7 +173,8 @@ impl BandInfo {
                                 _ => {}
                             }
                         }
-                        f.mhz = mhz.ok_or_else(|| e.error("channel lacks NL80211_FREQUENCY_ATTR_FREQ"))?;
+                        f.mhz = mhz
+                            .ok_or_else(|| e.error("channel lacks NL80211_FREQUENCY_ATTR_FREQ"))?;
                         b.freqs.push(f);
                     }
                 }
@@ -193,7 +191,8 @@ impl BandInfo {
                                 _ => {}
                             }
                         }
-                        r.rate_100kbps = rate.ok_or_else(|| e.error("bitrate lacks NL80211_BITRATE_ATTR_RATE"))?;
+                        r.rate_100kbps =
+                            rate.ok_or_else(|| e.error("bitrate lacks NL80211_BITRATE_ATTR_RATE"))?;
                         b.rates.push(r);
                     }
                 }
@@ -379,9 +378,7 @@ impl<'a> WiphyInfo<'a> {
     /// Is extended feature `n` ([`super::ext_feature`]) set?
     pub fn has_ext_feature(&self, n: u32) -> bool {
         let byte = (n / 8) as usize;
-        self.ext_features
-            .and_then(|e| e.get(byte))
-            .is_some_and(|b| b & (1 << (n % 8)) != 0)
+        self.ext_features.and_then(|e| e.get(byte)).is_some_and(|b| b & (1 << (n % 8)) != 0)
     }
 
     /// The band holding the channel at `mhz`.

@@ -6,7 +6,10 @@ use super::control::{through_daemon, DaemonControl};
 use super::join::FrameKey;
 use super::truth_thread::{self, Shared};
 use sdmac_api::attribute::lookup;
-use sdmac_api::{Ac, ApiError, Backend, BeaconInd, Body, Confirmation, DropReason, Indication, Scope, Status, Time, TxAttrs, Value, Wait};
+use sdmac_api::{
+    Ac, ApiError, Backend, BeaconInd, Body, Confirmation, DropReason, Indication, Scope, Status,
+    Time, TxAttrs, Value, Wait,
+};
 use sdmac_linux::LinuxBackend;
 use sdmac_rt::monotonic_ns;
 use std::collections::HashMap;
@@ -39,7 +42,12 @@ impl std::fmt::Debug for HwsimBackend {
 impl HwsimBackend {
     /// Joins `inner`'s confirmations with the records `subscriber` (subscribed to
     /// the monitor's frames) reads into `shared`; `daemon` carries set and get.
-    pub fn start(inner: LinuxBackend, shared: Shared, subscriber: sdmac_control::client::Client, daemon: DaemonControl) -> Result<HwsimBackend, String> {
+    pub fn start(
+        inner: LinuxBackend,
+        shared: Shared,
+        subscriber: sdmac_control::client::Client,
+        daemon: DaemonControl,
+    ) -> Result<HwsimBackend, String> {
         let shared = Arc::new(shared);
         let sh = shared.clone();
         let me = inner.address();
@@ -47,7 +55,15 @@ impl HwsimBackend {
             .name(format!("sdmac-hwsim-{}", inner.iface()))
             .spawn(move || truth_thread::run(&sh, subscriber, me))
             .map_err(|e| format!("starting the truth thread: {e}"))?;
-        Ok(HwsimBackend { inner, shared, thread: Some(thread), keys: HashMap::new(), daemon, inner_closed: false, epoll: None })
+        Ok(HwsimBackend {
+            inner,
+            shared,
+            thread: Some(thread),
+            keys: HashMap::new(),
+            daemon,
+            inner_closed: false,
+            epoll: None,
+        })
     }
 
     /// Is the daemon's truth still coming?
@@ -108,7 +124,14 @@ impl Drop for HwsimBackend {
 }
 
 impl Backend for HwsimBackend {
-    fn data_req(&mut self, id: u64, body: Body<'_>, ac: Ac, attrs: &TxAttrs, t1: Time) -> Result<(), ApiError> {
+    fn data_req(
+        &mut self,
+        id: u64,
+        body: Body<'_>,
+        ac: Ac,
+        attrs: &TxAttrs,
+        t1: Time,
+    ) -> Result<(), ApiError> {
         self.inner.data_req(id, body, ac, attrs, t1)?;
         if let Some(k) = self.inner.last_sent() {
             self.keys.insert(id, FrameKey { ra: k.addr1, seq_ctrl: k.seq_ctrl });
@@ -141,8 +164,16 @@ impl Backend for HwsimBackend {
                     return Ok(None);
                 }
                 if j.held() > 0 {
-                    let until = j.next_deadline().unwrap_or(deadline).min(deadline).min(now + SLICE.as_nanos() as u64);
-                    let _ = self.shared.cond.wait_timeout(j, Duration::from_nanos(until.saturating_sub(now).max(1))).unwrap_or_else(|e| e.into_inner());
+                    let until = j
+                        .next_deadline()
+                        .unwrap_or(deadline)
+                        .min(deadline)
+                        .min(now + SLICE.as_nanos() as u64);
+                    let _ = self
+                        .shared
+                        .cond
+                        .wait_timeout(j, Duration::from_nanos(until.saturating_sub(now).max(1)))
+                        .unwrap_or_else(|e| e.into_inner());
                     true
                 } else {
                     false
@@ -151,7 +182,8 @@ impl Backend for HwsimBackend {
             if held {
                 continue;
             }
-            let slice = Duration::from_nanos(deadline.saturating_sub(now)).min(Duration::from_millis(100));
+            let slice =
+                Duration::from_nanos(deadline.saturating_sub(now)).min(Duration::from_millis(100));
             match self.inner.data_con(Wait::For(slice)) {
                 Ok(Some(c)) => self.feed(c),
                 Ok(None) => {}

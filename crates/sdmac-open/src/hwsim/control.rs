@@ -9,7 +9,11 @@ use std::path::PathBuf;
 
 /// Is `name` (in `scope`) an attribute the daemon carries?
 pub fn through_daemon(name: &str, scope: &Scope) -> bool {
-    matches!((name, scope), ("aifsn" | "cw_min" | "cw_max" | "txop_limit", Scope::Queue(_)) | ("ack_timeout", Scope::Adapter))
+    matches!(
+        (name, scope),
+        ("aifsn" | "cw_min" | "cw_max" | "txop_limit", Scope::Queue(_))
+            | ("ack_timeout", Scope::Adapter)
+    )
 }
 
 /// A connection to the daemon's control socket for set and get (not subscribed).
@@ -27,7 +31,11 @@ impl DaemonControl {
 
     fn client(&mut self) -> Result<&mut Client, ApiError> {
         let path = self.path.display().to_string();
-        self.client.as_mut().ok_or_else(|| ApiError::Unsupported { what: format!("the medium daemon's control socket {path} is closed (the daemon is gone)") })
+        self.client.as_mut().ok_or_else(|| ApiError::Unsupported {
+            what: format!(
+                "the medium daemon's control socket {path} is closed (the daemon is gone)"
+            ),
+        })
     }
 
     fn err(&mut self, name: &str, value: Option<&Value>, e: ClientError) -> ApiError {
@@ -38,12 +46,16 @@ impl DaemonControl {
                 value: value.map_or_else(String::new, |v| v.to_string()),
                 reason: "out of the range the medium daemon accepts".into(),
             },
-            ClientError::Refused(r) => ApiError::Unsupported { what: format!("{name} through the medium daemon ({path}): {r}") },
+            ClientError::Refused(r) => ApiError::Unsupported {
+                what: format!("{name} through the medium daemon ({path}): {r}"),
+            },
             ClientError::Io(_) | ClientError::Stream(_) => {
                 self.client = None;
                 ApiError::Unsupported { what: format!("{name}: the medium daemon's control socket {path} failed ({e}); the daemon is gone") }
             }
-            other => ApiError::Unsupported { what: format!("{name} through the medium daemon ({path}): {other}") },
+            other => ApiError::Unsupported {
+                what: format!("{name} through the medium daemon ({path}): {other}"),
+            },
         }
     }
 
@@ -55,8 +67,12 @@ impl DaemonControl {
                 let mut e = self.get_edca(name, ac)?;
                 match name {
                     "aifsn" => e.aifsn = narrow(name, value, value.to_int(name)?, 1, 15)? as u8,
-                    "cw_min" => e.cw_min = narrow(name, value, value.to_int(name)?, 0, 32767)? as u16,
-                    "cw_max" => e.cw_max = narrow(name, value, value.to_int(name)?, 0, 32767)? as u16,
+                    "cw_min" => {
+                        e.cw_min = narrow(name, value, value.to_int(name)?, 0, 32767)? as u16
+                    }
+                    "cw_max" => {
+                        e.cw_max = narrow(name, value, value.to_int(name)?, 0, 32767)? as u16
+                    }
                     _ => {
                         let us = value.to_float(name)?;
                         e.txop_limit_us = narrow(name, value, us.round() as i64, 0, 8160)? as u16;
@@ -67,7 +83,8 @@ impl DaemonControl {
             }
             _ => {
                 let us = value.to_float(name)?;
-                let ns = narrow(name, value, (us * 1000.0).round() as i64, 0, u32::MAX as i64)? as u32;
+                let ns =
+                    narrow(name, value, (us * 1000.0).round() as i64, 0, u32::MAX as i64)? as u32;
                 let r = self.client()?.set_ack_timeout(station, ns);
                 r.map_err(|err| self.err(name, Some(value), err))
             }

@@ -223,7 +223,8 @@ impl Joiner {
     /// Lets every held confirmation whose bound has passed at `now` go without
     /// truth, and drops records nobody claimed for too long.
     pub fn expire(&mut self, now: u64) {
-        let due: Vec<FrameKey> = self.held.iter().filter(|(_, h)| h.deadline <= now).map(|(k, _)| *k).collect();
+        let due: Vec<FrameKey> =
+            self.held.iter().filter(|(_, h)| h.deadline <= now).map(|(k, _)| *k).collect();
         for k in due {
             let h = self.held.remove(&k).expect("held");
             self.counters.missing += 1;
@@ -255,7 +256,8 @@ impl Joiner {
 
     /// Every held confirmation goes out now without truth (the backend closed).
     pub fn release_all(&mut self, daemon_gone: bool) {
-        let mut keys: Vec<(u64, FrameKey)> = self.held.iter().map(|(k, h)| (h.conf.id, *k)).collect();
+        let mut keys: Vec<(u64, FrameKey)> =
+            self.held.iter().map(|(k, h)| (h.conf.id, *k)).collect();
         keys.sort_unstable_by_key(|e| e.0);
         for (_, k) in keys {
             let h = self.held.remove(&k).expect("held");

@@ -18,12 +18,27 @@ fn conf(id: u64, status: Status, n_rates: u8) -> Confirmation {
         n_rates,
         len: 100,
         truth: None,
-        ts: Timestamps { t1: Time::from_ns(1), t2: Time::from_ns(2), t3: Time::from_ns(3), t4: Time::from_ns(4), t7: Time::from_ns(90), ..Timestamps::default() },
+        ts: Timestamps {
+            t1: Time::from_ns(1),
+            t2: Time::from_ns(2),
+            t3: Time::from_ns(3),
+            t4: Time::from_ns(4),
+            t7: Time::from_ns(90),
+            ..Timestamps::default()
+        },
     }
 }
 
 fn rec(n: u16, outcome: Outcome, cause: Cause, t_start: u64) -> Record {
-    Record { key: key(n), outcome, cause, delivered: outcome != Outcome::DataLost, attempts: 1, t_start: Time::from_ns(t_start), t_end: Time::from_ns(t_start + 96) }
+    Record {
+        key: key(n),
+        outcome,
+        cause,
+        delivered: outcome != Outcome::DataLost,
+        attempts: 1,
+        t_start: Time::from_ns(t_start),
+        t_end: Time::from_ns(t_start + 96),
+    }
 }
 
 #[test]
@@ -35,7 +50,10 @@ fn record_after_confirmation_gives_truth_and_times() {
     let c = j.pop().expect("released");
     let t = c.truth.expect("truth");
     assert_eq!((t.outcome, t.cause, t.delivered), (Outcome::Acked, Cause::None, true));
-    assert_eq!((c.ts.t_start.as_ns(), c.ts.t_last_start.as_ns(), c.ts.t5.as_ns(), c.ts.t_data_end.as_ns()), (40, 40, 136, 0));
+    assert_eq!(
+        (c.ts.t_start.as_ns(), c.ts.t_last_start.as_ns(), c.ts.t5.as_ns(), c.ts.t_data_end.as_ns()),
+        (40, 40, 136, 0)
+    );
     assert_eq!(j.counters().joined, 1);
 }
 
@@ -45,7 +63,10 @@ fn record_before_confirmation_is_kept() {
     j.record(5, rec(2, Outcome::DataLost, Cause::LinkErrorProb, 40));
     j.confirm(10, conf(1, Status::AckTimeout, 1), Some(key(2)));
     let c = j.pop().expect("released at once");
-    assert_eq!(c.truth.map(|t| (t.outcome, t.cause, t.delivered)), Some((Outcome::DataLost, Cause::LinkErrorProb, false)));
+    assert_eq!(
+        c.truth.map(|t| (t.outcome, t.cause, t.delivered)),
+        Some((Outcome::DataLost, Cause::LinkErrorProb, false))
+    );
 }
 
 #[test]

@@ -43,12 +43,18 @@ impl HwsimOpenOptions {
     pub fn socket_path(&self) -> PathBuf {
         match &self.socket {
             Some(p) => p.clone(),
-            None => std::env::var_os(SOCKET_ENV).map_or_else(|| PathBuf::from(DEFAULT_SOCKET), PathBuf::from),
+            None => std::env::var_os(SOCKET_ENV)
+                .map_or_else(|| PathBuf::from(DEFAULT_SOCKET), PathBuf::from),
         }
     }
 }
 
-fn no_daemon(name: &BackendName, iface: &str, path: &Path, why: impl std::fmt::Display) -> OpenError {
+fn no_daemon(
+    name: &BackendName,
+    iface: &str,
+    path: &Path,
+    why: impl std::fmt::Display,
+) -> OpenError {
     OpenError::Radio {
         name: name.to_string(),
         kind: "NoDaemon",
@@ -61,7 +67,12 @@ fn no_daemon(name: &BackendName, iface: &str, path: &Path, why: impl std::fmt::D
 }
 
 /// `hwsim:IFACE`.
-pub(crate) fn open(name: &BackendName, iface: &str, linux: &LinuxOpenOptions, opts: &HwsimOpenOptions) -> Result<AnyBackend, OpenError> {
+pub(crate) fn open(
+    name: &BackendName,
+    iface: &str,
+    linux: &LinuxOpenOptions,
+    opts: &HwsimOpenOptions,
+) -> Result<AnyBackend, OpenError> {
     let path = opts.socket_path();
     // The daemon first: without it nothing of the radio is touched.
     let mut subscriber = Client::connect(&path).map_err(|e| no_daemon(name, iface, &path, e))?;
@@ -79,9 +90,14 @@ pub(crate) fn open(name: &BackendName, iface: &str, linux: &LinuxOpenOptions, op
         ),
     })?;
     let wait = opts.truth_wait.unwrap_or(DEFAULT_TRUTH_WAIT);
-    let shared = truth_thread::Shared::new(join::Joiner::new(wait.as_nanos().min(u64::MAX as u128) as u64))
-        .map_err(|e| OpenError::Start { name: name.to_string(), reason: format!("eventfd: {e}") })?;
+    let shared =
+        truth_thread::Shared::new(join::Joiner::new(wait.as_nanos().min(u64::MAX as u128) as u64))
+            .map_err(|e| OpenError::Start {
+                name: name.to_string(),
+                reason: format!("eventfd: {e}"),
+            })?;
     let daemon = control::DaemonControl::new(control, path, me);
-    let b = HwsimBackend::start(inner, shared, subscriber, daemon).map_err(|reason| OpenError::Start { name: name.to_string(), reason })?;
+    let b = HwsimBackend::start(inner, shared, subscriber, daemon)
+        .map_err(|reason| OpenError::Start { name: name.to_string(), reason })?;
     Ok(AnyBackend::new(name.to_string(), b))
 }

@@ -17,7 +17,11 @@ pub fn of_truth(r: &TruthRecord, me: MacAddress) -> Option<Record> {
         cause: cause(r.cause),
         delivered: r.delivered,
         attempts: r.total_attempts(),
-        t_start: if outcome == Outcome::Dropped { Time::ZERO } else { Time::from_ns(r.t_first_start_ns) },
+        t_start: if outcome == Outcome::Dropped {
+            Time::ZERO
+        } else {
+            Time::from_ns(r.t_first_start_ns)
+        },
         t_end: Time::from_ns(r.t_end_ns),
     })
 }
@@ -72,7 +76,12 @@ mod tests {
             outcome: TruthOutcome::DataLost,
             cause: TruthCause::LinkErrorProb,
             n_entries: 1,
-            attempts: [Attempts { rate_idx: 7, count: 1, kbps: 54_000 }, Attempts::default(), Attempts::default(), Attempts::default()],
+            attempts: [
+                Attempts { rate_idx: 7, count: 1, kbps: 54_000 },
+                Attempts::default(),
+                Attempts::default(),
+                Attempts::default(),
+            ],
             t_arrival_ns: 100,
             t_first_start_ns: 150,
             t_end_ns: 231,

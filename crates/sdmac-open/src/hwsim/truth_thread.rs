@@ -32,7 +32,14 @@ pub struct Shared {
 impl Shared {
     /// A shared state around `join`.
     pub fn new(join: Joiner) -> std::io::Result<Shared> {
-        Ok(Shared { join: Mutex::new(join), cond: Condvar::new(), efd: EventFd::new()?, stop: AtomicBool::new(false), lost: AtomicU64::new(0), gone: Mutex::new(None) })
+        Ok(Shared {
+            join: Mutex::new(join),
+            cond: Condvar::new(),
+            efd: EventFd::new()?,
+            stop: AtomicBool::new(false),
+            lost: AtomicU64::new(0),
+            gone: Mutex::new(None),
+        })
     }
 
     /// The joiner, locked.

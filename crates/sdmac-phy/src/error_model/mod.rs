@@ -67,9 +67,9 @@ impl ErrorModel {
             ErrorModel::Yans => yans::chunk_success(rate, sinr, nbits)
                 .or_else(|| dsss::chunk_success(rate, sinr, nbits))
                 .unwrap_or(1.0),
-            ErrorModel::Table(t) => {
-                t.chunk_success(rate, sinr, nbits).unwrap_or_else(|| nist_or_dsss(rate, sinr, nbits))
-            }
+            ErrorModel::Table(t) => t
+                .chunk_success(rate, sinr, nbits)
+                .unwrap_or_else(|| nist_or_dsss(rate, sinr, nbits)),
         }
     }
 
@@ -93,5 +93,7 @@ impl ErrorModel {
 }
 
 fn nist_or_dsss(rate: Rate, sinr: f64, nbits: u64) -> f64 {
-    nist::chunk_success(rate, sinr, nbits).or_else(|| dsss::chunk_success(rate, sinr, nbits)).unwrap_or(1.0)
+    nist::chunk_success(rate, sinr, nbits)
+        .or_else(|| dsss::chunk_success(rate, sinr, nbits))
+        .unwrap_or(1.0)
 }

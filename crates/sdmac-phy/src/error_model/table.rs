@@ -186,7 +186,10 @@ impl fmt::Display for PerTableError {
         }
         match &self.kind {
             PerTableErrorKind::BadSignal { token } => {
-                write!(f, "signal level {token:?} is not an integer (expected `signal_dBm PER PER ...`)")
+                write!(
+                    f,
+                    "signal level {token:?} is not an integer (expected `signal_dBm PER PER ...`)"
+                )
             }
             PerTableErrorKind::BadValue { column, token } => {
                 write!(f, "PER value {column} is {token:?}, not a finite number")
@@ -242,8 +245,9 @@ impl PerTable {
             }
             let mut fields = data.split_whitespace();
             let Some(sig_tok) = fields.next() else { continue };
-            let signal = parse_signal(sig_tok)
-                .ok_or_else(|| err(line_no, PerTableErrorKind::BadSignal { token: sig_tok.to_string() }))?;
+            let signal = parse_signal(sig_tok).ok_or_else(|| {
+                err(line_no, PerTableErrorKind::BadSignal { token: sig_tok.to_string() })
+            })?;
             let start = per.len();
             for (j, tok) in fields.enumerate() {
                 let column = j + 1;
@@ -257,14 +261,19 @@ impl PerTable {
                     }
                 };
                 if v < 0.0 {
-                    return Err(err(line_no, PerTableErrorKind::NegativeValue { column, value: v }));
+                    return Err(err(
+                        line_no,
+                        PerTableErrorKind::NegativeValue { column, value: v },
+                    ));
                 }
                 if v > 1.0 {
                     warnings.push(PerTableWarning {
                         line: line_no,
                         column,
                         value: v,
-                        message: format!("PER {tok} is above 1; used as 1.0 (certain loss, as in wmediumd)"),
+                        message: format!(
+                            "PER {tok} is above 1; used as 1.0 (certain loss, as in wmediumd)"
+                        ),
                     });
                 }
                 per.push(v.min(1.0));
@@ -301,7 +310,11 @@ impl PerTable {
         let Some((first_signal_dbm, _)) = first else {
             return Err(err(0, PerTableErrorKind::NoRows));
         };
-        let layout = if columns == LEGACY_RATES.len() { PerTableLayout::Legacy } else { PerTableLayout::Mcs };
+        let layout = if columns == LEGACY_RATES.len() {
+            PerTableLayout::Legacy
+        } else {
+            PerTableLayout::Mcs
+        };
         Ok(PerTable {
             name: name.to_string(),
             first_signal_dbm,
@@ -419,7 +432,9 @@ impl PerTable {
     /// more SNR); DSSS rates have no column. Custom rates never have one.
     pub fn column_for(&self, rate: Rate) -> Option<usize> {
         let col = match self.layout {
-            PerTableLayout::Legacy => LEGACY_RATES.iter().position(|r| *r == rate.non_ht_reference())?,
+            PerTableLayout::Legacy => {
+                LEGACY_RATES.iter().position(|r| *r == rate.non_ht_reference())?
+            }
             PerTableLayout::Mcs => match rate {
                 Rate::Ht { mcs, .. } => (mcs % 8) as usize,
                 Rate::Vht { mcs, .. } => mcs as usize,

@@ -40,7 +40,11 @@ use crate::rate::{CodeRate, Modulation, Rate};
 /// (DSSS rates use their own model, custom rates none).
 pub fn eb_n0(rate: Rate, snr: f64) -> Option<f64> {
     match rate.modulation() {
-        Modulation::Bpsk | Modulation::Qpsk | Modulation::Qam16 | Modulation::Qam64 | Modulation::Qam256 => {}
+        Modulation::Bpsk
+        | Modulation::Qpsk
+        | Modulation::Qam16
+        | Modulation::Qam64
+        | Modulation::Qam256 => {}
         _ => return None,
     }
     let coded_bps = rate.kbps() as f64 * 1e3 / code_rate_value(rate.code_rate());
