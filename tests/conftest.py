@@ -28,6 +28,15 @@ except ImportError as e:  # pragma: no cover - depends on the build
     CORE_ERROR = f"the sdmac extension module is not built ({e}); run `make build` first"
 
 
+#: Under `make test` (SDMAC_TEST_SEED set) Hypothesis draws the same examples on every
+#: run, as the Rust property tests do from their seed: a gate's result is reproducible.
+if os.environ.get("SDMAC_TEST_SEED"):
+    from hypothesis import settings
+
+    settings.register_profile("seeded", derandomize=True)
+    settings.load_profile("seeded")
+
+
 #: Under `make test` (SDMAC_STRICT_SKIPS=1) a test skipped because a build product is
 #: missing fails instead: `make build` builds every binary and example the tests run,
 #: so such a skip means the build lost one, and the suite would pass having tested less.
