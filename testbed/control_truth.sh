@@ -25,16 +25,7 @@ S=$T/ctl.sock
 A=$(mac 0)
 B=$(mac 1)
 
-modprobe mac80211_hwsim radios=2 || fail "modprobe mac80211_hwsim radios=2"
-# Both radios listed (so the control socket knows them before they send), no loss.
-{
-	ids 2
-	printf 'model : { type = "prob"; default_prob = 0.0; };\n'
-} >"$T/medium.cfg"
-"$MD" -l 5 -c "$T/medium.cfg" -s "$S" >"$T/mediumd.log" 2>&1 &
-MD_PID=$!
-wait_for 20 grep -q "REGISTER SENT!" "$T/mediumd.log" || fail "the daemon did not register"
-ok "medium daemon registered"
+mediumd_on_two_radios
 
 # The client subscribes before any interface is up: every frame answered is after.
 "$WATCH" "$S" "$A" "$B" "$P" >"$T/watch.log" 2>&1 &
@@ -71,12 +62,7 @@ ok "$COUNT pings sent"
 sleep 1
 
 kill -0 "$STALL_PID" || fail "the stuck subscriber died"
-kill -TERM "$MD_PID"
-n=0
-while kill -0 "$MD_PID" 2>/dev/null && [ $n -lt 25 ]; do sleep 0.2; n=$((n + 1)); done
-kill -0 "$MD_PID" 2>/dev/null && fail "the medium daemon did not stop on SIGTERM"
-wait "$MD_PID" || fail "the medium daemon exited with status $?"
-ok "medium daemon stopped cleanly"
+stop_daemon "$MD_PID" "$T/mediumd.log" "stopped cleanly"
 n=0
 while kill -0 "$W_PID" 2>/dev/null && [ $n -lt 50 ]; do sleep 0.2; n=$((n + 1)); done
 kill -0 "$W_PID" 2>/dev/null && fail "the client did not see the daemon close the socket"
@@ -85,8 +71,6 @@ ok "the client read to the end"
 kill "$STALL_PID"
 echo "---- client"
 cat "$T/watch.log"
-echo "---- daemon"
-cat "$T/mediumd.log"
 statuses=$(sed -n 's/.*stopping; Counters { frames_in: [0-9]*, statuses: \([0-9]*\),.*/\1/p' "$T/mediumd.log")
 frames=$(sed -n 's/.*stopping; Counters { frames_in: \([0-9]*\),.*/\1/p' "$T/mediumd.log")
 [ -n "$statuses" ] && [ -n "$frames" ] || fail "no counters in the daemon's log"

@@ -44,11 +44,11 @@ ids() {
 	done
 	printf ' ]; };\n'
 }
-# hwsim_ap_on_mediumd SSID: two mac80211_hwsim radios, sdmac-mediumd ($MD; prob model,
-# no loss; control socket $S; log $T/mediumd.log) as their medium, and an open hostapd
-# AP named SSID on wlan1 (radio 1, $AP), channel 1. Sets MD_PID.
-hwsim_ap_on_mediumd() {
-	modprobe mac80211_hwsim radios=2 || fail "modprobe mac80211_hwsim"
+# mediumd_on_two_radios: two mac80211_hwsim radios and sdmac-mediumd ($MD; both radios
+# listed, so that the control socket knows them before they send; prob model, no loss;
+# control socket $S; log $T/mediumd.log) as their medium. Sets MD_PID.
+mediumd_on_two_radios() {
+	modprobe mac80211_hwsim radios=2 || fail "modprobe mac80211_hwsim radios=2"
 	{
 		ids 2
 		printf 'model : { type = "prob"; default_prob = 0.0; };\n'
@@ -57,10 +57,18 @@ hwsim_ap_on_mediumd() {
 	MD_PID=$!
 	wait_for 20 grep -q "REGISTER SENT!" "$T/mediumd.log" || fail "the daemon did not register"
 	ok "medium daemon registered"
+}
+# hostapd_ap SSID: an open hostapd AP named SSID on wlan1 (radio 1, $AP), channel 1.
+hostapd_ap() {
 	printf 'interface=wlan1\ndriver=nl80211\nssid=%s\nhw_mode=g\nchannel=1\n' "$1" >"$T/hostapd.conf"
 	hostapd "$T/hostapd.conf" >"$T/hostapd.log" 2>&1 &
 	wait_for 20 grep -q AP-ENABLED "$T/hostapd.log" || fail "hostapd did not enable its AP"
 	ok "hostapd AP on wlan1 ($AP)"
+}
+# hwsim_ap_on_mediumd SSID: both of the above.
+hwsim_ap_on_mediumd() {
+	mediumd_on_two_radios
+	hostapd_ap "$1"
 }
 # stop_daemon PID LOG [WHAT]: SIGTERM to the medium daemon PID; it must exit 0 within
 # 5 s; prints its LOG (its counters) and passes "medium daemon WHAT" (default

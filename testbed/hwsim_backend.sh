@@ -8,7 +8,7 @@
 # DIR holds sdmac-mediumd, sdmac-mediumctl, oneshot (examples/c/oneshot.c built
 # against libsdmac) and libsdmac.so, and, when Python runs in the guest, py/ (a
 # Python installation), pkg/ (the sdmac package), oneshot.py (examples/api/oneshot.py)
-# check.py (testbed/hwsim_backend_check.py) and attrs.py (testbed/hwsim_backend_attrs.py).
+# check.py (testbed/hwsim_backend_check.py, with truth_stream.py) and attrs.py (testbed/hwsim_backend_attrs.py).
 # Radio 1 is an open AP (hostapd, wlan1, 02:00:00:00:01:00, channel 1); the daemon
 # (prob model, no loss) is the medium of both radios; the programs open hwsim:wlan0
 # (radio 0) with SDMAC_LINUX_BSSID naming the AP and SDMAC_MEDIUMD_SOCKET the

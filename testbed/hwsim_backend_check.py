@@ -15,13 +15,11 @@ causes, attempts, and the frames where confirmation and record disagree."""
 import json
 import os
 import signal
-import socket
-import struct
 import sys
-import threading
 import time
 
 import sdmac
+from truth_stream import OUTCOMES, TruthStream
 
 backend, sock_path, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
 kill_pid = int(sys.argv[4]) if len(sys.argv) > 5 else None
@@ -30,49 +28,9 @@ kill_at = int(sys.argv[5]) if len(sys.argv) > 5 else None
 iface = sdmac.open(backend)
 me = iface.get("address")
 dst = iface.get("bssid")
-mac = bytes(int(b, 16) for b in me.split(":"))
 
-records = []
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.connect(sock_path)
-body = struct.pack(">IB", 1, 1) + mac
-s.sendall(struct.pack(">BH", 0x80, len(body)) + body)
-
-
-def read_exact(n):
-    b = b""
-    while len(b) < n:
-        chunk = s.recv(n - len(b))
-        if not chunk:
-            raise EOFError
-        b += chunk
-    return b
-
-
-kind, n = struct.unpack(">BH", read_exact(3))
-reply = read_exact(n)
-assert kind == 0x81 and reply[4] == 0, (kind, reply)
-
-
-def reader():
-    try:
-        while True:
-            kind, n = struct.unpack(">BH", read_exact(3))
-            b = read_exact(n)
-            if kind != 0x8F:
-                continue
-            ta, ra = b[10:16], b[16:22]
-            seq, = struct.unpack(">H", b[22:24])
-            outcome, cause = b[34], b[35]
-            t_first, t_end = struct.unpack(">QQ", b[69:85])
-            records.append({"ta": ta.hex(":"), "ra": ra.hex(":"), "seq": seq, "outcome": outcome, "cause": cause,
-                            "t_first": t_first, "t_end": t_end})
-    except (EOFError, OSError):
-        pass
-
-
-threading.Thread(target=reader, daemon=True).start()
-OUTCOMES = ["A", "LD", "LA", "NOACK", "DROP"]
+truth = TruthStream(sock_path, me)
+records = truth.records
 
 cons = []
 for i in range(1, count + 1):

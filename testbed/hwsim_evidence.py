@@ -15,69 +15,21 @@ daemon's records say, and the requests where confirmation and records disagree."
 
 import json
 import re
-import socket
-import struct
 import sys
-import threading
 import time
 from collections import Counter
 
 import sdmac
+from truth_stream import CAUSES, OUTCOMES, TruthStream
 
 backend, sock_path, count, rates = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 
 iface = sdmac.open(backend)
 me = iface.get("address")
 dst = sys.argv[5] if len(sys.argv) > 5 else iface.get("bssid")
-mac = bytes(int(b, 16) for b in me.split(":"))
 
-OUTCOMES = ["A", "LD", "LA", "NOACK", "DROP"]
-CAUSES = ["none", "collision", "low_sinr", "out_of_range", "half_duplex", "receiver_busy", "link_error_prob",
-          "preamble_missed", "queue_full", "cancelled"]
-
-records = []
-lost = [0]
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.connect(sock_path)
-body = struct.pack(">IB", 1, 1) + mac
-s.sendall(struct.pack(">BH", 0x80, len(body)) + body)
-
-
-def read_exact(n):
-    b = b""
-    while len(b) < n:
-        chunk = s.recv(n - len(b))
-        if not chunk:
-            raise EOFError
-        b += chunk
-    return b
-
-
-kind, n = struct.unpack(">BH", read_exact(3))
-reply = read_exact(n)
-assert kind == 0x81 and reply[4] == 0, (kind, reply)
-
-
-def reader():
-    try:
-        while True:
-            kind, n = struct.unpack(">BH", read_exact(3))
-            b = read_exact(n)
-            if kind != 0x8F:
-                continue
-            lost[0] += struct.unpack(">I", b[0:4])[0]
-            entries = []
-            for k in range(b[36]):
-                _idx, att, kbps = struct.unpack(">bBI", b[37 + 6 * k:43 + 6 * k])
-                entries.append([kbps, att])
-            t_first, t_end = struct.unpack(">QQ", b[69:85])
-            records.append({"ta": b[10:16].hex(":"), "seq": struct.unpack(">H", b[22:24])[0] >> 4, "outcome": b[34],
-                            "cause": b[35], "entries": entries, "t_first": t_first, "t_end": t_end})
-    except (EOFError, OSError):
-        pass
-
-
-threading.Thread(target=reader, daemon=True).start()
+truth = TruthStream(sock_path, me)
+records = truth.records
 
 
 def mbps(name):
@@ -136,7 +88,7 @@ out = {
     "truth_rates": dict(truth_rates),
     "no_truth": sum(1 for c in cons if c["cause"] is None),
     "frames": len(groups),
-    "records_lost": lost[0],
+    "records_lost": truth.lost,
     "mismatch": len(mismatch),
     "mismatch_first": mismatch[:3],
     "truth_joined": iface.get("stats")["truth_joined"],

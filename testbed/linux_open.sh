@@ -28,16 +28,7 @@ COUNT=${1:-100}
 [ -x "$SHARE/oneshot" ] || fail "$SHARE/oneshot is not there"
 
 modprobe mac80211_hwsim radios=2 || fail "modprobe mac80211_hwsim"
-cat >"$T/hostapd.conf" <<EOC
-interface=wlan1
-driver=nl80211
-ssid=sdmac-linux-open
-hw_mode=g
-channel=1
-EOC
-hostapd "$T/hostapd.conf" >"$T/hostapd.log" 2>&1 &
-wait_for 20 grep -q AP-ENABLED "$T/hostapd.log" || fail "hostapd did not enable its AP"
-ok "hostapd AP on wlan1 ($AP)"
+hostapd_ap sdmac-linux-open
 
 monitors() { iw dev | grep -c "type monitor"; }
 

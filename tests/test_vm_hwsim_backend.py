@@ -57,6 +57,7 @@ def guest(tmp_path_factory):
     no_python = _python_into(share)
     if not no_python:
         shutil.copy2(TESTBED / "hwsim_backend_check.py", share / "check.py")
+        shutil.copy2(TESTBED / "truth_stream.py", share / "truth_stream.py")
         shutil.copy2(TESTBED / "hwsim_backend_attrs.py", share / "attrs.py")
     r = run(TESTBED / "hwsim_backend.sh", args=[str(COUNT), str(P)], timeout=900, share=share)
     detail = f"status {r.status}, {r.accel}\n--- output\n{r.output}"

@@ -60,6 +60,7 @@ def guest(tmp_path_factory):
         mod = __import__(dep)
         shutil.copytree(Path(mod.__file__).parent, share / "pkg" / dep, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy2(TESTBED / "hwsim_evidence.py", share / "evidence.py")
+    shutil.copy2(TESTBED / "truth_stream.py", share / "truth_stream.py")
     # The C example, built against libsdmac as a C user builds it; it runs in the guest
     # (with the share on LD_LIBRARY_PATH) and on the host (rpath to target/release).
     cc = shutil.which("cc")
