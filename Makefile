@@ -17,6 +17,8 @@
 #                 and 10 media x 20 stations; WMEDIUMD=path[,path] as above
 #   make bench-mininet-wifi   Mininet-WiFi's topologies on sdmac-mediumd beside its wmediumd fork
 #                 (UML; needs SDMAC_MININET_WIFI=<Mininet-WiFi tree>, WMEDIUMD_FORK=<its wmediumd>)
+#   make benchmarks-page   docs/benchmarks.md again from bench/results/*.json and bench/text/
+#                 (bench/render_benchmarks.py; tests/test_benchmarks_page.py fails when it is stale)
 #   make vmtest   the tests that boot a VM (testbed/: QEMU + Debian kernel + mac80211_hwsim)
 #   make uml      the User-Mode Linux kernel of the second test bed (testbed/build_uml.sh;
 #                 ~5 min the first time, then cached; make test builds it)
@@ -59,7 +61,7 @@ CARGO_FLAGS ?= --release
 # in .venv) and pytest tests it, so plain cargo leaves it out.
 CARGO_WS := --workspace --exclude sdmac-py
 
-.PHONY: all deps build test fuzz demo bench bench-mediumd bench-mediumd-uml bench-mininet-wifi vmtest uml clean distclean check-cargo
+.PHONY: all deps build test fuzz demo bench benchmarks-page bench-mediumd bench-mediumd-uml bench-mininet-wifi vmtest uml clean distclean check-cargo
 
 all: build
 
@@ -198,6 +200,10 @@ bench-mediumd-uml: build uml
 bench-mininet-wifi: build
 	mkdir -p bench/out
 	python3 bench/mininet_wifi.py --json bench/out/mininet-wifi.json
+
+# No benchmark runs: the page is rendered from the kept result files.
+benchmarks-page:
+	python3 bench/render_benchmarks.py
 
 vmtest: build
 	bash testbed/build.sh >/dev/null

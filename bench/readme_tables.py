@@ -57,6 +57,21 @@ def rows_table(d: Dict[str, Any]) -> List[str]:
     return out
 
 
+def backlog_table(d: Dict[str, Any]) -> List[str]:
+    """The medium's side of a file: backlog over the run and while every pair sends,
+    how late the daemon's outputs left, and the runs behind each row (rows without
+    those figures, such as the kernel's medium, are left out; no table if none has)."""
+    rows = [r for r in d["rows"] if r.get("status", "ok") == "ok" and r.get("backlog") is not None]
+    if not rows:
+        return []
+    out = ["| N | medium | backlog (run) | backlog (all pairs on) | late p50 µs | late p99 µs | runs |",
+           "|--:|---|--:|--:|--:|--:|--:|"]
+    for r in rows:
+        out.append(f"| {r['stations']} | {r['label']} | {f(r.get('backlog'), '.3f')} | {f(r.get('backlog_steady'), '.3f')} | "
+                   f"{f(r.get('late_p50_us'), '.0f')} | {f(r.get('late_p99_us'), '.0f')} | {f(r.get('runs', 1))} |")
+    return out
+
+
 def ratio(a: Optional[float], b: Optional[float]) -> str:
     return f"{a / b:.1f}×" if isinstance(a, (int, float)) and isinstance(b, (int, float)) and b else "–"
 
