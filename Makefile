@@ -7,6 +7,8 @@
 #   make test     cargo test + pytest (cargo test includes the fuzz_corpus tests: every fuzz
 #                 target's committed seeds, fuzz/seeds and crates/sdmac-frame/fuzz/seeds,
 #                 replayed on stable Rust through the target's own check, in seconds)
+#   make lint-rust  cargo fmt --check, clippy (warnings denied, every target), cargo doc
+#                 (warnings denied; every crate warns on missing docs); make test runs it
 #   make fuzz     the fuzzing campaign: cargo fuzz on nightly (both installed here if
 #                 missing), FUZZ_SECONDS (default 60) per target
 #   make demo     sdmac bench oneshot: the SDMAC paper's experiment on the emulated medium
@@ -61,7 +63,7 @@ CARGO_FLAGS ?= --release
 # in .venv) and pytest tests it, so plain cargo leaves it out.
 CARGO_WS := --workspace --exclude sdmac-py
 
-.PHONY: all deps build test fuzz demo bench benchmarks-page bench-mediumd bench-mediumd-uml bench-mininet-wifi vmtest uml clean distclean check-cargo
+.PHONY: all deps build test lint-rust fuzz demo bench benchmarks-page bench-mediumd bench-mediumd-uml bench-mininet-wifi vmtest uml clean distclean check-cargo
 
 all: build
 
@@ -154,6 +156,13 @@ TEST_SEED ?= 1
 test: build uml
 	$(if $(TEST_SEED),PROPTEST_RNG_SEED=$(TEST_SEED)) cargo test --profile $(TEST_PROFILE) $(CARGO_WS)
 	$(if $(TEST_SEED),SDMAC_TEST_SEED=$(TEST_SEED)) SDMAC_STRICT_SKIPS=1 $(VENV)/bin/pytest -q -rs --durations=15 --timeout=$(PYTEST_TIMEOUT) $(PYTEST_PARALLEL) tests/
+
+# The Rust gates, over every crate (the extension's build script asks for the venv's
+# Python; nothing is linked here).
+lint-rust: check-cargo deps
+	cargo fmt --all --check
+	PYO3_PYTHON=$(VPY) cargo clippy --workspace --all-targets -- -D warnings
+	PYO3_PYTHON=$(VPY) RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 
 # cargo-fuzz needs nightly Rust (libFuzzer, sanitizer flags): both are installed when
 # missing. Each target runs FUZZ_SECONDS from its committed seeds (fuzz/seeds/T, read
