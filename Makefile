@@ -7,6 +7,7 @@
 #   make test     cargo test + pytest (cargo test includes the fuzz_corpus tests: every fuzz
 #                 target's committed seeds, fuzz/seeds and crates/sdmac-frame/fuzz/seeds,
 #                 replayed on stable Rust through the target's own check, in seconds)
+#   make lint-py  ruff check and mypy --strict on python/sdmac (ruff on tests/ too); make test runs it
 #   make fuzz     the fuzzing campaign: cargo fuzz on nightly (both installed here if
 #                 missing), FUZZ_SECONDS (default 60) per target
 #   make demo     sdmac bench oneshot: the SDMAC paper's experiment on the emulated medium
@@ -39,7 +40,8 @@ STAMPS := .stamps
 
 APT_PACKAGES := python3-venv python3-dev tshark build-essential pkg-config
 PY_PACKAGES  := "maturin>=1.9,<2" "click>=8.1" "rich>=13" "numpy>=1.24" "matplotlib>=3.6" \
-                "pytest>=7" "pytest-timeout>=2" "pytest-xdist>=3" "hypothesis>=6" "libconf>=2"
+                "pytest>=7" "pytest-timeout>=2" "pytest-xdist>=3" "hypothesis>=6" "libconf>=2" \
+                "ruff>=0.5" "mypy>=1.8"
 # The Mininet-WiFi test and benchmark (testbed/mininet_wifi/): Debian's Mininet and the
 # Python packages Mininet-WiFi imports, for Debian's python3. (Mininet-WiFi itself is
 # not installed: the test runs it from the tree SDMAC_MININET_WIFI names.)
@@ -59,7 +61,7 @@ CARGO_FLAGS ?= --release
 # in .venv) and pytest tests it, so plain cargo leaves it out.
 CARGO_WS := --workspace --exclude sdmac-py
 
-.PHONY: all deps build test fuzz demo bench bench-mediumd bench-mediumd-uml bench-mininet-wifi vmtest uml clean distclean check-cargo
+.PHONY: all deps build lint-py test fuzz demo bench bench-mediumd bench-mediumd-uml bench-mininet-wifi vmtest uml clean distclean check-cargo
 
 all: build
 
@@ -129,6 +131,12 @@ build: deps
 uml: deps
 	bash testbed/build_uml.sh >/dev/null
 
+# The Python gates: ruff (python/pyproject.toml; tests/ruff.toml for the tests) and mypy
+# --strict on the package, typed against python/sdmac/_core.pyi. Neither needs the build.
+lint-py: deps
+	$(VENV)/bin/ruff check python/sdmac tests
+	$(VENV)/bin/mypy --config-file python/pyproject.toml python/sdmac
+
 # The test binaries are built with the test-ci profile (Cargo.toml: release without LTO
 # and debug info), which cuts their build from ~14 to ~3.5 min here; the binaries the
 # Python tests run are `make build`'s release ones.
@@ -143,7 +151,7 @@ PYTEST_TIMEOUT ?= 900
 PYTEST_WORKERS ?= 2
 PYTEST_PARALLEL = $(if $(filter-out 0 1,$(PYTEST_WORKERS)),-n $(PYTEST_WORKERS) --dist loadfile,)
 
-test: build uml
+test: build uml lint-py
 	cargo test --profile $(TEST_PROFILE) $(CARGO_WS)
 	SDMAC_STRICT_SKIPS=1 $(VENV)/bin/pytest -q -rs --durations=15 --timeout=$(PYTEST_TIMEOUT) $(PYTEST_PARALLEL) tests/
 
