@@ -7,8 +7,9 @@
 #   make test     cargo test + pytest (cargo test includes the fuzz_corpus tests: every fuzz
 #                 target's committed seeds, fuzz/seeds and crates/sdmac-frame/fuzz/seeds,
 #                 replayed on stable Rust through the target's own check, in seconds)
-#   make lint-rust  cargo fmt --check, clippy (warnings denied, every target), cargo doc
-#                 (warnings denied; every crate warns on missing docs); make test runs it
+#   make lint     the gates make test runs first: lint-rust (cargo fmt --check, clippy and
+#                 cargo doc with warnings denied; every crate warns on missing docs) and
+#                 lint-py (ruff check on python/sdmac and tests/, mypy --strict on python/sdmac)
 #   make fuzz     the fuzzing campaign: cargo fuzz on nightly (both installed here if
 #                 missing), FUZZ_SECONDS (default 60) per target
 #   make demo     sdmac bench oneshot: the SDMAC paper's experiment on the emulated medium
@@ -43,7 +44,8 @@ STAMPS := .stamps
 
 APT_PACKAGES := python3-venv python3-dev tshark build-essential pkg-config
 PY_PACKAGES  := "maturin>=1.9,<2" "click>=8.1" "rich>=13" "numpy>=1.24" "matplotlib>=3.6" \
-                "pytest>=7" "pytest-timeout>=2" "pytest-xdist>=3" "hypothesis>=6" "libconf>=2"
+                "pytest>=7" "pytest-timeout>=2" "pytest-xdist>=3" "hypothesis>=6" "libconf>=2" \
+                "ruff>=0.17,<0.18" "mypy>=2.4,<2.5"
 # The Mininet-WiFi test and benchmark (testbed/mininet_wifi/): Debian's Mininet and the
 # Python packages Mininet-WiFi imports, for Debian's python3. (Mininet-WiFi itself is
 # not installed: the test runs it from the tree SDMAC_MININET_WIFI names.)
@@ -63,7 +65,7 @@ CARGO_FLAGS ?= --release
 # in .venv) and pytest tests it, so plain cargo leaves it out.
 CARGO_WS := --workspace --exclude sdmac-py
 
-.PHONY: all deps build test lint-rust fuzz demo bench benchmarks-page bench-mediumd bench-mediumd-uml bench-mininet-wifi vmtest uml clean distclean check-cargo
+.PHONY: all deps build lint lint-rust lint-py test fuzz demo bench benchmarks-page bench-mediumd bench-mediumd-uml bench-mininet-wifi vmtest uml clean distclean check-cargo
 
 all: build
 
@@ -133,6 +135,12 @@ build: deps
 uml: deps
 	bash testbed/build_uml.sh >/dev/null
 
+# The Python gates: ruff (python/pyproject.toml; tests/ruff.toml for the tests) and mypy
+# --strict on the package, typed against python/sdmac/_core.pyi. Neither needs the build.
+lint-py: deps
+	$(VENV)/bin/ruff check python/sdmac tests
+	$(VENV)/bin/mypy --config-file python/pyproject.toml python/sdmac
+
 # The test binaries are built with the test-ci profile (Cargo.toml: release without LTO
 # and debug info), which cuts their build from ~14 to ~3.5 min here; the binaries the
 # Python tests run are `make build`'s release ones.
@@ -153,9 +161,11 @@ PYTEST_PARALLEL = $(if $(filter-out 0 1,$(PYTEST_WORKERS)),-n $(PYTEST_WORKERS) 
 # which is what to do while changing a parser.
 TEST_SEED ?= 1
 
-test: build uml
+test: build uml lint
 	$(if $(TEST_SEED),PROPTEST_RNG_SEED=$(TEST_SEED)) cargo test --profile $(TEST_PROFILE) $(CARGO_WS)
 	$(if $(TEST_SEED),SDMAC_TEST_SEED=$(TEST_SEED)) SDMAC_STRICT_SKIPS=1 $(VENV)/bin/pytest -q -rs --durations=15 --timeout=$(PYTEST_TIMEOUT) $(PYTEST_PARALLEL) tests/
+
+lint: lint-rust lint-py
 
 # The Rust gates, over every crate (the extension's build script asks for the venv's
 # Python; nothing is linked here).

@@ -14,6 +14,7 @@ import asyncio
 import re
 import time
 from contextlib import contextmanager
+from functools import partial
 from typing import Callable, Iterator, List, Tuple
 
 import pytest
@@ -439,7 +440,7 @@ def test_every_attribute_scope_and_writability():
                 assert sta.get(name, **kw) == v, name
             else:
                 # (a map cannot be passed as a value at all: use its text)
-                raises(ReadOnly, lambda: sta.set(name, str(v) if isinstance(v, dict) else v, **kw), name)
+                raises(ReadOnly, partial(sta.set, name, str(v) if isinstance(v, dict) else v, **kw), name)
 
 
 def test_adapter_read_only_values():

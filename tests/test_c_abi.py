@@ -92,7 +92,7 @@ def test_c_example_on_emu_prints_what_the_python_example_prints(shared_exe: Path
     py = run_example("--backend", "emu", "--count", "100")
     assert py.returncode == 0, py.stderr
     # Everything but the latency figure is the same, line by line.
-    strip = lambda s: [l for l in s.splitlines() if not l.startswith("latency median")]  # noqa: E731
+    strip = lambda s: [line for line in s.splitlines() if not line.startswith("latency median")]  # noqa: E731
     assert strip(c.stdout) == strip(py.stdout), (c.stdout, py.stdout)
     assert counts(c.stdout) == {"acked": 100, "ack_timeout": 0, "sent": 0, "dropped": 0, "no_report": 0}
     assert re.search(r"^latency median \(t9 - t1\): [0-9.]+ us$", c.stdout, re.M), c.stdout

@@ -2,7 +2,6 @@
 
 import sys
 
-import pytest
 from hypothesis import given, strategies as st
 
 from sdmac._overrides import apply_overrides, unshift_error

@@ -42,7 +42,7 @@ def test_table_printed_per_n(sweep):
     _, p = sweep
     lines = p.stdout.splitlines()
     assert "saturation" in lines[0] and "802.11a" in lines[0]
-    rows = [l.split() for l in lines if l.strip() and l.split()[0].isdigit()]
+    rows = [line.split() for line in lines if line.strip() and line.split()[0].isdigit()]
     assert [r[0] for r in rows] == ["1", "2"]
     # Stdout is not a terminal here: progress goes to stderr as plain lines, or not at all.
     assert "━" not in p.stderr

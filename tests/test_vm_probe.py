@@ -22,7 +22,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from pathlib import Path
 from typing import Any, Dict
 
 import pytest

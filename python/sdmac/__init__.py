@@ -16,6 +16,17 @@ builtin ``open``.)
 36.0
 """
 
-from ._core import BackendNotAvailable, OpenError, __version__, airtime_us, open, run_scenario, saturation, summary, version
+# ``open as open``: re-exported, though left out of ``__all__`` (see above).
+from ._core import (
+    BackendNotAvailable,
+    OpenError,
+    __version__,
+    airtime_us,
+    open as open,
+    run_scenario,
+    saturation,
+    summary,
+    version,
+)
 
 __all__ = ["BackendNotAvailable", "OpenError", "__version__", "airtime_us", "run_scenario", "saturation", "summary", "version"]

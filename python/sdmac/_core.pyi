@@ -1,22 +1,59 @@
-"""Type stubs of the Rust extension module."""
+"""Type stubs of the Rust extension module (crates/sdmac-py).
+
+Every public name of ``sdmac._core`` is typed here, classes with all their methods
+and properties; tests/test_core_stubs.py checks the two against each other.
+"""
 
 import os
-from typing import Callable, Optional, Sequence, Union
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, TypedDict
+
+from typing_extensions import Self, TypeAlias
 
 __version__: str
 
-#: ``progress(simulated_s, total_s, events)``; return ``False`` to stop the run.
-ProgressCallback = Callable[[float, float, int], Optional[bool]]
+_PathLike: TypeAlias = str | os.PathLike[str]
+#: ``progress(simulated_s, total_s, events)``; a falsy return other than ``None``
+#: (e.g. ``False``) stops the run.
+_ProgressCallback: TypeAlias = Callable[[float, float, int], object]
+#: ``progress(done, total)`` of :func:`bench_oneshot`.
+_CountCallback: TypeAlias = Callable[[int, int], object]
+#: A rate series: ``"54x1,24x2"`` or ``[("54", 1), ("24", 2)]`` (rate, tries).
+_Rates: TypeAlias = str | Sequence[tuple[str | float, int]]
+#: A value :meth:`Interface.set` takes (a list or tuple is a rate series).
+_SetValue: TypeAlias = bool | int | float | str | Sequence[tuple[str | float, int]]
 
-def version() -> str: ...
+_Summary = TypedDict(
+    "_Summary",
+    {
+        "count": int,
+        "mean": float,
+        "sd": float,
+        "min": float,
+        "p99": float,
+        "p99.9": float,
+        "p99.99": float,
+        "max": float,
+        "ci95": tuple[float, float],
+    },
+)
+
+# ------------------------------------------------------------------- functions
+
+def version() -> str:
+    """The version of the sdmac crates this module was built from."""
+
 def run_scenario(
     text: str,
     name: str = "scenario",
-    pcap: Optional[Union[str, "os.PathLike[str]"]] = None,
-    progress: Optional[ProgressCallback] = None,
+    pcap: _PathLike | None = None,
+    progress: _ProgressCallback | None = None,
     progress_step_s: float = 0.1,
     threads: bool = False,
-) -> str: ...
+) -> str:
+    """Runs a TOML scenario and returns the results as JSON text; ValueError for a
+    bad scenario (``name:line: ...``), OSError when the pcap cannot be written."""
+
 def saturation(
     standard: str = "802.11a",
     rate: str = "54",
@@ -24,17 +61,237 @@ def saturation(
     stations: Sequence[int] = (1, 2, 5, 10, 20, 50),
     duration: float = 10.0,
     seed: int = 1,
-    progress: Optional[ProgressCallback] = None,
-) -> str: ...
-def airtime_us(standard: str, rate: str, length: int, short_preamble: bool = False) -> float: ...
+    progress: _ProgressCallback | None = None,
+) -> str:
+    """Sweeps the number of saturated stations; returns ``{"results": [...]}`` as JSON text."""
 
-class SdmacError(Exception): ...
+def airtime_us(standard: str, rate: str, length: int, short_preamble: bool = False) -> float:
+    """Airtime (µs) of a PSDU of `length` bytes sent at `rate` on `standard`."""
+
+def summary(samples: Sequence[float]) -> _Summary | None:
+    """count, mean, sd, min, p99, p99.9, p99.99, max and ci95 of `samples`; None for none."""
+
+def bench_oneshot(
+    *,
+    backend: str = "emu",
+    dst: str | None = None,
+    mode: str = "beacon",
+    count: int = 500,
+    payload: int = 50,
+    rate: str = "54",
+    ac: str = "BE",
+    loss_data: float | None = None,
+    loss_ack: float | None = None,
+    snr_data: float | None = None,
+    snr_ack: float | None = None,
+    ack_preamble_share: float = 0.5,
+    ack_timeout_us: float | None = None,
+    basic_rates: Sequence[float] = (6.0,),
+    beacon_interval_tu: int = 50,
+    twait_ms: float = 20.0,
+    gap_us: float = 250.0,
+    distance_m: float = 10.0,
+    seed: int = 1,
+    device_wait: str = "spin",
+    device_req_us: str = "0",
+    device_con_us: str = "0",
+    progress: _CountCallback | None = None,
+) -> tuple[str, dict[str, list[Any]]]:
+    """Confirmed one-shots on `backend`; returns ``(report_json, samples)``, the samples
+    as columns (id, set, status, cause, attempts and each component in µs). `mode` is
+    "beacon" or "back-to-back", `device_wait` "spin" or "park"."""
+
+def open(name: str) -> Interface:
+    """Opens a backend by name ("emu", "emu:SCENARIO.toml[#STATION]", "hwsim:IFACE",
+    "linux:IFACE") and returns its Interface."""
+
+# ------------------------------------------------------------------- errors
+
+class SdmacError(Exception):
+    """Base class of the errors of the SDMAC primitives."""
+
+class QueueFull(SdmacError): ...
+class ConfirmationBacklog(SdmacError): ...
+class TooLong(SdmacError): ...
+class MalformedFrame(SdmacError): ...
+class InvalidId(SdmacError): ...
+class InvalidRequest(SdmacError): ...
+class UnknownAttribute(SdmacError): ...
+class WrongScope(SdmacError): ...
+class ReadOnly(SdmacError): ...
+class InvalidValue(SdmacError): ...
+class NoSuchPacket(SdmacError): ...
+class PacketOnAir(SdmacError): ...
+class Closed(SdmacError): ...
+class Unsupported(SdmacError): ...
 class OpenError(SdmacError): ...
 class BackendNotAvailable(OpenError): ...
 
-def open(name: str) -> "Interface":
-    """Opens a backend by name ("emu", "emu:SCENARIO.toml[#STATION]", "hwsim:IFACE",
-    "linux:IFACE") and returns its Interface."""
-    ...
+# ------------------------------------------------------------------- primitives
 
-class Interface: ...
+class Confirmation:
+    """The confirmation of one ``data_req``."""
+
+    @property
+    def id(self) -> int:
+        """The caller's id."""
+    @property
+    def status(self) -> str:
+        """"acked", "ack_timeout", "sent", "no_report" or "dropped"."""
+    @property
+    def reason(self) -> str | None:
+        """Why it was dropped ("cancelled", "duplicate_id", "refused", "closed"), else None."""
+    @property
+    def ac(self) -> Literal["BK", "BE", "VI", "VO"]: ...
+    @property
+    def attempts(self) -> int: ...
+    @property
+    def rates(self) -> list[tuple[str, int]]:
+        """[(rate, attempts)] actually used."""
+    @property
+    def length(self) -> int:
+        """MPDU length on air (bytes, with FCS)."""
+    @property
+    def set(self) -> str:
+        """The outcome set from the truth on air: "A", "LD", "LA", "NOACK", "DROP"."""
+    @property
+    def cause(self) -> str | None:
+        """Why the last attempt failed (truth on air), e.g. "link_error_prob", "none"."""
+    @property
+    def delivered(self) -> bool | None:
+        """Did the destination receive the DATA frame (truth on air)?"""
+    @property
+    def timestamps(self) -> dict[str, int | None]:
+        """t1 ... t9 (ns, CLOCK_MONOTONIC); None when not recorded."""
+    @property
+    def components(self) -> dict[str, float] | None:
+        """Latency components (µs): Tsw_req, Thw, Tca, Ttoa, Tsw_con, TSDMAC, Tpath."""
+
+class Indication:
+    """A received frame."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def kind(self) -> Literal["data", "management"]: ...
+    @property
+    def src(self) -> str: ...
+    @property
+    def dst(self) -> str: ...
+    @property
+    def ac(self) -> Literal["BK", "BE", "VI", "VO"]: ...
+    @property
+    def frame(self) -> bytes:
+        """The whole frame (MAC header onwards, no FCS)."""
+    @property
+    def payload(self) -> bytes:
+        """The payload (after the header and LLC/SNAP)."""
+    @property
+    def signal_dbm(self) -> float: ...
+    @property
+    def snr_db(self) -> float: ...
+    @property
+    def rate(self) -> str: ...
+    @property
+    def t_start(self) -> int: ...
+    @property
+    def t_end(self) -> int: ...
+    @property
+    def t_published(self) -> int: ...
+    @property
+    def t_returned(self) -> int: ...
+
+class Beacon:
+    """A beacon heard."""
+
+    @property
+    def bssid(self) -> str: ...
+    @property
+    def seq(self) -> int:
+        """Counts beacons heard on this interface, from 1."""
+    @property
+    def t_start(self) -> int: ...
+    @property
+    def t_end(self) -> int: ...
+    @property
+    def t_published(self) -> int: ...
+    @property
+    def signal_dbm(self) -> float: ...
+
+class Interface:
+    """One interface: the SDMAC primitives, on any backend. Use it from one thread at a time."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def address(self) -> str: ...
+    def data_req(
+        self,
+        id: int,
+        payload: bytes | None = None,
+        *,
+        frame: bytes | None = None,
+        ac: str = "BE",
+        dst: str | None = None,
+        rates: _Rates | None = None,
+        no_ack: bool = False,
+        timestamps: bool = True,
+        t1: int | None = None,
+    ) -> None:
+        """DATA_req: queue one packet (`payload`, or a whole MPDU as `frame`)."""
+    def data_con(self, timeout: float | None = None) -> Confirmation | None:
+        """DATA_con: the next confirmation; None on timeout (0 = do not wait, None = forever)."""
+    def data_ind(self, timeout: float | None = None) -> Indication | None:
+        """DATA_ind: the next received frame, or None on timeout."""
+    def beacon_ind(self, timeout: float | None = None) -> Beacon | None:
+        """beacon_ind: the next beacon heard, or None on timeout."""
+    def set(self, name: str, value: _SetValue, *, ac: str | None = None, id: int | None = None) -> None:
+        """DATA_set: an attribute of the adapter, of a queue (`ac=`) or of a packet (`id=`)."""
+    def get(self, name: str, *, ac: str | None = None, id: int | None = None) -> Any:
+        """DATA_get: an int, float, bool, str (addresses, rate series, text) or dict."""
+    def cancel(self, id: int) -> bool:
+        """Cancels a packet still queued: True if it was, False if on air or done."""
+    def queue_len(self, ac: str = "BE") -> int: ...
+    def unconfirmed(self) -> int: ...
+    def fileno(self) -> int:
+        """An eventfd that becomes readable when something arrives (for asyncio)."""
+    def clear_event(self) -> None: ...
+
+class Session:
+    """An emulated medium running on the wall clock, with interfaces."""
+
+    @staticmethod
+    def paper(
+        *,
+        loss_data: float | None = None,
+        loss_ack: float | None = None,
+        snr_data: float | None = None,
+        snr_ack: float | None = None,
+        ack_preamble_share: float = 0.5,
+        ack_timeout_us: float | None = None,
+        basic_rates: Sequence[float] = (6.0,),
+        beacon_interval_tu: int = 50,
+        distance_m: float = 10.0,
+        seed: int = 1,
+        device_wait: str = "park",
+        device_req_us: str = "0",
+        device_con_us: str = "0",
+    ) -> Session:
+        """The SDMAC paper's testbed: an AP "ap" and a station "sta"."""
+    @staticmethod
+    def from_scenario(
+        text: str,
+        interfaces: Sequence[str],
+        *,
+        name: str = "scenario",
+        device_wait: str = "park",
+        seed: int = 1,
+    ) -> Session:
+        """A session on a TOML scenario's first medium, one interface per station named."""
+    def names(self) -> list[str]: ...
+    def interface(self, name: str) -> Interface:
+        """Takes the interface `name` (each can be taken once)."""
+    def close(self) -> None:
+        """Stops the device: requests still queued are confirmed as dropped ("closed")."""
+    def __enter__(self) -> Self: ...
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> Literal[False]: ...

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Dict, Optional, Tuple, Union
+from typing import Union
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -31,7 +31,7 @@ def _toml_value(v: Value) -> str:
     return str(v)
 
 
-def apply_overrides(text: str, overrides: Dict[str, Optional[Value]]) -> Tuple[str, int]:
+def apply_overrides(text: str, overrides: dict[str, Value | None]) -> tuple[str, int]:
     """Returns ``(new_text, line_shift)`` with every non-None override applied.
 
     A text that is not valid TOML is returned unchanged, so that the simulator
@@ -46,7 +46,7 @@ def apply_overrides(text: str, overrides: Dict[str, Optional[Value]]) -> Tuple[s
         return text, 0
 
     lines = text.splitlines(keepends=True)
-    top_end = next((i for i, l in enumerate(lines) if _TABLE_HEADER.match(l)), len(lines))
+    top_end = next((i for i, line in enumerate(lines) if _TABLE_HEADER.match(line)), len(lines))
     prepend = []
     for key, value in wanted.items():
         pattern = re.compile(rf"^(\s*){re.escape(key)}\s*=")
@@ -76,7 +76,7 @@ def unshift_error(message: str, name: str, line_shift: int) -> str:
         return message
     prefix = re.escape(name)
 
-    def fix(m: "re.Match[str]") -> str:
+    def fix(m: re.Match[str]) -> str:
         line = int(m.group(1)) - line_shift
         return f"{name}:{line}:" if line >= 1 else f"{name}:"
 

@@ -12,18 +12,27 @@ import json
 import os
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any
 
 import click
 from rich import box
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    Progress,
+    TaskID,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from . import _core
-from .analysis import bianchi
 from ._overrides import apply_overrides, unshift_error
+from .analysis import bianchi
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 PLAIN_PROGRESS_EVERY_S = 2.0
@@ -72,7 +81,7 @@ class ProgressReporter:
     stderr at most every 2 s) or ``"off"``.
     """
 
-    def __init__(self, label: str, quiet: bool, console: Optional[Console] = None) -> None:
+    def __init__(self, label: str, quiet: bool, console: Console | None = None) -> None:
         self.console = console or _stderr_console()
         self.label = label
         if quiet:
@@ -81,12 +90,12 @@ class ProgressReporter:
             self.mode = "bar"
         else:
             self.mode = "plain"
-        self._progress: Optional[Progress] = None
-        self._task = None
+        self._progress: Progress | None = None
+        self._task: TaskID | None = None
         self._start = 0.0
         self._last_plain = 0.0
 
-    def __enter__(self) -> "ProgressReporter":
+    def __enter__(self) -> ProgressReporter:
         self._start = time.monotonic()
         self._last_plain = self._start
         if self.mode == "bar":
@@ -113,7 +122,7 @@ class ProgressReporter:
     def __call__(self, sim_s: float, total_s: float, events: int) -> None:
         now = time.monotonic()
         elapsed = max(now - self._start, 1e-9)
-        if self.mode == "bar" and self._progress is not None:
+        if self.mode == "bar" and self._progress is not None and self._task is not None:
             self._progress.update(
                 self._task,
                 completed=sim_s,
@@ -134,7 +143,7 @@ class ProgressReporter:
         return None
 
 
-def print_scenario_results(res: Dict[str, Any], console: Console) -> None:
+def print_scenario_results(res: dict[str, Any], console: Console) -> None:
     title = res.get("scenario") or "scenario"
     # No vertical rules, so that the ten columns fit in 80.
     st = Table(title=f"{title}: stations", title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1), collapse_padding=True, pad_edge=False)
@@ -211,14 +220,14 @@ SATURATION_COLUMNS = (
 )
 
 
-def _saturation_title(params: Dict[str, Any]) -> str:
+def _saturation_title(params: dict[str, Any]) -> str:
     return (
         f"saturation: {params['standard']} at {params['rate']} Mb/s, {params['payload']} B payload, "
         f"{params['duration_s']:g} s per point, seed {params['seed']}"
     )
 
 
-def _bianchi(r: Dict[str, Any], params: Dict[str, Any]) -> Tuple[Optional[float], Optional[float]]:
+def _bianchi(r: dict[str, Any], params: dict[str, Any]) -> tuple[float | None, float | None]:
     """Bianchi's model for this point, from the timing the simulator used."""
     timing = params.get("timing")
     if not timing or not r.get("stations"):
@@ -226,7 +235,7 @@ def _bianchi(r: Dict[str, Any], params: Dict[str, Any]) -> Tuple[Optional[float]
     return bianchi.throughput_mbps(int(r["stations"]), bianchi.Timing.from_json(timing), int(params["payload"]))
 
 
-def _saturation_row_table(r: Dict[str, Any], header: bool, params: Optional[Dict[str, Any]] = None) -> Table:
+def _saturation_row_table(r: dict[str, Any], header: bool, params: dict[str, Any] | None = None) -> Table:
     """One row of the sweep's table, printed as soon as its n is done; rows line up."""
     t = Table(show_header=header, box=None, pad_edge=False, header_style="bold")
     for col, width in SATURATION_COLUMNS:
@@ -263,7 +272,7 @@ class SimGroup(click.Group):
 
     default_command = "run"
 
-    def parse_args(self, ctx: click.Context, args: List[str]) -> List[str]:
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if args and args[0] not in self.commands and args[0] not in ctx.help_option_names:
             args = [self.default_command, *args]
         return super().parse_args(ctx, args)
@@ -308,10 +317,10 @@ def sim() -> None:
 @click.option("-q", "--quiet", is_flag=True, help="No progress and no tables (errors still go to stderr).")
 def sim_run(
     scenario: Path,
-    json_path: Optional[Path],
-    pcap_path: Optional[Path],
-    seed: Optional[int],
-    duration: Optional[float],
+    json_path: Path | None,
+    pcap_path: Path | None,
+    seed: int | None,
+    duration: float | None,
     threads: bool,
     quiet: bool,
 ) -> None:
@@ -346,7 +355,7 @@ def sim_run(
         print_scenario_results(json.loads(out), _stdout_console())
 
 
-def _parse_stations(ctx: click.Context, param: click.Parameter, value: str) -> List[int]:
+def _parse_stations(ctx: click.Context, param: click.Parameter, value: str) -> list[int]:
     try:
         ns = [int(x) for x in value.replace(" ", "").split(",") if x]
     except ValueError:
@@ -372,13 +381,13 @@ def sim_saturation(
     stations: Sequence[int],
     duration: float,
     seed: int,
-    json_path: Optional[Path],
+    json_path: Path | None,
     quiet: bool,
 ) -> None:
     """Sweep the number of saturated stations sending to one AP (DCF, basic access)."""
     console = _stdout_console()
-    params: Dict[str, Any] = {}
-    results: List[Dict[str, Any]] = []
+    params: dict[str, Any] = {}
+    results: list[dict[str, Any]] = []
     for n in stations:
         with ProgressReporter(f"n={n}", quiet) as progress:
             try:
@@ -404,7 +413,7 @@ from .cli_probe import probe as _probe  # noqa: E402
 sdmac.add_command(_probe)
 
 
-def main(argv: Optional[Sequence[str]] = None) -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``sdmac`` console script."""
     try:
         rv = sdmac.main(args=list(argv) if argv is not None else None, prog_name="sdmac", standalone_mode=False)

@@ -13,8 +13,9 @@ import json
 import math
 import os
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Dict, Mapping, Optional
+from typing import Any
 
 import click
 from rich.console import Console
@@ -38,12 +39,12 @@ class CountProgress:
         self.total = total
         self.mode = "off" if quiet else ("bar" if self.console.is_terminal else "plain")
         self.label = label
-        self._bar: Optional[Progress] = None
+        self._bar: Progress | None = None
         self._task: Any = None
         self._last = 0.0
         self._start = 0.0
 
-    def __enter__(self) -> "CountProgress":
+    def __enter__(self) -> CountProgress:
         self._start = self._last = time.monotonic()
         if self.mode == "bar":
             self._bar = Progress(
@@ -118,8 +119,8 @@ def _print_shares(cfg: Mapping[str, Any], sets: Mapping[str, Any], console: Cons
     console.print(f"LA share of delivered: {_binomial_ci(la, n - ld)}" + (f"  (configured {cfg['loss_ack']})" if cfg.get("loss_ack") is not None else ""))
     if n < 10_000:
         console.print(
-            f"note: with n samples a percentile above 1 - 1/n is the max; p99.99 needs n >= 10000 "
-            f"(e.g. --mode back-to-back --count 100000, about 30 s)"
+            "note: with n samples a percentile above 1 - 1/n is the max; p99.99 needs n >= 10000 "
+            "(e.g. --mode back-to-back --count 100000, about 30 s)"
         )
 
 
@@ -164,17 +165,17 @@ TESTBED_OPTIONS = ("loss_data", "loss_ack", "snr_data", "snr_ack", "ack_preamble
 def oneshot(
     ctx: click.Context,
     backend: str,
-    dst: Optional[str],
+    dst: str | None,
     mode: str,
     count: int,
     payload: int,
     rate: str,
     loss_data: float,
     loss_ack: float,
-    snr_data: Optional[float],
-    snr_ack: Optional[float],
+    snr_data: float | None,
+    snr_ack: float | None,
     ack_preamble_share: float,
-    ack_timeout_us: Optional[float],
+    ack_timeout_us: float | None,
     basic_rates: str,
     beacon_interval_tu: int,
     twait_ms: float,
@@ -182,9 +183,9 @@ def oneshot(
     device_lat: str,
     device_wait: str,
     seed: int,
-    json_path: Optional[Path],
-    csv_path: Optional[Path],
-    plot_path: Optional[Path],
+    json_path: Path | None,
+    csv_path: Path | None,
+    plot_path: Path | None,
     quiet: bool,
 ) -> None:
     """Confirmed one-shot transmissions (the SDMAC paper's Table V), on the emulated testbed or any backend."""
@@ -200,7 +201,7 @@ def oneshot(
     parts = device_lat.split(",")
     if len(parts) != 2:
         raise click.BadParameter("give REQ,CON (µs), e.g. 0,0 or 2-4,15-25", param_hint="--device-latency")
-    args: Dict[str, Any] = dict(
+    args: dict[str, Any] = dict(
         backend=backend,
         dst=dst,
         mode=mode,

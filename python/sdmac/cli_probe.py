@@ -13,7 +13,7 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any
 
 import click
 from rich.console import Console
@@ -47,9 +47,9 @@ def probe_binary() -> Path:
     raise click.ClickException(f"sdmac-probe is not built ({built} is missing): run `make build` (or cargo build --release -p sdmac-probe)")
 
 
-def run_probe(iface: str, peer: Optional[str], channel: Optional[int], wait_ms: Optional[int]) -> Dict[str, Any]:
+def run_probe(iface: str, peer: str | None, channel: int | None, wait_ms: int | None) -> dict[str, Any]:
     """Runs the binary; returns its report, or raises ClickException with its error."""
-    cmd: List[str] = [str(probe_binary()), iface]
+    cmd: list[str] = [str(probe_binary()), iface]
     if peer:
         cmd += ["--peer", peer]
     if channel:
@@ -72,7 +72,7 @@ def run_probe(iface: str, peer: Optional[str], channel: Optional[int], wait_ms: 
     return out
 
 
-def report_table(rep: Dict[str, Any]) -> Table:
+def report_table(rep: dict[str, Any]) -> Table:
     """The matrix as a rich table: item, verdict, what was sent, what came back."""
     where = f"{rep['interface']} ({rep['phy']})"
     if rep.get("freq_mhz"):
@@ -94,7 +94,7 @@ def report_table(rep: Dict[str, Any]) -> Table:
 @click.option("--peer", metavar="MAC", help="An address that acknowledges on the channel (a station or AP): tests the ACK report.")
 @click.option("--channel", type=click.IntRange(1), metavar="MHZ", help="Probe on this channel (default 2412 MHz, or the radio's first channel).")
 @click.option("--wait-ms", type=click.IntRange(1), help="How long to wait for each TX-status echo (default 1000).")
-def probe(iface: str, as_json: bool, peer: Optional[str], channel: Optional[int], wait_ms: Optional[int]) -> None:
+def probe(iface: str, as_json: bool, peer: str | None, channel: int | None, wait_ms: int | None) -> None:
     """Try, on IFACE's radio, the per-frame control sdmac's linux backend uses.
 
     Creates a monitor interface (removed again on every path), injects frames and

@@ -19,7 +19,8 @@ arrives. Errors are subclasses of ``SdmacError``.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import TypeVar
 
 from ._core import (  # noqa: F401  (re-exported)
     BackendNotAvailable,
@@ -55,7 +56,16 @@ __all__ = [
 ]
 
 
-async def _wait_for(iface: Interface, poll: Callable[[], Any], timeout: Optional[float]) -> Any:
+_T = TypeVar("_T")
+
+
+def _wake(fut: asyncio.Future[None]) -> None:
+    """The eventfd's reader callback: ends the wait on `fut` (once)."""
+    if not fut.done():
+        fut.set_result(None)
+
+
+async def _wait_for(iface: Interface, poll: Callable[[], _T | None], timeout: float | None) -> _T | None:
     """Polls without blocking; between polls, waits for the interface's eventfd."""
     loop = asyncio.get_running_loop()
     fd = iface.fileno()
@@ -64,13 +74,8 @@ async def _wait_for(iface: Interface, poll: Callable[[], Any], timeout: Optional
         got = poll()
         if got is not None:
             return got
-        fut: asyncio.Future = loop.create_future()
-
-        def ready() -> None:
-            if not fut.done():
-                fut.set_result(None)
-
-        loop.add_reader(fd, ready)
+        fut: asyncio.Future[None] = loop.create_future()
+        loop.add_reader(fd, _wake, fut)
         try:
             # Re-check after arming: something may have arrived in between.
             got = poll()
@@ -88,16 +93,16 @@ async def _wait_for(iface: Interface, poll: Callable[[], Any], timeout: Optional
             iface.clear_event()
 
 
-async def data_con_async(iface: Interface, timeout: Optional[float] = None) -> Optional[Confirmation]:
+async def data_con_async(iface: Interface, timeout: float | None = None) -> Confirmation | None:
     """The next confirmation, awaited without blocking the event loop."""
     return await _wait_for(iface, lambda: iface.data_con(timeout=0), timeout)
 
 
-async def data_ind_async(iface: Interface, timeout: Optional[float] = None) -> Optional[Indication]:
+async def data_ind_async(iface: Interface, timeout: float | None = None) -> Indication | None:
     """The next received frame, awaited without blocking the event loop."""
     return await _wait_for(iface, lambda: iface.data_ind(timeout=0), timeout)
 
 
-async def beacon_ind_async(iface: Interface, timeout: Optional[float] = None) -> Optional[Beacon]:
+async def beacon_ind_async(iface: Interface, timeout: float | None = None) -> Beacon | None:
     """The next beacon, awaited without blocking the event loop."""
     return await _wait_for(iface, lambda: iface.beacon_ind(timeout=0), timeout)

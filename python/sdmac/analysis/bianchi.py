@@ -8,7 +8,9 @@ solved as a fixed point. Basic access, no retry limit, collision time = DATA + D
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 
 def tau_of_p(p: float, w: int, m: int) -> float:
@@ -45,7 +47,7 @@ class Timing:
     cw_max: int
 
     @classmethod
-    def from_json(cls, t: dict) -> "Timing":
+    def from_json(cls, t: Mapping[str, Any]) -> Timing:
         return cls(t["slot_us"], t["sifs_us"], t["difs_us"], t["data_us"], t["ack_us"], t["cw_min"], t["cw_max"])
 
 

@@ -32,8 +32,9 @@ import csv
 import json
 import math
 import os
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Union
 
 from rich.console import Console
 from rich.table import Table
@@ -41,18 +42,18 @@ from rich.table import Table
 PathLike = Union[str, "os.PathLike[str]"]
 
 #: Outcome sets, in report order, with their descriptions.
-SETS: Tuple[str, ...] = ("A", "LD", "LA")
-SET_DESCRIPTIONS: Dict[str, str] = {
+SETS: tuple[str, ...] = ("A", "LD", "LA")
+SET_DESCRIPTIONS: dict[str, str] = {
     "A": "acked",
     "LD": "DATA lost",
     "LA": "DATA delivered, ACK lost",
 }
 #: Latency components (µs), in report order.
-COMPONENTS: Tuple[str, ...] = ("Tsw_req", "Thw", "Tca", "Ttoa", "Tsw_con", "TSDMAC", "Tpath")
+COMPONENTS: tuple[str, ...] = ("Tsw_req", "Thw", "Tca", "Ttoa", "Tsw_con", "TSDMAC", "Tpath")
 #: Statistics of a component, in column order (keys of the result contract).
-STATS: Tuple[str, ...] = ("mean", "sd", "min", "p99", "p99.9", "p99.99", "max")
+STATS: tuple[str, ...] = ("mean", "sd", "min", "p99", "p99.9", "p99.99", "max")
 #: Components drawn by :func:`plot_ccdf` by default.
-CCDF_COMPONENTS: Tuple[str, ...] = ("Tsw_req", "Tsw_con", "TSDMAC", "Tpath", "Ttoa")
+CCDF_COMPONENTS: tuple[str, ...] = ("Tsw_req", "Tsw_con", "TSDMAC", "Tpath", "Ttoa")
 
 CI_HEADER = "95 % CI of mean"
 MISSING = "-"
@@ -85,12 +86,12 @@ def set_title(name: str, count: int) -> str:
     return f"{name} — {desc} (n = {count})" if desc else f"{name} (n = {count})"
 
 
-def _ordered_sets(sets: Mapping[str, Any]) -> List[str]:
+def _ordered_sets(sets: Mapping[str, Any]) -> list[str]:
     """A, LD, LA first, then any other set in its order of appearance."""
     return [s for s in SETS if s in sets] + [s for s in sets if s not in SETS]
 
 
-def _ordered_components(names: Iterable[str]) -> List[str]:
+def _ordered_components(names: Iterable[str]) -> list[str]:
     """All of COMPONENTS (a missing one shows as a row of "-"), then the others."""
     return list(COMPONENTS) + [c for c in names if c not in COMPONENTS]
 
@@ -164,7 +165,7 @@ def _strict(v: Any) -> Any:
     return v
 
 
-def sample_columns(samples: Mapping[str, Sequence[Any]]) -> List[str]:
+def sample_columns(samples: Mapping[str, Sequence[Any]]) -> list[str]:
     """Column order of the CSV: id, set, the components in report order, then the
     other columns in their order in `samples`."""
     first = [c for c in ("id", "set") if c in samples]
@@ -201,7 +202,7 @@ def write_csv(samples: Mapping[str, Sequence[Any]], path: PathLike) -> None:
             w.writerow([_cell(col[i]) for col in cols])
 
 
-def _parse_column(name: str, cells: List[str]) -> List[Any]:
+def _parse_column(name: str, cells: list[str]) -> list[Any]:
     """Cells of one CSV column as Python values: empty -> None; then, judged on the
     non-empty cells, ints, floats, booleans ("True"/"False") or strings. The set
     column stays text; component columns are always floats."""
@@ -209,7 +210,7 @@ def _parse_column(name: str, cells: List[str]) -> List[Any]:
         return list(cells)
     present = [c for c in cells if c != ""]
 
-    def convert(kind: Any) -> Optional[List[Any]]:
+    def convert(kind: Any) -> list[Any] | None:
         try:
             return [None if c == "" else kind(c) for c in cells]
         except ValueError:
@@ -229,7 +230,7 @@ def _parse_column(name: str, cells: List[str]) -> List[Any]:
     return list(cells)
 
 
-def load_samples_csv(path: PathLike) -> Dict[str, List[Any]]:
+def load_samples_csv(path: PathLike) -> dict[str, list[Any]]:
     """Reads a CSV written by :func:`write_csv` back into per-sample columns (the
     inverse of :func:`write_csv`, columns in file order)."""
     with open(path, newline="", encoding="utf-8") as f:
@@ -248,7 +249,7 @@ def load_samples_csv(path: PathLike) -> Dict[str, List[Any]]:
 # --------------------------------------------------------------------------- CCDF
 
 
-def ccdf_points(values: Iterable[float]) -> Tuple[List[float], List[float]]:
+def ccdf_points(values: Iterable[float]) -> tuple[list[float], list[float]]:
     """The empirical CCDF P(X > x) of the finite `values` as the vertices of a step
     line drawn with ``where="post"``: it starts at (min, 1), drops at every distinct
     value and ends at the max; the final drop to 0 (invisible on a log axis) is left
@@ -257,8 +258,8 @@ def ccdf_points(values: Iterable[float]) -> Tuple[List[float], List[float]]:
     n = len(xs)
     if n == 0:
         return [], []
-    px: List[float] = [xs[0]]
-    py: List[float] = [1.0]
+    px: list[float] = [xs[0]]
+    py: list[float] = [1.0]
     i = 0
     while i < n:
         j = i
@@ -275,8 +276,8 @@ def ccdf_points(values: Iterable[float]) -> Tuple[List[float], List[float]]:
     return px, py
 
 
-def _values_by_set(samples: Mapping[str, Sequence[Any]], component: str) -> Dict[str, List[float]]:
-    out: Dict[str, List[float]] = {s: [] for s in SETS}
+def _values_by_set(samples: Mapping[str, Sequence[Any]], component: str) -> dict[str, list[float]]:
+    out: dict[str, list[float]] = {s: [] for s in SETS}
     sets = samples.get("set") or []
     col = samples.get(component) or []
     for s, v in zip(sets, col):
@@ -351,7 +352,7 @@ def plot_ccdf(
 # --------------------------------------------------------------------------- command line
 
 
-def main(argv: Optional[Sequence[str]] = None) -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     """``python -m sdmac.analysis.oneshot_report RESULT.json [--samples CSV] [--ccdf PNG]``."""
     import click
 
@@ -361,7 +362,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
                   help="Per-sample CSV (from write_csv) to draw the CCDF from.")
     @click.option("--ccdf", "ccdf_png", type=click.Path(dir_okay=False, path_type=Path),
                   help="Write the CCDF plot of the samples to this PNG.")
-    def cli(result_json: Path, samples_csv: Optional[Path], ccdf_png: Optional[Path]) -> None:
+    def cli(result_json: Path, samples_csv: Path | None, ccdf_png: Path | None) -> None:
         """Prints the Table V report of a saved one-shot run."""
         console = Console(soft_wrap=False, highlight=False)
         render_table(json.loads(result_json.read_text(encoding="utf-8")), console)
