@@ -12,6 +12,8 @@
 //! ([`DeviceWait::Spin`]); with [`DeviceWait::Park`] a request that finds the device
 //! parked costs one `futex` wake-up, which the timestamps show.
 
+#![warn(missing_docs)]
+
 mod channel;
 mod device;
 mod frame;

@@ -9,6 +9,8 @@
 //! reads a clock: a [`clock`] drives it, as fast as possible (virtual time) or paced to
 //! `CLOCK_MONOTONIC` (wall-clock time). Same seed and inputs, same results, bit for bit.
 
+#![warn(missing_docs)]
+
 pub mod clock;
 pub mod config;
 pub mod event;

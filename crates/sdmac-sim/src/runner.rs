@@ -122,7 +122,10 @@ fn dcf_aifsn(file: &str, phy: &Phy, p: &RawPhy) -> Result<u8, SimError> {
     let Some(difs) = p.difs_us else { return Ok(2) };
     let difs_ns = (difs * 1000.0).round() as u64;
     let over = difs_ns.checked_sub(phy.sifs_ns).unwrap_or(u64::MAX);
-    if over == u64::MAX || over % phy.slot_ns != 0 || over / phy.slot_ns > 255 {
+    // `%`, not `is_multiple_of`: the workspace's minimum Rust (1.75) predates it.
+    #[allow(clippy::manual_is_multiple_of)]
+    let whole_slots = over % phy.slot_ns == 0;
+    if over == u64::MAX || !whole_slots || over / phy.slot_ns > 255 {
         return Err(SimError::at(
             file,
             None,
@@ -355,10 +358,8 @@ pub fn run<'a>(
         progress(&Progress { simulated_ns: total, total_ns: total, events: events_total });
     } else {
         for (mi, b) in built.iter_mut().enumerate() {
-            let mut cap_fn = capture.as_mut().map(|c| {
-                let f = move |r: &sdmac_medium::AirRecord| c.record(mi, r);
-                f
-            });
+            let mut cap_fn =
+                capture.as_mut().map(|c| move |r: &sdmac_medium::AirRecord| c.record(mi, r));
             let mut sink = StatsSink {
                 stations: vec![StationStats::default(); b.stations.len()],
                 warmup: s.warmup_ns,
