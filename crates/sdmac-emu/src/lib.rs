@@ -21,7 +21,9 @@ mod iface;
 mod profile;
 mod session;
 pub mod setup;
+mod wait;
 
 pub use iface::EmuIface;
 pub use profile::{DeviceProfile, Latency};
-pub use session::{DeviceWait, EmuOptions, EmuSession, SessionError};
+pub use session::{EmuOptions, EmuSession, SessionError};
+pub use wait::DeviceWait;
