@@ -17,7 +17,7 @@ use sdmac_api::{
 use sdmac_frame::MacAddress;
 use sdmac_medium::{
     Ac, Cause, Dest, EdcaParams, FrameKind, Medium, Outcome, RxIndication, Sink, StationId,
-    TxReport, TxRequest, GENERATED_HANDLE_BASE,
+    TxReport, TxRequest, WallClock, GENERATED_HANDLE_BASE,
 };
 use sdmac_rt::monotonic_ns;
 use std::collections::{HashMap, VecDeque};
@@ -312,8 +312,8 @@ impl Sink for Outputs<'_> {
 /// The device: the medium and the interfaces' device ends.
 pub(crate) struct Device {
     pub medium: Medium,
-    /// `CLOCK_MONOTONIC` of medium time 0.
-    pub origin: u64,
+    /// Paces the medium to `CLOCK_MONOTONIC` from its origin (medium time 0).
+    pub clock: WallClock,
     pub ifaces: Vec<DevIface>,
     pub iface_of: Vec<Option<usize>>,
     pub addrs: Vec<MacAddress>,
@@ -335,7 +335,7 @@ macro_rules! outputs {
             ifaces: &mut $d.ifaces,
             iface_of: &$d.iface_of,
             addrs: &$d.addrs,
-            origin: $d.origin,
+            origin: $d.clock.origin(),
             profile: &$d.profile,
             rng: &mut $d.rng,
             held_cons: &mut $d.held_cons,
@@ -348,22 +348,17 @@ macro_rules! outputs {
 }
 
 impl Device {
-    /// Medium time of a `CLOCK_MONOTONIC` instant.
+    /// Medium time of a `CLOCK_MONOTONIC` instant (never before the medium's own).
     fn medium_time(&self, mono: u64) -> u64 {
-        mono.saturating_sub(self.origin).max(self.medium.now())
+        self.clock.medium_time(mono).max(self.medium.now())
     }
 
-    /// Processes every medium event due by `mono`.
+    /// Processes every medium event due by `mono`; the clock measures the lateness.
     fn advance_to(&mut self, mono: u64) {
-        let t = self.medium_time(mono);
-        if let Some(next) = self.medium.next_event_time() {
-            if next <= t {
-                self.stats.max_event_lateness_ns = self.stats.max_event_lateness_ns.max(t - next);
-            }
-        }
         let d = self;
         let mut out = outputs!(d);
-        d.stats.events += d.medium.advance(t, &mut out);
+        d.stats.events += d.clock.poll_at(mono, &mut d.medium, &mut out);
+        d.stats.max_event_lateness_ns = d.clock.stats().max_late_ns;
     }
 
     /// Runs until the session closes.
@@ -373,7 +368,7 @@ impl Device {
             let mut work = self.drain_commands();
             let now = monotonic_ns();
             work |= self.release_held(now);
-            if self.medium.next_event_time().is_some_and(|t| t + self.origin <= now) {
+            if self.medium.next_event_time().is_some_and(|t| self.clock.monotonic_of(t) <= now) {
                 self.advance_to(now);
                 work = true;
             }
@@ -390,7 +385,8 @@ impl Device {
 
     /// Waits for the next event, a held item or a command.
     fn idle(&mut self, now: u64) {
-        let mut next = self.medium.next_event_time().map(|t| t + self.origin).unwrap_or(u64::MAX);
+        let mut next =
+            self.medium.next_event_time().map(|t| self.clock.monotonic_of(t)).unwrap_or(u64::MAX);
         if let Some(h) = self.held_reqs.front() {
             next = next.min(h.0);
         }
@@ -472,7 +468,7 @@ impl Device {
         self.advance_to(mono);
         let t = self.medium_time(mono);
         if !m.ts.t1.is_zero() {
-            m.ts.t4 = Time::from_ns(self.origin + t);
+            m.ts.t4 = Time::from_ns(self.clock.monotonic_of(t));
         }
         let station = self.ifaces[i].station;
         if self.ifaces[i].pending.contains_key(&m.id) {

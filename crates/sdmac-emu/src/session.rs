@@ -164,7 +164,7 @@ impl EmuSession {
         medium.advance(medium.now(), &mut sdmac_medium::Collect::default());
         let device = Device {
             medium,
-            origin,
+            clock: sdmac_medium::WallClock::with_origin(origin),
             ifaces: dev_ifaces,
             iface_of,
             addrs,

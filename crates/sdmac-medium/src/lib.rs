@@ -29,7 +29,7 @@ mod output_horizon;
 mod reception;
 mod station;
 
-pub use clock::{run_virtual, WallClock, WallClockStats};
+pub use clock::{run_virtual, Clock, VirtualClock, WallClock, WallClockStats};
 pub use config::{
     Ac, BeaconConfig, Dest, EdcaError, EdcaParams, Flow, LinkOverride, RateSeries, StationConfig,
     StationId, TrafficPattern, MAX_TXOP_LIMIT_NS,

@@ -5,8 +5,8 @@ use crate::results::{medium_json, station_json, Results};
 use crate::scenario::{RawPhy, Scenario};
 use crate::stats::{StationStats, StatsSink};
 use sdmac_medium::{
-    run_virtual, Ac, BeaconConfig, Dest, EdcaParams, Flow, LinkOverride, Medium, MediumConfig,
-    RateSeries, StationConfig, TU,
+    Ac, BeaconConfig, Clock, Dest, EdcaParams, Flow, LinkOverride, Medium, MediumConfig,
+    RateSeries, StationConfig, VirtualClock, TU,
 };
 use sdmac_phy::{ErrorModel, PathLoss, PerTable, Phy, RateSet, Standard};
 use std::path::PathBuf;
@@ -341,8 +341,9 @@ pub fn run<'a>(
                             payload: b.payload.clone(),
                             capture: None,
                         };
+                        let mut clock = VirtualClock::new(b.medium.now());
                         let ev =
-                            run_virtual(&mut b.medium, duration, &mut sink, duration, |_, _| true);
+                            clock.run(&mut b.medium, duration, &mut sink, duration, |_, _| true);
                         (sink.stations, ev)
                     })
                 })
@@ -367,7 +368,8 @@ pub fn run<'a>(
                 capture: cap_fn.as_mut().map(|f| f as &mut dyn FnMut(&sdmac_medium::AirRecord)),
             };
             let base = events_total;
-            let ev = run_virtual(
+            let mut clock = VirtualClock::new(b.medium.now());
+            let ev = clock.run(
                 &mut b.medium,
                 s.duration_ns,
                 &mut sink,
