@@ -12,6 +12,8 @@
 //! ([`DeviceWait::Spin`]); with [`DeviceWait::Park`] a request that finds the device
 //! parked costs one `futex` wake-up, which the timestamps show.
 
+#![warn(missing_docs)]
+
 mod channel;
 mod device;
 mod frame;
@@ -19,7 +21,9 @@ mod iface;
 mod profile;
 mod session;
 pub mod setup;
+mod wait;
 
 pub use iface::EmuIface;
 pub use profile::{DeviceProfile, Latency};
-pub use session::{DeviceWait, EmuOptions, EmuSession, SessionError};
+pub use session::{EmuOptions, EmuSession, SessionError};
+pub use wait::DeviceWait;

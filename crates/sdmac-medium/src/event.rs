@@ -11,9 +11,15 @@ use std::collections::BinaryHeap;
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Event {
     /// The earliest backoff on the medium may expire now (valid if `gen` is current).
-    Access { gen: u64 },
+    Access {
+        /// The access generation this expiry was scheduled for.
+        gen: u64,
+    },
     /// A transmission ends.
-    TxEnd { slot: u32 },
+    TxEnd {
+        /// The transmission's slot in the table of frames on air.
+        slot: u32,
+    },
     /// A station sends the ACK it owes (SIFS after the DATA frame).
     SendAck {
         /// The station that received the DATA frame.
@@ -35,11 +41,24 @@ pub enum Event {
         queue: u8,
     },
     /// A sender's ACKTimeout expires (valid if `gen` matches its exchange).
-    AckTimeout { station: StationId, gen: u32 },
+    AckTimeout {
+        /// The sender waiting for the ACK.
+        station: StationId,
+        /// The generation of the exchange the timeout belongs to.
+        gen: u32,
+    },
     /// A traffic flow's next frame arrives.
-    Arrival { station: StationId, flow: u16 },
+    Arrival {
+        /// The station the flow belongs to.
+        station: StationId,
+        /// The flow's index in the station's configuration.
+        flow: u16,
+    },
     /// Target beacon transmission time of an AP.
-    Tbtt { station: StationId },
+    Tbtt {
+        /// The access point.
+        station: StationId,
+    },
 }
 
 #[derive(Debug)]

@@ -17,7 +17,6 @@
 //! frame — the same zero mean and standard deviation c, with integer steps and a
 //! ±6c bound this continuous Gaussian does not have.
 
-use crate::medium::Medium;
 use crate::rng::SimRng;
 
 /// Stream of the medium seed the fading draws come from.
@@ -32,24 +31,16 @@ pub(crate) struct Fading {
 }
 
 impl Fading {
+    /// Fading of standard deviation `sd_db` (dB), or None (off) when `sd_db` is 0,
+    /// negative or not finite; its draws come from its own stream of `seed`.
+    pub fn new(sd_db: f64, seed: u64) -> Option<Fading> {
+        (sd_db.is_finite() && sd_db > 0.0)
+            .then(|| Fading { sd_db, rng: SimRng::new(seed, FADING_STREAM) })
+    }
+
     /// Draws F (dB) for one reception.
     pub fn draw_db(&mut self) -> f64 {
         self.sd_db * self.rng.gaussian()
-    }
-}
-
-impl Medium {
-    /// Turns fading on with standard deviation `sd_db` (dB), or off when `sd_db` is 0,
-    /// negative or not finite. The fading stream restarts from the medium's seed.
-    pub fn set_fading(&mut self, sd_db: f64) {
-        self.links.fading = (sd_db.is_finite() && sd_db > 0.0)
-            .then(|| Fading { sd_db, rng: SimRng::new(self.cfg.seed, FADING_STREAM) });
-        self.links.last_fade_db = 0.0;
-    }
-
-    /// Standard deviation of the fading (dB); 0 when off.
-    pub fn fading_db(&self) -> f64 {
-        self.links.fading.as_ref().map_or(0.0, |f| f.sd_db)
     }
 }
 

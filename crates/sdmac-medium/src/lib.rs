@@ -9,6 +9,8 @@
 //! reads a clock: a [`clock`] drives it, as fast as possible (virtual time) or paced to
 //! `CLOCK_MONOTONIC` (wall-clock time). Same seed and inputs, same results, bit for bit.
 
+#![warn(missing_docs)]
+
 pub mod clock;
 pub mod config;
 pub mod event;
@@ -27,7 +29,7 @@ mod output_horizon;
 mod reception;
 mod station;
 
-pub use clock::{run_virtual, WallClock, WallClockStats};
+pub use clock::{run_virtual, Clock, VirtualClock, WallClock, WallClockStats};
 pub use config::{
     Ac, BeaconConfig, Dest, EdcaError, EdcaParams, Flow, LinkOverride, RateSeries, StationConfig,
     StationId, TrafficPattern, MAX_TXOP_LIMIT_NS,

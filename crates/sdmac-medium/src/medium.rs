@@ -22,6 +22,7 @@ use crate::config::{
 };
 use crate::event::{Event, EventQueue};
 use crate::expiry::Expiries;
+use crate::fading::Fading;
 use crate::link::{Link, LinkTable};
 use crate::report::{Cause, FrameKind, MediumStats, Sink, StationStats};
 use crate::rng::SimRng;
@@ -463,6 +464,18 @@ impl Medium {
             s.cfg.position = position;
             self.compute_links_of(id);
         }
+    }
+
+    /// Turns fading on with standard deviation `sd_db` (dB), or off when `sd_db` is 0,
+    /// negative or not finite. The fading stream restarts from the medium's seed.
+    pub fn set_fading(&mut self, sd_db: f64) {
+        self.links.fading = Fading::new(sd_db, self.cfg.seed);
+        self.links.last_fade_db = 0.0;
+    }
+
+    /// Standard deviation of the fading (dB); 0 when off.
+    pub fn fading_db(&self) -> f64 {
+        self.links.fading.as_ref().map_or(0.0, |f| f.sd_db)
     }
 
     /// Changes a station's transmit power; only its own links are recomputed.

@@ -8,6 +8,8 @@
 //! This crate reads no clock and draws no random number by itself: callers pass seeds
 //! and times in.
 
+#![warn(missing_docs)]
+
 pub mod error_model;
 pub mod phy;
 pub mod propagation;

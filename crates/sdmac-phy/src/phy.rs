@@ -138,7 +138,7 @@ impl Phy {
         self.aifs_ns(1)
     }
 
-    /// AIFS[AC] = SIFS + AIFSN slots.
+    /// AIFS\[AC\] = SIFS + AIFSN slots.
     pub fn aifs_ns(&self, aifsn: u8) -> u64 {
         self.sifs_ns + aifsn as u64 * self.slot_ns
     }

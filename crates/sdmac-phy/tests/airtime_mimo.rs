@@ -2,6 +2,7 @@
 //! standard's formulas (IEEE 802.11-2016 §19.4.3 HT-mixed TXTIME, §21.4.3 VHT TXTIME),
 //! and the ACK rate that answers them (§10.6.6.5).
 //!
+//! ```text
 //! HT-mixed: TXTIME = 16 (L-STF + L-LTF) + 4 (L-SIG) + 8 (HT-SIG) + 4 (HT-STF)
 //!   + 4·N_LTF + 4·N_SYM (long GI) or 4·ceil(0.9·N_SYM) (short GI);
 //!   N_LTF = 1, 2, 4, 4 for 1–4 streams.
@@ -10,6 +11,7 @@
 //! N_SYM = ceil((8·PSDU + 16 + 6·N_ES) / N_DBPS); N_DBPS = N_SD·N_BPSCS·R·N_SS,
 //! N_SD = 52, 108, 234, 468 at 20/40/80/160 MHz. A VHT PSDU is an A-MPDU: 4-byte
 //! delimiter + the MPDU padded to 4 bytes.
+//! ```
 
 use sdmac_phy::{Phy, Rate, Standard, Width, US};
 

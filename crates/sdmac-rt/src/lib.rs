@@ -8,6 +8,8 @@
 //! - [`eventfd`]: a file descriptor that becomes readable when a wake-up is
 //!   signalled, for event loops (Python's asyncio).
 
+#![warn(missing_docs)]
+
 pub mod affinity;
 pub mod clock;
 pub mod eventfd;

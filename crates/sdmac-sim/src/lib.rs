@@ -7,6 +7,8 @@
 //! The Python CLI (`sdmac sim`) and the benchmarks call [`run_scenario_json`] and
 //! [`saturation_json`].
 
+#![warn(missing_docs)]
+
 pub mod error;
 pub mod pcap;
 pub mod ranges;

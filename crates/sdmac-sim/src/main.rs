@@ -7,6 +7,8 @@
 //!                      [--stations 1,2,5,10,20,50] [--duration 10] [--seed 1] [--json FILE]
 //! ```
 
+#![warn(missing_docs)]
+
 use sdmac_sim::{run_scenario_json, saturation_json, RunOptions, SaturationParams};
 use std::process::ExitCode;
 

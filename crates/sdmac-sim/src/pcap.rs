@@ -20,11 +20,15 @@ use std::fs::File;
 use std::io::{self, BufWriter};
 use std::path::Path;
 
+/// Per medium: the address and QoS flag of each station (engine order), and the
+/// frequency (MHz).
+type MediumInfo = (Vec<([u8; 6], bool)>, u32);
+
 /// A pcapng capture being written.
 pub struct Capture {
     writer: PcapngWriter<BufWriter<File>>,
     /// Per medium: addresses and QoS flag of its stations (engine order), frequency.
-    mediums: Vec<(Vec<([u8; 6], bool)>, u32)>,
+    mediums: Vec<MediumInfo>,
     buf: Vec<u8>,
     error: Option<io::Error>,
 }

@@ -5,8 +5,8 @@ use crate::results::{medium_json, station_json, Results};
 use crate::scenario::{RawPhy, Scenario};
 use crate::stats::{StationStats, StatsSink};
 use sdmac_medium::{
-    run_virtual, Ac, BeaconConfig, Dest, EdcaParams, Flow, LinkOverride, Medium, MediumConfig,
-    RateSeries, StationConfig, TU,
+    Ac, BeaconConfig, Clock, Dest, EdcaParams, Flow, LinkOverride, Medium, MediumConfig,
+    RateSeries, StationConfig, VirtualClock, TU,
 };
 use sdmac_phy::{ErrorModel, PathLoss, PerTable, Phy, RateSet, Standard};
 use std::path::PathBuf;
@@ -122,7 +122,10 @@ fn dcf_aifsn(file: &str, phy: &Phy, p: &RawPhy) -> Result<u8, SimError> {
     let Some(difs) = p.difs_us else { return Ok(2) };
     let difs_ns = (difs * 1000.0).round() as u64;
     let over = difs_ns.checked_sub(phy.sifs_ns).unwrap_or(u64::MAX);
-    if over == u64::MAX || over % phy.slot_ns != 0 || over / phy.slot_ns > 255 {
+    // `%`, not `is_multiple_of`: the workspace's minimum Rust (1.75) predates it.
+    #[allow(clippy::manual_is_multiple_of)]
+    let whole_slots = over % phy.slot_ns == 0;
+    if over == u64::MAX || !whole_slots || over / phy.slot_ns > 255 {
         return Err(SimError::at(
             file,
             None,
@@ -338,8 +341,9 @@ pub fn run<'a>(
                             payload: b.payload.clone(),
                             capture: None,
                         };
+                        let mut clock = VirtualClock::new(b.medium.now());
                         let ev =
-                            run_virtual(&mut b.medium, duration, &mut sink, duration, |_, _| true);
+                            clock.run(&mut b.medium, duration, &mut sink, duration, |_, _| true);
                         (sink.stations, ev)
                     })
                 })
@@ -355,10 +359,8 @@ pub fn run<'a>(
         progress(&Progress { simulated_ns: total, total_ns: total, events: events_total });
     } else {
         for (mi, b) in built.iter_mut().enumerate() {
-            let mut cap_fn = capture.as_mut().map(|c| {
-                let f = move |r: &sdmac_medium::AirRecord| c.record(mi, r);
-                f
-            });
+            let mut cap_fn =
+                capture.as_mut().map(|c| move |r: &sdmac_medium::AirRecord| c.record(mi, r));
             let mut sink = StatsSink {
                 stations: vec![StationStats::default(); b.stations.len()],
                 warmup: s.warmup_ns,
@@ -366,7 +368,8 @@ pub fn run<'a>(
                 capture: cap_fn.as_mut().map(|f| f as &mut dyn FnMut(&sdmac_medium::AirRecord)),
             };
             let base = events_total;
-            let ev = run_virtual(
+            let mut clock = VirtualClock::new(b.medium.now());
+            let ev = clock.run(
                 &mut b.medium,
                 s.duration_ns,
                 &mut sink,
