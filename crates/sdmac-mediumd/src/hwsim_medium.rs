@@ -72,6 +72,12 @@ pub struct KernelFrame<'a> {
     pub echo: StatusEcho,
 }
 
+/// The signal (dBm) a TX status reports when no receiver's signal is known: the
+/// frame was refused, never carried, or not received by its destination. It is
+/// -91 dBm, the default noise floor (wmediumd's fixed noise level), whatever noise
+/// floor the medium is configured with.
+pub const UNHEARD_SIGNAL_DBM: i32 = -91;
+
 /// What the medium tells the kernel.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Output {
@@ -83,7 +89,7 @@ pub enum Output {
         cookie: u64,
         /// Acknowledged (or, for no-ack frames, sent).
         acked: bool,
-        /// Signal at the destination (dBm), or the noise floor when unknown.
+        /// Signal at the destination (dBm), or [`UNHEARD_SIGNAL_DBM`] when unknown.
         signal_dbm: i32,
         /// Attempts made per entry of the frame's rate series.
         attempts: Vec<u8>,
@@ -631,7 +637,7 @@ impl HwsimMedium {
                 transmitter: f.transmitter,
                 cookie: f.cookie,
                 acked: false,
-                signal_dbm: -91,
+                signal_dbm: UNHEARD_SIGNAL_DBM,
                 attempts: vec![0; f.rates.len().max(1)],
                 echo: f.echo,
                 due: now,
@@ -959,7 +965,7 @@ impl HwsimMedium {
                     transmitter: f.transmitter,
                     cookie: f.cookie,
                     acked: false,
-                    signal_dbm: -91,
+                    signal_dbm: UNHEARD_SIGNAL_DBM,
                     attempts: vec![0; f.n_rates.max(1)],
                     echo: f.echo,
                     due,
