@@ -15,6 +15,8 @@
 //!   [`lateness`] counts how long after its time on the medium each output left.
 //! - [`config`]: wmediumd / yawmd configurations to a medium set-up.
 
+#![warn(missing_docs)]
+
 pub mod capture;
 pub mod coalesce;
 mod collector;

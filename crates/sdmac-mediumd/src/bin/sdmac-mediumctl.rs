@@ -10,6 +10,8 @@
 //! asks mac80211_hwsim itself (generic netlink, root) for COUNT more radios — its
 //! `radios=` module parameter stops at 100 — and prints their indices.
 
+#![warn(missing_docs)]
+
 use sdmac_mediumd::control::{encode_request, request_len, types, Request};
 use sdmac_types::MacAddress;
 use std::io::{Read, Write};
