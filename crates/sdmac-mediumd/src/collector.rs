@@ -1,7 +1,7 @@
 //! What an engine medium reports, turned into the daemon's outputs: TX statuses with
 //! the attempts made, deliveries, and frames on air for a capture.
 
-use crate::hwsim_medium::{Counters, InFlight, Output, UNHEARD_SIGNAL_DBM};
+use crate::medium_io::{Counters, InFlight, Output, UNHEARD_SIGNAL_DBM};
 use crate::radio::Radio;
 use sdmac_medium::{Dest, FrameKind, RxIndication, Sink, TxReport};
 use std::collections::HashMap;

@@ -71,7 +71,7 @@ pub(crate) struct Clients {
 }
 
 impl Clients {
-    /// Serves `socket` (opened by [`crate::daemon::open_control`]), watched by
+    /// Serves `socket` (opened by the daemon's `open_control`), watched by
     /// `poller`; no socket when None.
     pub fn new(socket: Option<ControlSocket>, poller: &Poller) -> Result<Clients, DaemonError> {
         if let Some(s) = &socket {

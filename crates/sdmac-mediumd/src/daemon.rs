@@ -30,6 +30,7 @@ use crate::control_socket::ControlSocket;
 use crate::encode::{Batch, Encoder};
 use crate::error::io_err;
 use crate::hwsim_medium::{HwsimMedium, Output};
+use crate::kernel_msg::on_datagram;
 use crate::lateness::{Lateness, LatenessSummary};
 use crate::netlink::RecvBatch;
 use crate::poller::Poller;
@@ -154,7 +155,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             let woken = r
                 .wait(deadline, 500, MAX_FRAMES_PER_ROUND, |d| {
                     let t = *woke_at.get_or_insert_with(now);
-                    medium.on_datagram(t, d, family, log, &mut out)
+                    on_datagram(&mut medium, t, d, family, log, &mut out)
                 })
                 .map_err(io_err("io_uring"))?;
             if woken.control {
@@ -180,7 +181,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             // Frames the kernel sent that the daemon has not looked at yet are taken
             // too (a bounded number of rounds), so that every one is answered.
             let t = now();
-            let mut feed = |d: &[u8]| medium.on_datagram(t, d, family, log, &mut out);
+            let mut feed = |d: &[u8]| on_datagram(&mut medium, t, d, family, log, &mut out);
             for _ in 0..16 {
                 let taken = match ring.as_mut() {
                     Some(r) => {
@@ -246,7 +247,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
         if ring.is_none() {
             sock.recv_round(&mut rx, &mut nl_ready, now, |batch, t| {
                 for d in batch.datagrams() {
-                    medium.on_datagram(t, d, family, log, &mut out);
+                    on_datagram(&mut medium, t, d, family, log, &mut out);
                 }
                 Ok(())
             })?;

@@ -4,7 +4,10 @@
 //! sdmac's medium engine.
 //! - [`hwsim_medium`]: the medium without sockets — kernel frames in, TX statuses and
 //!   deliveries out, one engine medium per configured medium and channel
-//!   ([`media`]), with movement ([`movement`]) and fading.
+//!   ([`media`]), with movement ([`movement`]) and fading. What crosses its edge
+//!   (kernel frames, outputs, counters) is in [`medium_io`], radio addresses in
+//!   [`address`], both below every part of the model; [`kernel_msg`] reads the
+//!   kernel's datagrams into it (netlink family and log level stay on that side).
 //! - [`daemon`]: the loop — generic netlink ([`netlink`], batched), a wait
 //!   ([`poller`]) until the medium's next output, the control socket ([`control`],
 //!   [`control_apply`]), capture ([`capture`]) and statistics ([`stats`]).
@@ -17,6 +20,7 @@
 
 #![warn(missing_docs)]
 
+pub mod address;
 pub mod capture;
 pub mod coalesce;
 mod collector;
@@ -35,6 +39,7 @@ pub mod kernel_msg;
 pub mod lateness;
 pub mod link_model;
 pub mod media;
+pub mod medium_io;
 pub mod movement;
 pub mod netlink;
 pub mod options;

@@ -29,7 +29,7 @@ const FAILED: u64 = 1;
 
 /// Runs until SIGTERM/SIGINT (or a control client's shutdown).
 /// `control` is the control socket of `-s`, already open
-/// ([`crate::daemon::open_control`]).
+/// (the daemon's `open_control`).
 pub fn run(opts: Options, control: Option<ControlSocket>) -> Result<(), DaemonError> {
     let (sock, family) = startup::connect()?;
     let sock = Arc::new(sock);

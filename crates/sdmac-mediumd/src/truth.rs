@@ -3,7 +3,8 @@
 //! Times here are on the daemon's clock; the loop adds its origin (CLOCK_MONOTONIC)
 //! before the records leave.
 
-use crate::hwsim_medium::{ac_of, InFlight, Mac, StatusEcho, UNHEARD_SIGNAL_DBM};
+use crate::address::Mac;
+use crate::medium_io::{ac_of, InFlight, StatusEcho, UNHEARD_SIGNAL_DBM};
 use crate::refusal::Cause as Refusal;
 use sdmac_control::ext::{Attempts, TruthCause, TruthOutcome, TruthRecord};
 use sdmac_frame::ieee80211::Frame;
