@@ -2,7 +2,7 @@
 //! the attempts made, deliveries, and frames on air for a capture.
 
 use crate::medium_io::{Counters, InFlight, Output, UNHEARD_SIGNAL_DBM};
-use crate::radio::Radio;
+use crate::radio_table::Radio;
 use sdmac_medium::{Dest, FrameKind, RxIndication, Sink, TxReport};
 use std::collections::HashMap;
 

@@ -17,7 +17,7 @@
 use crate::collector::Collector;
 use crate::media::{MediumId, MediumSetup, MediumState};
 use crate::movement::{moved, Movement};
-use crate::radio::{Radio, RadioIndex};
+use crate::radio_table::{Radio, RadioIndex};
 use crate::refusal::{report_once, Cause, RateName};
 use crate::status_retry::{RefusedStatus, StatusRetries};
 use sdmac_control::ext::{TruthCause, TruthRecord};

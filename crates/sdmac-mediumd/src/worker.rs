@@ -12,7 +12,6 @@
 use crate::capture::Capture;
 use crate::coalesce::{first_due, Coalesce};
 use crate::control::{Request, UpdateResult};
-use crate::control_apply::apply;
 use crate::encode::{Batch, Datagrams, Encoder};
 use crate::error::{io_err, DaemonError};
 use crate::hwsim_medium::{
@@ -20,6 +19,7 @@ use crate::hwsim_medium::{
 };
 use crate::lateness::Lateness;
 use crate::media::MediumId;
+use crate::mininet_requests::apply;
 use crate::poller::Poller;
 use crate::syscall_count;
 use sdmac_medium::MediumStats;

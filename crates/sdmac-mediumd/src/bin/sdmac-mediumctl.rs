@@ -66,7 +66,7 @@ fn main() -> ExitCode {
             eprintln!("sdmac-mediumctl: new-radios: {count:?} is not a count");
             return ExitCode::from(2);
         };
-        return match sdmac_mediumd::radios::new_radios(count) {
+        return match sdmac_mediumd::radio_creation::new_radios(count) {
             Ok(ids) => {
                 println!("{}", ids.iter().map(u32::to_string).collect::<Vec<_>>().join(" "));
                 ExitCode::SUCCESS
