@@ -37,6 +37,7 @@ pub mod error;
 pub mod ext_requests;
 pub mod hwsim_medium;
 pub mod kernel_msg;
+pub mod kernel_side;
 pub mod lateness;
 pub mod link_model;
 pub mod media;
