@@ -9,7 +9,8 @@
 //!   [`address`], both below every part of the model; [`kernel_msg`] reads the
 //!   kernel's datagrams into it (netlink family and log level stay on that side).
 //! - [`daemon`]: the loop — generic netlink ([`netlink`], batched), a wait
-//!   ([`poller`]) until the medium's next output, the control socket ([`control`]
+//!   ([`poller`]) until the medium's next output, on io_uring or epoll behind one
+//!   interface ([`kernel_side`]), the control socket ([`control`]
 //!   for its messages, [`control_socket`] for its file; what its requests do:
 //!   [`mininet_requests`], [`ext_requests`]), capture ([`capture`]) and statistics
 //!   ([`stats`]). [`radio_creation`] makes hwsim radios at run time.
