@@ -9,6 +9,8 @@
 //! - [`stream`]: the daemon's decoder for a client's byte stream (both kinds);
 //! - [`client`]: a small blocking client.
 
+#![warn(missing_docs)]
+
 pub mod client;
 pub mod ext;
 pub mod mininet;

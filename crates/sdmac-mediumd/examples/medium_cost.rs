@@ -21,6 +21,7 @@ use sdmac_frame::ieee80211::{write_data_frame, DataParams};
 use sdmac_mediumd::coalesce::{first_due, Coalesce};
 use sdmac_mediumd::encode::Encoder;
 use sdmac_mediumd::hwsim_medium::{hw_addr_of, HwsimMedium, LinkModel, Mac, Output, Setup};
+use sdmac_mediumd::kernel_msg::on_datagram;
 use sdmac_mediumd::lateness::Lateness;
 use sdmac_netlink::hwsim::{HwsimFlags, HwsimMsg, TxFrame, TxRate};
 use sdmac_netlink::nl::{self, NlHeader};
@@ -137,7 +138,7 @@ fn main() {
         *cookie += 1;
         data_cookies.insert(*cookie);
         kernel_datagram(ifaces[from], ifaces[from + 1], freq(from), *cookie, &mut dg);
-        m.on_datagram(t, &dg, FAMILY, 0, out);
+        on_datagram(m, t, &dg, FAMILY, 0, out);
     };
     for i in (0..n).step_by(2) {
         feed(&mut m, 0, i, &mut out, &mut cookie, &mut data_cookies);
@@ -163,7 +164,7 @@ fn main() {
         if tb <= t {
             cookie += 1;
             beacon_datagram(ifaces[b], freq(b), cookie, &mut bdg);
-            m.on_datagram(tb, &bdg, FAMILY, 0, &mut out);
+            on_datagram(&mut m, tb, &bdg, FAMILY, 0, &mut out);
             next_beacon.pop();
             next_beacon.push(Reverse((tb + beacon_ns, b)));
             continue;

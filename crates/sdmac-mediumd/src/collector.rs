@@ -1,8 +1,8 @@
 //! What an engine medium reports, turned into the daemon's outputs: TX statuses with
 //! the attempts made, deliveries, and frames on air for a capture.
 
-use crate::hwsim_medium::{Counters, InFlight, Output};
-use crate::radio::Radio;
+use crate::medium_io::{Counters, InFlight, Output, UNHEARD_SIGNAL_DBM};
+use crate::radio_table::Radio;
 use sdmac_medium::{Dest, FrameKind, RxIndication, Sink, TxReport};
 use std::collections::HashMap;
 
@@ -92,7 +92,7 @@ impl Sink for Collector<'_> {
             || (matches!(r.outcome, sdmac_medium::Outcome::NoAck) && r.attempts > 0);
         // The signal its destination received it with (kept with the frame: the
         // reception and the outcome may come out of different rounds).
-        let signal_dbm = f.signal_dbm.unwrap_or(-91);
+        let signal_dbm = f.signal_dbm.unwrap_or(UNHEARD_SIGNAL_DBM);
         self.counters.statuses += 1;
         if acked {
             self.counters.acked += 1;

@@ -8,9 +8,9 @@
 //! exactly as before.
 
 use crate::control::{encode_reply, Decoder, Request};
-use crate::control_apply::Applied;
 use crate::control_socket::{peer_cred, ControlSocket};
 use crate::error::{io_err, DaemonError};
+use crate::mininet_requests::Applied;
 use crate::outbox::{Outbox, DEFAULT_LIMIT};
 use crate::poller::Poller;
 use crate::syscall_count;
@@ -71,7 +71,7 @@ pub(crate) struct Clients {
 }
 
 impl Clients {
-    /// Serves `socket` (opened by [`crate::daemon::open_control`]), watched by
+    /// Serves `socket` (opened by the daemon's `open_control`), watched by
     /// `poller`; no socket when None.
     pub fn new(socket: Option<ControlSocket>, poller: &Poller) -> Result<Clients, DaemonError> {
         if let Some(s) = &socket {

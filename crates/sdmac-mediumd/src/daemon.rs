@@ -27,11 +27,12 @@
 use crate::coalesce::{first_due, Coalesce};
 use crate::control_clients::Clients;
 use crate::control_socket::ControlSocket;
-use crate::encode::{Batch, Encoder};
+use crate::encode::Encoder;
 use crate::error::io_err;
 use crate::hwsim_medium::{HwsimMedium, Output};
+use crate::kernel_msg::on_datagram;
+use crate::kernel_side::{EpollSide, KernelSide, UringSide, NL};
 use crate::lateness::{Lateness, LatenessSummary};
-use crate::netlink::RecvBatch;
 use crate::poller::Poller;
 use crate::stats::DaemonCounters;
 use crate::uring::Ring;
@@ -41,11 +42,6 @@ use std::sync::atomic::Ordering;
 
 pub use crate::error::DaemonError;
 pub use crate::options::Options;
-
-const NL: u64 = 0;
-/// Frames taken from the kernel per round at most, so that outputs go out while it
-/// floods (the epoll loop's 4 batches of 64).
-const MAX_FRAMES_PER_ROUND: usize = 256;
 
 /// Runs until SIGTERM/SIGINT (or a control client's shutdown). Every frame still in
 /// flight is answered before exit.
@@ -60,7 +56,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
     let mut poller = Poller::new().map_err(io_err("epoll"))?;
     // One system call a round where io_uring can (see `uring`); the epoll set then
     // holds only the control sockets.
-    let mut ring = if opts.epoll {
+    let ring = if opts.epoll {
         None
     } else {
         match Ring::new(sock.as_raw_fd(), poller.as_raw_fd(), 64, 16 << 10) {
@@ -73,10 +69,14 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             }
         }
     };
-    if ring.is_none() {
-        poller.add(sock.as_raw_fd(), NL).map_err(io_err("epoll add"))?;
-    }
-    let loop_name = if ring.is_some() { "io_uring" } else { "epoll" };
+    let mut kernel: Box<dyn KernelSide + '_> = match ring {
+        Some(r) => Box::new(UringSide::new(r)),
+        None => {
+            poller.add(sock.as_raw_fd(), NL).map_err(io_err("epoll add"))?;
+            Box::new(EpollSide::new(&sock))
+        }
+    };
+    let loop_name = kernel.name();
     if opts.log_level >= 5 {
         eprintln!("sdmac-mediumd: the loop waits with {loop_name}");
     }
@@ -93,8 +93,6 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
     let mut next_stats = 1_000_000_000u64;
     let mut next_capture_flush = 1_000_000_000u64;
     let mut medium = HwsimMedium::new(setup);
-    let mut rx = RecvBatch::new(64, 16 << 10);
-    let mut nl_ready = true;
     let mut rounds = 0u64;
     let mut coalesce = Coalesce::new(opts.coalesce_ns);
     let mut out: Vec<Output> = Vec::new();
@@ -102,38 +100,31 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
     let mut late = Lateness::new();
     let log = opts.log_level;
     // Run the medium ahead where the kernel can send what it then knows at its time.
-    let can_time = ring.as_ref().is_some_and(Ring::can_time_sends);
+    let can_time = kernel.can_time_sends();
     let run_ahead = can_time && opts.coalesce_ns == 0 && !opts.no_run_ahead;
-    if ring.is_some() && !can_time && log >= 4 {
+    if kernel.queues_timed() && !can_time && log >= 4 {
         eprintln!("sdmac-mediumd: this kernel's io_uring cannot send at a set time (Linux < 5.17): every output is sent by the daemon");
     }
     let mut later: Vec<(u64, Vec<Output>)> = Vec::new();
     let mut timed_outputs = 0u64;
     let now = || crate::syscall_count::monotonic_ns() - origin;
-    // Without io_uring the round's datagrams leave in one sendmmsg.
-    let mut batch = Batch::default();
-    // Outputs go to the kernel (with io_uring: queued, sent with the next wait);
-    // frames on air go to the capture, on CLOCK_MONOTONIC. What was encoded leaves
-    // even if a later output failed to encode (as in `Encoder::send_batched`).
+    // Outputs go to the kernel (with io_uring: queued, sent with the next wait;
+    // with epoll: the round's datagrams in one sendmmsg); frames on air go to the
+    // capture, on CLOCK_MONOTONIC. What was encoded leaves even if a later output
+    // failed to encode (as in `Encoder::send_batched`).
     macro_rules! send_outputs {
         () => {{
             let encoded = enc.send(
                 &mut out,
                 now(),
                 Some(&mut late),
-                |d| match ring.as_mut() {
-                    Some(r) => r.queue_send(d),
-                    None => {
-                        batch.push(d);
-                        Ok(())
-                    }
-                },
+                |d| kernel.queue(d),
                 |t, freq, rate, frame| match capture.as_mut() {
                     Some(c) => c.record(origin + t, freq, rate, frame),
                     None => Ok(()),
                 },
             );
-            encoded.and(batch.send_on(&sock).map_err(io_err("netlink send")))
+            encoded.and(kernel.send_queued().map_err(io_err("netlink send")))
         }};
     }
     loop {
@@ -145,25 +136,9 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             deadline = Some(deadline.map_or(flush_at, |d| d.min(flush_at)));
         }
         ready.clear();
-        if let Some(r) = ring.as_mut() {
-            // Sends this round's outputs, waits, and takes what the kernel sent
-            // (bounded, as the epoll loop's receive). Frames that came together carry
-            // one time, the wake-up's — not the times the daemon got round to each,
-            // which would depend on how fast it parses them.
-            let mut woke_at = None;
-            let woken = r
-                .wait(deadline, 500, MAX_FRAMES_PER_ROUND, |d| {
-                    let t = *woke_at.get_or_insert_with(now);
-                    medium.on_datagram(t, d, family, log, &mut out)
-                })
-                .map_err(io_err("io_uring"))?;
-            if woken.control {
-                ready.extend_from_slice(poller.wait(Some(0), 0).map_err(io_err("epoll"))?);
-            }
-        } else {
-            ready.extend_from_slice(poller.wait(deadline, 500).map_err(io_err("epoll"))?);
-        }
-        nl_ready |= ready.contains(&NL);
+        kernel.wait(deadline, &mut poller, &mut ready, &now, &mut |d, t| {
+            on_datagram(&mut medium, t, d, family, log, &mut out)
+        })?;
         clients.accept(&ready, &poller, log);
         if Clients::any_ready(&ready) {
             // Whatever was due before the request happens first (a movement step, a
@@ -180,21 +155,9 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             // Frames the kernel sent that the daemon has not looked at yet are taken
             // too (a bounded number of rounds), so that every one is answered.
             let t = now();
-            let mut feed = |d: &[u8]| medium.on_datagram(t, d, family, log, &mut out);
+            let mut feed = |d: &[u8]| on_datagram(&mut medium, t, d, family, log, &mut out);
             for _ in 0..16 {
-                let taken = match ring.as_mut() {
-                    Some(r) => {
-                        r.wait(Some(0), 0, MAX_FRAMES_PER_ROUND, &mut feed)
-                            .map_err(io_err("io_uring"))?
-                            .datagrams
-                    }
-                    None => {
-                        let n = sock.recv_batch(&mut rx).map_err(io_err("netlink recv"))?;
-                        rx.datagrams().for_each(&mut feed);
-                        n
-                    }
-                };
-                if taken == 0 {
+                if kernel.receive_now(&mut feed)? == 0 {
                     break;
                 }
             }
@@ -205,10 +168,8 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             clients.publish(&mut truth, origin, &poller);
             clients.drain(std::time::Duration::from_secs(1));
             // The capture is written out even if the last send fails.
-            let sent = send_outputs!().and_then(|()| match ring.as_mut() {
-                Some(r) => r.flush().map_err(io_err("netlink send")),
-                None => Ok(()),
-            });
+            let sent =
+                send_outputs!().and_then(|()| kernel.flush().map_err(io_err("netlink send")));
             if let Some(c) = capture.as_mut() {
                 c.flush().map_err(io_err("capture file"))?;
             }
@@ -221,7 +182,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
                         &medium,
                         rounds,
                         timed_outputs,
-                        ring.as_ref(),
+                        kernel.timed_overdue(),
                         late.take_interval(),
                     ),
                 )
@@ -233,7 +194,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
                     medium.counters(),
                     syscall_count::total(),
                     late.total(),
-                    timed_overdue(ring.as_ref())
+                    kernel.timed_overdue()
                 );
             }
             if log >= 5 && clients.truth_lost() > 0 {
@@ -243,14 +204,12 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             return Ok(());
         }
         // What the kernel sent (a bounded round: outputs go out even while it floods).
-        if ring.is_none() {
-            sock.recv_round(&mut rx, &mut nl_ready, now, |batch, t| {
-                for d in batch.datagrams() {
-                    medium.on_datagram(t, d, family, log, &mut out);
-                }
-                Ok(())
-            })?;
-        }
+        kernel.receive(&now, &mut |batch, t| {
+            for d in batch.datagrams() {
+                on_datagram(&mut medium, t, d, family, log, &mut out);
+            }
+            Ok(())
+        })?;
         let t = now();
         medium.advance(t, &mut out);
         if run_ahead {
@@ -258,21 +217,19 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             // channel's stations may act again; after that, one wakes the daemon at
             // once, whatever the kernel still has to send.
             let quiet = medium.advance_quiet(t, &mut out);
-            if let Some(r) = ring.as_mut() {
-                r.timed_may_hold_until(origin + quiet);
-            }
+            kernel.hold_until(origin + quiet);
         }
         if coalesce.send_now(t, first_due(&out), medium.next_output_time()) {
             timed::take_later(&mut out, t, &mut later);
             send_outputs!()?;
-            if let Some(r) = ring.as_mut() {
+            if kernel.queues_timed() {
                 for (due, mut group) in later.drain(..) {
                     timed_outputs += group.len() as u64;
                     enc.send(
                         &mut group,
                         due,
                         None,
-                        |d| r.queue_send_at(d, origin + due),
+                        |d| kernel.queue_at(d, origin + due),
                         |_, _, _, _| Ok(()),
                     )?;
                 }
@@ -290,7 +247,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
                         &medium,
                         rounds,
                         timed_outputs,
-                        ring.as_ref(),
+                        kernel.timed_overdue(),
                         late.take_interval(),
                     ),
                 )
@@ -309,16 +266,11 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
     }
 }
 
-/// Timed sends the ring found not done 2 ms after their time.
-fn timed_overdue(ring: Option<&Ring>) -> u64 {
-    ring.map_or(0, |r| r.timed_overdue)
-}
-
 fn daemon_counters(
     m: &HwsimMedium,
     rounds: u64,
     timed: u64,
-    ring: Option<&Ring>,
+    timed_overdue: u64,
     late: LatenessSummary,
 ) -> DaemonCounters {
     let c = m.counters();
@@ -331,7 +283,7 @@ fn daemon_counters(
         rounds,
         late,
         timed,
-        timed_overdue: timed_overdue(ring),
+        timed_overdue,
         refused: c.refused,
         refusals: c.refusals,
         status_retries: c.status_retries,

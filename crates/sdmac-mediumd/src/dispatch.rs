@@ -21,13 +21,13 @@
 //! port id, so workers send their outputs themselves on the shared socket.
 
 use crate::control::Request;
-use crate::control_apply::{apply, Applied};
 use crate::encode::{Batch, Datagrams, Encoder};
 use crate::error::DaemonError;
 use crate::hwsim_medium::{Counters, HwsimMedium, KernelFrame, Mac, Output, Setup};
-use crate::kernel_msg::{each_message, KernelMsg};
+use crate::kernel_msg::{each_message, report_refused_status, KernelMsg};
 use crate::lateness::{Lateness, LatenessSummary};
 use crate::media::MediumId;
+use crate::mininet_requests::{apply, Applied};
 use crate::syscall_count;
 use crate::worker::{Exit, Failure, FrameMsg, Msg, Published, Shared, Worker};
 use sdmac_medium::MediumStats;
@@ -159,9 +159,10 @@ impl Dispatcher {
             KernelMsg::Frame(f) => self.on_frame(t, f),
             KernelMsg::AddMacAddr(radio, addr) => self.add_address(radio, addr),
             // Sent again from here (`resend_due`): workers share the socket.
-            KernelMsg::StatusRefused { transmitter, cookie, msg } => {
-                self.replica.status_refused(t, transmitter, cookie, msg, log)
-            }
+            KernelMsg::StatusRefused { transmitter, cookie, msg } => report_refused_status(
+                &self.replica.status_refused(t, transmitter, cookie, msg),
+                log,
+            ),
         });
     }
 

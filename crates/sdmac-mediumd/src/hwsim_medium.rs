@@ -17,130 +17,22 @@
 use crate::collector::Collector;
 use crate::media::{MediumId, MediumSetup, MediumState};
 use crate::movement::{moved, Movement};
-use crate::radio::{Radio, RadioIndex};
-use crate::refusal::{report_once, Cause, RateName, Refusals};
-use crate::status_retry::StatusRetries;
+use crate::radio_table::{Radio, RadioIndex};
+use crate::refusal::{report_once, Cause, RateName};
+use crate::status_retry::{RefusedStatus, StatusRetries};
 use sdmac_control::ext::{TruthCause, TruthRecord};
-use sdmac_frame::ieee80211::{Frame, FrameType};
+use sdmac_frame::ieee80211::Frame;
 use sdmac_medium::{
-    Ac, Dest, LinkOverride, Medium, MediumConfig, RateSeries, StationConfig, StationId, Time,
-    TxRequest,
+    Dest, LinkOverride, Medium, MediumConfig, RateSeries, StationConfig, StationId, Time, TxRequest,
 };
 use sdmac_phy::error_model::ErrorModel;
 use sdmac_phy::{Phy, Rate, Standard};
 use std::collections::HashMap;
 
+pub use crate::address::{hw_addr_of, Mac};
 pub use crate::link_model::LinkModel;
-
-/// A MAC address.
-pub type Mac = sdmac_types::MacAddress;
-
-/// The hwsim (wire) address of a radio whose interface address is `a`.
-pub fn hw_addr_of(a: Mac) -> Mac {
-    let mut h = a;
-    h.0[0] |= 0x40;
-    h
-}
-
-/// What a frame's status must repeat of the kernel's request: its rate indices and
-/// flags. Opaque to the medium, carried with the frame so nothing else has to look
-/// the frame up again when its status is written.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct StatusEcho {
-    /// The rate index of each entry of the frame's rate series (−1 ends it).
-    pub rate_idx: [i8; 4],
-    /// The frame's flags.
-    pub flags: u32,
-}
-
-/// A frame the kernel asks the medium to send.
-#[derive(Clone, Debug)]
-pub struct KernelFrame<'a> {
-    /// The transmitting radio (hwsim address).
-    pub transmitter: Mac,
-    /// The 802.11 frame (no FCS).
-    pub frame: &'a [u8],
-    /// The kernel asked for no ACK.
-    pub no_ack: bool,
-    /// Channel (MHz).
-    pub freq: u32,
-    /// The frame's rate series (rate, tries), as many entries as the kernel gave.
-    pub rates: Vec<(Rate, u8)>,
-    /// The kernel's cookie, echoed in the status.
-    pub cookie: u64,
-    /// Repeated in the status.
-    pub echo: StatusEcho,
-}
-
-/// What the medium tells the kernel.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Output {
-    /// The outcome of a frame (TX_INFO_FRAME).
-    TxStatus {
-        /// The transmitting radio.
-        transmitter: Mac,
-        /// The kernel's cookie.
-        cookie: u64,
-        /// Acknowledged (or, for no-ack frames, sent).
-        acked: bool,
-        /// Signal at the destination (dBm), or the noise floor when unknown.
-        signal_dbm: i32,
-        /// Attempts made per entry of the frame's rate series.
-        attempts: Vec<u8>,
-        /// What the kernel's frame asked, repeated.
-        echo: StatusEcho,
-        /// When the outcome is known on the medium (ns on the daemon's clock): the
-        /// ACK's end, the ACK timeout, the DATA end of a no-ack frame, or the time a
-        /// refused frame came.
-        due: Time,
-    },
-    /// A frame on air, for a capture (only when capturing).
-    Air {
-        /// Start on air (ns on the daemon's clock).
-        t_start: Time,
-        /// Channel (MHz).
-        freq: u32,
-        /// Rate.
-        rate: Rate,
-        /// The frame (no FCS).
-        frame: Vec<u8>,
-    },
-    /// A copy of a frame received by a radio (FRAME to the kernel).
-    Deliver {
-        /// The receiving radio (hwsim address).
-        receiver: Mac,
-        /// The frame (no FCS).
-        frame: Vec<u8>,
-        /// Rate it was sent at.
-        rate: Rate,
-        /// Received power (dBm).
-        signal_dbm: i32,
-        /// Channel (MHz).
-        freq: u32,
-        /// When it is received (ns on the daemon's clock): the DATA frame's end.
-        due: Time,
-    },
-    /// A message the kernel refused, sent again as it was (a TX status that came
-    /// too early: see [`crate::status_retry`]).
-    Resend {
-        /// The whole netlink message.
-        msg: Vec<u8>,
-        /// When it is due (ns on the daemon's clock).
-        due: Time,
-    },
-}
-
-impl Output {
-    /// When an output for the kernel is due; None for a frame on air (for a capture).
-    pub fn due(&self) -> Option<Time> {
-        match self {
-            Output::TxStatus { due, .. }
-            | Output::Deliver { due, .. }
-            | Output::Resend { due, .. } => Some(*due),
-            Output::Air { .. } => None,
-        }
-    }
-}
+pub(crate) use crate::medium_io::InFlight;
+pub use crate::medium_io::{ac_of, Counters, KernelFrame, Output, StatusEcho, UNHEARD_SIGNAL_DBM};
 
 /// Set-up of the medium: the first configured medium (inline, so that a one-medium
 /// set-up reads as before), further configured media, and what holds for all.
@@ -220,27 +112,6 @@ impl Setup {
     }
 }
 
-/// A frame on its way through a medium.
-pub(crate) struct InFlight {
-    pub transmitter: Mac,
-    pub cookie: u64,
-    pub bytes: Vec<u8>,
-    pub n_rates: usize,
-    /// Tries the medium may make at each entry of the kernel's rate series: the
-    /// kernel's count, 0 for an entry skipped.
-    pub tries: [u8; 4],
-    pub echo: StatusEcho,
-    /// Signal at its destination (dBm) of its last attempt that arrived, for the
-    /// status; None until one did.
-    pub signal_dbm: Option<i32>,
-    /// When it came from the kernel (for the truth stream).
-    pub arrived: Time,
-    /// Sent without acknowledgement (asked for, or group addressed).
-    pub no_ack: bool,
-    /// The rate of each of the kernel's entries (kb/s; 0 where skipped).
-    pub kbps: [u32; 4],
-}
-
 /// One channel of one medium: an engine medium.
 pub(crate) struct Channel {
     /// The medium (index into the media) it belongs to.
@@ -264,28 +135,6 @@ pub struct Learned {
     pub changed: bool,
     /// The radio sent on another channel before (or never): see [`HwsimMedium::set_tuned`].
     pub retuned: bool,
-}
-
-/// Counters.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Counters {
-    /// Frames from the kernel.
-    pub frames_in: u64,
-    /// Statuses sent.
-    pub statuses: u64,
-    /// Statuses that said acked.
-    pub acked: u64,
-    /// Deliveries.
-    pub deliveries: u64,
-    /// Frames refused (malformed, or no rate the channel carries) and answered as not
-    /// acknowledged.
-    pub refused: u64,
-    /// Refusals per cause, and rate entries skipped.
-    pub refusals: Refusals,
-    /// TX statuses the kernel refused as too early, sent again.
-    pub status_retries: u64,
-    /// TX statuses given up after their last retry was refused too.
-    pub statuses_refused: u64,
 }
 
 /// The medium of the daemon: every configured medium, channel and radio.
@@ -370,16 +219,6 @@ impl Usable {
     }
 }
 
-/// The access category of a frame: QoS data by its TID, management → VO, other → BE.
-pub fn ac_of(frame: &[u8]) -> Ac {
-    let Ok(f) = Frame::new_checked(frame) else { return Ac::Be };
-    match f.frame_control().frame_type() {
-        FrameType::Management => Ac::Vo,
-        FrameType::Data => f.qos_control().map_or(Ac::Be, |q| Ac::from_tid(q.tid)),
-        _ => Ac::Be,
-    }
-}
-
 impl HwsimMedium {
     /// A medium with no channel yet.
     pub fn new(setup: Setup) -> HwsimMedium {
@@ -398,7 +237,7 @@ impl HwsimMedium {
         // Each listed address gets a radio at once (so that it hears frames before it
         // sends), under the hwsim address an interface with that permanent address
         // would have: a guess, until the kernel shows which radio has the address
-        // (crate::radio_binding).
+        // (radio_binding.rs).
         let listed: Vec<Mac> = m.media.iter().flat_map(|x| x.setup.interfaces.clone()).collect();
         for a in listed {
             if m.radios.iter().any(|r| r.listed == Some(a)) {
@@ -631,7 +470,7 @@ impl HwsimMedium {
                 transmitter: f.transmitter,
                 cookie: f.cookie,
                 acked: false,
-                signal_dbm: -91,
+                signal_dbm: UNHEARD_SIGNAL_DBM,
                 attempts: vec![0; f.rates.len().max(1)],
                 echo: f.echo,
                 due: now,
@@ -909,8 +748,14 @@ impl HwsimMedium {
     /// The kernel refused TX status `msg` (the whole message) of `transmitter`'s
     /// frame `cookie`, seen at `t`: sent again later, or given up
     /// ([`crate::status_retry`]).
-    pub fn status_refused(&mut self, t: Time, transmitter: Mac, cookie: u64, msg: &[u8], log: u8) {
-        self.retries.refused(t, transmitter, cookie, msg, log);
+    pub fn status_refused(
+        &mut self,
+        t: Time,
+        transmitter: Mac,
+        cookie: u64,
+        msg: &[u8],
+    ) -> RefusedStatus {
+        self.retries.refused(t, transmitter, cookie, msg)
     }
 
     /// When the next refused status is due to be sent again.
@@ -959,7 +804,7 @@ impl HwsimMedium {
                     transmitter: f.transmitter,
                     cookie: f.cookie,
                     acked: false,
-                    signal_dbm: -91,
+                    signal_dbm: UNHEARD_SIGNAL_DBM,
                     attempts: vec![0; f.n_rates.max(1)],
                     echo: f.echo,
                     due,

@@ -2,6 +2,7 @@
 //! the addresses radios take on.
 
 use crate::hwsim_medium::{HwsimMedium, KernelFrame, Mac, Output, StatusEcho};
+use crate::status_retry::RefusedStatus;
 use sdmac_netlink::hwsim::HwsimMsg;
 use sdmac_netlink::nl;
 
@@ -105,17 +106,44 @@ pub fn each_message(d: &[u8], family: u16, log: u8, mut f: impl FnMut(KernelMsg<
     }
 }
 
-impl HwsimMedium {
-    /// Takes every message of datagram `d` from the kernel, received at `t` (ns on the
-    /// daemon's clock): frames to carry (outputs due at once go to `out`) and the
-    /// addresses radios take on.
-    pub fn on_datagram(&mut self, t: u64, d: &[u8], family: u16, log: u8, out: &mut Vec<Output>) {
-        each_message(d, family, log, |m| match m {
-            KernelMsg::Frame(f) => self.on_frame(t, f, out),
-            KernelMsg::AddMacAddr(radio, addr) => self.add_address(radio, addr),
-            KernelMsg::StatusRefused { transmitter, cookie, msg } => {
-                self.status_refused(t, transmitter, cookie, msg, log)
+/// Hands `medium` every message of datagram `d` from the kernel, received at `t` (ns
+/// on the daemon's clock): frames to carry (outputs due at once go to `out`), the
+/// addresses radios take on, and TX statuses the kernel refused. Messages are read
+/// as [`each_message`] does (hwsim family `family`); what becomes of a refused status
+/// is reported at log level `log` ([`report_refused_status`]).
+pub fn on_datagram(
+    medium: &mut HwsimMedium,
+    t: u64,
+    d: &[u8],
+    family: u16,
+    log: u8,
+    out: &mut Vec<Output>,
+) {
+    each_message(d, family, log, |m| match m {
+        KernelMsg::Frame(f) => medium.on_frame(t, f, out),
+        KernelMsg::AddMacAddr(radio, addr) => medium.add_address(radio, addr),
+        KernelMsg::StatusRefused { transmitter, cookie, msg } => {
+            report_refused_status(&medium.status_refused(t, transmitter, cookie, msg), log)
+        }
+    })
+}
+
+/// Reports on stderr what became of a TX status the kernel refused: each retry at
+/// log level `log` ≥ 7, the first status given up at `log` ≥ 4.
+pub fn report_refused_status(r: &RefusedStatus, log: u8) {
+    match *r {
+        RefusedStatus::Retried { transmitter, cookie, delay_ns, retry } => {
+            if log >= 7 {
+                eprintln!("sdmac-mediumd: the kernel refused the TX status of frame {cookie} of {}; sent again in {} µs (retry {})", transmitter, delay_ns / 1000, retry);
             }
-        })
+        }
+        RefusedStatus::GivenUp { transmitter, cookie, refusals, first } => {
+            if first && log >= 4 {
+                eprintln!(
+                    "sdmac-mediumd: the kernel refused the TX status of frame {cookie} of {} {} times; given up (counted as statuses_refused; reported once)",
+                    transmitter, refusals
+                );
+            }
+        }
     }
 }

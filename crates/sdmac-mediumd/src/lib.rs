@@ -4,10 +4,16 @@
 //! sdmac's medium engine.
 //! - [`hwsim_medium`]: the medium without sockets — kernel frames in, TX statuses and
 //!   deliveries out, one engine medium per configured medium and channel
-//!   ([`media`]), with movement ([`movement`]) and fading.
+//!   ([`media`]), with movement ([`movement`]) and fading. What crosses its edge
+//!   (kernel frames, outputs, counters) is in [`medium_io`], radio addresses in
+//!   [`address`], both below every part of the model; [`kernel_msg`] reads the
+//!   kernel's datagrams into it (netlink family and log level stay on that side).
 //! - [`daemon`]: the loop — generic netlink ([`netlink`], batched), a wait
-//!   ([`poller`]) until the medium's next output, the control socket ([`control`],
-//!   [`control_apply`]), capture ([`capture`]) and statistics ([`stats`]).
+//!   ([`poller`]) until the medium's next output, on io_uring or epoll behind one
+//!   interface ([`kernel_side`]), the control socket ([`control`]
+//!   for its messages, [`control_socket`] for its file; what its requests do:
+//!   [`mininet_requests`], [`ext_requests`]), capture ([`capture`]) and statistics
+//!   ([`stats`]). [`radio_creation`] makes hwsim radios at run time.
 //!   With `--threads` ([`threaded`]) each engine medium runs on its own thread
 //!   (`worker`), fed by a [`dispatch`]er that keeps every thread's radio table the
 //!   same. [`coalesce`] lets the outputs due within a short window leave together,
@@ -15,36 +21,41 @@
 //!   [`lateness`] counts how long after its time on the medium each output left.
 //! - [`config`]: wmediumd / yawmd configurations to a medium set-up.
 
+#![warn(missing_docs)]
+
+pub mod address;
 pub mod capture;
 pub mod coalesce;
 mod collector;
 pub mod config;
 pub mod control;
-pub mod control_apply;
 mod control_clients;
-pub mod control_ext;
 pub mod control_socket;
 pub mod daemon;
 pub mod dispatch;
 pub mod encode;
 pub mod error;
+pub mod ext_requests;
 pub mod hwsim_medium;
 pub mod kernel_msg;
+pub mod kernel_side;
 pub mod lateness;
 pub mod link_model;
 pub mod media;
+pub mod medium_io;
+pub mod mininet_requests;
 pub mod movement;
 pub mod netlink;
 pub mod options;
 mod outbox;
 pub mod per_file;
 pub mod poller;
-mod radio;
 mod radio_binding;
-pub mod radios;
+pub mod radio_creation;
+mod radio_table;
 pub mod refusal;
 mod startup;
-mod station_control;
+mod station_changes;
 mod station_tuning;
 pub mod stats;
 pub mod status_retry;

@@ -2,7 +2,7 @@
 //! says about one radio or one pair. Radios are named by a predicate over addresses,
 //! since a radio is known by its hwsim address and its interface addresses.
 
-use crate::hwsim_medium::Mac;
+use crate::address::Mac;
 use sdmac_medium::LinkOverride;
 use sdmac_phy::propagation::PathLoss;
 

@@ -1,6 +1,8 @@
 //! `sdmac-mediumd`: the wireless medium for mac80211_hwsim radios, with wmediumd's
 //! command line.
 
+#![warn(missing_docs)]
+
 use sdmac_mediumd::daemon::{run, Options};
 use std::process::ExitCode;
 

@@ -6,7 +6,7 @@
 //! the same channel: each (medium, channel) pair is its own engine medium. Radios the
 //! configuration does not list join the first medium.
 
-use crate::hwsim_medium::Mac;
+use crate::address::Mac;
 use crate::link_model::LinkModel;
 use crate::movement::{Movement, StepClock};
 

@@ -8,7 +8,7 @@
 //! The medium never reads a clock: [`StepClock`] tells which steps are due at a time it
 //! is given.
 
-use crate::hwsim_medium::Mac;
+use crate::address::Mac;
 use sdmac_medium::Time;
 
 /// How a medium's stations move.

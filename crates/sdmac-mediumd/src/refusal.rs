@@ -107,7 +107,7 @@ pub fn report_once(cause: Cause, what: impl FnOnce() -> String) -> bool {
 }
 
 /// A rate entry for a message: hwsim's undecodable entries are carried as a 0 kb/s
-/// custom rate (see `crate::kernel_msg`).
+/// custom rate (see the `kernel_msg` module).
 pub struct RateName(pub Rate);
 
 impl fmt::Display for RateName {

@@ -10,7 +10,8 @@
 //! given up (counted, the first one reported) after [`DELAYS_NS`]`.len()` retries.
 //! Errors for other messages (a delivery to an idle radio) are not retried.
 
-use crate::hwsim_medium::{Mac, Output};
+use crate::address::Mac;
+use crate::medium_io::Output;
 use sdmac_medium::Time;
 
 /// Wait before each retry of one status (ns): the first, the second, ….
@@ -18,6 +19,35 @@ pub const DELAYS_NS: [u64; 4] = [200_000, 1_000_000, 5_000_000, 25_000_000];
 
 /// How long the retries made for a status are remembered after its last one (ns).
 const FORGET_NS: u64 = 1_000_000_000;
+
+/// What became of a refused TX status ([`StatusRetries::refused`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum RefusedStatus {
+    /// It is sent again after `delay_ns` (ns); `retry` counts this status's retries
+    /// from 1.
+    Retried {
+        /// The transmitting radio.
+        transmitter: Mac,
+        /// The frame's cookie.
+        cookie: u64,
+        /// How long until it is sent again (ns).
+        delay_ns: u64,
+        /// Which retry this is (1 for the first).
+        retry: usize,
+    },
+    /// It is given up after `refusals` refusals; `first` when no status was given up
+    /// before it.
+    GivenUp {
+        /// The transmitting radio.
+        transmitter: Mac,
+        /// The frame's cookie.
+        cookie: u64,
+        /// How many times the kernel refused it.
+        refusals: usize,
+        /// The first status given up.
+        first: bool,
+    },
+}
 
 #[derive(Debug)]
 struct Tried {
@@ -40,9 +70,9 @@ pub struct StatusRetries {
 
 impl StatusRetries {
     /// The kernel refused status `msg` (the whole netlink message) of `transmitter`'s
-    /// frame `cookie`; seen at `t`. Schedules it again (each noted on stderr at `log`
-    /// ≥ 7), or gives it up (reported on stderr the first time, at `log` ≥ 4).
-    pub fn refused(&mut self, t: Time, transmitter: Mac, cookie: u64, msg: &[u8], log: u8) {
+    /// frame `cookie`; seen at `t`. Schedules it again, or gives it up; says which, for
+    /// the caller to report.
+    pub fn refused(&mut self, t: Time, transmitter: Mac, cookie: u64, msg: &[u8]) -> RefusedStatus {
         self.tried.retain(|r| t.saturating_sub(r.last) < FORGET_NS);
         let key = (transmitter, cookie);
         let k = match self.tried.iter().position(|r| r.key == key) {
@@ -56,22 +86,18 @@ impl StatusRetries {
         if n >= DELAYS_NS.len() {
             self.tried.swap_remove(k);
             self.given_up += 1;
-            if self.given_up == 1 && log >= 4 {
-                eprintln!(
-                    "sdmac-mediumd: the kernel refused the TX status of frame {cookie} of {} {} times; given up (counted as statuses_refused; reported once)",
-                    transmitter,
-                    n + 1
-                );
-            }
-            return;
-        }
-        if log >= 7 {
-            eprintln!("sdmac-mediumd: the kernel refused the TX status of frame {cookie} of {}; sent again in {} µs (retry {})", transmitter, DELAYS_NS[n] / 1000, n + 1);
+            return RefusedStatus::GivenUp {
+                transmitter,
+                cookie,
+                refusals: n + 1,
+                first: self.given_up == 1,
+            };
         }
         self.tried[k].retries += 1;
         self.tried[k].last = t;
         self.retries += 1;
         self.pending.push((t + DELAYS_NS[n], msg.to_vec()));
+        RefusedStatus::Retried { transmitter, cookie, delay_ns: DELAYS_NS[n], retry: n + 1 }
     }
 
     /// When the next retry is due.
@@ -120,7 +146,7 @@ mod tests {
         let mut t = 1_000_000;
         let mut out = Vec::new();
         for (k, delay) in DELAYS_NS.iter().enumerate() {
-            r.refused(t, A, 7, b"status", 0);
+            r.refused(t, A, 7, b"status");
             assert_eq!(r.next_due(), Some(t + delay));
             r.take_due(Some(t + delay - 1), &mut out);
             assert!(out.is_empty(), "not before its time");
@@ -131,10 +157,10 @@ mod tests {
             assert_eq!((r.retries, r.given_up), (k as u64 + 1, 0));
         }
         // The last retry refused too: given up, nothing more to send.
-        r.refused(t, A, 7, b"status", 0);
+        r.refused(t, A, 7, b"status");
         assert_eq!((r.retries, r.given_up, r.next_due()), (DELAYS_NS.len() as u64, 1, None));
         // Another frame's status has its own retries.
-        r.refused(t, A, 8, b"other", 0);
+        r.refused(t, A, 8, b"other");
         assert_eq!(r.next_due(), Some(t + DELAYS_NS[0]));
         r.take_due(None, &mut out);
         assert_eq!(resent(&out), vec![(t + DELAYS_NS[0], b"other".to_vec())]);
@@ -143,8 +169,8 @@ mod tests {
     #[test]
     fn retries_are_forgotten_a_while_after_the_last() {
         let mut r = StatusRetries::default();
-        r.refused(0, A, 7, b"s", 0);
-        r.refused(FORGET_NS, A, 7, b"s", 0);
+        r.refused(0, A, 7, b"s");
+        r.refused(FORGET_NS, A, 7, b"s");
         // Counted from the first delay again: the kernel uses a cookie once.
         assert_eq!(r.next_due(), Some(DELAYS_NS[0]));
         assert_eq!(r.pending.last().map(|p| p.0), Some(FORGET_NS + DELAYS_NS[0]));

@@ -15,7 +15,7 @@ use crate::control_socket::ControlSocket;
 use crate::dispatch::Dispatcher;
 use crate::encode::Datagrams;
 use crate::error::{io_err, DaemonError};
-use crate::netlink::RecvBatch;
+use crate::kernel_side::{EpollSide, KernelSide, NL};
 use crate::options::Options;
 use crate::poller::Poller;
 use crate::stats::DaemonCounters;
@@ -24,12 +24,11 @@ use std::os::fd::AsRawFd;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
-const NL: u64 = 0;
 const FAILED: u64 = 1;
 
 /// Runs until SIGTERM/SIGINT (or a control client's shutdown).
 /// `control` is the control socket of `-s`, already open
-/// ([`crate::daemon::open_control`]).
+/// (the daemon's `open_control`).
 pub fn run(opts: Options, control: Option<ControlSocket>) -> Result<(), DaemonError> {
     let (sock, family) = startup::connect()?;
     let sock = Arc::new(sock);
@@ -53,8 +52,8 @@ pub fn run(opts: Options, control: Option<ControlSocket>) -> Result<(), DaemonEr
     poller.add(d.failure_fd(), FAILED).map_err(io_err("epoll add"))?;
     let mut next_stats = 1_000_000_000u64;
     let mut next_capture_flush = 1_000_000_000u64;
-    let mut rx = RecvBatch::new(64, 16 << 10);
-    let mut nl_ready = true;
+    // The kernel side is epoll's (the workers send on their own).
+    let mut kernel = EpollSide::new(&sock);
     let mut rounds = 0u64;
     let now = || crate::syscall_count::monotonic_ns() - origin;
     loop {
@@ -71,8 +70,7 @@ pub fn run(opts: Options, control: Option<ControlSocket>) -> Result<(), DaemonEr
             (a, b) => a.or(b),
         };
         ready.clear();
-        ready.extend_from_slice(poller.wait(deadline, 500).map_err(io_err("epoll"))?);
-        nl_ready |= ready.contains(&NL);
+        kernel.wait(deadline, &mut poller, &mut ready, &now, &mut |_, _| {})?;
         clients.accept(&ready, &poller, log);
         if Clients::any_ready(&ready) {
             clients.serve(&ready, &poller, &stop, log, |req| d.control(now(), req));
@@ -125,7 +123,7 @@ pub fn run(opts: Options, control: Option<ControlSocket>) -> Result<(), DaemonEr
         }
         // Everything the kernel sent: a batch that comes back short emptied the
         // socket. The workers are woken once per batch.
-        sock.recv_round(&mut rx, &mut nl_ready, now, |batch, t| {
+        kernel.receive(&now, &mut |batch, t| {
             for dg in batch.datagrams() {
                 d.on_datagram(dg, t);
             }

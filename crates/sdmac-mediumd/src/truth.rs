@@ -3,7 +3,8 @@
 //! Times here are on the daemon's clock; the loop adds its origin (CLOCK_MONOTONIC)
 //! before the records leave.
 
-use crate::hwsim_medium::{ac_of, InFlight, Mac, StatusEcho};
+use crate::address::Mac;
+use crate::medium_io::{ac_of, InFlight, StatusEcho, UNHEARD_SIGNAL_DBM};
 use crate::refusal::Cause as Refusal;
 use sdmac_control::ext::{Attempts, TruthCause, TruthOutcome, TruthRecord};
 use sdmac_frame::ieee80211::Frame;
@@ -140,6 +141,6 @@ pub(crate) fn not_carried(
         t_arrival_ns: arrived,
         t_first_start_ns: t,
         t_end_ns: t,
-        signal_dbm: -91,
+        signal_dbm: UNHEARD_SIGNAL_DBM as i8,
     }
 }

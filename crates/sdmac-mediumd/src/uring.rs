@@ -475,8 +475,8 @@ impl Ring {
 
     /// Lets the next wait count the timed sends due by `t_ns` (CLOCK_MONOTONIC): a
     /// datagram that comes before they are out ends it once they are. Those due later
-    /// do not end it, and do not hold a datagram back (see [`Bell`]). 0 (the default)
-    /// holds none: a datagram ends the wait at once.
+    /// do not end it, and do not hold a datagram back (see `Bell`, private to this
+    /// module). 0 (the default) holds none: a datagram ends the wait at once.
     pub fn timed_may_hold_until(&mut self, t_ns: u64) {
         self.hold_until_ns = t_ns;
     }

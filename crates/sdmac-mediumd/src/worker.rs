@@ -12,12 +12,14 @@
 use crate::capture::Capture;
 use crate::coalesce::{first_due, Coalesce};
 use crate::control::{Request, UpdateResult};
-use crate::control_apply::apply;
 use crate::encode::{Batch, Datagrams, Encoder};
 use crate::error::{io_err, DaemonError};
-use crate::hwsim_medium::{Counters, HwsimMedium, KernelFrame, Mac, Output, StatusEcho};
+use crate::hwsim_medium::{
+    Counters, HwsimMedium, KernelFrame, Mac, Output, StatusEcho, UNHEARD_SIGNAL_DBM,
+};
 use crate::lateness::Lateness;
 use crate::media::MediumId;
+use crate::mininet_requests::apply;
 use crate::poller::Poller;
 use crate::syscall_count;
 use sdmac_medium::MediumStats;
@@ -61,7 +63,7 @@ impl FrameMsg {
             transmitter: self.transmitter,
             cookie: self.cookie,
             acked: false,
-            signal_dbm: -91,
+            signal_dbm: UNHEARD_SIGNAL_DBM,
             attempts: vec![0; self.rates.len().max(1)],
             echo: self.echo,
             due: t,

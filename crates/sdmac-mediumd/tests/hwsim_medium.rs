@@ -3,7 +3,7 @@
 use sdmac_frame::ieee80211::{write_data_frame, DataParams};
 use sdmac_frame::MacAddress;
 use sdmac_mediumd::hwsim_medium::{
-    hw_addr_of, HwsimMedium, KernelFrame, LinkModel, Output, Setup, StatusEcho,
+    hw_addr_of, HwsimMedium, KernelFrame, LinkModel, Output, Setup, StatusEcho, UNHEARD_SIGNAL_DBM,
 };
 use sdmac_phy::Rate;
 
@@ -225,7 +225,7 @@ fn a_status_reports_the_signal_its_destination_received_even_in_a_later_round() 
         delivered.is_some() && status == delivered,
         "delivery {delivered:?}, status {status:?}: {out:?}"
     );
-    assert!(status.unwrap() > -91);
+    assert!(status.unwrap() > UNHEARD_SIGNAL_DBM);
 }
 
 #[test]

@@ -7,6 +7,7 @@
 use sdmac_mediumd::dispatch::Dispatcher;
 use sdmac_mediumd::encode::{Datagrams, Encoder};
 use sdmac_mediumd::hwsim_medium::{HwsimMedium, Output, Setup};
+use sdmac_mediumd::kernel_msg::on_datagram;
 use sdmac_mediumd::status_retry::DELAYS_NS;
 use std::sync::{Arc, Mutex};
 
@@ -148,7 +149,7 @@ fn a_status_refused_with_einval_is_sent_again_as_it_was_then_given_up() {
     let mut t = 1_000_000;
     let mut out = Vec::new();
     for (k, delay) in DELAYS_NS.iter().enumerate() {
-        m.on_datagram(t, &refused, FAMILY, 0, &mut out);
+        on_datagram(&mut m, t, &refused, FAMILY, 0, &mut out);
         assert!(out.is_empty(), "not sent again at once");
         assert_eq!(m.next_output_time(), Some(t + delay), "the loop wakes for it");
         m.advance(t + delay - 1, &mut out);
@@ -162,7 +163,7 @@ fn a_status_refused_with_einval_is_sent_again_as_it_was_then_given_up() {
         assert_eq!((c.status_retries, c.statuses_refused), (k as u64 + 1, 0));
     }
     // The last retry refused too: given up and counted.
-    m.on_datagram(t, &refused, FAMILY, 0, &mut out);
+    on_datagram(&mut m, t, &refused, FAMILY, 0, &mut out);
     m.advance(t + 1_000_000_000, &mut out);
     assert!(out.is_empty() && m.next_output_time().is_none());
     let c = m.counters();
@@ -181,7 +182,7 @@ fn a_refused_status_among_other_messages_is_found_and_goes_with_other_outputs() 
     }
     d.extend_from_slice(&error(EINVAL, &status, false));
     let mut out = Vec::new();
-    m.on_datagram(0, &d, FAMILY, 0, &mut out);
+    on_datagram(&mut m, 0, &d, FAMILY, 0, &mut out);
     m.flush(&mut out);
     assert_eq!(resent(&out), vec![status.clone()]);
     assert_eq!(m.counters().status_retries, 1);
@@ -199,7 +200,7 @@ fn other_errors_are_not_retried() {
         ("a truncated copy", error(EINVAL, &tx_info(77, 9), false)[..60].to_vec()),
     ];
     for (what, d) in cases {
-        m.on_datagram(0, &d, FAMILY, 0, &mut out);
+        on_datagram(&mut m, 0, &d, FAMILY, 0, &mut out);
         m.advance(1_000_000_000, &mut out);
         assert!(out.is_empty() && m.next_output_time().is_none(), "{what}: {out:?}");
     }

@@ -8,10 +8,11 @@ use sdmac_frame::MacAddress;
 use sdmac_mediumd::capture::Capture;
 use sdmac_mediumd::coalesce::{first_due, Coalesce};
 use sdmac_mediumd::control::{Request, UpdateResult};
-use sdmac_mediumd::control_apply::apply;
 use sdmac_mediumd::dispatch::{Dispatcher, Finished};
 use sdmac_mediumd::encode::{Datagrams, Encoder};
 use sdmac_mediumd::hwsim_medium::{hw_addr_of, HwsimMedium, LinkModel, Mac, Setup};
+use sdmac_mediumd::kernel_msg::on_datagram;
+use sdmac_mediumd::mininet_requests::apply;
 use sdmac_netlink::hwsim::{HwsimFlags, HwsimMsg, MacAddrEvent, TxFrame, TxRate};
 use sdmac_netlink::nl::{self, NlHeader, NlPacket};
 use std::io;
@@ -224,7 +225,7 @@ fn one_thread(
     let mut answers = Vec::new();
     for (t, s) in steps {
         match s {
-            Step::Kernel(dg) => m.on_datagram(*t, dg, FAMILY, 0, &mut out),
+            Step::Kernel(dg) => on_datagram(&mut m, *t, dg, FAMILY, 0, &mut out),
             Step::Control(r) => {
                 m.advance(*t, &mut out);
                 let a = apply(&mut m, r);
@@ -459,7 +460,7 @@ fn paced(setup: Setup, steps: &[Step], coalesce_ns: u64) -> Vec<Vec<u8>> {
     let mut c = Coalesce::new(coalesce_ns);
     for s in steps {
         if let Step::Kernel(dg) = s {
-            m.on_datagram(0, dg, FAMILY, 0, &mut out);
+            on_datagram(&mut m, 0, dg, FAMILY, 0, &mut out);
         }
     }
     let mut enc = Encoder::new(FAMILY, 4242, 3);

@@ -9,9 +9,9 @@ use sdmac_control::ext::{
     Edca, ExtRequest, ExtResult, ReplyBody, TruthCause, TruthOutcome, TruthRecord,
 };
 use sdmac_control::Request;
-use sdmac_mediumd::control_apply::apply;
-use sdmac_mediumd::control_ext::apply_ext;
+use sdmac_mediumd::ext_requests::apply_ext;
 use sdmac_mediumd::hwsim_medium::{hw_addr_of, HwsimMedium, LinkModel, Output, Setup};
+use sdmac_mediumd::mininet_requests::apply;
 use sdmac_phy::Rate;
 use sdmac_types::MacAddress;
 

@@ -10,6 +10,8 @@
 //! asks mac80211_hwsim itself (generic netlink, root) for COUNT more radios — its
 //! `radios=` module parameter stops at 100 — and prints their indices.
 
+#![warn(missing_docs)]
+
 use sdmac_mediumd::control::{encode_request, request_len, types, Request};
 use sdmac_types::MacAddress;
 use std::io::{Read, Write};
@@ -64,7 +66,7 @@ fn main() -> ExitCode {
             eprintln!("sdmac-mediumctl: new-radios: {count:?} is not a count");
             return ExitCode::from(2);
         };
-        return match sdmac_mediumd::radios::new_radios(count) {
+        return match sdmac_mediumd::radio_creation::new_radios(count) {
             Ok(ids) => {
                 println!("{}", ids.iter().map(u32::to_string).collect::<Vec<_>>().join(" "));
                 ExitCode::SUCCESS

@@ -123,7 +123,7 @@ impl HwsimMedium {
     /// Keeps a runtime link change in the model of the media the two radios are in, so
     /// channels created later (and links restored later) have it.
     fn remember_link(&mut self, a: usize, b: usize, knob: LinkKnob) {
-        let name = |r: &crate::radio::Radio| r.listed.or_else(|| r.addrs.first().copied());
+        let name = |r: &crate::radio_table::Radio| r.listed.or_else(|| r.addrs.first().copied());
         let (Some(ma), Some(mb)) = (name(&self.radios[a]), name(&self.radios[b])) else { return };
         let (wa, wb) = (self.radios[a].medium, self.radios[b].medium);
         self.media[wa].setup.model.remember(ma, mb, knob);

@@ -109,8 +109,8 @@ pub fn apply_ext(m: &mut HwsimMedium, req: &ExtRequest) -> ExtReply {
 }
 
 impl crate::control_clients::Handler for HwsimMedium {
-    fn apply(&mut self, r: &sdmac_control::Request) -> crate::control_apply::Applied {
-        crate::control_apply::apply(self, r)
+    fn apply(&mut self, r: &sdmac_control::Request) -> crate::mininet_requests::Applied {
+        crate::mininet_requests::apply(self, r)
     }
 
     fn apply_ext(&mut self, r: &ExtRequest) -> ExtReply {

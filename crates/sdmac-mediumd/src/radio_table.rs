@@ -1,7 +1,7 @@
 //! A hwsim radio as the daemon knows it: its addresses, the medium it is in, where it
 //! is and how strongly it sends, and its station in each channel's engine medium.
 
-use crate::hwsim_medium::{hw_addr_of, Mac};
+use crate::address::{hw_addr_of, Mac};
 use sdmac_medium::StationId;
 use std::collections::HashMap;
 
@@ -19,7 +19,7 @@ pub(crate) struct Radio {
     /// address (Mininet-WiFi gives interfaces other addresses).
     pub confirmed: bool,
     /// Replaced by the radio that turned out to have its listed address (see
-    /// [`crate::radio_binding`]): it has no address, no link and joins nothing.
+    /// the `radio_binding` module): it has no address, no link and joins nothing.
     pub gone: bool,
     /// The interface address the configuration (or a control "add") lists it by: its
     /// position, power, medium and links are that address's. It moves with the address
