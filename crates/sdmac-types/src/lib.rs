@@ -15,6 +15,8 @@
 //!
 //! It depends on `sdmac-phy` (rates and airtime formulas) and nothing else.
 
+#![warn(missing_docs)]
+
 pub mod ac;
 pub mod mac;
 pub mod outcome;
