@@ -5,8 +5,8 @@
 #                 includes the C library (target/release/libsdmac.so and libsdmac.a) and
 #                 target/release/sdmac-probe, which `sdmac probe IFACE` runs
 #   make test     cargo test + pytest (cargo test includes the fuzz_corpus tests: every fuzz
-#                 target's committed seeds, fuzz/seeds and crates/sdmac-frame/fuzz/seeds,
-#                 replayed on stable Rust through the target's own check, in seconds)
+#                 target's committed seeds, fuzz/seeds, replayed on stable Rust through the
+#                 target's own check, in seconds)
 #   make lint     the gates make test runs first: lint-rust (cargo fmt --check, clippy and
 #                 cargo doc with warnings denied; every crate warns on missing docs) and
 #                 lint-py (ruff check on python/sdmac and tests/, mypy --strict on python/sdmac)
@@ -175,23 +175,26 @@ lint-rust: check-cargo deps
 	PYO3_PYTHON=$(VPY) RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 
 # cargo-fuzz needs nightly Rust (libFuzzer, sanitizer flags): both are installed when
-# missing. Each target runs FUZZ_SECONDS from its committed seeds (fuzz/seeds/T, read
-# only) and its growing corpus (fuzz/corpus/T, ignored by git); crashes land in
-# fuzz/artifacts/T. Targets: fuzz/ (hwsim_msg, nl80211_msg, wmconfig, control_decoder) and
-# crates/sdmac-frame/fuzz (ieee80211_parse, radiotap_parse, pcapng_read).
+# missing. All targets live in one cargo-fuzz workspace, fuzz/. Each runs FUZZ_SECONDS
+# from its committed seeds (fuzz/seeds/T, read only) and its growing corpus
+# (fuzz/corpus/T, ignored by git); crashes land in fuzz/artifacts/T. A target that fails
+# does not stop the others; the run fails at the end, naming them.
+# bench/fuzz_report.py turns this target's output into bench/results/fuzz.json.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := .:hwsim_msg .:nl80211_msg .:wmconfig .:control_decoder \
-                crates/sdmac-frame:ieee80211_parse crates/sdmac-frame:radiotap_parse crates/sdmac-frame:pcapng_read
+FUZZ_TARGETS := hwsim_msg nl80211_msg wmconfig control_decoder \
+                ieee80211_parse radiotap_parse pcapng_read
 
 fuzz: check-cargo
 	@rustup run nightly rustc --version >/dev/null 2>&1 || rustup toolchain install nightly --profile minimal
 	@cargo +nightly fuzz --version >/dev/null 2>&1 || cargo +nightly install cargo-fuzz --locked
-	@for pair in $(FUZZ_TARGETS); do \
-	  dir=$${pair%%:*}; t=$${pair#*:}; \
-	  echo "fuzz: $$t for $(FUZZ_SECONDS) s ($$dir/fuzz)"; \
-	  mkdir -p "$$dir/fuzz/corpus/$$t"; \
-	  ( cd "$$dir" && cargo +nightly fuzz run "$$t" "fuzz/corpus/$$t" "fuzz/seeds/$$t" -- -max_total_time=$(FUZZ_SECONDS) ); \
-	done
+	@failed=""; \
+	for t in $(FUZZ_TARGETS); do \
+	  echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
+	  mkdir -p "fuzz/corpus/$$t"; \
+	  cargo +nightly fuzz run "$$t" "fuzz/corpus/$$t" "fuzz/seeds/$$t" -- -max_total_time=$(FUZZ_SECONDS) \
+	    || failed="$$failed $$t"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "fuzz: failed:$$failed (inputs in fuzz/artifacts/)" >&2; exit 1; fi
 
 demo: build
 	mkdir -p bench/out

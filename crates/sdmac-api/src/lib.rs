@@ -22,6 +22,8 @@
 //! re-exported here. The API depends on no simulator (`tests/layering.rs` checks it),
 //! so a backend for a real adapter links none.
 
+#![warn(missing_docs)]
+
 pub mod attribute;
 pub mod backend;
 pub mod backend_name;

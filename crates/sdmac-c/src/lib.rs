@@ -10,6 +10,7 @@
 //! crosses the boundary (it becomes `SDMAC_ERR_PANIC`). The threading rules are in
 //! the header (see `cbindgen.toml`).
 
+#![warn(missing_docs)]
 #![allow(non_camel_case_types)]
 
 mod boundary;

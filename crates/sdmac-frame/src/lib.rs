@@ -65,97 +65,9 @@ pub mod radiotap;
 pub use fcs::check_fcs;
 pub use mac_addr::MacAddress;
 
-use core::fmt;
-
-/// An error from parsing or emitting a wire format.
-///
-/// Every variant names *what* was being read or written (a static description such
-/// as `"802.11 header addr3"`) and, for parse errors, the byte offset where the
-/// problem is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Error {
-    /// The input ended before a field did.
-    Truncated {
-        /// The field or structure that did not fit.
-        what: &'static str,
-        /// Offset of the field's first byte in the input.
-        offset: usize,
-        /// Number of bytes of input needed to hold the field (offset + field length).
-        need: usize,
-        /// Number of bytes of input available.
-        have: usize,
-    },
-    /// A field has a value that the format does not allow.
-    Malformed {
-        /// The field or structure that is wrong.
-        what: &'static str,
-        /// Offset of the field's first byte in the input.
-        offset: usize,
-        /// Why the value is not allowed.
-        reason: &'static str,
-    },
-    /// A radiotap field whose size and alignment are not known was present, so the
-    /// fields after it cannot be located.
-    UnknownField {
-        /// The structure being read (e.g. `"radiotap field"`).
-        what: &'static str,
-        /// Offset, in the input, where the unknown field would start (before alignment).
-        offset: usize,
-        /// The bit number of the unknown field in its namespace (0..=28 in the first
-        /// presence word, 32.. in extended words).
-        bit: u32,
-    },
-    /// An output buffer is too small for what is to be written.
-    BufferTooSmall {
-        /// What was being written.
-        what: &'static str,
-        /// Bytes needed.
-        need: usize,
-        /// Bytes available.
-        have: usize,
-    },
-    /// A value given to a builder or `emit` cannot be represented on the wire.
-    InvalidInput {
-        /// The value that cannot be represented.
-        what: &'static str,
-        /// Why.
-        reason: &'static str,
-    },
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Error::Truncated { what, offset, need, have } => write!(
-                f,
-                "{what} truncated at offset {offset}: need {need} bytes, have {have}"
-            ),
-            Error::Malformed { what, offset, reason } => {
-                write!(f, "{what} malformed at offset {offset}: {reason}")
-            }
-            Error::UnknownField { what, offset, bit } => write!(
-                f,
-                "{what}: unknown field bit {bit} at offset {offset}; the fields after it cannot be located"
-            ),
-            Error::BufferTooSmall { what, need, have } => write!(
-                f,
-                "buffer too small for {what}: need {need} bytes, have {have}"
-            ),
-            Error::InvalidInput { what, reason } => write!(f, "invalid {what}: {reason}"),
-        }
-    }
-}
-
-impl std::error::Error for Error {}
-
-impl From<mac_addr::ParseMacError> for Error {
-    fn from(e: mac_addr::ParseMacError) -> Error {
-        Error::Malformed { what: "MAC address", offset: e.offset, reason: e.reason }
-    }
-}
-
-/// Result type of this crate.
-pub type Result<T> = core::result::Result<T, Error>;
+/// An error from parsing or emitting a wire format, and the result type of this crate:
+/// the one error type of sdmac's wire codecs, shared with `sdmac-netlink`.
+pub use sdmac_types::wire::{Error, Result};
 
 /// Returns `Err(Truncated)` unless `buf` holds `len` bytes starting at `offset`.
 pub(crate) fn need(what: &'static str, buf: &[u8], offset: usize, len: usize) -> Result<()> {
@@ -173,23 +85,5 @@ pub(crate) fn room(what: &'static str, need: usize, have: usize) -> Result<()> {
         Err(Error::BufferTooSmall { what, need, have })
     } else {
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn display_names_what_and_where() {
-        let e = Error::Truncated { what: "802.11 header addr3", offset: 16, need: 22, have: 18 };
-        assert_eq!(
-            e.to_string(),
-            "802.11 header addr3 truncated at offset 16: need 22 bytes, have 18"
-        );
-        let e = Error::Malformed { what: "pcapng block", offset: 28, reason: "bad length" };
-        assert_eq!(e.to_string(), "pcapng block malformed at offset 28: bad length");
-        let boxed: Box<dyn std::error::Error> = Box::new(e);
-        assert!(boxed.to_string().contains("pcapng"));
     }
 }

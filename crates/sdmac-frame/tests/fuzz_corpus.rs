@@ -1,5 +1,5 @@
-//! The fuzz targets of `crates/sdmac-frame/fuzz` on stable Rust: every file of each
-//! committed corpus (`fuzz/seeds/<target>/`), and inputs derived from them, through
+//! The sdmac-frame fuzz targets of the workspace's `fuzz/` on stable Rust: every file of
+//! each committed corpus (`fuzz/seeds/<target>/`), and inputs derived from them, through
 //! the same check the target runs (`fuzz/checks/<target>.rs`). `make fuzz` runs the
 //! real campaign (cargo fuzz, nightly).
 
@@ -7,17 +7,17 @@ mod replay {
     include!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fuzz/checks/replay.rs"));
 }
 mod ieee80211_parse {
-    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/checks/ieee80211_parse.rs"));
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fuzz/checks/ieee80211_parse.rs"));
 }
 mod pcapng_read {
-    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/checks/pcapng_read.rs"));
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fuzz/checks/pcapng_read.rs"));
 }
 mod radiotap_parse {
-    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/checks/radiotap_parse.rs"));
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fuzz/checks/radiotap_parse.rs"));
 }
 
 fn corpus(target: &str) -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds").join(target)
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/seeds").join(target)
 }
 
 #[test]

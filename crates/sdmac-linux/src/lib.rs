@@ -31,6 +31,8 @@
 //!   carried out here, by sending the frame again (same sequence number, Retry bit)
 //!   at the next entry when the previous one failed.
 
+#![warn(missing_docs)]
+
 pub mod backend;
 pub mod control;
 pub mod frames;

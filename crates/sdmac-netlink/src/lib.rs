@@ -71,105 +71,10 @@ pub mod rate;
 pub use hwsim::HwsimMsg;
 pub use rate::{Band, HwsimRate, RateError};
 
-use core::fmt;
-
-/// An error from decoding or encoding a netlink message.
-///
-/// Every variant names *what* was being read or written and, for decoding errors, the
-/// byte offset (from the start of the buffer given to the decoder) where the problem is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Error {
-    /// The input ended before a structure did.
-    Truncated {
-        /// The structure that did not fit (e.g. `"nlmsghdr"`).
-        what: &'static str,
-        /// Offset of the structure's first byte.
-        offset: usize,
-        /// Bytes of input needed to hold it (offset + length).
-        need: usize,
-        /// Bytes of input available.
-        have: usize,
-    },
-    /// A header field has a value the format does not allow.
-    Malformed {
-        /// The field or structure that is wrong.
-        what: &'static str,
-        /// Offset of its first byte.
-        offset: usize,
-        /// Why the value is not allowed.
-        reason: &'static str,
-    },
-    /// An attribute is malformed: its header, or a payload of the wrong size or content
-    /// for its type.
-    Attribute {
-        /// The attribute type (flag bits masked off).
-        attr: u16,
-        /// The attribute's name (e.g. `"HWSIM_ATTR_TX_INFO"`), or `"netlink attribute"`
-        /// when the attribute space is not known.
-        name: &'static str,
-        /// Offset of the attribute header (`nla_len`).
-        offset: usize,
-        /// Payload length in bytes (`nla_len` - 4), or `nla_len` itself when it is
-        /// the header that is wrong.
-        len: usize,
-        /// What is wrong.
-        reason: &'static str,
-    },
-    /// A message lacks an attribute it must carry.
-    MissingAttribute {
-        /// The message (e.g. `"HWSIM_CMD_FRAME"`).
-        msg: &'static str,
-        /// The missing attribute's type.
-        attr: u16,
-        /// The missing attribute's name.
-        name: &'static str,
-    },
-    /// An output buffer is too small.
-    BufferTooSmall {
-        /// What was being written.
-        what: &'static str,
-        /// Bytes needed.
-        need: usize,
-        /// Bytes available.
-        have: usize,
-    },
-    /// A value given to `emit` cannot be put on the wire.
-    InvalidInput {
-        /// The value.
-        what: &'static str,
-        /// Why.
-        reason: &'static str,
-    },
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Error::Truncated { what, offset, need, have } => {
-                write!(f, "{what} truncated at offset {offset}: need {need} bytes, have {have}")
-            }
-            Error::Malformed { what, offset, reason } => {
-                write!(f, "{what} malformed at offset {offset}: {reason}")
-            }
-            Error::Attribute { attr, name, offset, len, reason } => write!(
-                f,
-                "{name} (attribute type {attr}) at offset {offset}: {reason} (length {len})"
-            ),
-            Error::MissingAttribute { msg, attr, name } => {
-                write!(f, "{msg} lacks {name} (attribute type {attr})")
-            }
-            Error::BufferTooSmall { what, need, have } => {
-                write!(f, "buffer too small for {what}: need {need} bytes, have {have}")
-            }
-            Error::InvalidInput { what, reason } => write!(f, "invalid {what}: {reason}"),
-        }
-    }
-}
-
-impl std::error::Error for Error {}
-
-/// Result type of this crate.
-pub type Result<T> = core::result::Result<T, Error>;
+/// An error from decoding or encoding a netlink message, and the result type of this
+/// crate: the one error type of sdmac's wire codecs, shared with `sdmac-frame`. Its
+/// netlink variants are [`Error::Attribute`] and [`Error::MissingAttribute`].
+pub use sdmac_types::wire::{Error, Result};
 
 /// A message received on the medium daemon's generic netlink socket, classified.
 #[derive(Clone, Debug, PartialEq, Eq)]

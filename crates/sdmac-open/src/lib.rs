@@ -14,6 +14,8 @@
 //! The emulated medium runs on its own device thread for as long as the interface
 //! lives; dropping the interface stops it.
 
+#![warn(missing_docs)]
+
 mod any;
 mod emu;
 mod error;

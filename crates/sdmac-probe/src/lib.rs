@@ -17,6 +17,8 @@
 //! It depends on the linux backend's crates only (sdmac-linux, sdmac-frame,
 //! sdmac-netlink), never on the simulator.
 
+#![warn(missing_docs)]
+
 pub mod inject;
 pub mod judge;
 pub mod radio_facts;

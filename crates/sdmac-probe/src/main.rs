@@ -9,6 +9,8 @@
 //! looks like); `--hold-until FILE` (for tests) prints `HOLD <monitor>` on stderr
 //! before cleaning up and waits until FILE exists.
 
+#![warn(missing_docs)]
+
 use sdmac_frame::MacAddress;
 use sdmac_linux::control::{caps, ControlError};
 use sdmac_probe::{probe, Options};

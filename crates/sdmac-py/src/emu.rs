@@ -852,7 +852,7 @@ pub(crate) fn paper_setup(
     };
     Ok(PaperSetup {
         basic_rates: basic,
-        beacon_interval_ns: beacon_interval_tu as u64 * 1024_000,
+        beacon_interval_ns: beacon_interval_tu as u64 * 1_024_000,
         distance_m,
         ack_timeout_ns,
         loss_data: loss("loss_data", loss_data, snr_data)?,

@@ -4,6 +4,8 @@
 //! the progress callback and to check for signals, so Ctrl-C (SIGINT) stops a run
 //! at the next progress step and surfaces as `KeyboardInterrupt`.
 
+#![warn(missing_docs)]
+
 mod emu;
 mod oneshot;
 

@@ -216,7 +216,7 @@ pub fn bench_oneshot<'py>(
     if let Some(e) = error {
         return Err(e);
     }
-    let samples = result.map_err(|e| PyValueError::new_err(e))?;
+    let samples = result.map_err(PyValueError::new_err)?;
     let rep = report(&samples, config);
     let cols = PyDict::new(py);
     cols.set_item("id", PyList::new(py, samples.iter().map(|s| s.id))?)?;

@@ -12,14 +12,19 @@
 //! - [`RateSeries`]: up to four (rate, tries) entries of one transmission.
 //! - [`Outcome`] and [`Cause`]: how a transmission ended (A, LD, LA, ...) and why a
 //!   frame was lost.
+//! - [`wire::Error`]: the error of the wire-format codecs, the frame codecs'
+//!   (`sdmac-frame`) and the netlink codecs' (`sdmac-netlink`) alike.
 //!
 //! It depends on `sdmac-phy` (rates and airtime formulas) and nothing else.
+
+#![warn(missing_docs)]
 
 pub mod ac;
 pub mod mac;
 pub mod outcome;
 pub mod rate_series;
 pub mod time;
+pub mod wire;
 
 pub use ac::Ac;
 pub use mac::{MacAddress, ParseMacError};
