@@ -32,6 +32,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import machine  # noqa: E402  (bench/machine.py)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
 EXAMPLE = os.path.join(TARGET, "release", "examples", "overhead")
@@ -120,6 +123,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3, help="runs; medians are reported (default 3)")
     ap.add_argument("--json", help="write the results to this file")
     a = ap.parse_args()
+    started = machine.describe()  # the load before this run adds its own
 
     # Always (re)build: a stale binary would measure old code.
     subprocess.run(["cargo", "build", "--release", "-q", "-p", "sdmac-emu", "--example", "overhead"], cwd=ROOT, check=True)
@@ -151,7 +155,8 @@ def main() -> None:
     if a.json:
         os.makedirs(os.path.dirname(os.path.abspath(a.json)), exist_ok=True)
         with open(a.json, "w") as f:
-            json.dump({"count": a.count, "runs": a.runs, "rust": {"overhead": r_over, "baseline": r_base, "parts": parts},
+            json.dump({"machine": started, "date_utc": started["date_utc"], "command": ["bench/api_overhead.py", *sys.argv[1:]],
+                       "count": a.count, "runs": a.runs, "rust": {"overhead": r_over, "baseline": r_base, "parts": parts},
                        "python": {"overhead": p_over, "baseline": p_base}, "raw": {"rust": rust, "python": py}}, f, indent=2)
 
 

@@ -17,6 +17,13 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import machine  # noqa: E402  (bench/machine.py)
+
+#: The engine's goals (issue: the house redesign): memory per idle station of a large
+#: medium, in KiB.
+GOAL_KIB_PER_STATION = 2.0
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
 BIN = os.path.join(TARGET, "release", "sdmac-sim")
@@ -66,7 +73,9 @@ def main():
     ap.add_argument("--json", help="write the results here")
     a = ap.parse_args()
     build()
-    results = {"saturation": [], "memory": None}
+    started = machine.describe()
+    results = {"machine": started, "started_utc": started["date_utc"], "command": ["bench/engine.py", *sys.argv[1:]],
+               "saturation": [], "memory": None}
 
     # Memory first: RUSAGE_CHILDREN keeps the maximum over all children.
     with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
@@ -75,8 +84,12 @@ def main():
     print(f"memory: {a.memory_stations} stations on one medium (150 m grid), 1 s ...", file=sys.stderr, flush=True)
     j, rss = run([scen])
     os.unlink(scen)
-    results["memory"] = {"stations": a.memory_stations, "peak_rss_mib": round(rss, 1), "events": j["events"], "wall_seconds": j["wall_seconds"]}
-    print(f"  peak RSS {rss:.1f} MiB ({rss * 1024 / a.memory_stations:.1f} KiB per station), {j['events']} events in {j['wall_seconds']:.2f} s")
+    kib = rss * 1024 / a.memory_stations
+    results["memory"] = {"stations": a.memory_stations, "peak_rss_mib": round(rss, 1), "kib_per_station": round(kib, 2),
+                         "goal_kib_per_station": GOAL_KIB_PER_STATION, "goal_met": kib <= GOAL_KIB_PER_STATION,
+                         "events": j["events"], "wall_seconds": j["wall_seconds"]}
+    print(f"  peak RSS {rss:.1f} MiB ({kib:.1f} KiB per station), {j['events']} events in {j['wall_seconds']:.2f} s")
+    print(f"  goal <= {GOAL_KIB_PER_STATION:g} KiB per station: {'met' if kib <= GOAL_KIB_PER_STATION else 'NOT met'} ({kib:.1f})")
 
     print(f"\nsaturation, 802.11a 54 Mb/s 1500 B, {a.duration:g} simulated s, median of {a.runs} runs")
     print(f"{'n':>4} {'Mb/s':>8} {'events':>9} {'ev/frame':>8} {'Mev/s':>7} {'sim s/wall s':>13} {'(min..max)':>18}")
@@ -106,7 +119,8 @@ def main():
     if a.json:
         with open(a.json, "w") as f:
             json.dump(results, f, indent=2)
+    return 0 if results["memory"]["goal_met"] else 1
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
