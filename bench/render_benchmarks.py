@@ -14,11 +14,9 @@ bench/readme_tables.py's.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any, Callable, Dict, List, Optional
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,17 +26,9 @@ PAGE = ROOT / "docs" / "benchmarks.md"
 COMMAND = "make benchmarks-page"
 
 
-def _load_module(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "bench" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-tables = _load_module("readme_tables")
-breakdown = _load_module("oneshot_breakdown")
+sys.path.insert(0, str(ROOT / "bench"))
+import oneshot_breakdown as breakdown  # noqa: E402  (bench/oneshot_breakdown.py)
+import readme_tables as tables  # noqa: E402  (bench/readme_tables.py)
 
 
 def text(name: str) -> str:

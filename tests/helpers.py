@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -13,6 +14,16 @@ from typing import Any, Dict, List
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "examples" / "scenarios"
+
+def load_bench(name: str) -> Any:
+    """bench/NAME.py as a module (registered as bench_NAME, which dataclasses need)."""
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "bench" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
 
 #: Fields that measure the wall clock and so differ from run to run.
 WALL_FIELDS = ("wall_seconds", "events_per_second", "sim_seconds_per_wall_second")

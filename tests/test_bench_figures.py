@@ -3,26 +3,12 @@ window in which every pair sends and Jain's index (bench/aggregate.py), and the
 system-call count from a real strace 6.1 `-c` table (bench/strace_table.py)."""
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import load_bench
 
-
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "bench" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-agg = _load("aggregate")
-strace = _load("strace_table")
+agg = load_bench("aggregate")
+strace = load_bench("strace_table")
 
 
 def client(per_second_bytes, server=True):
@@ -127,8 +113,8 @@ def test_strace_without_a_table_gives_none() -> None:
     assert strace.total(STRACE_61.rsplit("100.00", 1)[0]) is None
 
 
-goals = _load("goals")
-side = _load("side_by_side")
+goals = load_bench("goals")
+side = load_bench("side_by_side")
 
 
 def test_goals_compare_with_numbers_and_with_other_rows() -> None:

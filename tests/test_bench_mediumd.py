@@ -6,12 +6,11 @@ bench/mediumd_goals.py (`make bench`), not here."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
-from vmbed import DAEMON, ROOT, require_vm
+from helpers import load_bench
+from vmbed import DAEMON, require_vm
 
 
 def test_one_pair_against_the_kernel_medium(tmp_path: Path) -> None:
@@ -20,11 +19,7 @@ def test_one_pair_against_the_kernel_medium(tmp_path: Path) -> None:
         import pytest
 
         pytest.skip(f"{DAEMON} is not built")
-    spec = importlib.util.spec_from_file_location("bench_mediumd", ROOT / "bench" / "mediumd.py")
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = bench
-    spec.loader.exec_module(bench)
+    bench = load_bench("mediumd")
     out = tmp_path / "rows.json"
     rc = bench.main(["--stations", "2", "--seconds", "3", "--sdmac", str(DAEMON), "--json", str(out)])
     assert rc == 0
@@ -49,10 +44,7 @@ def test_one_pair_against_the_kernel_medium(tmp_path: Path) -> None:
 
 
 def test_medians_take_each_figure_from_the_runs_that_have_it() -> None:
-    spec = importlib.util.spec_from_file_location("bench_mediumd_median", ROOT / "bench" / "mediumd.py")
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_bench("mediumd")
     # The first run had no all-pairs-sending window; the other two did.
     runs = [{"label": "x", "mbps": 10.0}, {"label": "x", "mbps": 30.0, "backlog_steady": 0.8}, {"label": "x", "mbps": 20.0, "backlog_steady": 0.6}]
     m = bench.median_row(runs)

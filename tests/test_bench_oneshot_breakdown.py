@@ -4,14 +4,9 @@ is run or asserted."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+from helpers import load_bench
 
-ROOT = Path(__file__).resolve().parent.parent
-spec = importlib.util.spec_from_file_location("oneshot_breakdown", ROOT / "bench" / "oneshot_breakdown.py")
-assert spec is not None and spec.loader is not None
-ob = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(ob)
+ob = load_bench("oneshot_breakdown")
 
 COLS = ("Tsw_req", "Thw", "Tca", "Ttoa", "Tsw_con", "TSDMAC", "Tpath")
 

@@ -3,27 +3,15 @@ bench/text/ (no benchmark runs: the page is re-rendered into a string and compar
 and the Markdown links of the README and of docs/ point to files that exist."""
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _render_module():
-    spec = importlib.util.spec_from_file_location("bench_render_benchmarks", ROOT / "bench" / "render_benchmarks.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
+from helpers import ROOT, load_bench
 
 
 def test_benchmarks_page_is_current() -> None:
-    render = _render_module()
+    render = load_bench("render_benchmarks")
     page = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
     fresh = render.render()
     if page != fresh:
