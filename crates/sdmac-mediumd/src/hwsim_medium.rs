@@ -373,13 +373,7 @@ impl HwsimMedium {
             self.channels[c].engine.set_detached(s, true);
         }
         // Links to and from every station already there.
-        let others: Vec<(StationId, usize)> = self.channels[c]
-            .radio_of
-            .iter()
-            .enumerate()
-            .map(|(s2, &r2)| (s2 as StationId, r2))
-            .collect();
-        for (s2, r2) in others {
+        for (s2, r2) in self.stations_in(c) {
             if s2 == s {
                 continue;
             }
@@ -391,6 +385,11 @@ impl HwsimMedium {
             }
         }
         s
+    }
+
+    /// Every station of channel `c` with the radio it belongs to.
+    pub(crate) fn stations_in(&self, c: usize) -> Vec<(StationId, usize)> {
+        self.channels[c].radio_of.iter().enumerate().map(|(s, &r)| (s as StationId, r)).collect()
     }
 
     /// Radio `r`'s transmit power in medium `within`: its own (or `default`), plus its

@@ -51,13 +51,7 @@ impl HwsimMedium {
         let stations: Vec<(usize, StationId)> =
             self.radios[r].station.iter().map(|(&c, &s)| (c, s)).collect();
         for (c, s) in stations {
-            let others: Vec<(StationId, usize)> = self.channels[c]
-                .radio_of
-                .iter()
-                .enumerate()
-                .map(|(s2, &r2)| (s2 as StationId, r2))
-                .collect();
-            for (s2, r2) in others {
+            for (s2, r2) in self.stations_in(c) {
                 if r2 == r {
                     continue;
                 }
