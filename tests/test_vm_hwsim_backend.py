@@ -29,12 +29,11 @@ from __future__ import annotations
 import json
 import math
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from test_vm_linux_open import C_SOURCE, INCLUDE, LIB, _counts, _python_into
+from test_vm_linux_open import _c_example_into, _counts, _python_into
 from vmbed import TESTBED, daemon_share, run
 
 COUNT = 1000
@@ -44,16 +43,8 @@ KILL_COUNT, KILL_AT = 300, 150
 
 @pytest.fixture(scope="module")
 def guest(tmp_path_factory):
-    cc = shutil.which("cc")
-    if cc is None:
-        pytest.skip("no C compiler (cc) on this machine: `make deps` installs build-essential")
-    so = LIB / "libsdmac.so"
-    if not so.exists():
-        pytest.skip(f"{so} is not built (`make build`)")
     share = daemon_share(tmp_path_factory, "hwsim-backend")
-    shutil.copy2(so, share / "libsdmac.so")
-    subprocess.run([cc, "-std=c11", "-Wall", "-Wextra", "-Werror", f"-I{INCLUDE}", str(C_SOURCE), f"-L{share}", "-lsdmac",
-                    "-o", str(share / "oneshot")], check=True, capture_output=True, text=True, timeout=120)
+    _c_example_into(share)
     no_python = _python_into(share)
     if not no_python:
         shutil.copy2(TESTBED / "hwsim_backend_check.py", share / "check.py")

@@ -39,7 +39,7 @@ from pathlib import Path
 import pytest
 
 from oneshot_runs import LOSSY, _env, run_example, wilson
-from test_vm_linux_open import C_SOURCE, INCLUDE, LIB, _counts, _python_into
+from test_vm_linux_open import _c_example_into, _counts, _python_into
 from vmbed import ROOT, TESTBED, daemon_share, run
 
 MS, SPLIT, SAME, BENCH = 30, 600, 600, 200
@@ -61,17 +61,8 @@ def guest(tmp_path_factory):
         shutil.copytree(Path(mod.__file__).parent, share / "pkg" / dep, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy2(TESTBED / "hwsim_evidence.py", share / "evidence.py")
     shutil.copy2(TESTBED / "truth_stream.py", share / "truth_stream.py")
-    # The C example, built against libsdmac as a C user builds it; it runs in the guest
-    # (with the share on LD_LIBRARY_PATH) and on the host (rpath to target/release).
-    cc = shutil.which("cc")
-    if cc is None:
-        pytest.skip("no C compiler (cc) on this machine: `make deps` installs build-essential")
-    so = LIB / "libsdmac.so"
-    if not so.exists():
-        pytest.skip(f"{so} is not built (`make build`)")
-    shutil.copy2(so, share / "libsdmac.so")
-    subprocess.run([cc, "-std=c11", "-Wall", "-Wextra", "-Werror", f"-I{INCLUDE}", str(C_SOURCE), f"-L{LIB}", "-lsdmac",
-                    f"-Wl,-rpath,{LIB}", "-o", str(share / "oneshot")], check=True, capture_output=True, text=True, timeout=120)
+    # The C example runs in the guest and on the host.
+    _c_example_into(share, host_rpath=True)
     r = run(TESTBED / "hwsim_evidence.sh", args=[str(MS), str(SPLIT), str(SAME), str(BENCH)], timeout=900, share=share)
     detail = f"status {r.status}, {r.accel}\n--- output\n{r.output}"
     assert r.status == 0, detail

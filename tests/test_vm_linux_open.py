@@ -41,6 +41,23 @@ AP = "02:00:00:00:01:00"
 STDLIB_SKIP = ("site-packages", "test", "idlelib", "tkinter", "ensurepip", "lib2to3", "turtledemo")
 
 
+def _c_example_into(share: Path, host_rpath: bool = False) -> None:
+    """examples/c/oneshot.c built into SHARE/oneshot against libsdmac, as a C user builds
+    it, with libsdmac.so copied beside it (the guest finds it on LD_LIBRARY_PATH); with
+    `host_rpath` it also runs on the host (rpath to target/release). Skips the test where
+    there is no C compiler or no library."""
+    cc = shutil.which("cc")
+    if cc is None:
+        pytest.skip("no C compiler (cc) on this machine: `make deps` installs build-essential")
+    so = LIB / "libsdmac.so"
+    if not so.exists():
+        pytest.skip(f"{so} is not built (`make build`)")
+    shutil.copy2(so, share / "libsdmac.so")
+    link = [f"-L{LIB}", "-lsdmac", f"-Wl,-rpath,{LIB}"] if host_rpath else [f"-L{share}", "-lsdmac"]
+    subprocess.run([cc, "-std=c11", "-Wall", "-Wextra", "-Werror", f"-I{INCLUDE}", str(C_SOURCE), *link,
+                    "-o", str(share / "oneshot")], check=True, capture_output=True, text=True, timeout=120)
+
+
 def _python_into(share: Path) -> str | None:
     """Copies an interpreter and the sdmac package into the share; returns why not, or None."""
     try:
@@ -74,17 +91,9 @@ def _python_into(share: Path) -> str | None:
 
 @pytest.fixture(scope="module")
 def guest(tmp_path_factory):
-    cc = shutil.which("cc")
-    if cc is None:
-        pytest.skip("no C compiler (cc) on this machine: `make deps` installs build-essential")
-    so = LIB / "libsdmac.so"
-    if not so.exists():
-        pytest.skip(f"{so} is not built (`make build`)")
     require_vm()
     share = tmp_path_factory.mktemp("linux-open")
-    shutil.copy2(so, share / "libsdmac.so")
-    subprocess.run([cc, "-std=c11", "-Wall", "-Wextra", "-Werror", f"-I{INCLUDE}", str(C_SOURCE), f"-L{share}", "-lsdmac",
-                    "-o", str(share / "oneshot")], check=True, capture_output=True, text=True, timeout=120)
+    _c_example_into(share)
     no_python = _python_into(share)
     r = run(TESTBED / "linux_open.sh", args=[str(COUNT)], timeout=600, share=share)
     detail = f"status {r.status}, {r.accel}\n--- output\n{r.output}"
