@@ -136,10 +136,11 @@ uml: deps
 	bash testbed/build_uml.sh >/dev/null
 
 # The Python gates: ruff (python/pyproject.toml; tests/ruff.toml for the tests) and mypy
-# --strict on the package, typed against python/sdmac/_core.pyi. Neither needs the build.
+# --strict on the package and the API examples, typed against python/sdmac/_core.pyi.
+# Neither needs the build.
 lint-py: deps
-	$(VENV)/bin/ruff check python/sdmac tests
-	$(VENV)/bin/mypy --config-file python/pyproject.toml python/sdmac
+	$(VENV)/bin/ruff check python/sdmac tests examples/api
+	$(VENV)/bin/mypy --config-file python/pyproject.toml python/sdmac examples/api
 
 # The test binaries are built with the test-ci profile (Cargo.toml: release without LTO
 # and debug info), which cuts their build from ~14 to ~3.5 min here; the binaries the

@@ -16,7 +16,8 @@ with Session.paper(beacon_interval_tu=1000) as s:
         i = ap.data_ind(timeout=2.0)
         assert i is not None, "nothing received"
         assert i.payload == f"message {k}".encode() and i.rate == rate and i.kind == "data"
-        assert i.t_end <= c.timestamps["t5"]
+        t5 = c.timestamps["t5"]
+        assert t5 is not None and i.t_end <= t5
         print(f"#{i.id} {i.kind} from {i.src} to {i.dst} at {i.rate} Mb/s: {i.payload!r}, "
               f"{(i.t_end - i.t_start) / 1000:.0f} µs on air, {i.signal_dbm:.1f} dBm, SNR {i.snr_db:.1f} dB, "
               f"header {i.frame[:2].hex()}")

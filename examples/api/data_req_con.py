@@ -20,8 +20,10 @@ with Session.paper(beacon_interval_tu=1000) as s:
     print(f"confirmation {c.id}: status={c.status} set={c.set} attempts={c.attempts} rates={c.rates} length={c.length} B")
     ts = c.timestamps
     t1 = ts["t1"]
+    assert t1 is not None, ts  # t1 is taken on every request
     print("timestamps (µs after t1): " + ", ".join(f"{k}={(v - t1) / 1000:.1f}" for k, v in ts.items() if v is not None))
     comp = c.components
+    assert comp is not None, c  # None only for a request dropped before the air
     print("components (µs): " + ", ".join(f"{k}={v:.1f}" for k, v in comp.items()))
     assert (c.status, c.set, c.attempts, c.length) == ("acked", "A", 1, 86), c
     assert comp["Ttoa"] == 96.0, comp

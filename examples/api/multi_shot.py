@@ -8,7 +8,7 @@ Expect: lossy link: status=ack_timeout set=LD attempts=4 rates=54x2,24x2
 from sdmac.emu import Session
 
 
-def fmt(rates):
+def fmt(rates: list[tuple[str, int]]) -> str:
     return ",".join(f"{r}x{n}" for r, n in rates)
 
 
@@ -18,7 +18,9 @@ for label, loss in (("clean link", None), ("lossy link", 1.0)):
         sta.data_req(1, b"x" * 50, rates="54x2,24x2")  # 86 B on air
         c = sta.data_con(timeout=2.0)
         assert c is not None, "no confirmation"
-        last = (c.timestamps["t5"] - c.timestamps["t_last_start"]) / 1000
+        t5, t_last = c.timestamps["t5"], c.timestamps["t_last_start"]
+        assert t5 is not None and t_last is not None and c.components is not None, c
+        last = (t5 - t_last) / 1000
         print(f"{label}: status={c.status} set={c.set} attempts={c.attempts} rates={fmt(c.rates)} "
               f"(Ttoa {c.components['Ttoa']:.0f} µs, last attempt {last:.0f} µs)")
         if loss:

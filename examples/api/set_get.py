@@ -4,6 +4,8 @@ packet still queued (id=), and the typed errors for wrong names, scopes and valu
 Expect: ack_timeout 45.0 -> 25.0 us
 """
 
+from collections.abc import Callable
+
 from sdmac.emu import InvalidValue, ReadOnly, Session, UnknownAttribute, WrongScope
 
 with Session.paper(loss_data=1.0, beacon_interval_tu=1000) as s:
@@ -32,9 +34,13 @@ with Session.paper(loss_data=1.0, beacon_interval_tu=1000) as s:
     assert c1 is not None and c1.rates == [("24", 1)], c1
     print(f"packet 1 confirmed: {c1.status}, rates {c1.rates}")
 
-    for call, exc in [(lambda: sta.get("nope"), UnknownAttribute), (lambda: sta.get("aifsn"), WrongScope),
-                      (lambda: sta.set("address", "02:00:00:00:00:09"), ReadOnly),
-                      (lambda: sta.set("cw_min", 10, ac="BE"), InvalidValue)]:
+    bad: list[tuple[Callable[[], object], type[Exception]]] = [
+        (lambda: sta.get("nope"), UnknownAttribute),
+        (lambda: sta.get("aifsn"), WrongScope),
+        (lambda: sta.set("address", "02:00:00:00:00:09"), ReadOnly),
+        (lambda: sta.set("cw_min", 10, ac="BE"), InvalidValue),
+    ]
+    for call, exc in bad:
         try:
             call()
         except exc as e:
