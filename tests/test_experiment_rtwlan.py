@@ -111,6 +111,8 @@ def test_second_replier_defers_to_the_first_at_20ms(two_repliers_20: Dict[str, A
     assert r["host2_reply_onair_p50_us"] >= b["airtime_us"] + b["difs_us"]
     assert r["host2_reply_onair_p50_us"] > r["host1_reply_onair_p50_us"]
     assert r["host2_rtt_p50_us"] > r["host1_rtt_p50_us"]
+    # Causality across stations: a reply reaches its host's queue after the request ended on air.
+    assert min(r["samples"]["host1_turnaround_us"] + r["samples"]["host2_turnaround_us"]) > 0
 
 
 @pytest.mark.xfail(

@@ -392,6 +392,17 @@ def _figures(p: Mapping[str, Any], b: Bounds, loop: _Loop, wall_s: float) -> dic
         samples[f"{host}_rtt_us"] = rtt
         for stat, v in _summary(rtt).items():
             figures[f"{host}_rtt_{stat}_us"] = v
+        # The host's turnaround: from the end of the request on air to its reply
+        # reaching the host's queue (within DIFS of the request's end, two replies
+        # would both go when DIFS ends, in the same instant).
+        turn = []
+        for seq, reply in loop.replies[k].items():
+            req = loop.requests.get(seq)
+            if req is not None and reply.status == "sent" and (x := _us(req.t.get("t5"), reply.t.get("t4"))) is not None:
+                turn.append(x)
+        samples[f"{host}_turnaround_us"] = turn
+        for stat, v in _summary(turn).items():
+            figures[f"{host}_turnaround_{stat}_us"] = v
         heard = len(loop.heard[k])
         figures[f"{host}_request_lost_share"] = (n - heard) / n
         figures[f"{host}_reply_lost_share"] = (heard - len(got)) / n

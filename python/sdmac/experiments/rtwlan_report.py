@@ -70,6 +70,10 @@ def run_table(result: Mapping[str, Any]) -> Table:
         for prefix in ["request", *(f"{h}_reply" for h in hosts)]:
             row += [_us(result.get(f"{prefix}_{name}_p50_us")), _us(result.get(f"{prefix}_{name}_p95_us"))]
         t.add_row(*row)
+    turn = ["host turnaround", "reply t4 − request t5", "", ""]
+    for h in hosts:
+        turn += [_us(result.get(f"{h}_turnaround_p50_us")), _us(result.get(f"{h}_turnaround_p95_us"))]
+    t.add_row(*turn)
     rtt = ["RTT at the originator", "t_ret−t1", "", ""]
     for h in hosts:
         rtt += [_us(result.get(f"{h}_rtt_p50_us")), _us(result.get(f"{h}_rtt_p95_us"))]
