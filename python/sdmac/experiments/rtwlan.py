@@ -407,6 +407,19 @@ def _figures(p: Mapping[str, Any], b: Bounds, loop: _Loop, wall_s: float) -> dic
         figures[f"{host}_request_lost_share"] = (n - heard) / n
         figures[f"{host}_reply_lost_share"] = (heard - len(got)) / n
         figures[f"{host}_drop_share"] = (n - len(got)) / n
+    if p["repliers"] == 2:
+        # How far apart the two replies to one request reached their queues: on a radio,
+        # frames that start less than a slot apart collide (aSlotTime covers the time to
+        # sense another's transmission: aCCATime + aRxTxTurnaroundTime + propagation).
+        gaps = []
+        for seq, first in loop.replies[0].items():
+            second = loop.replies[1].get(seq)
+            if second is not None and (x := _us(first.t.get("t4"), second.t.get("t4"))) is not None:
+                gaps.append(abs(x))
+        samples["replies_queue_gap_us"] = gaps
+        for stat, v in _summary(gaps).items():
+            figures[f"replies_queue_gap_{stat}_us"] = v
+        figures["replies_within_slot_share"] = sum(1 for g in gaps if g < b.slot_us) / len(gaps) if gaps else None
     figures["wall_s"] = wall_s
     notes = [
         f"first-attempt on-air bounds: RT-WLAN {lo_rt:.0f}–{hi_rt:.0f} µs (DIFS + airtime + [0, CWmin]·slot), "

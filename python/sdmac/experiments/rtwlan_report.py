@@ -56,6 +56,17 @@ def bounds_verdict(result: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def replies_gap(result: Mapping[str, Any]) -> list[str]:
+    """With two repliers: how far apart the two replies reached their queues."""
+    if result.get("replies_queue_gap_p50_us") is None:
+        return []
+    return [
+        f"two replies to one request reached their queues {_us(result['replies_queue_gap_p50_us'])} µs apart "
+        f"(median, p95 {_us(result['replies_queue_gap_p95_us'])} µs); {_share(result['replies_within_slot_share'])} "
+        f"of rounds within one slot ({result['bounds']['slot_us']:.0f} µs), where radios cannot sense each other"
+    ]
+
+
 def run_table(result: Mapping[str, Any]) -> Table:
     """One run: each quantity at p50 / p95 (µs) for the requests and each host's replies, and the drops."""
     hosts = [h for h in HOSTS if f"{h}_drop_share" in result]
@@ -115,7 +126,7 @@ def summary_table(results: Sequence[Mapping[str, Any]]) -> Table:
 def print_run(result: Mapping[str, Any], console: Console) -> None:
     """The run's table and the bounds verdict."""
     console.print(run_table(result))
-    for line in bounds_verdict(result):
+    for line in bounds_verdict(result) + replies_gap(result):
         console.print(line)
     console.print()
 
