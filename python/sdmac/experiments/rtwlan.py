@@ -237,7 +237,7 @@ class _Loop:
         self.replies: list[dict[int, _Send]] = [{} for _ in self.hosts]
         self.heard: list[set[int]] = [set() for _ in self.hosts]
         self.received: list[dict[int, int]] = [{} for _ in self.hosts]  # seq -> t_returned
-        self.t1: dict[int, int] = {}
+        self.late_us: dict[int, float] = {}  # seq -> how late it was sent (µs)
         self.pending_requests = 0
         self.pending_replies = 0
         self.next_id = 1
@@ -296,6 +296,7 @@ class _Loop:
             now = time.monotonic()
             if sent < n and now >= start + sent * spacing:
                 seq = sent + 1
+                self.late_us[seq] = (now - start - sent * spacing) * 1e6
                 if self._send(self.orig, seq, 0, self.requests):
                     self.pending_requests += 1
                 sent += 1
@@ -367,6 +368,13 @@ def _figures(p: Mapping[str, Any], b: Bounds, loop: _Loop, wall_s: float) -> dic
     sent = sum(1 for s in loop.requests.values() if s.status == "sent")
     figures["request_drop_share"] = (n - sent) / n
     figures["request_refused"] = sum(1 for s in loop.requests.values() if s.status == "refused")
+    # The loop sends a request when it is due, or as soon as it runs again after being
+    # descheduled: late requests leave in a burst and queue behind each other.
+    late = list(loop.late_us.values())
+    samples["request_late_us"] = late
+    for stat, v in _summary(late).items():
+        figures[f"request_late_{stat}_us"] = v
+    figures["request_late_max_us"] = max(late) if late else None
 
     onair = [x for r in req_rows if (x := r["onair"]) is not None]
     lo_rt, hi_rt = b.rtwlan

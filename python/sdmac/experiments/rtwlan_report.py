@@ -52,6 +52,8 @@ def bounds_verdict(result: Mapping[str, Any]) -> list[str]:
         f"({_share(result['onair_within_rtwlan_share'])} of requests are) and "
         f"{within('standard_lo_us', 'standard_hi_us')} the immediate-access bounds "
         f"({_share(result['onair_within_standard_share'])} are)",
+        f"  requests sent up to {_us(result.get('request_late_max_us'))} µs after their due time: those sent "
+        "more than a spacing late leave in a burst and queue behind each other",
     ]
     return lines
 
@@ -76,6 +78,8 @@ def run_table(result: Mapping[str, Any]) -> Table:
     for who in ["requests", *(f"{h} replies" for h in hosts)]:
         t.add_column(f"{who} p50", justify="right")
         t.add_column("p95", justify="right")
+    late = ["sent late", "t1 − due time", _us(result.get("request_late_p50_us")), _us(result.get("request_late_p95_us"))]
+    t.add_row(*(late + ["", ""] * len(hosts)))
     for name, label, planes in SEND_QUANTITIES:
         row = [label, planes]
         for prefix in ["request", *(f"{h}_reply" for h in hosts)]:
