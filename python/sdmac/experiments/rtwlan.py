@@ -18,6 +18,10 @@ total send latency     t9 − t1             the call until the application has 
 RTT (originator)       t_returned − t1     the request's call until a reply is returned
 =====================  ==================  =============================================
 
+Also reported: each host's turnaround (its reply's t4 − the request's t5), how late the
+loop sent each request (t1 − its due time), and with two repliers how far apart the
+two replies to one request reached their queues.
+
 Drops: a request is dropped when it is never confirmed as sent (refused by a full
 queue, dropped, or unconfirmed at the end); a host's reply is dropped when the
 originator never receives it — because the host never heard the request, or because
@@ -55,7 +59,7 @@ FRAME_OCTETS = 74
 #: Non-QoS data header (24) + LLC/SNAP (8) + FCS (4): the frame around the payload.
 MAC_OVERHEAD = 24 + 8 + 4
 PAYLOAD_OCTETS = FRAME_OCTETS - MAC_OVERHEAD
-#: aSIFSTime and aSlotTime of the DSSS PHY (IEEE 802.11-2016 Table 15-5).
+#: aSIFSTime and aSlotTime of the DSSS PHY (IEEE 802.11-2016 Clause 15, PHY characteristics).
 SIFS_US = 10.0
 SLOT_US = 20.0
 BROADCAST = "ff:ff:ff:ff:ff:ff"
