@@ -92,7 +92,7 @@ def test_drops_rise_sharply_as_spacing_falls_to_1_5ms(two_repliers_20: Dict[str,
     assert 3 * (b["difs_us"] + b["airtime_us"]) > 1500
     quiet, busy = total_drop(two_repliers_20), total_drop(busy_1_5)
     assert busy > 0, busy_1_5
-    assert busy >= 5 * quiet, (quiet, busy)
+    assert busy >= 3 * quiet, (quiet, busy)
     # At 1.5 ms channel access waits for the other frames, so the on-air latency leaves
     # the first-attempt bounds far more often than at 20 ms.
     assert busy_1_5["onair_within_standard_share"] < two_repliers_20["onair_within_standard_share"]
