@@ -1,0 +1,183 @@
+"""RT-WLAN's experiment on emu (python/sdmac/experiments/rtwlan.py and
+`sdmac experiment rtwlan`): the first-attempt on-air bounds from the 802.11b formulas,
+the measured on-air latency against them, drops rising as the spacing falls, what the
+second replier meets, the refusal of bad parameters and the command's output.
+
+Runs are short (tens to hundreds of packets on the wall clock); the tests assert
+relations and bounds, never a measured latency as a constant."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Dict
+
+import pytest
+
+from helpers import run_sdmac
+from sdmac.experiments import load, rtwlan
+
+# IEEE 802.11-2016 Clause 15/16 (DSSS, long preamble): PLCP preamble + header 192 µs,
+# then the PSDU at the data rate; SIFS 10 µs, slot 20 µs, DCF: AIFSN 2, CWmin 31.
+PLCP_LONG_US = 192
+RATE_MBPS = 2
+
+
+def airtime(octets: int) -> float:
+    return PLCP_LONG_US + math.ceil(8 * octets / RATE_MBPS)
+
+
+def total_drop(r: Dict[str, Any]) -> float:
+    return r["request_drop_share"] + sum(r[f"{h}_drop_share"] for h in ("host1", "host2") if f"{h}_drop_share" in r)
+
+
+@pytest.fixture(scope="module")
+def quiet_20() -> Dict[str, Any]:
+    return rtwlan.run({"spacing_ms": 20, "repliers": 1, "packets": 30}, seed=1)
+
+
+@pytest.fixture(scope="module")
+def busy_1_5() -> Dict[str, Any]:
+    return rtwlan.run({"spacing_ms": 1.5, "repliers": 2, "packets": 300}, seed=1)
+
+
+@pytest.fixture(scope="module")
+def two_repliers_20() -> Dict[str, Any]:
+    return rtwlan.run({"spacing_ms": 20, "repliers": 2, "packets": 40}, seed=1)
+
+
+def test_bounds_come_from_the_802_11b_formulas() -> None:
+    b = rtwlan.bounds()
+    difs = 10 + 2 * 20
+    assert b.airtime_us == airtime(rtwlan.FRAME_OCTETS)
+    assert b.difs_us == difs
+    assert b.rtwlan == (difs + airtime(74), difs + 31 * 20 + airtime(74))
+    # The figures RT-WLAN published for this frame.
+    assert b.rtwlan == (538, 1158)
+    assert b.standard == (airtime(74), b.rtwlan[1])
+    # A queue with other parameters moves the bounds as the formulas say.
+    assert rtwlan.bounds(aifsn=3, cw_min=15).rtwlan == (10 + 60 + airtime(74), 10 + 60 + 15 * 20 + airtime(74))
+
+
+def test_the_module_is_an_experiment_by_name() -> None:
+    assert load("rtwlan") is rtwlan
+
+
+def test_first_attempt_onair_within_bounds_at_20ms(quiet_20: Dict[str, Any]) -> None:
+    r = quiet_20
+    b = r["bounds"]
+    # The bounds come from the interface's own DCF parameters and equal the formula's.
+    assert (b["rtwlan_lo_us"], b["rtwlan_hi_us"]) == rtwlan.bounds().rtwlan
+    assert r["request_drop_share"] == 0
+    # No frame spends less than its airtime on air; the typical first attempt lies
+    # within the bounds of a frame that finds the medium idle.
+    assert r["request_onair_min_us"] >= b["standard_lo_us"]
+    assert b["standard_lo_us"] <= r["request_onair_p50_us"] <= b["standard_hi_us"]
+    assert r["onair_within_standard_share"] > 0.5
+    # The emulated medium grants immediate access after DIFS of idle medium (IEEE
+    # 802.11-2016 §10.3.4.2), so the typical first attempt is faster than RT-WLAN's
+    # lower bound, which assumes DIFS is always waited after the frame arrives.
+    assert r["request_onair_p50_us"] < b["rtwlan_lo_us"]
+    # Each plane mapping is a positive latency, and the whole path covers its parts.
+    assert r["request_tqueued_p50_us"] > 0
+    assert r["request_send_p50_us"] > r["request_onair_p50_us"]
+    assert r["host1_rtt_p50_us"] > 2 * b["airtime_us"]  # the request and the reply are both on air
+
+
+def test_drops_rise_sharply_as_spacing_falls_to_1_5ms(two_repliers_20: Dict[str, Any], busy_1_5: Dict[str, Any]) -> None:
+    b = busy_1_5["bounds"]
+    # With two repliers a round is three frames, each at least DIFS + airtime: more than
+    # 1.5 ms, so requests and replies must contend for the medium (with one replier the
+    # round fits, and contention depends on the hosts' software latency).
+    assert 3 * (b["difs_us"] + b["airtime_us"]) > 1500
+    quiet, busy = total_drop(two_repliers_20), total_drop(busy_1_5)
+    assert busy > 0, busy_1_5
+    assert busy >= 3 * quiet, (quiet, busy)
+    # At 1.5 ms channel access waits for the other frames, so the on-air latency leaves
+    # the first-attempt bounds far more often than at 20 ms.
+    assert busy_1_5["onair_within_standard_share"] < two_repliers_20["onair_within_standard_share"]
+    assert busy_1_5["request_onair_p95_us"] > two_repliers_20["request_onair_p95_us"]
+    # A drop is a request the host never heard or a reply that never came back.
+    for h in ("host1", "host2"):
+        r = busy_1_5
+        assert r[f"{h}_drop_share"] == pytest.approx(r[f"{h}_request_lost_share"] + r[f"{h}_reply_lost_share"])
+
+
+def test_second_replier_defers_to_the_first_at_20ms(two_repliers_20: Dict[str, Any]) -> None:
+    r = two_repliers_20
+    b = r["bounds"]
+    # Both hosts answer the same request; the second reply finds the first on air and
+    # waits for it (carrier sense), then for DIFS at least.
+    assert r["host2_reply_onair_p50_us"] >= b["airtime_us"] + b["difs_us"]
+    assert r["host2_reply_onair_p50_us"] > r["host1_reply_onair_p50_us"]
+    assert r["host2_rtt_p50_us"] > r["host1_rtt_p50_us"]
+    # Causality across stations: a reply reaches its host's queue after the request ended on air.
+    assert min(r["samples"]["host1_turnaround_us"] + r["samples"]["host2_turnaround_us"]) > 0
+    assert 0 <= r["replies_within_slot_share"] <= 1 and r["replies_queue_gap_p50_us"] >= 0
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="RT-WLAN's second replier lost 76 % of its replies at 20 ms: both replies start within one slot, "
+    "where a radio cannot yet sense the other (aCCATime + aRxTxTurnaroundTime). On emu the two replies also reach "
+    "their queues within a slot of each other in most rounds (replies_within_slot_share), but the medium's carrier "
+    "sense is instantaneous, so the second reply defers instead of colliding (docs/experiments.md)",
+)
+def test_second_replier_loses_most_replies_at_20ms(two_repliers_20: Dict[str, Any]) -> None:
+    assert two_repliers_20["host2_drop_share"] > 0.5
+
+
+@pytest.mark.parametrize(
+    "params, words",
+    [
+        ({"spacing_ms": 0}, "spacing_ms"),
+        ({"spacing_ms": -1.5}, "spacing_ms"),
+        ({"spacing_ms": float("nan")}, "spacing_ms"),
+        ({"spacing_ms": "fast"}, "spacing_ms"),
+        ({"repliers": 3}, "repliers must be 1 or 2"),
+        ({"repliers": True}, "repliers"),
+        ({"packets": 0}, "packets"),
+        ({"packets": 2.5}, "packets"),
+        ({"mode": "edf"}, "mode must be one of dcf, policy, tdma"),
+        ({"mode": "policy"}, "not built yet"),
+        ({"mode": "tdma"}, "not built yet"),
+        ({"spacing": 20}, "unknown parameter(s) spacing"),
+    ],
+)
+def test_bad_params_are_refused(params: Dict[str, Any], words: str) -> None:
+    with pytest.raises(ValueError) as e:
+        rtwlan.run(params, seed=1)
+    assert words in str(e.value)
+
+
+def test_bad_seed_is_refused() -> None:
+    with pytest.raises(ValueError, match="seed"):
+        rtwlan.run({"packets": 1}, seed=-1)
+
+
+def test_command_prints_a_table_and_writes_json_and_plots(tmp_path: Any) -> None:
+    p = run_sdmac("experiment", "rtwlan", "--spacing", "20", "--repliers", "1,2", "--packets", "10", "--out", tmp_path)
+    assert "20 ms spacing, 1 replier, 10 packets, dcf" in p.stdout
+    assert "20 ms spacing, 2 repliers, 10 packets, dcf" in p.stdout
+    assert "on air Tev_tx" in p.stdout and "RT-WLAN (DIFS + backoff always): 538–1158 µs" in p.stdout
+    assert "summary" in p.stdout
+    doc = json.loads((tmp_path / "rtwlan.json").read_text())
+    assert [r["params"]["repliers"] for r in doc["runs"]] == [1, 2]
+    for r in doc["runs"]:
+        assert (tmp_path / f"rtwlan_r{r['params']['repliers']}_s20ms.png").stat().st_size > 0
+        assert len(r["samples"]["request_onair_us"]) <= 10
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--spacing", "20,fast"], "'fast' is not a number"),
+        (["--repliers", "3"], "repliers must be 1 or 2"),
+        (["--mode", "tdma"], "not built yet"),
+        (["--packets", "0"], "--packets"),
+    ],
+)
+def test_command_refuses_bad_options(args: Any, words: str) -> None:
+    p = run_sdmac("experiment", "rtwlan", *args, check=False)
+    assert p.returncode != 0
+    assert words in p.stderr
