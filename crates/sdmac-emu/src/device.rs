@@ -4,9 +4,10 @@
 //! beacons.
 
 use crate::channel::{
-    Cmd, ConMsg, DataMsg, DeviceEnds, FrameBuf, IfaceShared, IndMsg, Reply, SessionShared, RECHECK,
+    Cmd, ConMsg, DataMsg, DeviceEnds, FrameBuf, IfaceShared, IndMsg, Reply, SessionShared,
+    MAX_FRAME, RECHECK,
 };
-use crate::frame::{beacon_bytes, build_payload_frame, is_data, rx_payload_offset};
+use crate::frame::{is_data, rx_payload_offset, write_beacon, write_zero_frame};
 use crate::profile::DeviceProfile;
 use crate::wait::DeviceWait;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -14,6 +15,7 @@ use sdmac_api::{
     ApiError, BeaconInd, Confirmation, DropReason, FrameClass, Indication, RateSeries, RxInfo,
     Scope, Status, Time, Timestamps, Truth, Value,
 };
+use sdmac_frame::ieee80211::SupportedRate;
 use sdmac_frame::MacAddress;
 use sdmac_medium::{
     Ac, Cause, Dest, EdcaParams, FrameKind, Medium, Outcome, RxIndication, Sink, StationId,
@@ -74,9 +76,22 @@ pub(crate) struct DevIface {
     pub bssid: MacAddress,
     pub ind_seq: u64,
     pub beacon_seq: u64,
+    /// An indication buffer taken and not sent (the frame was filtered out, or the
+    /// ring was full), used before any from the free ring.
+    pub spare_ind: Option<Vec<u8>>,
 }
 
 impl DevIface {
+    /// A buffer for the next indication: the spare, else one the application has
+    /// emptied, else (only while more indications wait unread than ever before) a
+    /// new one.
+    fn ind_buffer(&mut self) -> Vec<u8> {
+        self.spare_ind
+            .take()
+            .or_else(|| self.ends.ind_free.pop().ok())
+            .unwrap_or_else(|| Vec::with_capacity(MAX_FRAME))
+    }
+
     fn queue_index(&self, ac: Ac) -> usize {
         if self.qos {
             ac as usize
@@ -133,7 +148,7 @@ struct Outputs<'a> {
     stats: &'a mut DeviceStats,
     beacon_interval_tu: &'a [u16],
     channel: u8,
-    basic_500k: &'a [u8],
+    beacon_rates: &'a [SupportedRate],
 }
 
 fn status_of(r: &TxReport) -> Status {
@@ -235,13 +250,17 @@ impl Sink for Outputs<'_> {
                     return;
                 }
                 let tu = self.beacon_interval_tu.get(ind.from as usize).copied().unwrap_or(100);
-                beacon_bytes(src, tu, self.channel, ind.t_start.as_ns() / 1000, self.basic_500k)
+                let mut out = dev.ind_buffer();
+                let tsf_us = ind.t_start.as_ns() / 1000;
+                write_beacon(&mut out, src, tu, self.channel, tsf_us, self.beacon_rates);
+                out
             }
             FrameKind::Data => {
                 if ind.duplicate {
                     self.stats.rx_duplicates_dropped += 1;
                     return;
                 }
+                let mut out = self.ifaces[i].ind_buffer();
                 let sent = self
                     .iface_of
                     .get(ind.from as usize)
@@ -249,38 +268,32 @@ impl Sink for Outputs<'_> {
                     .flatten()
                     .and_then(|j| self.ifaces[j].pending.get(&ind.handle));
                 match sent {
-                    Some(p) => p.buf[..p.len as usize].to_vec(),
+                    Some(p) => {
+                        out.clear();
+                        out.extend_from_slice(&p.buf[..p.len as usize]);
+                    }
                     None => {
                         // Traffic of a station without an interface: a frame of the
                         // right length with a zero payload.
-                        let mut b = vec![0u8; ind.len.max(40) as usize];
-                        let body = (ind.len as usize).saturating_sub(24 + 8 + 4);
                         let dst = if ind.unicast {
                             self.addrs[ind.station as usize]
                         } else {
                             MacAddress::BROADCAST
                         };
-                        let n = build_payload_frame(
-                            &mut b,
-                            dst,
-                            src,
-                            src,
-                            None,
-                            false,
-                            &vec![0u8; body],
-                        )
-                        .unwrap_or(0);
-                        b.truncate(n);
-                        b
+                        write_zero_frame(&mut out, dst, src, ind.len);
                     }
                 }
+                out
             }
         };
         let dev = &mut self.ifaces[i];
         let class = match is_data(&bytes) {
             Some(true) => FrameClass::Data,
             Some(false) if dev.rx_management => FrameClass::Management,
-            _ => return,
+            _ => {
+                dev.spare_ind = Some(bytes);
+                return;
+            }
         };
         dev.ind_seq += 1;
         let dst = sdmac_frame::ieee80211::Frame::new_checked(&bytes[..])
@@ -300,7 +313,8 @@ impl Sink for Outputs<'_> {
             },
             bytes,
         };
-        if dev.ends.ind.push(m).is_err() {
+        if let Err(rtrb::PushError::Full(m)) = dev.ends.ind.push(m) {
+            dev.spare_ind = Some(m.bytes);
             dev.shared.ind_overflow.fetch_add(1, Ordering::Relaxed);
         } else {
             self.stats.indications += 1;
@@ -326,7 +340,8 @@ pub(crate) struct Device {
     pub stats: DeviceStats,
     pub beacon_interval_tu: Vec<u16>,
     pub channel: u8,
-    pub basic_500k: Vec<u8>,
+    /// Supported Rates of the beacons handed up as management frames.
+    pub beacon_rates: Vec<SupportedRate>,
 }
 
 macro_rules! outputs {
@@ -342,7 +357,7 @@ macro_rules! outputs {
             stats: &mut $d.stats,
             beacon_interval_tu: &$d.beacon_interval_tu,
             channel: $d.channel,
-            basic_500k: &$d.basic_500k,
+            beacon_rates: &$d.beacon_rates,
         }
     };
 }
