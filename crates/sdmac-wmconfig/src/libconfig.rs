@@ -52,11 +52,6 @@ pub use parser::parse;
 use printers::{format_float, quote_into};
 pub use printers::{to_json_string, to_libconfig_string};
 
-use std::collections::HashMap;
-use std::fmt::Write as _;
-
-use crate::ConfigError;
-
 /// Deepest nesting of arrays, lists and groups the parser accepts.
 pub const MAX_DEPTH: usize = 100;
 

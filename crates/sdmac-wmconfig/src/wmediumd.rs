@@ -75,13 +75,12 @@ use dialect_yawmd::yawmd;
 use path_loss::{build_path_loss, stations, Params};
 use typed::{index, join, Cx};
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use sdmac_phy::PathLoss;
 pub use sdmac_types::MacAddress;
 
-use crate::libconfig::{self, Group, Pos, Setting, Value, ValueKind};
+use crate::libconfig::{self, Group, Pos};
 use crate::ConfigError;
 
 /// wmediumd's SNR for pairs without a link (`SNR_DEFAULT`), dB.

@@ -1,7 +1,7 @@
 //! The lexer: libconfig text into names, punctuation and scalar literals, each with
 //! its position; comments and string escapes are handled here.
 
-use super::*;
+use super::{Pos, Value, ValueKind};
 
 #[derive(Debug)]
 pub(super) enum Tok<'a> {

@@ -1,7 +1,10 @@
 //! The parser: tokens into a tree of settings, checking array element types,
 //! repeated names and nesting depth as it goes.
 
-use super::*;
+use super::{describe_tok, Group, Lexer, Pos, Setting, Tok, Token, Value, ValueKind, MAX_DEPTH};
+use crate::ConfigError;
+use std::collections::HashMap;
+use std::fmt::Write as _;
 
 enum Seg {
     Name(String),

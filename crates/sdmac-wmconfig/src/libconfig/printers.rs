@@ -1,6 +1,7 @@
 //! Printers: a tree written back out as libconfig text or as JSON.
 
-use super::*;
+use super::{Group, Value, ValueKind};
+use std::fmt::Write as _;
 
 pub(super) fn format_float(x: f64) -> String {
     if x.is_nan() {
@@ -74,7 +75,7 @@ fn write_settings(out: &mut String, g: &Group, level: usize) {
     }
 }
 
-/// Prints a tree in libconfig syntax; [`parse`] reads it back to an equal tree (for
+/// Prints a tree in libconfig syntax; [`parse`](super::parse) reads it back to an equal tree (for
 /// any tree whose names are valid libconfig names, unique within each group, and
 /// whose floats are not NaN).
 pub fn to_libconfig_string(root: &Group) -> String {

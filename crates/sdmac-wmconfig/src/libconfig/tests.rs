@@ -1,6 +1,7 @@
 //! Tests of the libconfig lexer, parser and printers.
 
 use super::*;
+use crate::ConfigError;
 
 fn p(text: &str) -> Group {
     match parse(text, "t.cfg") {

@@ -1,6 +1,11 @@
 //! The wmediumd dialect: `ifaces`, `model` and the legacy `path_loss` group.
 
-use super::*;
+use super::{
+    build_path_loss, index, join, stations, Cx, MediumSpec, Model, Params, ProbModel, SnrModel,
+    DEFAULT_NOISE_DBM, WMEDIUMD_DEFAULT_PROB, WMEDIUMD_DEFAULT_SNR,
+};
+use crate::libconfig::{Group, Pos, Setting};
+use crate::ConfigError;
 
 const WM_IFACES_KEYS: &[&str] =
     &["ids", "links", "enable_interference", "medium_array", "enable_medium_detection", "count"];

@@ -1,6 +1,12 @@
 //! The yawmd dialect: a list of `medium` groups, each with its own model.
 
-use super::*;
+use super::{
+    build_path_loss, index, join, stations, Cx, MacAddress, MediumSpec, Model, Params, ProbModel,
+    SnrModel, DEFAULT_NOISE_DBM, YAWMD_DEFAULT_PROB, YAWMD_DEFAULT_SNR,
+};
+use crate::libconfig::{Group, Pos, ValueKind};
+use crate::ConfigError;
+use std::collections::HashMap;
 
 const YA_MEDIUM_KEYS: &[&str] = &["id", "interfaces", "model"];
 const YA_SNR_KEYS: &[&str] = &["default_snr", "links"];

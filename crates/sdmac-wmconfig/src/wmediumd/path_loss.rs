@@ -1,7 +1,13 @@
 //! Path-loss models: each `model_name`'s parameters, read from either dialect's
 //! layout, and the per-station positions, powers and gains a model needs.
 
-use super::*;
+use super::{
+    index, join, Cx, PathLossModel, DEFAULT_NAKAGAMI_M, WMEDIUMD_ANTENNA_GAIN_DBI,
+    WMEDIUMD_MOVE_INTERVAL_S, YAWMD_ANTENNA_GAIN_DBI, YAWMD_MOVE_INTERVAL_S,
+};
+use crate::libconfig::{Group, Pos, Value};
+use crate::ConfigError;
+use sdmac_phy::PathLoss;
 
 /// Where a model's parameters are read from.
 pub(super) enum Params<'a> {

@@ -1,7 +1,10 @@
 //! Typed access to a parsed tree: each value read as the type a key expects, with
 //! errors and warnings that name file, position and key.
 
-use super::*;
+use super::{parse_mac, Interface, Link, MacAddress};
+use crate::libconfig::{Group, Pos, Setting, Value, ValueKind};
+use crate::ConfigError;
+use std::collections::HashMap;
 
 /// Reads values of one file, collecting its warnings.
 pub(super) struct Cx<'f> {
