@@ -13,7 +13,7 @@
 //! whose data is skipped using its `skip_length`. Each field is aligned to its natural
 //! alignment relative to the start of the radiotap header. The size of a field must be
 //! known to find the fields after it: at an unknown field the [`Fields`] iterator stops
-//! with [`Error::UnknownField`], and [`Repr::parse`] keeps what it read before.
+//! with [`Error::UnknownField`](crate::Error::UnknownField), and [`Repr::parse`] keeps what it read before.
 
 mod header;
 mod repr;
@@ -23,8 +23,6 @@ mod values;
 pub use header::{Field, Fields, Header};
 pub use repr::Repr;
 pub use values::{AmpduStatus, Channel, Mcs, McsBandwidth, Timestamp, Vht};
-
-use crate::{need, room, Error, Result};
 
 pub mod tx;
 pub use tx::{TxParams, TxRate, TxStatus};

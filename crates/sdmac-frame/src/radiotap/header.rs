@@ -1,7 +1,8 @@
 //! The zero-copy view of a radiotap header, and the iterator over its fields across
 //! presence words and namespaces.
 
-use super::*;
+use super::{align_up, bit, field_layout, field_name, MIN_HEADER_LEN, VERSION};
+use crate::{need, Error, Result};
 
 /// A zero-copy view of a radiotap header followed by the frame it describes.
 #[derive(Debug, Clone, PartialEq, Eq)]

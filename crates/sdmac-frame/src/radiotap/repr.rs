@@ -1,7 +1,11 @@
 //! [`Repr`]: the first radiotap namespace's fields, parsed into one struct and
 //! emitted back.
 
-use super::*;
+use super::{
+    align_up, bit, field_layout, flags, AmpduStatus, Channel, Field, Header, Mcs, Timestamp, Vht,
+    MIN_HEADER_LEN, VERSION,
+};
+use crate::{room, Error, Result};
 
 /// The fields of a radiotap header's first radiotap namespace, parsed.
 ///
@@ -38,9 +42,9 @@ pub struct Repr {
     pub db_antenna_signal: Option<u8>,
     /// Antenna noise in dB (bit 13).
     pub db_antenna_noise: Option<u8>,
-    /// RX flags (bit 14), see [`rx_flags`].
+    /// RX flags (bit 14), see [`rx_flags`](super::rx_flags).
     pub rx_flags: Option<u16>,
-    /// TX flags (bit 15), see [`tx_flags`].
+    /// TX flags (bit 15), see [`tx_flags`](super::tx_flags).
     pub tx_flags: Option<u16>,
     /// RTS retries (bit 16).
     pub rts_retries: Option<u8>,

@@ -1,6 +1,7 @@
 //! Tests of radiotap parsing and emission.
 
 use super::*;
+use crate::Error;
 
 #[test]
 fn fixed_header_checks() {
