@@ -55,11 +55,8 @@ pub use raw::{
 };
 
 use crate::error::SimError;
-use crate::ranges;
 use sdmac_medium::{Ac, TrafficPattern};
 use sdmac_phy::{Rate, Standard};
-use serde::Deserialize;
-use std::collections::BTreeMap;
 use toml::Spanned;
 
 /// Most stations a scenario may hold.

@@ -1,7 +1,9 @@
 //! Checks of every number in a scenario against its physical range, and the small
 //! conversions (lines, seconds, MAC addresses) parsing needs.
 
-use super::*;
+use super::RawScenario;
+use crate::error::SimError;
+use crate::ranges;
 
 pub(super) fn line_of(text: &str, offset: usize) -> usize {
     text[..offset.min(text.len())].bytes().filter(|&b| b == b'\n').count() + 1

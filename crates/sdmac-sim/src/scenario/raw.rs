@@ -1,6 +1,9 @@
 //! The scenario file as written: serde's view of the TOML, before any check.
 
-use super::*;
+use sdmac_phy::Rate;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use toml::Spanned;
 
 /// A rate written as a number (Mb/s) or a name.
 #[derive(Deserialize, Debug, Clone)]
