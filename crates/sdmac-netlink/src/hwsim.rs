@@ -27,12 +27,6 @@ pub use rates::{
     HwsimFlags, RateFlags, TxRate, TxRateFlags,
 };
 
-use crate::attr::{attr_space, Attr, AttrWriter, RawAttr};
-use crate::genl::{emit_message, GenlHeader, GenlMsg, GENL_HDRLEN};
-use crate::nl::{NlHeader, NlPacket, NLMSG_HDRLEN};
-use crate::{room, Error, Result};
-use core::fmt;
-
 /// Generic netlink family name.
 pub const FAMILY_NAME: &str = "MAC80211_HWSIM";
 /// Family interface version written in the messages this crate emits.

@@ -1,7 +1,15 @@
 //! Reading a message from its attributes and writing it back (`HwsimMsg::parse`
 //! and `HwsimMsg::emit`).
 
-use super::*;
+use super::{
+    attr, attr_name, cmd, cmd_name, decode_tx_info, decode_tx_info_flags, encode_tx_info,
+    encode_tx_info_flags, HwsimFlags, HwsimMsg, MacAddrEvent, RadioInfo, RxFrame, TxFrame,
+    TxInfoFrame, MIN_RX_FRAME_LEN, VERSION,
+};
+use crate::attr::{attr_space, Attr, AttrWriter, RawAttr};
+use crate::genl::{emit_message, GenlHeader, GenlMsg, GENL_HDRLEN};
+use crate::nl::{NlHeader, NlPacket, NLMSG_HDRLEN};
+use crate::{room, Error, Result};
 
 /// Known attributes of a message, by type (last one wins, as in the kernel), plus the
 /// unknown ones in order.

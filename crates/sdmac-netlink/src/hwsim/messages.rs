@@ -1,7 +1,8 @@
 //! The family's messages as values: what the kernel hands the medium, what the
 //! medium delivers and reports, and radio and address events.
 
-use super::*;
+use super::{attempts, HwsimFlags, RateFlags, TxRate, TxRateFlags, TX_MAX_RATES};
+use crate::attr::RawAttr;
 
 /// A frame the kernel hands to the medium (`HWSIM_CMD_FRAME`, kernel → daemon).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,7 +1,10 @@
 //! Rates of a transmission: `TX_INFO` and `TX_INFO_FLAGS` entries, and the flag
 //! types of `FLAGS` and of each rate.
 
-use super::*;
+use super::TX_MAX_RATES;
+use crate::attr::Attr;
+use crate::Result;
+use core::fmt;
 
 macro_rules! flag_type {
     (
