@@ -44,9 +44,6 @@ pub use codec::{
 pub use codes::{ExtResult, TruthCause, TruthOutcome};
 pub use messages::{Attempts, Edca, ExtError, ExtReply, ExtRequest, ReplyBody, TruthRecord};
 
-use crate::mininet::Mac;
-use std::fmt;
-
 /// Type bytes of the extension.
 pub mod types {
     /// Subscribe to the truth stream.

@@ -1,6 +1,10 @@
 //! The extension's messages to bytes and back.
 
-use super::*;
+use super::{
+    types, Attempts, Edca, ExtError, ExtReply, ExtRequest, ExtResult, ReplyBody, TruthCause,
+    TruthOutcome, TruthRecord, HEADER_LEN, MAX_BODY, MAX_SUBSCRIBE, TRUTH_BODY_LEN,
+};
+use crate::mininet::Mac;
 
 fn be16(b: &[u8]) -> u16 {
     u16::from_be_bytes([b[0], b[1]])

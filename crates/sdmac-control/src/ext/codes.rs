@@ -1,7 +1,7 @@
 //! The one-byte codes of the extension: a reply's result, and a truth record's
 //! outcome and cause, each declared once with its byte and its name.
 
-use super::*;
+use std::fmt;
 
 /// Declares a `#[repr(u8)]` enum of wire codes, each variant with its byte and its
 /// short name, and gives it `from_u8` (the byte back to its variant) and `name`.

@@ -1,7 +1,9 @@
 //! The extension's messages as values: requests, replies, truth records, and what
 //! can be wrong with their bytes.
 
-use super::*;
+use super::{types, ExtResult, TruthCause, TruthOutcome};
+use crate::mininet::Mac;
+use std::fmt;
 
 /// EDCA parameters of one queue, as they travel.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -25,7 +27,7 @@ pub enum ExtRequest {
     Subscribe {
         /// Echoed in the reply.
         tag: u32,
-        /// Transmitters (at most [`MAX_SUBSCRIBE`]).
+        /// Transmitters (at most [`MAX_SUBSCRIBE`](super::MAX_SUBSCRIBE)).
         transmitters: Vec<Mac>,
     },
     /// No more truth records.
