@@ -33,16 +33,14 @@
 mod receiver;
 use receiver::receive_loop;
 
-use crate::frames::{
-    check_raw_frame, injected, payload_frame, read, set_seq, Read, MAX_PSDU_NON_HT,
-};
-use crate::matcher::{Echo, EchoOutcome, Key, Matcher, Request};
-use crate::rates::{from_tx_rate, to_tx_rate, Band};
-use crate::socket::{realtime_offset_ns, PacketSocket, RxBatch};
+use crate::frames::{check_raw_frame, injected, payload_frame, set_seq, MAX_PSDU_NON_HT};
+use crate::matcher::{Key, Matcher, Request};
+use crate::rates::{to_tx_rate, Band};
+use crate::socket::PacketSocket;
 use sdmac_api::attribute::lookup;
 use sdmac_api::{
-    Ac, ApiError, Backend, BeaconInd, Body, Confirmation, Indication, MacAddress, RxInfo, Scope,
-    Time, Timestamps, TxAttrs, Value, Wait, MAX_ID, MAX_PAYLOAD,
+    Ac, ApiError, Backend, BeaconInd, Body, Confirmation, Indication, MacAddress, Scope, Time,
+    Timestamps, TxAttrs, Value, Wait, MAX_ID, MAX_PAYLOAD,
 };
 use sdmac_frame::radiotap::TxParams;
 use sdmac_rt::{monotonic_ns, EventFd};

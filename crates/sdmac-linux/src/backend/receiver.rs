@@ -1,7 +1,15 @@
 //! The receive thread: reads the monitor socket in batches, matches echoes and TX
 //! statuses to requests, and publishes confirmations and indications.
 
-use super::*;
+use super::{Shared, State};
+use crate::frames::{injected, read, Read};
+use crate::matcher::{Echo, EchoOutcome, Key};
+use crate::rates::{from_tx_rate, to_tx_rate};
+use crate::socket::{realtime_offset_ns, RxBatch};
+use sdmac_api::{BeaconInd, Indication, MacAddress, RxInfo, Time};
+use sdmac_frame::radiotap::TxParams;
+use sdmac_rt::monotonic_ns;
+use std::sync::atomic::Ordering;
 
 /// The receive thread: reads the socket, matches echoes, resends, expires, closes.
 pub(super) fn receive_loop(sh: &Shared, me: MacAddress, cap: usize) {
