@@ -16,22 +16,14 @@ pub use errors::{
 pub use interface::PyInterface;
 pub use records::{PyBeacon, PyConfirmation, PyIndication};
 
-use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 use std::sync::Mutex;
-use std::time::Duration;
 
-use sdmac_api::attribute::parse_mac;
-use sdmac_api::{
-    parse_rate_series, Ac, ApiError, BeaconInd, Body, Confirmation, FrameClass, Indication,
-    Interface as ApiInterface, MacAddress, RateSeries, Scope, Status, Time, TxAttrs, Value, Wait,
-    COMPONENT_NAMES,
-};
+use sdmac_api::Interface as ApiInterface;
 use sdmac_emu::setup::{paper_medium, Loss, PaperSetup, AP, STA};
 use sdmac_emu::{DeviceProfile, DeviceWait, EmuOptions, EmuSession, Latency};
-use sdmac_open::{AnyBackend, AnyInterface, OpenError as RsOpenError};
+use sdmac_open::AnyBackend;
 
 /// An emulated medium running on the wall clock, with interfaces.
 #[pyclass(module = "sdmac._core", name = "Session")]

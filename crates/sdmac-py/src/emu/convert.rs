@@ -1,7 +1,13 @@
 //! Arguments from Python (AC, MAC, rates, waits, scopes, attribute values) and
 //! values back to Python.
 
-use super::*;
+use super::{InvalidRequest, InvalidValue};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+use sdmac_api::attribute::parse_mac;
+use sdmac_api::{parse_rate_series, Ac, MacAddress, RateSeries, Scope, Time, Value, Wait};
+use std::time::Duration;
 
 pub(crate) fn parse_ac(s: &str) -> PyResult<Ac> {
     Ac::parse(s).ok_or_else(|| {

@@ -1,6 +1,10 @@
 //! The Python exceptions of the SDMAC primitives, and the error of each Rust error.
 
-use super::*;
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use sdmac_api::ApiError;
+use sdmac_open::OpenError as RsOpenError;
 
 create_exception!(
     sdmac._core,

@@ -1,6 +1,14 @@
 //! `Interface`: the SDMAC primitives of one interface, on any backend.
 
-use super::*;
+use super::{
+    api_err, mac_arg, parse_ac, rates_arg, scope_arg, value_from_py, value_to_py, wait_arg,
+    InvalidRequest, PyBeacon, PyConfirmation, PyIndication, Unsupported,
+};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use sdmac_api::{Body, Scope, Time, TxAttrs, Value, Wait};
+use sdmac_open::AnyInterface;
+use std::sync::Mutex;
 
 /// One interface: the SDMAC primitives, on any backend (from `sdmac.open(name)` or
 /// `Session.interface(name)`). Use it from one thread at a time.

@@ -1,6 +1,9 @@
 //! What the primitives return to Python: confirmations, indications and beacons.
 
-use super::*;
+use super::ns;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use sdmac_api::{BeaconInd, Confirmation, FrameClass, Indication, Status, COMPONENT_NAMES};
 
 /// The confirmation of one `data_req`.
 #[pyclass(frozen, module = "sdmac._core", name = "Confirmation")]
