@@ -5,6 +5,7 @@
 
 mod attributes;
 mod outputs;
+
 use attributes::{get_attribute, set_attribute};
 use outputs::Outputs;
 

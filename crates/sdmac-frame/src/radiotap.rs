@@ -20,11 +20,13 @@ mod repr;
 #[cfg(test)]
 mod tests;
 mod values;
+
 pub use header::{Field, Fields, Header};
 pub use repr::Repr;
 pub use values::{AmpduStatus, Channel, Mcs, McsBandwidth, Timestamp, Vht};
 
 pub mod tx;
+
 pub use tx::{TxParams, TxRate, TxStatus};
 
 /// The only radiotap version.

@@ -31,6 +31,7 @@
 //! queued confirmations and indications have been read.
 
 mod receiver;
+
 use receiver::receive_loop;
 
 use crate::frames::{check_raw_frame, injected, payload_frame, set_seq, MAX_PSDU_NON_HT};

@@ -21,6 +21,7 @@
 mod codec;
 mod messages;
 mod rates;
+
 pub use messages::{HwsimMsg, MacAddrEvent, RadioInfo, RxFrame, TxFrame, TxInfoFrame};
 pub use rates::{
     attempts, decode_tx_info, decode_tx_info_flags, encode_tx_info, encode_tx_info_flags,

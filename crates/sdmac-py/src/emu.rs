@@ -5,6 +5,7 @@ mod convert;
 mod errors;
 mod interface;
 mod records;
+
 pub(crate) use convert::parse_ac;
 use convert::{mac_arg, ns, rates_arg, scope_arg, value_from_py, value_to_py, wait_arg};
 pub(crate) use errors::{api_err, open_err};

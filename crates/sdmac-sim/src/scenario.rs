@@ -47,6 +47,7 @@
 
 mod numbers;
 mod raw;
+
 pub use numbers::parse_mac;
 use numbers::{check_numbers, line_of, secs_to_ns};
 use raw::RawScenario;

@@ -70,6 +70,7 @@ mod path_loss;
 #[cfg(test)]
 mod tests;
 mod typed;
+
 use dialect_wmediumd::wmediumd;
 use dialect_yawmd::yawmd;
 use path_loss::{build_path_loss, stations, Params};
