@@ -61,12 +61,18 @@ pub(crate) struct ConMsg {
     pub buf: Option<FrameBuf>,
 }
 
-/// A received frame with its bytes.
+/// A received frame with its bytes. The application copies the bytes out and hands
+/// the buffer back on the interface's `ind_free` ring, so that buffers circulate
+/// between the two threads and steady reception allocates nothing.
 #[derive(Debug)]
 pub(crate) struct IndMsg {
     pub ind: Indication,
     pub bytes: Vec<u8>,
 }
+
+/// Indication buffers put on an interface's `ind_free` ring when it starts (more are
+/// made only if more indications than this wait unread at once).
+pub(crate) const IND_BUFFERS_AT_START: usize = 16;
 
 /// State shared by one interface and the device thread.
 #[derive(Debug)]
@@ -121,6 +127,8 @@ pub(crate) struct DeviceEnds {
     pub reply: rtrb::Producer<Reply>,
     pub con: rtrb::Producer<ConMsg>,
     pub ind: rtrb::Producer<IndMsg>,
+    /// Indication buffers the application has emptied, for reuse.
+    pub ind_free: rtrb::Consumer<Vec<u8>>,
     pub beacon: rtrb::Producer<BeaconInd>,
 }
 
@@ -130,6 +138,8 @@ pub(crate) struct AppEnds {
     pub reply: rtrb::Consumer<Reply>,
     pub con: rtrb::Consumer<ConMsg>,
     pub ind: rtrb::Consumer<IndMsg>,
+    /// Where emptied indication buffers go back to the device.
+    pub ind_free: rtrb::Producer<Vec<u8>>,
     pub beacon: rtrb::Consumer<BeaconInd>,
 }
 
@@ -147,9 +157,28 @@ pub(crate) fn rings(c: Capacities) -> (AppEnds, DeviceEnds) {
     let (reply_p, reply_c) = rtrb::RingBuffer::new(4);
     let (con_p, con_c) = rtrb::RingBuffer::new(c.con);
     let (ind_p, ind_c) = rtrb::RingBuffer::new(c.ind);
+    // Every indication buffer is in the indication ring, on the free ring, or held
+    // by one side for a moment: the free ring holds them all.
+    let (free_p, free_c) = rtrb::RingBuffer::new(c.ind + 4);
     let (b_p, b_c) = rtrb::RingBuffer::new(c.beacon);
-    (
-        AppEnds { cmd: cmd_p, reply: reply_c, con: con_c, ind: ind_c, beacon: b_c },
-        DeviceEnds { cmd: cmd_c, reply: reply_p, con: con_p, ind: ind_p, beacon: b_p },
-    )
+    let mut app = AppEnds {
+        cmd: cmd_p,
+        reply: reply_c,
+        con: con_c,
+        ind: ind_c,
+        ind_free: free_p,
+        beacon: b_c,
+    };
+    for _ in 0..c.ind.min(IND_BUFFERS_AT_START) {
+        let _ = app.ind_free.push(Vec::with_capacity(MAX_FRAME));
+    }
+    let dev = DeviceEnds {
+        cmd: cmd_c,
+        reply: reply_p,
+        con: con_p,
+        ind: ind_p,
+        ind_free: free_c,
+        beacon: b_p,
+    };
+    (app, dev)
 }

@@ -3,22 +3,23 @@
 //! which only this thread touches), and publishes confirmations, indications and
 //! beacons.
 
+mod attributes;
+mod outputs;
+
+use attributes::{get_attribute, set_attribute};
+use outputs::Outputs;
+
 use crate::channel::{
-    Cmd, ConMsg, DataMsg, DeviceEnds, FrameBuf, IfaceShared, IndMsg, Reply, SessionShared, RECHECK,
+    Cmd, ConMsg, DataMsg, DeviceEnds, FrameBuf, IfaceShared, Reply, SessionShared, MAX_FRAME,
+    RECHECK,
 };
-use crate::frame::{beacon_bytes, build_payload_frame, is_data, rx_payload_offset};
 use crate::profile::DeviceProfile;
 use crate::wait::DeviceWait;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use sdmac_api::{
-    ApiError, BeaconInd, Confirmation, DropReason, FrameClass, Indication, RateSeries, RxInfo,
-    Scope, Status, Time, Timestamps, Truth, Value,
-};
+use sdmac_api::{Confirmation, DropReason, Status, Time, Timestamps, Truth};
+use sdmac_frame::ieee80211::SupportedRate;
 use sdmac_frame::MacAddress;
-use sdmac_medium::{
-    Ac, Cause, Dest, EdcaParams, FrameKind, Medium, Outcome, RxIndication, Sink, StationId,
-    TxReport, TxRequest, WallClock, GENERATED_HANDLE_BASE,
-};
+use sdmac_medium::{Ac, Cause, Dest, Medium, Outcome, Sink, StationId, TxRequest, WallClock};
 use sdmac_rt::monotonic_ns;
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::Ordering;
@@ -74,9 +75,22 @@ pub(crate) struct DevIface {
     pub bssid: MacAddress,
     pub ind_seq: u64,
     pub beacon_seq: u64,
+    /// An indication buffer taken and not sent (the frame was filtered out, or the
+    /// ring was full), used before any from the free ring.
+    pub spare_ind: Option<Vec<u8>>,
 }
 
 impl DevIface {
+    /// A buffer for the next indication: the spare, else one the application has
+    /// emptied, else (only while more indications wait unread than ever before) a
+    /// new one.
+    fn ind_buffer(&mut self) -> Vec<u8> {
+        self.spare_ind
+            .take()
+            .or_else(|| self.ends.ind_free.pop().ok())
+            .unwrap_or_else(|| Vec::with_capacity(MAX_FRAME))
+    }
+
     fn queue_index(&self, ac: Ac) -> usize {
         if self.qos {
             ac as usize
@@ -121,194 +135,6 @@ pub(crate) struct DeviceStats {
     pub max_con_lateness_ns: u64,
 }
 
-/// Everything the medium's reports are turned into.
-struct Outputs<'a> {
-    ifaces: &'a mut [DevIface],
-    iface_of: &'a [Option<usize>],
-    addrs: &'a [MacAddress],
-    origin: u64,
-    profile: &'a DeviceProfile,
-    rng: &'a mut Xoshiro256PlusPlus,
-    held_cons: &'a mut VecDeque<(u64, usize, ConMsg)>,
-    stats: &'a mut DeviceStats,
-    beacon_interval_tu: &'a [u16],
-    channel: u8,
-    basic_500k: &'a [u8],
-}
-
-fn status_of(r: &TxReport) -> Status {
-    match r.outcome {
-        Outcome::Acked => Status::Acked,
-        Outcome::DataLost | Outcome::AckLost => Status::AckTimeout,
-        Outcome::NoAck => Status::Sent,
-        Outcome::Dropped => Status::Dropped(if r.cause == Cause::Cancelled {
-            DropReason::Cancelled
-        } else {
-            DropReason::Refused
-        }),
-    }
-}
-
-impl Sink for Outputs<'_> {
-    fn tx_done(&mut self, r: &TxReport) {
-        let Some(i) = self.iface_of.get(r.station as usize).copied().flatten() else { return };
-        if r.handle >= GENERATED_HANDLE_BASE {
-            return;
-        }
-        let dev = &mut self.ifaces[i];
-        let Some(p) = dev.pending.remove(&r.handle) else { return };
-        let mut ts = p.ts;
-        if !ts.t1.is_zero() {
-            if r.attempts > 0 {
-                ts.t_start = Time::from_ns(self.origin + r.t_first_start.as_ns());
-                ts.t_last_start = Time::from_ns(self.origin + r.t_last_start.as_ns());
-                ts.t_data_end = Time::from_ns(self.origin + r.t_data_end.as_ns());
-            }
-            ts.t5 = Time::from_ns(self.origin + r.t_done.as_ns());
-        }
-        let con = Confirmation {
-            id: r.handle,
-            status: status_of(r),
-            ac: p.ac,
-            attempts: r.attempts,
-            rates: r.rates,
-            n_rates: r.n_rates,
-            len: r.len,
-            truth: Some(Truth {
-                outcome: r.outcome,
-                cause: r.cause,
-                delivered: r.delivered,
-                collisions: r.collisions,
-            }),
-            ts,
-        };
-        let hw = self.profile.con.sample(self.rng);
-        let mut m = ConMsg { con, buf: Some(p.buf) };
-        if hw == 0 {
-            if !m.con.ts.t1.is_zero() {
-                m.con.ts.t7 = m.con.ts.t5;
-            }
-            dev.publish(m, self.stats);
-        } else {
-            let release = self.origin + r.t_done.as_ns() + hw;
-            if !m.con.ts.t1.is_zero() {
-                m.con.ts.t7 = Time::from_ns(release);
-            }
-            self.held_cons.push_back((release, i, m));
-        }
-    }
-
-    fn rx(&mut self, ind: &RxIndication) {
-        let Some(i) = self.iface_of.get(ind.station as usize).copied().flatten() else { return };
-        let now = monotonic_ns();
-        let src = self.addrs[ind.from as usize];
-        let rx = RxInfo {
-            signal_dbm: ind.signal_dbm,
-            snr_db: ind.snr_db,
-            rate: ind.rate,
-            t_start: Time::from_ns(self.origin + ind.t_start.as_ns()),
-            t_end: Time::from_ns(self.origin + ind.t_end.as_ns()),
-            t_published: Time::from_ns(now),
-            t_returned: Time::ZERO,
-            tsft_us: None,
-        };
-        let bytes = match ind.kind {
-            FrameKind::Ack => return,
-            FrameKind::Beacon => {
-                let dev = &mut self.ifaces[i];
-                dev.beacon_seq += 1;
-                let b = BeaconInd {
-                    bssid: src,
-                    seq: dev.beacon_seq,
-                    t_start: rx.t_start,
-                    t_end: rx.t_end,
-                    t_published: Time::from_ns(now),
-                    signal_dbm: ind.signal_dbm,
-                    tsf_us: None,
-                };
-                if dev.ends.beacon.push(b).is_err() {
-                    dev.shared.beacon_overflow.fetch_add(1, Ordering::Relaxed);
-                }
-                self.stats.beacons += 1;
-                if !dev.rx_management {
-                    dev.shared.signal();
-                    return;
-                }
-                let tu = self.beacon_interval_tu.get(ind.from as usize).copied().unwrap_or(100);
-                beacon_bytes(src, tu, self.channel, ind.t_start.as_ns() / 1000, self.basic_500k)
-            }
-            FrameKind::Data => {
-                if ind.duplicate {
-                    self.stats.rx_duplicates_dropped += 1;
-                    return;
-                }
-                let sent = self
-                    .iface_of
-                    .get(ind.from as usize)
-                    .copied()
-                    .flatten()
-                    .and_then(|j| self.ifaces[j].pending.get(&ind.handle));
-                match sent {
-                    Some(p) => p.buf[..p.len as usize].to_vec(),
-                    None => {
-                        // Traffic of a station without an interface: a frame of the
-                        // right length with a zero payload.
-                        let mut b = vec![0u8; ind.len.max(40) as usize];
-                        let body = (ind.len as usize).saturating_sub(24 + 8 + 4);
-                        let dst = if ind.unicast {
-                            self.addrs[ind.station as usize]
-                        } else {
-                            MacAddress::BROADCAST
-                        };
-                        let n = build_payload_frame(
-                            &mut b,
-                            dst,
-                            src,
-                            src,
-                            None,
-                            false,
-                            &vec![0u8; body],
-                        )
-                        .unwrap_or(0);
-                        b.truncate(n);
-                        b
-                    }
-                }
-            }
-        };
-        let dev = &mut self.ifaces[i];
-        let class = match is_data(&bytes) {
-            Some(true) => FrameClass::Data,
-            Some(false) if dev.rx_management => FrameClass::Management,
-            _ => return,
-        };
-        dev.ind_seq += 1;
-        let dst = sdmac_frame::ieee80211::Frame::new_checked(&bytes[..])
-            .map(|f| f.addr1())
-            .unwrap_or(MacAddress::BROADCAST);
-        let m = IndMsg {
-            ind: Indication {
-                id: dev.ind_seq,
-                class,
-                src,
-                dst,
-                ac: ind.ac,
-                len: bytes.len(),
-                payload_offset: rx_payload_offset(&bytes),
-                duplicate: ind.duplicate,
-                rx,
-            },
-            bytes,
-        };
-        if dev.ends.ind.push(m).is_err() {
-            dev.shared.ind_overflow.fetch_add(1, Ordering::Relaxed);
-        } else {
-            self.stats.indications += 1;
-        }
-        dev.shared.signal();
-    }
-}
-
 /// The device: the medium and the interfaces' device ends.
 pub(crate) struct Device {
     pub medium: Medium,
@@ -326,7 +152,8 @@ pub(crate) struct Device {
     pub stats: DeviceStats,
     pub beacon_interval_tu: Vec<u16>,
     pub channel: u8,
-    pub basic_500k: Vec<u8>,
+    /// Supported Rates of the beacons handed up as management frames.
+    pub beacon_rates: Vec<SupportedRate>,
 }
 
 macro_rules! outputs {
@@ -342,7 +169,7 @@ macro_rules! outputs {
             stats: &mut $d.stats,
             beacon_interval_tu: &$d.beacon_interval_tu,
             channel: $d.channel,
-            basic_500k: &$d.basic_500k,
+            beacon_rates: &$d.beacon_rates,
         }
     };
 }
@@ -601,222 +428,4 @@ impl Device {
             }
         }
     }
-}
-
-fn queue_of(dev: &Device, i: usize, ac: Ac) -> Ac {
-    if dev.ifaces[i].qos {
-        ac
-    } else {
-        Ac::Be
-    }
-}
-
-/// `get` on the device thread.
-pub(crate) fn get_attribute(
-    dev: &mut Device,
-    i: usize,
-    name: &'static str,
-    scope: Scope,
-) -> Result<Value, ApiError> {
-    let st = dev.ifaces[i].station;
-    let cfg = dev.medium.station(st).expect("interface station exists").clone();
-    Ok(match (name, scope) {
-        ("address", _) => Value::Mac(MacAddress(cfg.address)),
-        ("bssid", _) => Value::Mac(dev.ifaces[i].bssid),
-        ("channel", _) => {
-            Value::Int(sdmac_frame::channel::number(dev.medium.config().freq_mhz) as i64)
-        }
-        ("frequency", _) => Value::Int(dev.medium.config().freq_mhz as i64),
-        ("tx_power", _) => Value::Float(cfg.tx_power_dbm),
-        ("ack_timeout", _) => Value::Float(
-            cfg.ack_timeout_ns.unwrap_or_else(|| dev.medium.phy().ack_timeout_ns()) as f64 / 1000.0,
-        ),
-        ("retry_limit", _) => Value::Int(cfg.default_rates.total_tries() as i64),
-        ("default_rates", _) => Value::Rates(cfg.default_rates),
-        ("basic_rates", _) => Value::Text(
-            dev.medium
-                .phy()
-                .basic_rates
-                .iter()
-                .map(|r| r.to_string())
-                .collect::<Vec<_>>()
-                .join(","),
-        ),
-        ("queue_limit", _) => Value::Int(cfg.queue_limit as i64),
-        ("rx_management", _) => Value::Bool(dev.ifaces[i].rx_management),
-        ("stats", _) => stats_value(dev, i),
-        ("aifsn" | "cw_min" | "cw_max" | "txop_limit", Scope::Queue(ac)) => {
-            let p = dev.medium.edca(st, queue_of(dev, i, ac)).expect("station exists");
-            match name {
-                "aifsn" => Value::Int(p.aifsn as i64),
-                "cw_min" => Value::Int(p.cw_min as i64),
-                "cw_max" => Value::Int(p.cw_max as i64),
-                _ => Value::Float(p.txop_limit_ns as f64 / 1000.0),
-            }
-        }
-        ("queue_len", Scope::Queue(ac)) => Value::Int(dev.medium.queue_len(st, ac) as i64),
-        (_, Scope::Packet(id)) => {
-            if let Some(m) = dev.held_reqs.iter().find(|h| h.1 == i && h.2.id == id).map(|h| &h.2) {
-                // Still in the device (its request latency): not on a queue yet.
-                let rates = m.rates.unwrap_or(cfg.default_rates);
-                return Ok(match name {
-                    "rates" => Value::Rates(rates),
-                    "tries" => Value::Int(rates.total_tries() as i64),
-                    "attempts" => Value::Int(0),
-                    "state" => Value::Text("held".into()),
-                    _ => timestamps_value(&m.ts),
-                });
-            }
-            let Some(p) = dev.ifaces[i].pending.get(&id) else {
-                return Err(ApiError::NoSuchPacket { id });
-            };
-            let ts = p.ts;
-            let q = dev.medium.queued(st, id).ok_or(ApiError::NoSuchPacket { id })?;
-            match name {
-                "rates" => Value::Rates(q.rates),
-                "tries" => Value::Int(q.rates.total_tries() as i64),
-                "attempts" => Value::Int(q.attempts as i64),
-                "state" => Value::Text(
-                    if q.on_air {
-                        "on_air"
-                    } else if q.attempts > 0 {
-                        "retrying"
-                    } else {
-                        "queued"
-                    }
-                    .into(),
-                ),
-                _ => timestamps_value(&ts),
-            }
-        }
-        _ => return Err(ApiError::UnknownAttribute { name: name.to_string() }),
-    })
-}
-
-fn timestamps_value(ts: &sdmac_api::Timestamps) -> Value {
-    Value::Map(vec![
-        ("t1".into(), Value::Int(ts.t1.as_ns() as i64)),
-        ("t2".into(), Value::Int(ts.t2.as_ns() as i64)),
-        ("t3".into(), Value::Int(ts.t3.as_ns() as i64)),
-        ("t4".into(), Value::Int(ts.t4.as_ns() as i64)),
-    ])
-}
-
-fn stats_value(dev: &Device, i: usize) -> Value {
-    let st = dev.ifaces[i].station;
-    let s = dev.medium.station_stats(st).unwrap_or_default();
-    let d = dev.stats;
-    let sh = &dev.ifaces[i].shared;
-    let int = |v: u64| Value::Int(v as i64);
-    Value::Map(vec![
-        ("tx_requests".into(), int(s.tx_requests)),
-        ("tx_attempts".into(), int(s.tx_attempts)),
-        ("tx_acked".into(), int(s.tx_acked)),
-        ("tx_failed".into(), int(s.tx_failed)),
-        ("tx_no_ack".into(), int(s.tx_no_ack)),
-        ("tx_dropped".into(), int(s.tx_dropped)),
-        ("tx_retries".into(), int(s.tx_retries)),
-        ("rx_frames".into(), int(s.rx_frames)),
-        ("rx_beacons".into(), int(s.rx_beacons)),
-        ("rx_duplicates".into(), int(s.rx_duplicates)),
-        ("rx_indications_lost".into(), int(sh.ind_overflow.load(Ordering::Relaxed))),
-        ("beacons_lost".into(), int(sh.beacon_overflow.load(Ordering::Relaxed))),
-        ("device_events".into(), int(d.events)),
-        ("device_parks".into(), int(d.parks)),
-        ("device_max_event_lateness_ns".into(), int(d.max_event_lateness_ns)),
-        ("device_max_confirmation_lateness_ns".into(), int(d.max_con_lateness_ns)),
-    ])
-}
-
-/// `set` on the device thread.
-pub(crate) fn set_attribute(
-    dev: &mut Device,
-    i: usize,
-    name: &'static str,
-    scope: Scope,
-    v: &Value,
-) -> Result<(), ApiError> {
-    let st = dev.ifaces[i].station;
-    match (name, scope) {
-        ("bssid", _) => dev.ifaces[i].bssid = v.to_mac(name)?,
-        ("tx_power", _) => {
-            let dbm = v.to_float(name)?;
-            if !(-50.0..=50.0).contains(&dbm) {
-                return Err(v.invalid(name, "must be within -50..=50 dBm"));
-            }
-            dev.medium.set_tx_power(st, dbm);
-        }
-        ("ack_timeout", _) => {
-            let us = v.to_float(name)?;
-            if !(1.0..=10_000.0).contains(&us) {
-                return Err(v.invalid(name, "must be within 1..=10000 µs"));
-            }
-            dev.medium.set_ack_timeout(st, Some((us * 1000.0).round() as u64));
-        }
-        ("retry_limit", _) => {
-            let n = v.to_int(name)?;
-            if !(1..=15).contains(&n) {
-                return Err(v.invalid(name, "must be within 1..=15"));
-            }
-            let cfg = dev.medium.station(st).expect("station");
-            let first = cfg.default_rates.entries()[0].0;
-            dev.medium
-                .set_default_rates(st, RateSeries::single(first, n as u8))
-                .map_err(|e| v.invalid(name, e.to_string()))?;
-        }
-        ("default_rates", _) => {
-            let r = v.to_rates(name)?;
-            dev.medium.set_default_rates(st, r).map_err(|e| v.invalid(name, e.to_string()))?;
-        }
-        ("rx_management", _) => dev.ifaces[i].rx_management = v.to_bool(name)?,
-        ("aifsn" | "cw_min" | "cw_max" | "txop_limit", Scope::Queue(ac)) => {
-            let q = queue_of(dev, i, ac);
-            let mut p: EdcaParams = dev.medium.edca(st, q).expect("station exists");
-            match name {
-                "aifsn" => {
-                    p.aifsn = u8::try_from(v.to_int(name)?)
-                        .map_err(|_| v.invalid(name, "must be within 1..=15"))?
-                }
-                "cw_min" => {
-                    p.cw_min = u32::try_from(v.to_int(name)?)
-                        .map_err(|_| v.invalid(name, "must be 2^k - 1 in 0..=32767"))?
-                }
-                "cw_max" => {
-                    p.cw_max = u32::try_from(v.to_int(name)?)
-                        .map_err(|_| v.invalid(name, "must be 2^k - 1 in 0..=32767"))?
-                }
-                _ => {
-                    let us = v.to_float(name)?;
-                    if us < 0.0 {
-                        return Err(v.invalid(name, "must not be negative"));
-                    }
-                    p.txop_limit_ns = (us * 1000.0).round() as u64;
-                }
-            }
-            dev.medium.set_edca(st, q, p).map_err(|e| v.invalid(name, e.to_string()))?;
-        }
-        ("rates", Scope::Packet(id)) => {
-            let r = v.to_rates(name)?;
-            let standard = dev.medium.phy().standard;
-            if let Some(h) = dev.held_reqs.iter_mut().find(|h| h.1 == i && h.2.id == id) {
-                if let Some((bad, _)) =
-                    r.entries().iter().find(|(x, _)| !standard.supports(*x) || !x.is_valid())
-                {
-                    return Err(v.invalid(name, format!("rate {bad} is not supported by this PHY")));
-                }
-                h.2.rates = Some(r);
-                return Ok(());
-            }
-            if !dev.ifaces[i].pending.contains_key(&id) {
-                return Err(ApiError::NoSuchPacket { id });
-            }
-            dev.medium.set_queued_rates(st, id, r).map_err(|e| match e {
-                sdmac_medium::QueuedError::NotQueued { .. } => ApiError::NoSuchPacket { id },
-                sdmac_medium::QueuedError::AlreadyStarted { .. } => ApiError::PacketOnAir { id },
-                other => v.invalid(name, other.to_string()),
-            })?;
-        }
-        _ => return Err(ApiError::ReadOnly { name: name.to_string() }),
-    }
-    Ok(())
 }

@@ -6,7 +6,7 @@ use sdmac_frame::ieee80211::{
     QosControl, SupportedRate,
 };
 use sdmac_frame::MacAddress;
-use sdmac_medium::Ac;
+use sdmac_medium::{Ac, MAX_MPDU_LEN};
 
 /// EtherType of payloads given to `data_req` (IEEE 802 local experimental 1).
 pub(crate) const ETHERTYPE: u16 = 0x88b5;
@@ -132,26 +132,51 @@ pub(crate) fn rx_payload_offset(bytes: &[u8]) -> usize {
     }
 }
 
-/// The bytes of a beacon from `bssid` (for `rx_management`).
-pub(crate) fn beacon_bytes(
-    bssid: MacAddress,
-    interval_tu: u16,
-    channel: u8,
-    tsf_us: u64,
-    basic_500k: &[u8],
-) -> Vec<u8> {
+/// The Supported Rates of the beacons an emu device hands up: the BSS basic rates
+/// (in 500 kb/s units), or 6 Mb/s when there are none.
+pub(crate) fn beacon_rates(basic_500k: &[u8]) -> Vec<SupportedRate> {
     let mut rates: Vec<SupportedRate> =
         basic_500k.iter().map(|&r| SupportedRate::new(r, true)).collect();
     if rates.is_empty() {
         rates.push(SupportedRate::new(12, true));
     }
-    let mut p = BeaconParams::new(bssid, b"sdmac", &rates, channel);
+    rates
+}
+
+/// Longest beacon [`write_beacon`] writes.
+const BEACON_MAX: usize = 256;
+
+/// Replaces the contents of `out` with the bytes of a beacon from `bssid` (for
+/// `rx_management`); allocates only if `out` holds fewer than 256 bytes.
+pub(crate) fn write_beacon(
+    out: &mut Vec<u8>,
+    bssid: MacAddress,
+    interval_tu: u16,
+    channel: u8,
+    tsf_us: u64,
+    rates: &[SupportedRate],
+) {
+    let mut p = BeaconParams::new(bssid, b"sdmac", rates, channel);
     p.beacon_interval_tu = interval_tu;
     p.timestamp = tsf_us;
-    let mut buf = vec![0u8; 256];
-    let n = write_beacon_frame(&mut buf, &p, false).unwrap_or(0);
-    buf.truncate(n);
-    buf
+    out.clear();
+    out.resize(BEACON_MAX, 0);
+    let n = write_beacon_frame(out, &p, false).unwrap_or(0);
+    out.truncate(n);
+}
+
+/// Zeros, the payload of frames made up for stations without an interface.
+static ZEROS: [u8; MAX_MPDU_LEN as usize] = [0; MAX_MPDU_LEN as usize];
+
+/// Replaces the contents of `out` with a data frame of `len` bytes on air (FCS
+/// included) from `src` to `dst` with a zero payload: what a station without an
+/// interface sent. Allocates only if `out` holds fewer than `len` bytes.
+pub(crate) fn write_zero_frame(out: &mut Vec<u8>, dst: MacAddress, src: MacAddress, len: u32) {
+    out.clear();
+    out.resize((len as usize).max(40), 0);
+    let body = (len as usize).saturating_sub(24 + 8 + 4).min(ZEROS.len());
+    let n = build_payload_frame(out, dst, src, src, None, false, &ZEROS[..body]).unwrap_or(0);
+    out.truncate(n);
 }
 
 #[cfg(test)]
@@ -217,8 +242,21 @@ mod tests {
         ));
         // An ACK (control) is refused.
         assert!(check_raw_frame(&[0xd4, 0, 0, 0, 1, 2, 3, 4, 5, 6], 100).is_err());
-        let b = beacon_bytes(MacAddress([2, 0, 0, 0, 0, 1]), 50, 36, 0, &[12]);
+        let mut b = Vec::new();
+        write_beacon(&mut b, MacAddress([2, 0, 0, 0, 0, 1]), 50, 36, 0, &beacon_rates(&[]));
         assert_eq!(is_data(&b), Some(false));
         assert_eq!(check_raw_frame(&b, 2000).unwrap(), MacAddress::BROADCAST);
+    }
+
+    #[test]
+    fn made_up_frames_have_the_length_on_air() {
+        let (a, b) = (MacAddress([2, 0, 0, 0, 0, 1]), MacAddress([2, 0, 0, 0, 0, 2]));
+        let mut out = vec![9u8; 3];
+        for len in [86u32, 1504, 7_000] {
+            write_zero_frame(&mut out, a, b, len);
+            assert_eq!(out.len() + 4, len as usize, "header, LLC/SNAP, payload and FCS");
+            assert_eq!(check_raw_frame(&out, 8_000).unwrap(), a);
+            assert!(out[rx_payload_offset(&out)..].iter().all(|&x| x == 0));
+        }
     }
 }

@@ -249,6 +249,8 @@ impl Backend for EmuIface {
             if let Ok(m) = self.ends.ind.pop() {
                 buf.clear();
                 buf.extend_from_slice(&m.bytes);
+                // The free ring has room for every buffer (see `channel::rings`).
+                let _ = self.ends.ind_free.push(m.bytes);
                 return Ok(Some(m.ind));
             }
             if self.closed() {

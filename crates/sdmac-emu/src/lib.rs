@@ -7,10 +7,13 @@
 //! between the application and the device thread over lock-free single-producer
 //! single-consumer rings; a waiting side spins first and parks only on long waits.
 //!
-//! The hot path of a confirmed one-shot (`data_req` → device → medium → `data_con`)
-//! allocates nothing and makes no syscall in steady state when the device thread polls
-//! ([`DeviceWait::Spin`]); with [`DeviceWait::Park`] a request that finds the device
-//! parked costs one `futex` wake-up, which the timestamps show.
+//! In steady state neither hot path allocates: a confirmed one-shot (`data_req` →
+//! device → medium → `data_con`) reuses its frame buffer, and an indication
+//! (`data_ind`) travels in a buffer that circulates between the device and the
+//! application (`tests/zero_alloc.rs` counts both threads' allocations). The one-shot
+//! path makes no syscall when the device thread polls ([`DeviceWait::Spin`]); with
+//! [`DeviceWait::Park`] a request that finds the device parked costs one `futex`
+//! wake-up, which the timestamps show.
 
 #![warn(missing_docs)]
 

@@ -126,6 +126,7 @@ impl EmuSession {
                 bssid: ap.map(|s| addrs[s]).unwrap_or(addrs[st as usize]),
                 ind_seq: 0,
                 beacon_seq: 0,
+                spare_ind: None,
             });
             let bssid = ap.map(|s| addrs[s]).unwrap_or(addrs[st as usize]);
             app.push(Some(EmuIface {
@@ -158,7 +159,7 @@ impl EmuSession {
             })
             .collect();
         let freq = medium.config().freq_mhz;
-        let basic_500k = phy.basic_rates.iter().map(|r| (r.kbps() / 500) as u8).collect();
+        let basic_500k: Vec<u8> = phy.basic_rates.iter().map(|r| (r.kbps() / 500) as u8).collect();
         // Medium time 0 is now: start the medium's clock at the current instant.
         let origin = sdmac_rt::monotonic_ns().saturating_sub(medium.now());
         medium.advance(medium.now(), &mut sdmac_medium::Collect::default());
@@ -177,7 +178,7 @@ impl EmuSession {
             stats: DeviceStats::default(),
             beacon_interval_tu,
             channel: sdmac_frame::channel::number(freq),
-            basic_500k,
+            beacon_rates: crate::frame::beacon_rates(&basic_500k),
         };
         let wakes: Vec<Arc<IfaceShared>> = device.ifaces.iter().map(|d| d.shared.clone()).collect();
         let guard = session.clone();
