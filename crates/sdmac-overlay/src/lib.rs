@@ -8,3 +8,5 @@
 //! anything.
 
 #![warn(missing_docs)]
+
+pub mod redundancy;
