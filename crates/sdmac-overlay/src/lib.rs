@@ -9,4 +9,5 @@
 
 #![warn(missing_docs)]
 
+pub mod rate;
 pub mod redundancy;
