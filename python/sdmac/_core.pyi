@@ -295,3 +295,118 @@ class Session:
         """Stops the device: requests still queued are confirmed as dropped ("closed")."""
     def __enter__(self) -> Self: ...
     def __exit__(self, exc_type: object, exc: object, tb: object) -> Literal[False]: ...
+
+# ------------------------------------------- overlays: redundancy and rate adaptation
+
+class _Percentiles(TypedDict):
+    p50: int
+    p90: int
+    p99: int
+    max: int
+
+class _RedundancyReport(TypedDict):
+    mode: str
+    sent: int
+    delivered: int
+    lost: int
+    duplicates_dropped: int
+    duplicates_delivered: int
+    latency_ns: _Percentiles
+    ack_latency_ns: _Percentiles
+    copies: int
+    copies_on_air: int
+    attempts_on_air: int
+    copies_cancelled: int
+    cancel_too_late: int
+    airtime_saved_ns: int
+    acked: int
+    unacked: int
+
+class _RatePhase(TypedDict):
+    start_ns: int
+    delivered: int
+    attempts: int
+    best: str | None
+
+class _RateRun(TypedDict):
+    sent: int
+    delivered: int
+    attempts: int
+    attempts_per_rate: dict[str, int]
+    phases: list[_RatePhase]
+
+class _RateStat(TypedDict):
+    rate: str
+    prob: float | None
+    throughput_bps: float
+    attempts: int
+    successes: int
+
+class _RateDecision(TypedDict):
+    best_throughput: str
+    second_throughput: str
+    best_probability: str
+    packets: int
+    samples: int
+    table: list[_RateStat]
+
+def redundancy_run(
+    tx: Sequence[Interface],
+    rx: Sequence[Interface],
+    dst: Sequence[str],
+    *,
+    mode: Literal["one", "two", "two_cancel"] = "two_cancel",
+    rates: str | None = None,
+    ac: str = "BE",
+    standard: str = "802.11a",
+    packets: int = 200,
+    payload_len: int = 100,
+    spacing_us: float = 0.0,
+    window: int = 16,
+    stall_ms: int = 2000,
+) -> _RedundancyReport:
+    """Seamless redundancy: each packet on every interface of `tx` (one per channel) to
+    `dst[k]`, received on `rx`; copies still queued are cancelled once one is acked
+    ("two_cancel"). Refusals (fewer than two interfaces, a channel twice) are ValueError."""
+
+def rate_run(
+    iface: Interface,
+    dst: str,
+    *,
+    fixed: str | None = None,
+    standard: str = "802.11a",
+    rates: Sequence[str] | None = None,
+    duration_ms: float = 300.0,
+    payload_len: int = 1000,
+    window: int = 64,
+    backlog_ms: float = 40.0,
+    steps: Sequence[tuple[float, float]] = (),
+    sample_share: float = 0.1,
+    ewma_weight: float = 0.25,
+    update_ms: float = 50.0,
+    tries: tuple[int, int, int, int] = (2, 2, 2, 2),
+    seed: int = 1,
+) -> _RateRun:
+    """A saturated queue to `dst` for `duration_ms` under the Minstrel-like adaptation
+    (or the series `fixed`); `steps` [(ms, dBm)] set `tx_power` during the run."""
+
+class RateAdapter:
+    """Minstrel-like rate adaptation for a caller's own send loop."""
+
+    def __init__(
+        self,
+        *,
+        standard: str = "802.11a",
+        rates: Sequence[str] | None = None,
+        sample_share: float = 0.1,
+        ewma_weight: float = 0.25,
+        update_ms: float = 50.0,
+        tries: tuple[int, int, int, int] = (2, 2, 2, 2),
+        seed: int = 1,
+    ) -> None: ...
+    def series(self, dst: str, now_ns: int) -> str:
+        """The rate series ("36x2,24x2,6x2") for the next packet to `dst`."""
+    def confirm(self, dst: str, confirmation: Confirmation) -> None:
+        """Counts the attempts of a confirmation of a packet sent to `dst`."""
+    def decision(self, dst: str) -> _RateDecision | None:
+        """What it has learnt for `dst` (None before its first packet)."""

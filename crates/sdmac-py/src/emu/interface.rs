@@ -28,6 +28,11 @@ impl PyInterface {
         PyInterface { inner: Mutex::new(inner), name, address }
     }
 
+    /// Locks the interface for a caller that drives it from Rust (the overlays).
+    pub(crate) fn lock(&self) -> std::sync::MutexGuard<'_, AnyInterface> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     pub(super) fn with<R>(&self, f: impl FnOnce(&mut AnyInterface) -> R) -> R {
         let mut g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         f(&mut g)
