@@ -8,3 +8,6 @@
 //! anything.
 
 #![warn(missing_docs)]
+
+pub mod exchange;
+pub mod retransmit;
