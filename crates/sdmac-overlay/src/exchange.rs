@@ -28,21 +28,44 @@ pub fn series_ns(phy: &Phy, len: u32, rates: &RateSeries) -> u64 {
     rates.entries().iter().map(|&(r, t)| u64::from(t) * (phy.difs_ns() + try_ns(phy, len, r))).sum()
 }
 
-/// Blocks until `at` on the interface's clock by waiting for a confirmation that
-/// will not come (the caller has nothing outstanding). Returns a confirmation that
-/// did arrive meanwhile, if any, so that nothing is lost.
+/// Blocks until `at` on the interface's clock, by waiting for confirmations (in
+/// slices of at most 50 ms). Returns the confirmations that arrived meanwhile, so
+/// that the caller decides what they mean.
 pub fn wait_until<B: Backend>(
     iface: &mut Interface<B>,
     at: Time,
-) -> Result<Option<Confirmation>, sdmac_api::ApiError> {
+) -> Result<Vec<Confirmation>, sdmac_api::ApiError> {
+    let mut got = Vec::new();
     loop {
         let now = iface.now();
         if now >= at {
+            return Ok(got);
+        }
+        let slice = (at - now).min(Span::from_ms(50));
+        if let Some(c) = iface.data_con(Wait::For(slice.into()))? {
+            got.push(c);
+        }
+    }
+}
+
+/// Reads confirmations until the one of request `id`, waiting at most `limit` in all
+/// (in slices of 50 ms, so a wake-up that is missed costs at most one slice). Others
+/// read meanwhile are discarded. `None` if it did not come in time.
+pub fn confirmation_of<B: Backend>(
+    iface: &mut Interface<B>,
+    id: u64,
+    limit: Span,
+) -> Result<Option<Confirmation>, sdmac_api::ApiError> {
+    let end = iface.now().saturating_add(limit);
+    loop {
+        let now = iface.now();
+        if now >= end {
             return Ok(None);
         }
-        let left: Span = at - now;
-        if let Some(c) = iface.data_con(Wait::For(left.into()))? {
-            return Ok(Some(c));
+        let slice = (end - now).min(Span::from_ms(50));
+        match iface.data_con(Wait::For(slice.into()))? {
+            Some(c) if c.id == id => return Ok(Some(c)),
+            _ => continue,
         }
     }
 }

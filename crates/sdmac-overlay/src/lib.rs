@@ -11,3 +11,4 @@
 
 pub mod exchange;
 pub mod retransmit;
+pub mod tdma;

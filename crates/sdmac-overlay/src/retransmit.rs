@@ -18,10 +18,14 @@
 //! - [`DeadlineSpread`]: the requests left are spread evenly over the time left
 //!   before the deadline.
 
-use crate::exchange::{mpdu_len, series_ns, wait_until};
+use crate::exchange::{confirmation_of, mpdu_len, series_ns, wait_until};
+
+/// How long the overlay waits for a request's confirmation before it reports the
+/// backend as stuck.
+pub const CONFIRMATION_LIMIT: Span = Span::from_secs(5);
 use sdmac_api::{
     Ac, ApiError, Backend, Body, Confirmation, Interface, MacAddress, RateSeries, Span, Status,
-    Time, TxAttrs, Wait, MAX_ID,
+    Time, TxAttrs, MAX_ID,
 };
 use sdmac_phy::Phy;
 use std::fmt;
@@ -90,6 +94,11 @@ pub enum RetransmitError {
         /// The shortest time the first request takes on air.
         needed: Span,
     },
+    /// The backend gave no confirmation for a request within [`CONFIRMATION_LIMIT`].
+    NoConfirmation {
+        /// The request.
+        id: u64,
+    },
     /// A primitive failed.
     Api(ApiError),
 }
@@ -105,6 +114,9 @@ impl fmt::Display for RetransmitError {
             }
             RetransmitError::DeadlineTooClose { left, needed } => {
                 write!(f, "the deadline is {left} away but the first request needs {needed} on air")
+            }
+            RetransmitError::NoConfirmation { id } => {
+                write!(f, "no confirmation for request {id} within {CONFIRMATION_LIMIT}")
             }
             RetransmitError::Api(e) => write!(f, "{e}"),
         }
@@ -424,13 +436,8 @@ impl<'a, B: Backend> Retransmitter<'a, B> {
                 timestamps: true,
             };
             self.iface.data_req(id, Body::Payload(payload), self.ac, &attrs)?;
-            let c = loop {
-                match self.iface.data_con(Wait::Forever)? {
-                    Some(c) if c.id == id => break c,
-                    Some(_) => continue,
-                    None => return Err(RetransmitError::Api(ApiError::Closed)),
-                }
-            };
+            let c = confirmation_of(self.iface, id, CONFIRMATION_LIMIT)?
+                .ok_or(RetransmitError::NoConfirmation { id })?;
             st.requests += 1;
             st.attempts += u32::from(c.attempts);
             report.confirmations.push(c);
