@@ -9,6 +9,7 @@
 
 #![warn(missing_docs)]
 
+pub mod edf;
 pub mod exchange;
 pub mod retransmit;
 pub mod tdma;
