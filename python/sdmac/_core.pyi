@@ -381,6 +381,7 @@ def edf_run(
     standard: str = "802.11a",
     tries_per_request: int = 1,
     max_attempts: int = 7,
+    in_mac: int = 1,
     fifo: bool = False,
     mac_tries: int = 7,
 ) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 //! Earliest-deadline-first scheduling above the MAC: a station's pending frames, and
 //! the retries of frames that failed, go to the MAC in order of absolute deadline,
-//! one at a time, each request with few tries. A not-acked confirmation comes at the
+//! one at a time (or a bounded few, [`EdfConfig::in_mac`]), each request with few
+//! tries. A not-acked confirmation comes at the
 //! ACKTimeout (the early failure notification), so the scheduler re-plans at once: the
 //! failed frame goes back among the pending ones and the earliest deadline goes next.
 //! A frame whose deadline can no longer be met (not even one exchange fits before
@@ -53,6 +54,10 @@ pub struct EdfConfig {
     pub tries_per_request: u8,
     /// Attempts a frame gets in all before it is given up.
     pub max_attempts: u32,
+    /// Frames in the MAC at once (1..=4): more hide the software round trip between a
+    /// confirmation and the next request; an urgent frame then waits behind at most
+    /// this many frames already handed over.
+    pub in_mac: usize,
 }
 
 /// Why an EDF set-up was refused, or a run failed.
@@ -132,6 +137,12 @@ impl EdfConfig {
                 reason: format!("is {} (must be 1..=15)", self.tries_per_request),
             });
         }
+        if !(1..=4).contains(&self.in_mac) {
+            return Err(EdfError::BadParameter {
+                what: "in_mac",
+                reason: format!("is {} (must be 1..=4)", self.in_mac),
+            });
+        }
         if self.max_attempts == 0 {
             return Err(EdfError::BadParameter {
                 what: "max_attempts",
@@ -208,6 +219,10 @@ impl FlowReport {
 pub struct EdfReport {
     /// One per flow, in the configuration's order.
     pub flows: Vec<FlowReport>,
+    /// How far the host let the scheduler's timing slip, on the backend's clock: the
+    /// longest it woke up after the moment it asked to, or read a confirmation after
+    /// the MAC knew the outcome (t9 − t5). EDF only (zero for FIFO).
+    pub max_host_lag: Span,
 }
 
 impl EdfReport {
@@ -277,6 +292,7 @@ pub fn run_edf<B: Backend>(
             .iter()
             .map(|f| FlowReport { name: f.name.clone(), ..Default::default() })
             .collect(),
+        max_host_lag: Span::ZERO,
     };
     let exchange: Vec<Span> = cfg.flows.iter().map(|f| Span::from_ns(cfg.exchange_ns(f))).collect();
     let payloads: Vec<Vec<u8>> = cfg.flows.iter().map(|f| vec![0x3c; f.payload]).collect();
@@ -285,7 +301,7 @@ pub fn run_edf<B: Backend>(
     let mut frames: HashMap<u64, Frame> = HashMap::new();
     let mut next_rel = 0;
     let mut seq = 0u64;
-    let mut in_flight: Option<(u64, u64)> = None;
+    let mut in_flight: Vec<(u64, u64)> = Vec::with_capacity(cfg.in_mac);
     let mut next_id = 1u64;
     loop {
         let now = iface.now();
@@ -297,10 +313,10 @@ pub fn run_edf<B: Backend>(
             pending.push(Reverse((t + cfg.flows[f].deadline, seq)));
             seq += 1;
         }
-        if now >= end && in_flight.is_none() {
+        if now >= end && in_flight.is_empty() {
             break;
         }
-        if in_flight.is_none() && now < end {
+        while in_flight.len() < cfg.in_mac && now < end && !pending.is_empty() {
             // The earliest deadline that can still be met goes next; the rest that
             // cannot are dropped on the way.
             while let Some(Reverse((d, s))) = pending.pop() {
@@ -320,23 +336,28 @@ pub fn run_edf<B: Backend>(
                 let id = next_id;
                 next_id += 1;
                 iface.data_req(id, Body::Payload(&payloads[fr.flow]), Ac::Be, &attrs)?;
-                in_flight = Some((id, s));
+                in_flight.push((id, s));
                 break;
             }
         }
         // Wait for the confirmation or the next release, whichever is first.
         let until = rel.get(next_rel).map_or(end, |r| r.0).min(end.max(now));
         let wait = until.saturating_since(iface.now()).min(Span::from_ms(50));
-        let wait = if in_flight.is_some() && wait.is_zero() { Span::from_ms(1) } else { wait };
-        if in_flight.is_none() && wait.is_zero() && now >= end {
+        let wait = if !in_flight.is_empty() && wait.is_zero() { Span::from_ms(1) } else { wait };
+        if in_flight.is_empty() && wait.is_zero() && now >= end {
             break;
         }
-        if let Some(c) = iface.data_con(Wait::For(wait.into()))? {
-            let Some((id, s)) = in_flight else { continue };
-            if c.id != id {
-                continue;
+        let asked = iface.now().saturating_add(wait);
+        let got = iface.data_con(Wait::For(wait.into()))?;
+        if got.is_none() {
+            rep.max_host_lag = rep.max_host_lag.max(iface.now().saturating_since(asked));
+        }
+        if let Some(c) = got {
+            if !c.ts.t5.is_zero() {
+                rep.max_host_lag = rep.max_host_lag.max(c.ts.t9.saturating_since(c.ts.t5));
             }
-            in_flight = None;
+            let Some(k) = in_flight.iter().position(|&(id, _)| id == c.id) else { continue };
+            let (_, s) = in_flight.remove(k);
             let mut fr = frames.remove(&s).expect("frame in flight");
             let r = &mut rep.flows[fr.flow];
             r.attempts += u64::from(c.attempts);
@@ -391,6 +412,7 @@ pub fn run_fifo<B: Backend>(
             .iter()
             .map(|f| FlowReport { name: f.name.clone(), ..Default::default() })
             .collect(),
+        max_host_lag: Span::ZERO,
     };
     let payloads: Vec<Vec<u8>> = cfg.flows.iter().map(|f| vec![0x3c; f.payload]).collect();
     let mut sent: HashMap<u64, (usize, Time)> = HashMap::new();
@@ -460,6 +482,7 @@ mod tests {
             flows,
             tries_per_request: 1,
             max_attempts: 7,
+            in_mac: 1,
         }
     }
 
@@ -476,6 +499,8 @@ mod tests {
             .check()
             .unwrap_err();
         assert!(e.to_string().contains("tries_per_request"), "{e}");
+        let e = EdfConfig { in_mac: 0, ..cfg(vec![flow("a", 10, 1000, 100)]) }.check().unwrap_err();
+        assert!(e.to_string().contains("in_mac is 0"), "{e}");
         let e =
             cfg(vec![Flow { rate: Rate::Cck11, ..flow("b", 10, 1000, 100) }]).check().unwrap_err();
         assert!(e.to_string().contains("not a rate"), "{e}");

@@ -130,9 +130,11 @@ fn retransmit(
         "deadline_spread" => {
             Box::new(DeadlineSpread::new(rates, requests).map_err(retransmit_err)?)
         }
-        other => return Err(PyValueError::new_err(format!(
+        other => {
+            return Err(PyValueError::new_err(format!(
             "unknown policy {other:?} (mac_retries, fixed_spacing, beyond_burst, deadline_spread)"
-        ))),
+        )))
+        }
     };
     let i: &PyInterface = &iface;
     let r = py
@@ -402,11 +404,11 @@ fn edf_report(py: Python<'_>, r: &EdfReport) -> PyResult<Py<PyDict>> {
 /// Runs periodic flows with deadlines on `iface` from `start_ns` to `end_ns` (shared
 /// clock), to `dst`: under EDF above the MAC (one frame in the MAC at a time,
 /// `tries_per_request` tries each, re-planned after each failure, at most
-/// `max_attempts` in all), or with `fifo=True` handed to the MAC as released with
+/// `max_attempts` in all, `in_mac` frames in the MAC at once), or with `fifo=True` handed to the MAC as released with
 /// `mac_tries` tries. `flows`: dicts with period_us, deadline_us, payload, and
 /// optionally name, offset_us, burst, rate. Returns per-flow counts and miss ratios.
 #[pyfunction]
-#[pyo3(signature = (iface, flows, *, dst, start_ns, end_ns, standard = "802.11a", tries_per_request = 1, max_attempts = 7, fifo = false, mac_tries = 7))]
+#[pyo3(signature = (iface, flows, *, dst, start_ns, end_ns, standard = "802.11a", tries_per_request = 1, max_attempts = 7, in_mac = 1, fifo = false, mac_tries = 7))]
 #[allow(clippy::too_many_arguments)]
 fn edf_run(
     py: Python<'_>,
@@ -418,6 +420,7 @@ fn edf_run(
     standard: &str,
     tries_per_request: u8,
     max_attempts: u32,
+    in_mac: usize,
     fifo: bool,
     mac_tries: u8,
 ) -> PyResult<Py<PyDict>> {
@@ -428,6 +431,7 @@ fn edf_run(
         flows,
         tries_per_request,
         max_attempts,
+        in_mac,
     };
     let (s, e) = (Time::from_ns(start_ns), Time::from_ns(end_ns));
     let i: &PyInterface = &iface;
