@@ -13,6 +13,7 @@ import pytest
 from sdmac._core import (
     Session,
     TdmaPlan,
+    TsfSync,
     edf_run,
     retransmit,
     tdma_coordinator,
@@ -159,3 +160,19 @@ def test_edf_counts_every_frame_and_refuses_a_hopeless_flow() -> None:
                     start_ns=0, end_ns=10)
         with pytest.raises(ValueError, match='has no "period_us"'):
             edf_run(sta, [{"deadline_us": 5, "payload": 100}], dst=AP, start_ns=0, end_ns=10)
+
+
+def test_tsf_sync_fits_offset_and_drift() -> None:
+    s = TsfSync(window=6)
+    assert s.error_us is None and s.to_local_ns(0) is None
+    # local = tsf + 3 s + 50 ppm of drift, exact: the fit is exact to rounding.
+    for k in range(6):
+        tsf_us = 1_000 + k * 102_400
+        s.observe(tsf_us, int(tsf_us * 1000 + 3e9 + 50e-6 * (tsf_us - 1_000) * 1000))
+    assert s.samples == 6
+    err = s.error_us
+    assert err is not None and err < 2.0
+    t = 2_000_000_000
+    want = t + 3e9 + 50e-6 * (t - 1_000_000)
+    got = s.to_local_ns(t)
+    assert got is not None and abs(got - want) <= err * 1000

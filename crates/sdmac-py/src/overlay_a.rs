@@ -13,9 +13,10 @@ use sdmac_overlay::retransmit::{
     Retransmitter,
 };
 use sdmac_overlay::tdma::{
-    measure_jitter, Coordinator, Guard, TdmaError, TdmaParams, TdmaPlan, TdmaStation,
+    measure_jitter, Coordinator, Guard, TdmaError, TdmaParams, TdmaPlan, TdmaStation, TsfSync,
 };
 use sdmac_phy::{Phy, Standard};
+use std::sync::Mutex;
 
 use crate::emu::{api_err, mac_arg, parse_ac, rates_arg, PyInterface};
 
@@ -260,6 +261,44 @@ impl PyTdmaPlan {
     }
 }
 
+/// TSF synchronisation from beacons: fits local time = TSF + offset + drift · (TSF −
+/// TSF₀) by least squares over the last `window` beacons; the error is the largest
+/// residual plus 1 µs.
+#[pyclass(module = "sdmac._core", name = "TsfSync")]
+pub struct PyTsfSync {
+    inner: Mutex<TsfSync>,
+}
+
+#[pymethods]
+impl PyTsfSync {
+    #[new]
+    #[pyo3(signature = (window = 8))]
+    fn new(window: usize) -> PyTsfSync {
+        PyTsfSync { inner: Mutex::new(TsfSync::new(window)) }
+    }
+    /// Adds one beacon: its TSF (µs) and the local time its frame started (ns).
+    fn observe(&self, tsf_us: u64, local_ns: u64) {
+        self.inner
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .observe(tsf_us, Time::from_ns(local_ns));
+    }
+    /// Beacons in the window.
+    #[getter]
+    fn samples(&self) -> usize {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner()).samples()
+    }
+    /// The synchronisation error (µs), None before the first beacon.
+    #[getter]
+    fn error_us(&self) -> Option<f64> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner()).error().map(|s| s.as_us_f64())
+    }
+    /// The local time (ns) of TSF instant `tsf_ns`, None before the first beacon.
+    fn to_local_ns(&self, tsf_ns: u64) -> Option<u64> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner()).to_local(tsf_ns).map(|t| t.as_ns())
+    }
+}
+
 /// Measures the request path's jitter on `iface`: `probes` one-try frames to `dst`,
 /// one at a time, `gap_us` apart. Returns latencies_ns (t_start − t1 of each),
 /// min_ns, max_ns and spread_ns (the jitter a TDMA guard absorbs).
@@ -455,6 +494,7 @@ fn edf_run(
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(retransmit, m)?)?;
     m.add_class::<PyTdmaPlan>()?;
+    m.add_class::<PyTsfSync>()?;
     m.add_function(wrap_pyfunction!(tdma_measure_jitter, m)?)?;
     m.add_function(wrap_pyfunction!(tdma_coordinator, m)?)?;
     m.add_function(wrap_pyfunction!(tdma_station, m)?)?;
