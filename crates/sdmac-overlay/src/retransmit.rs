@@ -481,10 +481,9 @@ mod tests {
         assert!(e.to_string().contains("burst is 0"), "{e}");
         let e = DeadlineSpread::new(r1(), 0).unwrap_err();
         assert!(e.to_string().contains("deadline_spread"), "{e}");
-        let bad = RateSeries::new(&[(Rate::Ofdm54, 16)]);
-        if let Some(bad) = bad {
-            assert!(MacRetries::new(bad).is_err());
-        }
+        let bad = RateSeries::single(Rate::Ofdm54, 16);
+        let e = MacRetries::new(bad).unwrap_err();
+        assert!(e.to_string().contains("16 tries"), "{e}");
     }
 
     fn failed(t_start: u64, t5: u64) -> Confirmation {

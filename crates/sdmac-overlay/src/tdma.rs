@@ -268,6 +268,15 @@ impl TdmaPlan {
         Span::from_ns(exchange_ns(phy, mpdu_len(payload), rate))
     }
 
+    /// The same plan with round 0 starting at TSF instant `epoch_tsf_ns`, mapped onto
+    /// the local clock by `sync` (for a station whose time base is the AP's TSF);
+    /// `None` before `sync` has seen a beacon. Re-map after new beacons to follow the
+    /// drift.
+    pub fn on_tsf(&self, sync: &TsfSync, epoch_tsf_ns: u64) -> Option<TdmaPlan> {
+        let epoch = sync.to_local(epoch_tsf_ns)?;
+        Some(TdmaPlan { p: TdmaParams { epoch, ..self.p.clone() }, ..self.clone() })
+    }
+
     /// The parameters.
     pub fn params(&self) -> &TdmaParams {
         &self.p

@@ -215,5 +215,32 @@ fn beacons_synchronise_stations_to_the_tsf() {
     let t = 5_000_000_000u64;
     let (a, b) = (fits[0].to_local(t).unwrap(), fits[1].to_local(t).unwrap());
     let apart = (a.as_ns() as i64 - b.as_ns() as i64).unsigned_abs();
-    assert!(apart <= (fits[0].error().unwrap() + fits[1].error().unwrap()).as_ns());
+    let both = fits[0].error().unwrap() + fits[1].error().unwrap();
+    assert!(apart <= both.as_ns());
+    // A plan on the TSF: each station's slot windows on its own clock, with the sync
+    // error in the guard, coincide within the two errors, so the guard covers them.
+    let phy = Phy::new(Standard::Dot11a);
+    let plan = TdmaPlan::new(TdmaParams {
+        phy,
+        round: Span::from_ms(10),
+        slots: 2,
+        slot: Span::from_ms(3),
+        contention: Span::from_ms(4),
+        guard: Guard { jitter: Span::from_us(100), sync_error: both },
+        payload: PAYLOAD,
+        rate: RATE,
+        epoch: sdmac_api::Time::ZERO,
+    })
+    .unwrap();
+    println!("{plan}");
+    let (p0, p1) = (plan.on_tsf(&fits[0], t).unwrap(), plan.on_tsf(&fits[1], t).unwrap());
+    for k in [0, 7, 100] {
+        for s in 0..2 {
+            let (o0, c0) = p0.slot_window(k, s);
+            let (o1, c1) = p1.slot_window(k, s);
+            let d = (o0.as_ns() as i64 - o1.as_ns() as i64).unsigned_abs();
+            assert!(d <= both.as_ns(), "round {k} slot {s}: windows {d} ns apart");
+            assert_eq!(c0 - o0, c1 - o1);
+        }
+    }
 }
