@@ -296,6 +296,110 @@ class Session:
     def __enter__(self) -> Self: ...
     def __exit__(self, exc_type: object, exc: object, tb: object) -> Literal[False]: ...
 
+# ------------------------------------------- overlays: retransmission, TDMA and EDF
+
+def retransmit(
+    iface: Interface,
+    payload: bytes,
+    *,
+    dst: str,
+    deadline_us: float,
+    policy: str = "mac_retries",
+    rates: _Rates | None = None,
+    requests: int = 3,
+    spacing_us: float | None = None,
+    burst_us: float | None = None,
+    standard: str = "802.11a",
+    ac: str = "BE",
+    first_id: int = 1,
+) -> dict[str, Any]:
+    """Sends one packet under a software retransmission policy; returns its record."""
+
+class TdmaPlan:
+    """A checked TDMA plan: slots and a contention period per round, with its guard."""
+
+    def __init__(
+        self,
+        *,
+        slots: int,
+        slot_us: float,
+        round_us: float,
+        contention_us: float,
+        jitter_us: float,
+        epoch_ns: int,
+        payload: int = 200,
+        rate: str = "24",
+        sync_error_us: float = 0.0,
+        standard: str = "802.11a",
+    ) -> None: ...
+    @staticmethod
+    def exchange_for_us(payload: int, rate: str = "24", standard: str = "802.11a") -> float:
+        """Time (µs) one data exchange of `payload` bytes at `rate` is given in a slot."""
+    @property
+    def slots(self) -> int: ...
+    @property
+    def round_us(self) -> float: ...
+    @property
+    def slot_us(self) -> float: ...
+    @property
+    def guard_us(self) -> float: ...
+    @property
+    def exchange_us(self) -> float: ...
+    @property
+    def frames_per_slot(self) -> int: ...
+    @property
+    def epoch_ns(self) -> int: ...
+    def round_start_ns(self, k: int) -> int: ...
+    def slot_window_ns(self, k: int, s: int) -> tuple[int, int]: ...
+
+class TsfSync:
+    """TSF synchronisation from beacons (least-squares offset and drift)."""
+
+    def __init__(self, window: int = 8) -> None: ...
+    def observe(self, tsf_us: int, local_ns: int) -> None:
+        """Adds one beacon: its TSF (µs) and the local time its frame started (ns)."""
+    @property
+    def samples(self) -> int: ...
+    @property
+    def error_us(self) -> float | None: ...
+    def to_local_ns(self, tsf_ns: int) -> int | None: ...
+
+def tdma_measure_jitter(
+    iface: Interface, dst: str, *, rate: str = "24", probes: int = 30, gap_us: float = 1000.0
+) -> dict[str, Any]:
+    """Measures the request path's jitter (t_start - t1 over a probe burst)."""
+
+def tdma_coordinator(iface: Interface, plan: TdmaPlan, end_ns: int) -> dict[str, Any]:
+    """Runs the TDMA coordinator until `end_ns`: grants slots, counts frames."""
+
+def tdma_station(
+    iface: Interface,
+    plan: TdmaPlan,
+    coordinator: str,
+    payload: bytes,
+    end_ns: int,
+    *,
+    join_rounds: int = 20,
+) -> dict[str, Any]:
+    """Joins the TDMA schedule and sends `payload` in its slot until `end_ns`."""
+
+def edf_run(
+    iface: Interface,
+    flows: Sequence[dict[str, Any]],
+    *,
+    dst: str,
+    start_ns: int,
+    end_ns: int,
+    standard: str = "802.11a",
+    tries_per_request: int = 1,
+    max_attempts: int = 7,
+    in_mac: int = 1,
+    fifo: bool = False,
+    mac_tries: int = 7,
+) -> dict[str, Any]:
+    """Runs periodic flows with deadlines under EDF (or the MAC's FIFO with fifo=True)."""
+
+
 # ------------------------------------------- overlays: redundancy and rate adaptation
 
 class _Percentiles(TypedDict):

@@ -93,3 +93,14 @@ fn the_linux_backend_the_probe_and_the_overlays_link_no_medium_engine() {
         );
     }
 }
+
+#[test]
+fn the_overlays_sit_on_the_api_and_link_no_medium_engine() {
+    let below = linked_below(&metadata(), "sdmac-overlay");
+    assert!(below.contains("sdmac-api"), "sdmac-overlay is written on the API; it links {below:?}");
+    let engine: Vec<&str> = ENGINE.into_iter().filter(|e| below.contains(*e)).collect();
+    assert!(
+        engine.is_empty(),
+        "sdmac-overlay links {engine:?}: overlays run on every backend, so they may not depend on a simulator"
+    );
+}

@@ -9,5 +9,9 @@
 
 #![warn(missing_docs)]
 
+pub mod edf;
+pub mod exchange;
 pub mod rate;
 pub mod redundancy;
+pub mod retransmit;
+pub mod tdma;

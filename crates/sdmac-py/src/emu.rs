@@ -7,7 +7,8 @@ mod interface;
 mod records;
 
 pub(crate) use convert::parse_ac;
-use convert::{mac_arg, ns, rates_arg, scope_arg, value_from_py, value_to_py, wait_arg};
+pub(crate) use convert::{mac_arg, rates_arg};
+use convert::{ns, scope_arg, value_from_py, value_to_py, wait_arg};
 pub(crate) use errors::{api_err, open_err};
 pub use errors::{
     BackendNotAvailable, Closed, ConfirmationBacklog, InvalidId, InvalidRequest, InvalidValue,

@@ -8,6 +8,7 @@
 
 mod emu;
 mod oneshot;
+mod overlay_a;
 mod overlay_b;
 
 use std::path::PathBuf;
@@ -218,6 +219,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(oneshot::bench_oneshot, m)?)?;
     m.add_function(wrap_pyfunction!(summary, m)?)?;
     emu::register(m)?;
+    overlay_a::register(m)?;
     overlay_b::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -17,7 +17,7 @@ pub(crate) fn parse_ac(s: &str) -> PyResult<Ac> {
     })
 }
 
-pub(super) fn mac_arg(what: &str, s: &str) -> PyResult<MacAddress> {
+pub(crate) fn mac_arg(what: &str, s: &str) -> PyResult<MacAddress> {
     parse_mac(s).ok_or_else(|| {
         InvalidRequest::new_err(format!(
             "invalid {what}: {s:?} is not a MAC address like 02:00:00:00:00:01"
@@ -26,7 +26,7 @@ pub(super) fn mac_arg(what: &str, s: &str) -> PyResult<MacAddress> {
 }
 
 /// A rate series from "54x1,24x2" or [("54", 1), ("24", 2)].
-pub(super) fn rates_arg(v: &Bound<'_, PyAny>) -> PyResult<RateSeries> {
+pub(crate) fn rates_arg(v: &Bound<'_, PyAny>) -> PyResult<RateSeries> {
     if let Ok(s) = v.extract::<String>() {
         return parse_rate_series(&s)
             .map_err(|e| InvalidRequest::new_err(format!("invalid rates: {e}")));

@@ -33,7 +33,7 @@ impl PyInterface {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    pub(super) fn with<R>(&self, f: impl FnOnce(&mut AnyInterface) -> R) -> R {
+    pub(crate) fn with<R>(&self, f: impl FnOnce(&mut AnyInterface) -> R) -> R {
         let mut g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         f(&mut g)
     }
