@@ -10,7 +10,7 @@
 use crate::convert::{eth_to_wlan, wlan_to_eth, DropReason, TxParams, HEADROOM, MAX_ETH_FRAME};
 use crate::queue::{Bounded, FrameBuf, Pool, BUF_LEN};
 use crate::txid::TxIds;
-use sdmac_api::{ApiError, Backend, Body, Interface, Status, TxAttrs, Wait};
+use sdmac_api::{ApiError, Backend, Body, Interface, Status, TxAttrs, Wait, MAX_ID};
 use sdmac_types::{Ac, MacAddress};
 use serde_json::{json, Value};
 use std::io;
@@ -21,6 +21,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub const BATCH: usize = 32;
 /// TX ids (frames handed to the MAC and not yet confirmed): 16 words of 64.
 pub const TX_ID_WORDS: usize = 16;
+/// Bits of a request id that hold the TX id (`64 * TX_ID_WORDS` = 2^10).
+const ID_SLOT_BITS: u32 = 10;
+const _: () = assert!(1 << ID_SLOT_BITS == 64 * TX_ID_WORDS);
 /// Frames waiting for room in the MAC's queue.
 pub const BACKLOG: usize = 64;
 
@@ -244,8 +247,8 @@ impl<B: Backend> StationPath<B> {
         let mut n = 0;
         while let Some(c) = self.iface.data_con(Wait::NoWait).map_err(PathError::Mac)? {
             n += 1;
-            if c.id < TxIds::<TxMeta, TX_ID_WORDS>::CAPACITY as u64 {
-                self.ids.free(c.id as u32);
+            if c.id <= MAX_ID {
+                self.ids.free((c.id & ((1 << ID_SLOT_BITS) - 1)) as u32);
             }
             self.stats.tx_retries += c.attempts.saturating_sub(1) as u64;
             match c.status {
@@ -259,23 +262,31 @@ impl<B: Backend> StationPath<B> {
     }
 
     /// Hands one converted frame to the MAC. `Ok(false)`: no room, keep it.
-    fn submit(&mut self, buf: &[u8], multicast: bool) -> Result<bool, PathError> {
-        let Some(id) = self.ids.alloc(TxMeta { len: buf.len() as u16 }) else {
+    /// The request id is the TX id's slot in its low bits and a count of
+    /// submissions above, so that no two frames in a row from a station carry the
+    /// same id (a receiver takes a repeated id for a retransmission); the count
+    /// also numbers the frame's 802.11 sequence control.
+    fn submit(&mut self, buf: &mut [u8], multicast: bool) -> Result<bool, PathError> {
+        let Some(slot) = self.ids.alloc(TxMeta { len: buf.len() as u16 }) else {
             return Ok(false);
         };
+        let count = self.stats.tx_submitted + 1;
+        let id = (count << ID_SLOT_BITS | slot as u64) & MAX_ID;
+        let seq = ((count & 0x0fff) << 4) as u16;
+        buf[22..24].copy_from_slice(&seq.to_le_bytes());
         let attrs = if multicast { &self.group } else { &self.unicast };
-        match self.iface.data_req(id as u64, Body::Frame(buf), Ac::Be, attrs) {
+        match self.iface.data_req(id, Body::Frame(buf), Ac::Be, attrs) {
             Ok(()) => {
                 self.stats.tx_submitted += 1;
                 Ok(true)
             }
             Err(ApiError::QueueFull { .. } | ApiError::ConfirmationBacklog { .. }) => {
-                self.ids.free(id);
+                self.ids.free(slot);
                 Ok(false)
             }
             Err(ApiError::Closed) => Err(PathError::Mac(ApiError::Closed)),
             Err(_) => {
-                self.ids.free(id);
+                self.ids.free(slot);
                 self.stats.drop(DropReason::Refused);
                 Ok(true)
             }
@@ -284,8 +295,8 @@ impl<B: Backend> StationPath<B> {
 
     fn retry_backlog(&mut self) -> Result<usize, PathError> {
         let mut n = 0;
-        while let Some(w) = self.backlog.pop() {
-            if self.submit(&w.buf[w.start..w.start + w.len], w.multicast)? {
+        while let Some(mut w) = self.backlog.pop() {
+            if self.submit(&mut w.buf[w.start..w.start + w.len], w.multicast)? {
                 self.pool.put(w.buf);
                 n += 1;
             } else {
@@ -340,7 +351,9 @@ impl<B: Backend> StationPath<B> {
                 self.pool.put(buf);
                 continue;
             }
-            if self.backlog.is_empty() && self.submit(&buf[c.start..c.start + c.len], multicast)? {
+            if self.backlog.is_empty()
+                && self.submit(&mut buf[c.start..c.start + c.len], multicast)?
+            {
                 self.pool.put(buf);
                 continue;
             }
