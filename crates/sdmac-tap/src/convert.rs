@@ -45,7 +45,8 @@ pub enum DropReason {
     Oversized,
     /// An 802.3 length field larger than the frame, or between 1500 and 0x0600.
     BadLength,
-    /// An Ethernet source address that is not the station's own (no 4-address mode).
+    /// An Ethernet source address that is not the station's own (no bridging; only
+    /// an AP relays frames of others).
     ForeignSource,
     /// A unicast destination no station of the medium owns.
     UnknownDestination,
@@ -73,11 +74,14 @@ pub enum DropReason {
     TapWrite,
     /// A retransmission of a frame already delivered.
     Duplicate,
+    /// Data to or from a station not associated (AP role), or from a station
+    /// before it has associated.
+    NotAssociated,
 }
 
 impl DropReason {
     /// Every reason, in counter order.
-    pub const ALL: [DropReason; 17] = [
+    pub const ALL: [DropReason; 18] = [
         DropReason::TooShort,
         DropReason::Oversized,
         DropReason::BadLength,
@@ -95,6 +99,7 @@ impl DropReason {
         DropReason::NoTxId,
         DropReason::TapWrite,
         DropReason::Duplicate,
+        DropReason::NotAssociated,
     ];
 
     /// Short name, as in the statistics.
@@ -117,6 +122,7 @@ impl DropReason {
             DropReason::NoTxId => "no_tx_id",
             DropReason::TapWrite => "tap_write",
             DropReason::Duplicate => "duplicate",
+            DropReason::NotAssociated => "not_associated",
         }
     }
 
@@ -184,7 +190,8 @@ pub fn eth_to_wlan(
     }
     let da = mac_at(buf, start);
     let sa = mac_at(buf, start + 6);
-    if sa != p.own {
+    // Only an AP sends on behalf of others (the source is its address 3).
+    if sa != p.own && p.ds != Ds::FromAp {
         return Err(DropReason::ForeignSource);
     }
     let et = u16::from_be_bytes([buf[start + 12], buf[start + 13]]);

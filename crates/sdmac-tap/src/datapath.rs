@@ -7,15 +7,18 @@
 //! `poll(2)` on the TAP descriptor and the interface's event descriptor (or, in
 //! busy-poll mode, go round again at once).
 
-use crate::convert::{eth_to_wlan, wlan_to_eth, DropReason, TxParams, HEADROOM, MAX_ETH_FRAME};
+use crate::convert::{eth_to_wlan, wlan_to_eth, DropReason, Ds, TxParams, HEADROOM, MAX_ETH_FRAME};
+use crate::mgmt::MgmtFrame;
 use crate::queue::{Bounded, FrameBuf, Pool, BUF_LEN};
 use crate::txid::TxIds;
-use sdmac_api::{ApiError, Backend, Body, Interface, Status, TxAttrs, Wait, MAX_ID};
+use sdmac_api::{ApiError, Backend, Body, FrameClass, Interface, Status, TxAttrs, Wait, MAX_ID};
 use sdmac_types::{Ac, MacAddress};
 use serde_json::{json, Value};
 use std::io;
 use std::os::fd::RawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, TrySendError};
+use std::sync::Arc;
 
 /// Frames read from (or written to) the TAP device per pass.
 pub const BATCH: usize = 32;
@@ -52,6 +55,8 @@ pub struct Stats {
     pub tap_tx_frames: u64,
     /// Their bytes.
     pub tap_tx_bytes: u64,
+    /// Frames an AP relayed from one station to others.
+    pub relayed: u64,
     /// Frames dropped, by reason (indexed by [`DropReason::index`]).
     pub drops: [u64; DropReason::ALL.len()],
 }
@@ -87,9 +92,37 @@ impl Stats {
             },
             "rx": {"indications": self.rx_indications},
             "tap_tx": {"frames": self.tap_tx_frames, "bytes": self.tap_tx_bytes},
+            "relayed": self.relayed,
             "drops": drops,
         })
     }
+}
+
+/// The role of a station's data path.
+#[derive(Clone, Debug)]
+pub enum PathRole {
+    /// IBSS: frames go straight to their destination.
+    Ibss,
+    /// The AP: carries frames of associated stations (`associated[k]` for station
+    /// `k` of the path's station list) and relays those between them.
+    Ap {
+        /// Per station: associated.
+        associated: Arc<Vec<AtomicBool>>,
+    },
+    /// A station of an AP's BSS: all its frames go through the AP, once associated.
+    Sta {
+        /// Set once it has associated.
+        associated: Arc<AtomicBool>,
+    },
+}
+
+/// The data path's ends of the channels to its management thread.
+#[derive(Debug)]
+pub struct MgmtLink {
+    /// Management frames received, to the management thread.
+    pub to_mgmt: SyncSender<MgmtFrame>,
+    /// Management frames to send, from the management thread.
+    pub from_mgmt: Receiver<MgmtFrame>,
 }
 
 /// What a TX id remembers until its confirmation.
@@ -142,6 +175,11 @@ pub struct StationPath<B: Backend> {
     unicast: TxAttrs,
     group: TxAttrs,
     busy_poll: bool,
+    role: PathRole,
+    mgmt: Option<MgmtLink>,
+    mgmt_pending: Option<MgmtFrame>,
+    /// Parameters of frames an AP relays (From DS).
+    relay: TxParams,
     /// The counters.
     pub stats: Stats,
 }
@@ -177,8 +215,22 @@ impl<B: Backend> StationPath<B> {
             unicast: TxAttrs { timestamps: false, ..TxAttrs::default() },
             group: TxAttrs { timestamps: false, no_ack: true, ..TxAttrs::default() },
             busy_poll,
+            role: PathRole::Ibss,
+            mgmt: None,
+            mgmt_pending: None,
+            relay: TxParams { ds: Ds::FromAp, ..params },
             stats: Stats::default(),
         }
+    }
+
+    /// Gives the path a role other than IBSS, and the channels to its management
+    /// thread (management frames received go there; what it returns is sent). A
+    /// station's or AP's frames are addressed as `params.ds` says, which the
+    /// caller sets to match (`ToAp` for a station, `FromAp` for the AP).
+    pub fn with_role(mut self, role: PathRole, mgmt: MgmtLink) -> StationPath<B> {
+        self.role = role;
+        self.mgmt = Some(mgmt);
+        self
     }
 
     /// The interface.
@@ -200,6 +252,7 @@ impl<B: Backend> StationPath<B> {
     /// One pass of the loop; returns how many frames and confirmations it handled.
     pub fn pass(&mut self) -> Result<usize, PathError> {
         let mut work = self.confirmations()?;
+        work += self.management_out()?;
         work += self.retry_backlog()?;
         work += self.tap_to_mac()?;
         work += self.mac_to_tap()?;
@@ -293,6 +346,42 @@ impl<B: Backend> StationPath<B> {
         }
     }
 
+    fn management_out(&mut self) -> Result<usize, PathError> {
+        let mut n = 0;
+        loop {
+            let mut f = match self.mgmt_pending.take() {
+                Some(f) => f,
+                None => match self.mgmt.as_ref().map(|m| m.from_mgmt.try_recv()) {
+                    Some(Ok(f)) => f,
+                    Some(Err(TryRecvError::Empty | TryRecvError::Disconnected)) | None => {
+                        return Ok(n)
+                    }
+                },
+            };
+            let group = f.bytes[4] & 1 != 0;
+            let len = f.len;
+            if !self.submit(&mut f.bytes[..len], group)? {
+                self.mgmt_pending = Some(f);
+                return Ok(n);
+            }
+            n += 1;
+        }
+    }
+
+    /// Index of `a` among the path's stations.
+    fn station_index(&self, a: MacAddress) -> Option<usize> {
+        self.stations.iter().position(|s| *s == a)
+    }
+
+    fn is_associated(&self, a: MacAddress) -> bool {
+        match &self.role {
+            PathRole::Ap { associated } => self
+                .station_index(a)
+                .is_some_and(|k| associated.get(k).is_some_and(|f| f.load(Ordering::Acquire))),
+            _ => true,
+        }
+    }
+
     fn retry_backlog(&mut self) -> Result<usize, PathError> {
         let mut n = 0;
         while let Some(mut w) = self.backlog.pop() {
@@ -351,6 +440,16 @@ impl<B: Backend> StationPath<B> {
                 self.pool.put(buf);
                 continue;
             }
+            let allowed = match &self.role {
+                PathRole::Ibss => true,
+                PathRole::Sta { associated } => associated.load(Ordering::Acquire),
+                PathRole::Ap { .. } => multicast || self.is_associated(c.dst),
+            };
+            if !allowed {
+                self.stats.drop(DropReason::NotAssociated);
+                self.pool.put(buf);
+                continue;
+            }
             if self.backlog.is_empty()
                 && self.submit(&mut buf[c.start..c.start + c.len], multicast)?
             {
@@ -367,11 +466,18 @@ impl<B: Backend> StationPath<B> {
     }
 
     fn mac_to_tap(&mut self) -> Result<usize, PathError> {
+        // The receive buffer is taken out of `self` for the pass, so that a frame
+        // the AP relays can be submitted from it (an empty Vec allocates nothing).
+        let mut rx = std::mem::take(&mut self.rx);
+        let r = self.mac_to_tap_with(&mut rx);
+        self.rx = rx;
+        r
+    }
+
+    fn mac_to_tap_with(&mut self, rx: &mut Vec<u8>) -> Result<usize, PathError> {
         let mut n = 0;
         while n < BATCH {
-            let Some(ind) =
-                self.iface.data_ind(&mut self.rx, Wait::NoWait).map_err(PathError::Mac)?
-            else {
+            let Some(ind) = self.iface.data_ind(rx, Wait::NoWait).map_err(PathError::Mac)? else {
                 break;
             };
             n += 1;
@@ -380,19 +486,53 @@ impl<B: Backend> StationPath<B> {
                 self.stats.drop(DropReason::Duplicate);
                 continue;
             }
-            let len = ind.len.min(self.rx.len());
-            let e = match wlan_to_eth(&mut self.rx, len) {
+            let len = ind.len.min(rx.len());
+            if ind.class == FrameClass::Management {
+                match &self.mgmt {
+                    Some(m) => {
+                        if let Err(TrySendError::Full(_)) =
+                            m.to_mgmt.try_send(MgmtFrame::from_slice(&rx[..len]))
+                        {
+                            self.stats.drop(DropReason::QueueFull);
+                        }
+                    }
+                    None => self.stats.drop(DropReason::NotData),
+                }
+                continue;
+            }
+            let e = match wlan_to_eth(rx, len) {
                 Ok(e) => e,
                 Err(why) => {
                     self.stats.drop(why);
                     continue;
                 }
             };
-            if e.dst != self.params.own && !e.dst.is_multicast() {
-                self.stats.drop(DropReason::NotForUs);
+            let own = self.params.own;
+            let group = e.dst.is_multicast();
+            let relay = match &self.role {
+                PathRole::Ap { .. } => {
+                    if !self.is_associated(e.src) {
+                        self.stats.drop(DropReason::NotAssociated);
+                        continue;
+                    }
+                    group || (e.dst != own && self.is_associated(e.dst))
+                }
+                PathRole::Sta { .. } if e.src == own => {
+                    // Its own group frame, relayed back by the AP.
+                    self.stats.drop(DropReason::NotForUs);
+                    continue;
+                }
+                _ => false,
+            };
+            if e.dst != own && !group {
+                if relay {
+                    self.relay(rx, e.start, e.len)?;
+                } else {
+                    self.stats.drop(DropReason::NotForUs);
+                }
                 continue;
             }
-            let frame = &self.rx[e.start..e.start + e.len];
+            let frame = &rx[e.start..e.start + e.len];
             // SAFETY: writes `frame`, a valid slice, to the descriptor.
             let w = unsafe { libc::write(self.fd, frame.as_ptr().cast(), frame.len()) };
             if w < 0 {
@@ -408,7 +548,27 @@ impl<B: Backend> StationPath<B> {
                 self.stats.tap_tx_frames += 1;
                 self.stats.tap_tx_bytes += e.len as u64;
             }
+            if relay {
+                self.relay(rx, e.start, e.len)?;
+            }
         }
         Ok(n)
+    }
+
+    /// The AP sends the Ethernet frame at `rx[start..start + len]` on to its
+    /// destination (From DS), converting it in place again.
+    fn relay(&mut self, rx: &mut [u8], start: usize, len: usize) -> Result<(), PathError> {
+        match eth_to_wlan(rx, start, len, &self.relay) {
+            Ok(c) => {
+                let group = c.dst.is_multicast();
+                if self.submit(&mut rx[c.start..c.start + c.len], group)? {
+                    self.stats.relayed += 1;
+                } else {
+                    self.stats.drop(DropReason::QueueFull);
+                }
+            }
+            Err(why) => self.stats.drop(why),
+        }
+        Ok(())
     }
 }

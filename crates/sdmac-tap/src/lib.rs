@@ -10,6 +10,8 @@
 //! - [`queue`]: preallocated frame buffers and a bounded queue.
 //! - [`datapath`]: the per-station poll-mode loop between a TAP device and an SDMAC
 //!   interface, with its counters.
+//! - [`mgmt`]: open-system authentication and association between an AP and its
+//!   stations, as real management frames, for a thread apart from the data path.
 //! - [`netns`]: namespaces and TAP devices, created and removed.
 //!
 //! The data path allocates nothing per frame (a counting-allocator test checks the
@@ -19,6 +21,7 @@
 
 pub mod convert;
 pub mod datapath;
+pub mod mgmt;
 pub mod netns;
 pub mod queue;
 pub mod txid;

@@ -1,12 +1,17 @@
 //! `sdmac-tap SCENARIO.toml`: every station of the scenario's first medium gets a
 //! TAP device in a network namespace of its own (`sdmac-<station>`), and IP
-//! traffic between the namespaces crosses the emulated medium. Runs until Ctrl-C
+//! traffic between the namespaces crosses the emulated medium. Without an AP in the
+//! scenario the stations form an IBSS; with one (`ap = true`), the others
+//! authenticate and associate with it through management frames handled on a
+//! thread of their own, and their traffic goes through it. Runs until Ctrl-C
 //! (SIGINT) or SIGTERM, or for `--duration` seconds; then removes everything it
 //! made and prints the statistics of each station.
 
+use sdmac_api::Scope;
 use sdmac_emu::{EmuOptions, EmuSession};
 use sdmac_medium::StationId;
-use sdmac_tap::datapath::{PathError, StationPath, Stats};
+use sdmac_tap::datapath::{MgmtLink, PathError, PathRole, StationPath, Stats};
+use sdmac_tap::mgmt::{self, Manager, MgmtFrame};
 use sdmac_tap::netns::{self, Namespaces, SetupError, TapConfig};
 use sdmac_tap::{Ds, TxParams};
 use sdmac_types::MacAddress;
@@ -14,6 +19,7 @@ use serde_json::{json, Value};
 use std::net::Ipv4Addr;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{sync_channel, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -103,12 +109,16 @@ struct Station {
     address: MacAddress,
     netns: String,
     ipv4: Ipv4Addr,
+    /// The scenario marks it an AP (`ap = true`).
+    ap: bool,
 }
 
 struct Plan {
     stations: Vec<Station>,
     medium: sdmac_medium::Medium,
     bssid: MacAddress,
+    /// Index of the AP in `stations`; `None`: an IBSS.
+    ap: Option<usize>,
 }
 
 fn plan(a: &Args) -> Result<Plan, String> {
@@ -141,6 +151,7 @@ fn plan(a: &Args) -> Result<Plan, String> {
             address: MacAddress(spec.address),
             netns,
             ipv4,
+            ap: spec.raw.ap == Some(true),
         });
     }
     if stations.len() < 2 {
@@ -150,11 +161,25 @@ fn plan(a: &Args) -> Result<Plan, String> {
             stations.len()
         ));
     }
-    // IBSS: one BSSID for all, locally administered, derived from the first station.
-    let mut bssid = stations[0].address.0;
-    bssid[0] = (bssid[0] | 0x02) & !0x01;
-    bssid[5] ^= 0x80;
-    Ok(Plan { stations, medium: b.medium, bssid: MacAddress(bssid) })
+    let aps: Vec<usize> = (0..stations.len()).filter(|&k| stations[k].ap).collect();
+    if aps.len() > 1 {
+        return Err(format!(
+            "{}: the first medium has {} APs; sdmac tap runs one BSS per medium",
+            a.scenario,
+            aps.len()
+        ));
+    }
+    let bssid = match aps.first() {
+        Some(&k) => stations[k].address,
+        None => {
+            // IBSS: one BSSID, locally administered, derived from the first station.
+            let mut b = stations[0].address.0;
+            b[0] = (b[0] | 0x02) & !0x01;
+            b[5] ^= 0x80;
+            MacAddress(b)
+        }
+    };
+    Ok(Plan { stations, medium: b.medium, bssid, ap: aps.first().copied() })
 }
 
 fn report_line(name: &str, s: &Stats) -> String {
@@ -178,8 +203,8 @@ fn report_line(name: &str, s: &Stats) -> String {
 }
 
 fn run(a: Args) -> Result<bool, String> {
-    let p = plan(&a)?;
     netns::check_prerequisites().map_err(|e| e.to_string())?;
+    let p = plan(&a)?;
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         signal_hook::flag::register(sig, stop.clone())
@@ -210,10 +235,82 @@ fn run(a: Args) -> Result<bool, String> {
     let opts = EmuOptions { seed: a.seed, ..EmuOptions::default() };
     let mut session = EmuSession::start(p.medium, &ifs, opts).map_err(|e| e.to_string())?;
     let addrs: Vec<MacAddress> = p.stations.iter().map(|s| s.address).collect();
+    let n = p.stations.len();
+    let ap_flags: Arc<Vec<AtomicBool>> =
+        Arc::new((0..n).map(|k| AtomicBool::new(Some(k) == p.ap)).collect());
+    let sta_flags: Vec<Arc<AtomicBool>> =
+        (0..n).map(|k| Arc::new(AtomicBool::new(Some(k) == p.ap))).collect();
     let mut threads = Vec::new();
-    for (s, tap) in p.stations.iter().zip(taps) {
-        let iface = session.take(&s.name).expect("one interface per station");
-        let params = TxParams { own: s.address, bssid: p.bssid, ds: Ds::Ibss, qos_tid: None };
+    let mut managers = Vec::new();
+    for (k, (s, tap)) in p.stations.iter().zip(taps).enumerate() {
+        let mut iface = session.take(&s.name).expect("one interface per station");
+        let ds = match p.ap {
+            None => Ds::Ibss,
+            Some(ap) if ap == k => Ds::FromAp,
+            Some(_) => Ds::ToAp,
+        };
+        let params = TxParams { own: s.address, bssid: p.bssid, ds, qos_tid: None };
+        // Management (AP role): its own thread, linked to the data path by two
+        // bounded channels.
+        let role_link = match p.ap {
+            None => None,
+            Some(ap) => {
+                iface
+                    .set("rx_management", Scope::Adapter, true)
+                    .map_err(|e| format!("station {}: rx_management: {e}", s.name))?;
+                let (to_mgmt, mgmt_rx) = sync_channel::<MgmtFrame>(64);
+                let (mgmt_tx, from_mgmt) = sync_channel::<MgmtFrame>(64);
+                let (role, path_role) = if ap == k {
+                    (
+                        mgmt::Role::Ap {
+                            stations: addrs.clone(),
+                            associated: ap_flags.clone(),
+                            aids: vec![0; n],
+                        },
+                        PathRole::Ap { associated: ap_flags.clone() },
+                    )
+                } else {
+                    (
+                        mgmt::Role::Sta {
+                            state: mgmt::StaState::Scanning,
+                            associated: sta_flags[k].clone(),
+                        },
+                        PathRole::Sta { associated: sta_flags[k].clone() },
+                    )
+                };
+                let mut m = Manager {
+                    own: s.address,
+                    bssid: p.bssid,
+                    ssid: b"sdmac".to_vec(),
+                    role,
+                    received: 0,
+                    sent: 0,
+                };
+                let stop = stop.clone();
+                let t = std::thread::Builder::new()
+                    .name(format!("mgmt-{}", s.name))
+                    .spawn(move || {
+                        let t0 = Instant::now();
+                        while !stop.load(Ordering::Relaxed) {
+                            let now = t0.elapsed().as_nanos() as u64;
+                            let out = match mgmt_rx.recv_timeout(Duration::from_millis(20)) {
+                                Ok(f) => m.handle(f.as_slice(), now),
+                                Err(RecvTimeoutError::Timeout) => m.tick(now),
+                                Err(RecvTimeoutError::Disconnected) => break,
+                            };
+                            if let Some(f) = out {
+                                if mgmt_tx.send(f).is_err() {
+                                    break;
+                                }
+                            }
+                        }
+                        m
+                    })
+                    .map_err(|e| format!("cannot start a management thread: {e}"))?;
+                managers.push((k, t));
+                Some((path_role, MgmtLink { to_mgmt, from_mgmt }))
+            }
+        };
         let stop = stop.clone();
         let addrs = addrs.clone();
         let busy = a.busy_poll;
@@ -223,6 +320,9 @@ fn run(a: Args) -> Result<bool, String> {
             .spawn(move || {
                 use std::os::fd::AsRawFd;
                 let mut path = StationPath::new(iface, tap.as_raw_fd(), params, addrs, busy);
+                if let Some((role, link)) = role_link {
+                    path = path.with_role(role, link);
+                }
                 let r = path.run(&stop);
                 if let Err(e) = &r {
                     if !stop.load(Ordering::Relaxed) {
@@ -242,8 +342,33 @@ fn run(a: Args) -> Result<bool, String> {
         .iter()
         .map(|s| format!("{} {} {} {}/{}", s.name, s.netns, s.address, s.ipv4, a.subnet.1))
         .collect();
+    if let Some(ap) = p.ap {
+        // The stations find the AP's beacons, authenticate and associate.
+        let t0 = Instant::now();
+        while t0.elapsed() < Duration::from_secs(10)
+            && !stop.load(Ordering::Relaxed)
+            && !ap_flags.iter().all(|f| f.load(Ordering::Acquire))
+        {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let missing: Vec<&str> = (0..n)
+            .filter(|&k| !ap_flags[k].load(Ordering::Acquire))
+            .map(|k| p.stations[k].name.as_str())
+            .collect();
+        if !missing.is_empty() {
+            eprintln!(
+                "sdmac-tap: not associated with {} after 10 s: {}",
+                p.stations[ap].name,
+                missing.join(", ")
+            );
+        }
+    }
+    let mode = match p.ap {
+        Some(k) => format!("AP {}", p.stations[k].name),
+        None => "IBSS".to_string(),
+    };
     eprintln!(
-        "sdmac-tap: {} stations up (IBSS, BSSID {}): {}",
+        "sdmac-tap: {} stations up ({mode}, BSSID {}): {}",
         p.stations.len(),
         p.bssid,
         names.join(", ")
@@ -251,9 +376,12 @@ fn run(a: Args) -> Result<bool, String> {
     if let Some(f) = &a.ready_file {
         let doc = json!({
             "bssid": p.bssid.to_string(),
-            "stations": p.stations.iter().map(|s| json!({
+            "mode": if p.ap.is_some() { "ap" } else { "ibss" },
+            "stations": p.stations.iter().enumerate().map(|(k, s)| json!({
                 "name": s.name, "netns": s.netns, "ifname": a.ifname,
                 "address": s.address.to_string(), "ipv4": s.ipv4.to_string(),
+                "role": match p.ap { None => "ibss", Some(ap) if ap == k => "ap", _ => "sta" },
+                "associated": ap_flags[k].load(Ordering::Acquire) || p.ap.is_none(),
             })).collect::<Vec<Value>>(),
         });
         std::fs::write(f, doc.to_string()).map_err(|e| format!("cannot write {f}: {e}"))?;
@@ -295,16 +423,27 @@ fn run(a: Args) -> Result<bool, String> {
     }
     stop.store(true, Ordering::Relaxed);
     reap(&mut handles, &mut results, &mut crashed, true);
+    let mut mgmt_json: Vec<Value> = vec![Value::Null; n];
+    for (k, t) in managers {
+        if let Ok(m) = t.join() {
+            let state = match m.sta_state() {
+                None => "ap".to_string(),
+                Some(mgmt::StaState::Associated(aid)) => format!("associated (AID {aid})"),
+                Some(st) => format!("{st:?}").to_lowercase(),
+            };
+            mgmt_json[k] = json!({"received": m.received, "sent": m.sent, "state": state});
+        }
+    }
     session.close();
     let cleanup = spaces.remove_all();
     for e in &cleanup {
         eprintln!("sdmac-tap: cleanup: {e}");
     }
     let mut out = Vec::new();
-    for (s, r) in p.stations.iter().zip(&results) {
+    for (k, (s, r)) in p.stations.iter().zip(&results).enumerate() {
         let mut v = json!({
             "station": s.name, "netns": s.netns, "address": s.address.to_string(),
-            "ipv4": s.ipv4.to_string(),
+            "ipv4": s.ipv4.to_string(), "management": mgmt_json[k],
         });
         match r {
             Some((stats, err)) => {
