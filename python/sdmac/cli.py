@@ -412,6 +412,10 @@ from .cli_probe import probe as _probe  # noqa: E402
 
 sdmac.add_command(_probe)
 
+from .cli_tap import tap as _tap  # noqa: E402
+
+sdmac.add_command(_tap)
+
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``sdmac`` console script."""
