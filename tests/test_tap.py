@@ -244,8 +244,9 @@ def _many(n: int, ap: bool) -> str:
 
 @needs_root
 @pytest.mark.parametrize("ap", [True, False], ids=["ap", "ibss"])
-def test_ten_stations_carry_traffic(tap_factory: Any, ap: bool) -> None:
-    tap = tap_factory(_many(10, ap))
+def test_ten_stations_carry_traffic(tap_factory: Any, tmp_path: Path, ap: bool) -> None:
+    pcap = tmp_path / "tap.pcapng"
+    tap = tap_factory(_many(10, ap), ["--pcap", str(pcap)])
     roles = {s["name"]: s for s in tap.info["stations"]}
     assert tap.info["mode"] == ("ap" if ap else "ibss")
     assert all(s["associated"] for s in roles.values()), roles
@@ -267,6 +268,32 @@ def test_ten_stations_carry_traffic(tap_factory: Any, ap: bool) -> None:
             assert m["state"].startswith("associated (AID "), m
     else:
         assert all(s["relayed"] == 0 and s["management"] is None for s in stats["stations"])
+    assert stats["pcap"]["frames"] > 0
+    if shutil.which("tshark") is None:
+        return
+    out = subprocess.run(["tshark", "-r", str(pcap), "-T", "fields", "-e", "wlan.fc.type_subtype"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    kinds = {int(v, 0) for v in out.stdout.split()}
+    assert len(out.stdout.split()) == stats["pcap"]["frames"], "tshark reads every frame"
+    want = {0x20: "DATA", 0x1D: "ACK"}
+    if ap:
+        want.update({0x08: "beacon", 0x0B: "authentication", 0x00: "association request", 0x01: "association response"})
+    missing = [name for k, name in want.items() if k not in kinds]
+    assert not missing, f"the capture has no {missing} (subtypes {sorted(kinds)})"
+
+
+@needs_root
+def test_a_tap_device_removed_is_reported_and_the_rest_keep_running(tap_factory: Any) -> None:
+    tap = tap_factory(_many(3, False))
+    assert tap.run("s3", "ip", "link", "del", "sdmac0").returncode == 0
+    time.sleep(0.3)
+    p = tap.run("s1", "ping", "-c", "3", "-i", "0.2", "-W", "2", tap.ip("s2"))
+    assert p.returncode == 0, "the other stations keep running: " + p.stdout
+    stats = tap.stop()
+    s3 = tap.station_stats(stats, "s3")
+    assert s3["error"] and "TAP device failed" in s3["error"], s3
+    assert tap.station_stats(stats, "s1")["error"] is None
+    assert "s3" in tap.stderr.read_text() and "keep running" in tap.stderr.read_text()
 
 
 @needs_root

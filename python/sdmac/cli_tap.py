@@ -45,6 +45,7 @@ def tap_command(
     json_path: str | None = None,
     ready_file: str | None = None,
     prefix: str | None = None,
+    pcap: str | None = None,
 ) -> list[str]:
     """The command line that runs ``sdmac-tap`` with these options."""
     cmd = [str(tap_binary()), scenario]
@@ -62,6 +63,8 @@ def tap_command(
         cmd += ["--ready-file", ready_file]
     if prefix:
         cmd += ["--prefix", prefix]
+    if pcap:
+        cmd += ["--pcap", pcap]
     return cmd
 
 
@@ -74,6 +77,7 @@ def tap_command(
 @click.option("--json", "json_path", default=None, metavar="FILE", help="Write the statistics to FILE (default: stdout).")
 @click.option("--ready-file", default=None, metavar="FILE", help="Write the stations' namespaces and addresses to FILE once all are up.")
 @click.option("--prefix", default=None, help="Namespace name prefix [default: sdmac-].")
+@click.option("--pcap", default=None, metavar="FILE", help="Capture the frames sent, their ACKs and the beacons heard (pcapng, IEEE 802.11).")
 def tap(
     scenario: str,
     subnet: str | None,
@@ -83,6 +87,7 @@ def tap(
     json_path: str | None,
     ready_file: str | None,
     prefix: str | None,
+    pcap: str | None,
 ) -> None:
     """Give every station of SCENARIO a TAP device in its own network namespace.
 
@@ -90,7 +95,7 @@ def tap(
     Ctrl-C stops it, removes the namespaces and prints per-station statistics
     (frames each way, retries, drops by reason).
     """
-    cmd = tap_command(scenario, subnet, duration, busy_poll, seed, json_path, ready_file, prefix)
+    cmd = tap_command(scenario, subnet, duration, busy_poll, seed, json_path, ready_file, prefix, pcap)
     try:
         os.execv(cmd[0], cmd)
     except OSError as e:

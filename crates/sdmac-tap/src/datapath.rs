@@ -7,6 +7,7 @@
 //! `poll(2)` on the TAP descriptor and the interface's event descriptor (or, in
 //! busy-poll mode, go round again at once).
 
+use crate::capture::CaptureEnd;
 use crate::convert::{eth_to_wlan, wlan_to_eth, DropReason, Ds, TxParams, HEADROOM, MAX_ETH_FRAME};
 use crate::mgmt::MgmtFrame;
 use crate::queue::{Bounded, FrameBuf, Pool, BUF_LEN};
@@ -180,6 +181,7 @@ pub struct StationPath<B: Backend> {
     mgmt_pending: Option<MgmtFrame>,
     /// Parameters of frames an AP relays (From DS).
     relay: TxParams,
+    capture: Option<CaptureEnd>,
     /// The counters.
     pub stats: Stats,
 }
@@ -219,6 +221,7 @@ impl<B: Backend> StationPath<B> {
             mgmt: None,
             mgmt_pending: None,
             relay: TxParams { ds: Ds::FromAp, ..params },
+            capture: None,
             stats: Stats::default(),
         }
     }
@@ -233,6 +236,18 @@ impl<B: Backend> StationPath<B> {
         self
     }
 
+    /// Records what the path sends, the ACKs of what the MAC confirms as
+    /// acknowledged, and (if the end says so) beacons heard, for `--pcap`.
+    pub fn with_capture(mut self, capture: CaptureEnd) -> StationPath<B> {
+        self.capture = Some(capture);
+        self
+    }
+
+    /// Capture records dropped because the writer was behind.
+    pub fn capture_dropped(&self) -> u64 {
+        self.capture.as_ref().map_or(0, |c| c.tap.dropped)
+    }
+
     /// The interface.
     pub fn interface(&mut self) -> &mut Interface<B> {
         &mut self.iface
@@ -243,7 +258,9 @@ impl<B: Backend> StationPath<B> {
         while !stop.load(Ordering::Relaxed) {
             let work = self.pass()?;
             if work == 0 && !self.busy_poll {
-                self.wait(50)?;
+                // Frames from the management thread do not wake the poll: with one,
+                // the wait is short, so that an exchange takes milliseconds.
+                self.wait(if self.mgmt.is_some() { 5 } else { 50 })?;
             }
         }
         Ok(())
@@ -278,7 +295,9 @@ impl<B: Backend> StationPath<B> {
             }
         }
         if fds[0].revents & (libc::POLLERR | libc::POLLHUP | libc::POLLNVAL) != 0 {
-            return Err(PathError::Device(io::Error::other("poll reports an error or hang-up")));
+            return Err(PathError::Device(io::Error::other(
+                "poll reports an error or hang-up (was the device removed?)",
+            )));
         }
         if let Some(efd) = self.event_fd {
             if fds[1].revents & libc::POLLIN != 0 {
@@ -305,7 +324,12 @@ impl<B: Backend> StationPath<B> {
             }
             self.stats.tx_retries += c.attempts.saturating_sub(1) as u64;
             match c.status {
-                Status::Acked => self.stats.tx_acked += 1,
+                Status::Acked => {
+                    self.stats.tx_acked += 1;
+                    if let Some(cap) = &mut self.capture {
+                        cap.tap.record_ack(&self.params.own.0);
+                    }
+                }
                 Status::AckTimeout => self.stats.tx_ack_timeout += 1,
                 Status::Sent => self.stats.tx_sent += 1,
                 Status::NoReport | Status::Dropped(_) => self.stats.tx_dropped += 1,
@@ -331,6 +355,10 @@ impl<B: Backend> StationPath<B> {
         match self.iface.data_req(id, Body::Frame(buf), Ac::Be, attrs) {
             Ok(()) => {
                 self.stats.tx_submitted += 1;
+                if let Some(cap) = &mut self.capture {
+                    cap.tap.refill(&cap.back);
+                    cap.tap.record(buf);
+                }
                 Ok(true)
             }
             Err(ApiError::QueueFull { .. } | ApiError::ConfirmationBacklog { .. }) => {
@@ -488,6 +516,12 @@ impl<B: Backend> StationPath<B> {
             }
             let len = ind.len.min(rx.len());
             if ind.class == FrameClass::Management {
+                if let Some(cap) = &mut self.capture {
+                    if cap.tap.beacons && rx.first() == Some(&0x80) {
+                        cap.tap.refill(&cap.back);
+                        cap.tap.record(&rx[..len]);
+                    }
+                }
                 match &self.mgmt {
                     Some(m) => {
                         if let Err(TrySendError::Full(_)) =

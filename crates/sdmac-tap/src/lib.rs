@@ -12,6 +12,7 @@
 //!   interface, with its counters.
 //! - [`mgmt`]: open-system authentication and association between an AP and its
 //!   stations, as real management frames, for a thread apart from the data path.
+//! - [`capture`]: `--pcap`, written by a thread apart from the data paths.
 //! - [`netns`]: namespaces and TAP devices, created and removed.
 //!
 //! The data path allocates nothing per frame (a counting-allocator test checks the
@@ -19,6 +20,7 @@
 
 #![warn(missing_docs)]
 
+pub mod capture;
 pub mod convert;
 pub mod datapath;
 pub mod mgmt;

@@ -10,6 +10,7 @@
 use sdmac_api::Scope;
 use sdmac_emu::{EmuOptions, EmuSession};
 use sdmac_medium::StationId;
+use sdmac_tap::capture;
 use sdmac_tap::datapath::{MgmtLink, PathError, PathRole, StationPath, Stats};
 use sdmac_tap::mgmt::{self, Manager, MgmtFrame};
 use sdmac_tap::netns::{self, Namespaces, SetupError, TapConfig};
@@ -25,7 +26,7 @@ use std::time::{Duration, Instant};
 
 const USAGE: &str = "usage: sdmac-tap SCENARIO.toml [--subnet A.B.C.D/LEN] [--prefix NAME] \
 [--ifname NAME] [--mtu BYTES] [--duration SECONDS] [--busy-poll] [--seed N] \
-[--json FILE] [--ready-file FILE]";
+[--json FILE] [--ready-file FILE] [--pcap FILE]";
 
 /// What a station thread returns: its counters, and why it stopped early.
 type Outcome = (Stats, Option<String>);
@@ -41,6 +42,7 @@ struct Args {
     seed: u64,
     json: Option<String>,
     ready_file: Option<String>,
+    pcap: Option<String>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -55,6 +57,7 @@ fn parse_args() -> Result<Args, String> {
         seed: 1,
         json: None,
         ready_file: None,
+        pcap: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -87,6 +90,7 @@ fn parse_args() -> Result<Args, String> {
             }
             "--json" => a.json = Some(val("--json")?),
             "--ready-file" => a.ready_file = Some(val("--ready-file")?),
+            "--pcap" => a.pcap = Some(val("--pcap")?),
             s if s.starts_with('-') => return Err(format!("unknown option {s}")),
             s => {
                 if !a.scenario.is_empty() {
@@ -240,6 +244,32 @@ fn run(a: Args) -> Result<bool, String> {
         Arc::new((0..n).map(|k| AtomicBool::new(Some(k) == p.ap)).collect());
     let sta_flags: Vec<Arc<AtomicBool>> =
         (0..n).map(|k| Arc::new(AtomicBool::new(Some(k) == p.ap))).collect();
+    // --pcap: one writer thread; each data path gets a capture end.
+    let mut capture_ends = Vec::new();
+    let mut writer = None;
+    if let Some(path) = &a.pcap {
+        let file = std::fs::File::create(path).map_err(|e| format!("cannot create {path}: {e}"))?;
+        let (to_writer, rx) = sync_channel::<Box<capture::Record>>(1024);
+        let beacon_station = (0..n).find(|&k| Some(k) != p.ap);
+        let mut give_back = Vec::new();
+        for k in 0..n {
+            let (end, back) = capture::end(
+                to_writer.clone(),
+                k as u16,
+                256,
+                p.ap.is_some() && Some(k) == beacon_station,
+            );
+            capture_ends.push(Some(end));
+            give_back.push(back);
+        }
+        drop(to_writer);
+        writer = Some(
+            std::thread::Builder::new()
+                .name("pcap".into())
+                .spawn(move || capture::write_all(file, rx, give_back))
+                .map_err(|e| format!("cannot start the capture thread: {e}"))?,
+        );
+    }
     let mut threads = Vec::new();
     let mut managers = Vec::new();
     for (k, (s, tap)) in p.stations.iter().zip(taps).enumerate() {
@@ -314,6 +344,7 @@ fn run(a: Args) -> Result<bool, String> {
         let stop = stop.clone();
         let addrs = addrs.clone();
         let busy = a.busy_poll;
+        let cap = capture_ends.get_mut(k).and_then(Option::take);
         let label = format!("{} (namespace {})", s.name, s.netns);
         let t = std::thread::Builder::new()
             .name(format!("tap-{}", s.name))
@@ -322,6 +353,9 @@ fn run(a: Args) -> Result<bool, String> {
                 let mut path = StationPath::new(iface, tap.as_raw_fd(), params, addrs, busy);
                 if let Some((role, link)) = role_link {
                     path = path.with_role(role, link);
+                }
+                if let Some(c) = cap {
+                    path = path.with_capture(c);
                 }
                 let r = path.run(&stop);
                 if let Err(e) = &r {
@@ -423,6 +457,18 @@ fn run(a: Args) -> Result<bool, String> {
     }
     stop.store(true, Ordering::Relaxed);
     reap(&mut handles, &mut results, &mut crashed, true);
+    let mut pcap_json = Value::Null;
+    if let (Some(w), Some(path)) = (writer, &a.pcap) {
+        // The data paths have ended, so the writer has seen its last record.
+        match w.join() {
+            Ok(Ok(frames)) => {
+                eprintln!("sdmac-tap: {frames} frames captured in {path}");
+                pcap_json = json!({"file": path, "frames": frames});
+            }
+            Ok(Err(e)) => eprintln!("sdmac-tap: writing {path}: {e}"),
+            Err(_) => eprintln!("sdmac-tap: the capture thread panicked"),
+        }
+    }
     let mut mgmt_json: Vec<Value> = vec![Value::Null; n];
     for (k, t) in managers {
         if let Ok(m) = t.join() {
@@ -466,6 +512,7 @@ fn run(a: Args) -> Result<bool, String> {
         "bssid": p.bssid.to_string(),
         "duration_s": started.elapsed().as_secs_f64(),
         "stations": out,
+        "pcap": pcap_json,
         "cleanup_errors": cleanup,
     });
     let text = serde_json::to_string_pretty(&doc).expect("JSON");
