@@ -473,18 +473,19 @@ impl<B: Backend> StationPath<B> {
                 PathRole::Sta { associated } => associated.load(Ordering::Acquire),
                 PathRole::Ap { .. } => multicast || self.is_associated(c.dst),
             };
+            // Acknowledged or not goes by the receiver: a station's group frame goes
+            // to its AP as unicast (To DS), acknowledged.
+            let group = c.receiver.is_multicast();
             if !allowed {
                 self.stats.drop(DropReason::NotAssociated);
                 self.pool.put(buf);
                 continue;
             }
-            if self.backlog.is_empty()
-                && self.submit(&mut buf[c.start..c.start + c.len], multicast)?
-            {
+            if self.backlog.is_empty() && self.submit(&mut buf[c.start..c.start + c.len], group)? {
                 self.pool.put(buf);
                 continue;
             }
-            let w = Waiting { buf, start: c.start, len: c.len, multicast };
+            let w = Waiting { buf, start: c.start, len: c.len, multicast: group };
             if let Err(w) = self.backlog.push(w) {
                 self.stats.drop(DropReason::QueueFull);
                 self.pool.put(w.buf);
@@ -594,7 +595,7 @@ impl<B: Backend> StationPath<B> {
     fn relay(&mut self, rx: &mut [u8], start: usize, len: usize) -> Result<(), PathError> {
         match eth_to_wlan(rx, start, len, &self.relay) {
             Ok(c) => {
-                let group = c.dst.is_multicast();
+                let group = c.receiver.is_multicast();
                 if self.submit(&mut rx[c.start..c.start + c.len], group)? {
                     self.stats.relayed += 1;
                 } else {
