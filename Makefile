@@ -42,7 +42,7 @@ VENV   := $(CURDIR)/.venv
 VPY    := $(VENV)/bin/python
 STAMPS := .stamps
 
-APT_PACKAGES := python3-venv python3-dev tshark build-essential pkg-config
+APT_PACKAGES := python3-venv python3-dev tshark build-essential pkg-config iputils-ping iperf3 iproute2
 PY_PACKAGES  := "maturin>=1.9,<2" "click>=8.1" "rich>=13" "numpy>=1.24" "matplotlib>=3.6" \
                 "pytest>=7" "pytest-timeout>=2" "pytest-xdist>=3" "hypothesis>=6" "libconf>=2" \
                 "ruff>=0.17,<0.18" "mypy>=2.4,<2.5"
@@ -91,6 +91,7 @@ $(STAMPS)/apt: Makefile | $(STAMPS)
 	command -v tshark >/dev/null 2>&1 || missing="$$missing tshark"; \
 	{ command -v cc && command -v c++ && command -v make; } >/dev/null 2>&1 || missing="$$missing build-essential"; \
 	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
+	for pair in ping:iputils-ping iperf3:iperf3 ip:iproute2; do PATH="$$PATH:/usr/sbin:/sbin" command -v "$${pair%%:*}" >/dev/null 2>&1 || missing="$$missing $${pair#*:}"; done; \
 	for pair in $(VM_APT); do \
 	  f=$${pair%%:*}; p=$${pair#*:}; \
 	  case "$$f" in /*) [ -e "$$f" ] ;; *) PATH="$$PATH:/usr/sbin:/sbin" command -v "$$f" >/dev/null 2>&1 ;; esac \

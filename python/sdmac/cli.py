@@ -416,6 +416,10 @@ from .cli_experiment import experiment as _experiment  # noqa: E402
 
 sdmac.add_command(_experiment)
 
+from .cli_tap import tap as _tap  # noqa: E402
+
+sdmac.add_command(_tap)
+
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``sdmac`` console script."""

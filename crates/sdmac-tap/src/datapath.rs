@@ -1,0 +1,609 @@
+//! The per-station data path: Ethernet frames from a packet descriptor (a TAP
+//! device) to 802.11 `data_req`s, and `data_ind`s back to Ethernet frames.
+//!
+//! One loop per station, in poll mode: it drains confirmations, retries frames the
+//! MAC had no room for, reads a batch of frames from the TAP device and writes a
+//! batch of received ones; only when a pass found nothing to do does it wait in
+//! `poll(2)` on the TAP descriptor and the interface's event descriptor (or, in
+//! busy-poll mode, go round again at once).
+
+use crate::capture::CaptureEnd;
+use crate::convert::{eth_to_wlan, wlan_to_eth, DropReason, Ds, TxParams, HEADROOM, MAX_ETH_FRAME};
+use crate::mgmt::MgmtFrame;
+use crate::queue::{Bounded, FrameBuf, Pool, BUF_LEN};
+use crate::txid::TxIds;
+use sdmac_api::{ApiError, Backend, Body, FrameClass, Interface, Status, TxAttrs, Wait, MAX_ID};
+use sdmac_types::{Ac, MacAddress};
+use serde_json::{json, Value};
+use std::io;
+use std::os::fd::RawFd;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, TrySendError};
+use std::sync::Arc;
+
+/// Frames read from (or written to) the TAP device per pass.
+pub const BATCH: usize = 32;
+/// TX ids (frames handed to the MAC and not yet confirmed): 16 words of 64.
+pub const TX_ID_WORDS: usize = 16;
+/// Bits of a request id that hold the TX id (`64 * TX_ID_WORDS` = 2^10).
+const ID_SLOT_BITS: u32 = 10;
+const _: () = assert!(1 << ID_SLOT_BITS == 64 * TX_ID_WORDS);
+/// Frames waiting for room in the MAC's queue.
+pub const BACKLOG: usize = 64;
+
+/// Counters of one station's data path.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Stats {
+    /// Frames read from the TAP device.
+    pub tap_rx_frames: u64,
+    /// Their bytes (Ethernet header included).
+    pub tap_rx_bytes: u64,
+    /// `data_req`s accepted by the MAC.
+    pub tx_submitted: u64,
+    /// Confirmations: acknowledged.
+    pub tx_acked: u64,
+    /// Confirmations: no ACK after the last attempt.
+    pub tx_ack_timeout: u64,
+    /// Confirmations: sent without an ACK expected (group addressed).
+    pub tx_sent: u64,
+    /// Confirmations: dropped by the MAC, or no report.
+    pub tx_dropped: u64,
+    /// Retransmissions: attempts beyond the first, summed over confirmations.
+    pub tx_retries: u64,
+    /// Indications read.
+    pub rx_indications: u64,
+    /// Ethernet frames written to the TAP device.
+    pub tap_tx_frames: u64,
+    /// Their bytes.
+    pub tap_tx_bytes: u64,
+    /// Frames an AP relayed from one station to others.
+    pub relayed: u64,
+    /// Frames dropped, by reason (indexed by [`DropReason::index`]).
+    pub drops: [u64; DropReason::ALL.len()],
+}
+
+impl Stats {
+    /// Counts one drop.
+    #[inline]
+    pub fn drop(&mut self, why: DropReason) {
+        self.drops[why.index()] += 1;
+    }
+
+    /// Drops for `why`.
+    pub fn drops_for(&self, why: DropReason) -> u64 {
+        self.drops[why.index()]
+    }
+
+    /// The counters as JSON (drops by reason name, zero ones left out).
+    pub fn to_json(&self) -> Value {
+        let drops: serde_json::Map<String, Value> = DropReason::ALL
+            .iter()
+            .filter(|r| self.drops[r.index()] > 0)
+            .map(|r| (r.name().to_string(), json!(self.drops[r.index()])))
+            .collect();
+        json!({
+            "tap_rx": {"frames": self.tap_rx_frames, "bytes": self.tap_rx_bytes},
+            "tx": {
+                "submitted": self.tx_submitted,
+                "acked": self.tx_acked,
+                "ack_timeout": self.tx_ack_timeout,
+                "sent": self.tx_sent,
+                "dropped": self.tx_dropped,
+                "retries": self.tx_retries,
+            },
+            "rx": {"indications": self.rx_indications},
+            "tap_tx": {"frames": self.tap_tx_frames, "bytes": self.tap_tx_bytes},
+            "relayed": self.relayed,
+            "drops": drops,
+        })
+    }
+}
+
+/// The role of a station's data path.
+#[derive(Clone, Debug)]
+pub enum PathRole {
+    /// IBSS: frames go straight to their destination.
+    Ibss,
+    /// The AP: carries frames of associated stations (`associated[k]` for station
+    /// `k` of the path's station list) and relays those between them.
+    Ap {
+        /// Per station: associated.
+        associated: Arc<Vec<AtomicBool>>,
+    },
+    /// A station of an AP's BSS: all its frames go through the AP, once associated.
+    Sta {
+        /// Set once it has associated.
+        associated: Arc<AtomicBool>,
+    },
+}
+
+/// The data path's ends of the channels to its management thread.
+#[derive(Debug)]
+pub struct MgmtLink {
+    /// Management frames received, to the management thread.
+    pub to_mgmt: SyncSender<MgmtFrame>,
+    /// Management frames to send, from the management thread.
+    pub from_mgmt: Receiver<MgmtFrame>,
+}
+
+/// What a TX id remembers until its confirmation.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct TxMeta {
+    /// MPDU length (bytes, no FCS).
+    pub len: u16,
+}
+
+/// A frame converted and waiting for room in the MAC.
+#[derive(Debug)]
+struct Waiting {
+    buf: FrameBuf,
+    start: usize,
+    len: usize,
+    multicast: bool,
+}
+
+/// Why a data path stopped before it was asked to.
+#[derive(Debug)]
+pub enum PathError {
+    /// The packet descriptor failed (the TAP device disappeared?).
+    Device(io::Error),
+    /// The MAC interface failed (closed, or an error that is not about one frame).
+    Mac(ApiError),
+}
+
+impl std::fmt::Display for PathError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PathError::Device(e) => write!(f, "the TAP device failed: {e}"),
+            PathError::Mac(e) => write!(f, "the MAC interface failed: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for PathError {}
+
+/// One station's data path between a packet descriptor and an SDMAC interface.
+pub struct StationPath<B: Backend> {
+    iface: Interface<B>,
+    fd: RawFd,
+    event_fd: Option<RawFd>,
+    params: TxParams,
+    stations: Vec<MacAddress>,
+    pool: Pool,
+    backlog: Bounded<Waiting>,
+    ids: TxIds<TxMeta, TX_ID_WORDS>,
+    rx: Vec<u8>,
+    unicast: TxAttrs,
+    group: TxAttrs,
+    busy_poll: bool,
+    role: PathRole,
+    mgmt: Option<MgmtLink>,
+    mgmt_pending: Option<MgmtFrame>,
+    /// Parameters of frames an AP relays (From DS).
+    relay: TxParams,
+    capture: Option<CaptureEnd>,
+    /// The counters.
+    pub stats: Stats,
+}
+
+impl<B: Backend> std::fmt::Debug for StationPath<B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StationPath").field("own", &self.params.own).finish()
+    }
+}
+
+impl<B: Backend> StationPath<B> {
+    /// A data path for `iface`, reading and writing Ethernet frames on `fd` (a
+    /// non-blocking packet descriptor the caller keeps open while this runs);
+    /// `stations` are the addresses unicast frames may go to.
+    pub fn new(
+        mut iface: Interface<B>,
+        fd: RawFd,
+        params: TxParams,
+        stations: Vec<MacAddress>,
+        busy_poll: bool,
+    ) -> StationPath<B> {
+        let event_fd = iface.event_fd();
+        StationPath {
+            iface,
+            fd,
+            event_fd,
+            params,
+            stations,
+            pool: Pool::new(BATCH + BACKLOG),
+            backlog: Bounded::new(BACKLOG),
+            ids: TxIds::new(),
+            rx: Vec::with_capacity(BUF_LEN + 64),
+            unicast: TxAttrs { timestamps: false, ..TxAttrs::default() },
+            group: TxAttrs { timestamps: false, no_ack: true, ..TxAttrs::default() },
+            busy_poll,
+            role: PathRole::Ibss,
+            mgmt: None,
+            mgmt_pending: None,
+            relay: TxParams { ds: Ds::FromAp, ..params },
+            capture: None,
+            stats: Stats::default(),
+        }
+    }
+
+    /// Gives the path a role other than IBSS, and the channels to its management
+    /// thread (management frames received go there; what it returns is sent). A
+    /// station's or AP's frames are addressed as `params.ds` says, which the
+    /// caller sets to match (`ToAp` for a station, `FromAp` for the AP).
+    pub fn with_role(mut self, role: PathRole, mgmt: MgmtLink) -> StationPath<B> {
+        self.role = role;
+        self.mgmt = Some(mgmt);
+        self
+    }
+
+    /// Records what the path sends, the ACKs of what the MAC confirms as
+    /// acknowledged, and (if the end says so) beacons heard, for `--pcap`.
+    pub fn with_capture(mut self, capture: CaptureEnd) -> StationPath<B> {
+        self.capture = Some(capture);
+        self
+    }
+
+    /// Capture records dropped because the writer was behind.
+    pub fn capture_dropped(&self) -> u64 {
+        self.capture.as_ref().map_or(0, |c| c.tap.dropped)
+    }
+
+    /// The interface.
+    pub fn interface(&mut self) -> &mut Interface<B> {
+        &mut self.iface
+    }
+
+    /// Runs until `stop` is set or something fails; returns why it stopped early.
+    pub fn run(&mut self, stop: &AtomicBool) -> Result<(), PathError> {
+        while !stop.load(Ordering::Relaxed) {
+            let work = self.pass()?;
+            if work == 0 && !self.busy_poll {
+                // Frames from the management thread do not wake the poll: with one,
+                // the wait is short, so that an exchange takes milliseconds.
+                self.wait(if self.mgmt.is_some() { 5 } else { 50 })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// One pass of the loop; returns how many frames and confirmations it handled.
+    pub fn pass(&mut self) -> Result<usize, PathError> {
+        let mut work = self.confirmations()?;
+        work += self.management_out()?;
+        work += self.retry_backlog()?;
+        work += self.tap_to_mac()?;
+        work += self.mac_to_tap()?;
+        Ok(work)
+    }
+
+    /// Waits up to `timeout_ms` for the TAP device or the interface.
+    pub fn wait(&mut self, timeout_ms: i32) -> Result<(), PathError> {
+        let mut fds = [
+            libc::pollfd { fd: self.fd, events: 0, revents: 0 },
+            libc::pollfd { fd: self.event_fd.unwrap_or(-1), events: libc::POLLIN, revents: 0 },
+        ];
+        if self.can_take_more() {
+            fds[0].events = libc::POLLIN;
+        }
+        let timeout = if self.event_fd.is_some() { timeout_ms } else { timeout_ms.min(1) };
+        // SAFETY: two valid pollfd structs; negative descriptors are ignored by poll.
+        let n = unsafe { libc::poll(fds.as_mut_ptr(), 2, timeout) };
+        if n < 0 {
+            let e = io::Error::last_os_error();
+            if e.kind() != io::ErrorKind::Interrupted {
+                return Err(PathError::Device(e));
+            }
+        }
+        if fds[0].revents & (libc::POLLERR | libc::POLLHUP | libc::POLLNVAL) != 0 {
+            return Err(PathError::Device(io::Error::other(
+                "poll reports an error or hang-up (was the device removed?)",
+            )));
+        }
+        if let Some(efd) = self.event_fd {
+            if fds[1].revents & libc::POLLIN != 0 {
+                let mut v = [0u8; 8];
+                // SAFETY: reads 8 bytes into a local buffer; the eventfd is non-blocking.
+                unsafe { libc::read(efd, v.as_mut_ptr().cast(), 8) };
+            }
+        }
+        Ok(())
+    }
+
+    fn can_take_more(&self) -> bool {
+        self.pool.available() > 0
+            && !self.backlog.is_full()
+            && self.ids.used() < TxIds::<TxMeta, TX_ID_WORDS>::CAPACITY
+    }
+
+    fn confirmations(&mut self) -> Result<usize, PathError> {
+        let mut n = 0;
+        while let Some(c) = self.iface.data_con(Wait::NoWait).map_err(PathError::Mac)? {
+            n += 1;
+            if c.id <= MAX_ID {
+                self.ids.free((c.id & ((1 << ID_SLOT_BITS) - 1)) as u32);
+            }
+            self.stats.tx_retries += c.attempts.saturating_sub(1) as u64;
+            match c.status {
+                Status::Acked => {
+                    self.stats.tx_acked += 1;
+                    if let Some(cap) = &mut self.capture {
+                        cap.tap.record_ack(&self.params.own.0);
+                    }
+                }
+                Status::AckTimeout => self.stats.tx_ack_timeout += 1,
+                Status::Sent => self.stats.tx_sent += 1,
+                Status::NoReport | Status::Dropped(_) => self.stats.tx_dropped += 1,
+            }
+        }
+        Ok(n)
+    }
+
+    /// Hands one converted frame to the MAC. `Ok(false)`: no room, keep it.
+    /// The request id is the TX id's slot in its low bits and a count of
+    /// submissions above, so that no two frames in a row from a station carry the
+    /// same id (a receiver takes a repeated id for a retransmission); the count
+    /// also numbers the frame's 802.11 sequence control.
+    fn submit(&mut self, buf: &mut [u8], multicast: bool) -> Result<bool, PathError> {
+        let Some(slot) = self.ids.alloc(TxMeta { len: buf.len() as u16 }) else {
+            return Ok(false);
+        };
+        let count = self.stats.tx_submitted + 1;
+        let id = (count << ID_SLOT_BITS | slot as u64) & MAX_ID;
+        let seq = ((count & 0x0fff) << 4) as u16;
+        buf[22..24].copy_from_slice(&seq.to_le_bytes());
+        let attrs = if multicast { &self.group } else { &self.unicast };
+        match self.iface.data_req(id, Body::Frame(buf), Ac::Be, attrs) {
+            Ok(()) => {
+                self.stats.tx_submitted += 1;
+                if let Some(cap) = &mut self.capture {
+                    cap.tap.refill(&cap.back);
+                    cap.tap.record(buf);
+                }
+                Ok(true)
+            }
+            Err(ApiError::QueueFull { .. } | ApiError::ConfirmationBacklog { .. }) => {
+                self.ids.free(slot);
+                Ok(false)
+            }
+            Err(ApiError::Closed) => Err(PathError::Mac(ApiError::Closed)),
+            Err(_) => {
+                self.ids.free(slot);
+                self.stats.drop(DropReason::Refused);
+                Ok(true)
+            }
+        }
+    }
+
+    fn management_out(&mut self) -> Result<usize, PathError> {
+        let mut n = 0;
+        loop {
+            let mut f = match self.mgmt_pending.take() {
+                Some(f) => f,
+                None => match self.mgmt.as_ref().map(|m| m.from_mgmt.try_recv()) {
+                    Some(Ok(f)) => f,
+                    Some(Err(TryRecvError::Empty | TryRecvError::Disconnected)) | None => {
+                        return Ok(n)
+                    }
+                },
+            };
+            let group = f.bytes[4] & 1 != 0;
+            let len = f.len;
+            if !self.submit(&mut f.bytes[..len], group)? {
+                self.mgmt_pending = Some(f);
+                return Ok(n);
+            }
+            n += 1;
+        }
+    }
+
+    /// Index of `a` among the path's stations.
+    fn station_index(&self, a: MacAddress) -> Option<usize> {
+        self.stations.iter().position(|s| *s == a)
+    }
+
+    fn is_associated(&self, a: MacAddress) -> bool {
+        match &self.role {
+            PathRole::Ap { associated } => self
+                .station_index(a)
+                .is_some_and(|k| associated.get(k).is_some_and(|f| f.load(Ordering::Acquire))),
+            _ => true,
+        }
+    }
+
+    fn retry_backlog(&mut self) -> Result<usize, PathError> {
+        let mut n = 0;
+        while let Some(mut w) = self.backlog.pop() {
+            if self.submit(&mut w.buf[w.start..w.start + w.len], w.multicast)? {
+                self.pool.put(w.buf);
+                n += 1;
+            } else {
+                // Still no room: it stays first in line.
+                let _ = self.backlog.push_front(w);
+                break;
+            }
+        }
+        Ok(n)
+    }
+
+    fn tap_to_mac(&mut self) -> Result<usize, PathError> {
+        let mut n = 0;
+        while n < BATCH && self.can_take_more() {
+            let Some(mut buf) = self.pool.get() else { break };
+            // SAFETY: reads at most BUF_LEN - HEADROOM bytes into the buffer's tail.
+            let r = unsafe {
+                libc::read(self.fd, buf[HEADROOM..].as_mut_ptr().cast(), BUF_LEN - HEADROOM)
+            };
+            if r < 0 {
+                self.pool.put(buf);
+                let e = io::Error::last_os_error();
+                return match e.kind() {
+                    io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted => Ok(n),
+                    _ => Err(PathError::Device(e)),
+                };
+            }
+            if r == 0 {
+                self.pool.put(buf);
+                return Err(PathError::Device(io::Error::other("end of file")));
+            }
+            n += 1;
+            let len = r as usize;
+            self.stats.tap_rx_frames += 1;
+            self.stats.tap_rx_bytes += len as u64;
+            if len > MAX_ETH_FRAME {
+                self.stats.drop(DropReason::Oversized);
+                self.pool.put(buf);
+                continue;
+            }
+            let c = match eth_to_wlan(&mut buf[..], HEADROOM, len, &self.params) {
+                Ok(c) => c,
+                Err(why) => {
+                    self.stats.drop(why);
+                    self.pool.put(buf);
+                    continue;
+                }
+            };
+            let multicast = c.dst.is_multicast();
+            if !multicast && !self.stations.contains(&c.dst) {
+                self.stats.drop(DropReason::UnknownDestination);
+                self.pool.put(buf);
+                continue;
+            }
+            let allowed = match &self.role {
+                PathRole::Ibss => true,
+                PathRole::Sta { associated } => associated.load(Ordering::Acquire),
+                PathRole::Ap { .. } => multicast || self.is_associated(c.dst),
+            };
+            // Acknowledged or not goes by the receiver: a station's group frame goes
+            // to its AP as unicast (To DS), acknowledged.
+            let group = c.receiver.is_multicast();
+            if !allowed {
+                self.stats.drop(DropReason::NotAssociated);
+                self.pool.put(buf);
+                continue;
+            }
+            if self.backlog.is_empty() && self.submit(&mut buf[c.start..c.start + c.len], group)? {
+                self.pool.put(buf);
+                continue;
+            }
+            let w = Waiting { buf, start: c.start, len: c.len, multicast: group };
+            if let Err(w) = self.backlog.push(w) {
+                self.stats.drop(DropReason::QueueFull);
+                self.pool.put(w.buf);
+            }
+        }
+        Ok(n)
+    }
+
+    fn mac_to_tap(&mut self) -> Result<usize, PathError> {
+        // The receive buffer is taken out of `self` for the pass, so that a frame
+        // the AP relays can be submitted from it (an empty Vec allocates nothing).
+        let mut rx = std::mem::take(&mut self.rx);
+        let r = self.mac_to_tap_with(&mut rx);
+        self.rx = rx;
+        r
+    }
+
+    fn mac_to_tap_with(&mut self, rx: &mut Vec<u8>) -> Result<usize, PathError> {
+        let mut n = 0;
+        while n < BATCH {
+            let Some(ind) = self.iface.data_ind(rx, Wait::NoWait).map_err(PathError::Mac)? else {
+                break;
+            };
+            n += 1;
+            self.stats.rx_indications += 1;
+            if ind.duplicate {
+                self.stats.drop(DropReason::Duplicate);
+                continue;
+            }
+            let len = ind.len.min(rx.len());
+            if ind.class == FrameClass::Management {
+                if let Some(cap) = &mut self.capture {
+                    if cap.tap.beacons && rx.first() == Some(&0x80) {
+                        cap.tap.refill(&cap.back);
+                        cap.tap.record(&rx[..len]);
+                    }
+                }
+                match &self.mgmt {
+                    Some(m) => {
+                        if let Err(TrySendError::Full(_)) =
+                            m.to_mgmt.try_send(MgmtFrame::from_slice(&rx[..len]))
+                        {
+                            self.stats.drop(DropReason::QueueFull);
+                        }
+                    }
+                    None => self.stats.drop(DropReason::NotData),
+                }
+                continue;
+            }
+            let e = match wlan_to_eth(rx, len) {
+                Ok(e) => e,
+                Err(why) => {
+                    self.stats.drop(why);
+                    continue;
+                }
+            };
+            let own = self.params.own;
+            let group = e.dst.is_multicast();
+            let relay = match &self.role {
+                PathRole::Ap { .. } => {
+                    if !self.is_associated(e.src) {
+                        self.stats.drop(DropReason::NotAssociated);
+                        continue;
+                    }
+                    group || (e.dst != own && self.is_associated(e.dst))
+                }
+                PathRole::Sta { .. } if e.src == own => {
+                    // Its own group frame, relayed back by the AP.
+                    self.stats.drop(DropReason::NotForUs);
+                    continue;
+                }
+                _ => false,
+            };
+            if e.dst != own && !group {
+                if relay {
+                    self.relay(rx, e.start, e.len)?;
+                } else {
+                    self.stats.drop(DropReason::NotForUs);
+                }
+                continue;
+            }
+            let frame = &rx[e.start..e.start + e.len];
+            // SAFETY: writes `frame`, a valid slice, to the descriptor.
+            let w = unsafe { libc::write(self.fd, frame.as_ptr().cast(), frame.len()) };
+            if w < 0 {
+                let err = io::Error::last_os_error();
+                match err.raw_os_error() {
+                    Some(libc::EAGAIN) | Some(libc::ENOBUFS) | Some(libc::EINTR)
+                    | Some(libc::EINVAL) => {
+                        self.stats.drop(DropReason::TapWrite);
+                    }
+                    _ => return Err(PathError::Device(err)),
+                }
+            } else {
+                self.stats.tap_tx_frames += 1;
+                self.stats.tap_tx_bytes += e.len as u64;
+            }
+            if relay {
+                self.relay(rx, e.start, e.len)?;
+            }
+        }
+        Ok(n)
+    }
+
+    /// The AP sends the Ethernet frame at `rx[start..start + len]` on to its
+    /// destination (From DS), converting it in place again.
+    fn relay(&mut self, rx: &mut [u8], start: usize, len: usize) -> Result<(), PathError> {
+        match eth_to_wlan(rx, start, len, &self.relay) {
+            Ok(c) => {
+                let group = c.receiver.is_multicast();
+                if self.submit(&mut rx[c.start..c.start + c.len], group)? {
+                    self.stats.relayed += 1;
+                } else {
+                    self.stats.drop(DropReason::QueueFull);
+                }
+            }
+            Err(why) => self.stats.drop(why),
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,32 @@
+//! # sdmac-tap
+//!
+//! The Ethernet view of sdmac: every station of a scenario gets a TAP device in a
+//! network namespace of its own, and ordinary IP applications in those namespaces
+//! talk over sdmac's 802.11 MAC.
+//!
+//! - [`convert`]: 802.3 ↔ 802.11 (LLC/SNAP, RFC 1042 and the 802.1H bridge tunnel)
+//!   in place, the 802.11 header written into headroom in front of the payload.
+//! - [`txid`]: TX ids from a bitset over a fixed array.
+//! - [`queue`]: preallocated frame buffers and a bounded queue.
+//! - [`datapath`]: the per-station poll-mode loop between a TAP device and an SDMAC
+//!   interface, with its counters.
+//! - [`mgmt`]: open-system authentication and association between an AP and its
+//!   stations, as real management frames, for a thread apart from the data path.
+//! - [`capture`]: `--pcap`, written by a thread apart from the data paths.
+//! - [`netns`]: namespaces and TAP devices, created and removed.
+//!
+//! The data path allocates nothing per frame (a counting-allocator test checks the
+//! conversion, TX-id and queue paths).
+
+#![warn(missing_docs)]
+
+pub mod capture;
+pub mod convert;
+pub mod datapath;
+pub mod mgmt;
+pub mod netns;
+pub mod queue;
+pub mod txid;
+
+pub use convert::{eth_to_wlan, wlan_to_eth, DropReason, Ds, TxParams, HEADROOM};
+pub use datapath::{StationPath, Stats};

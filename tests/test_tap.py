@@ -1,0 +1,337 @@
+"""`sdmac tap`: ordinary IP tools between two network namespaces over the emulated
+802.11 medium (crates/sdmac-tap). Root-only: the tests create namespaces and TAP
+devices, and check that none is left behind."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, Optional
+
+import pytest
+
+from helpers import ROOT, _child_setup, sdmac_cmd
+
+TAP_BIN = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target")) / "release" / "sdmac-tap"
+
+
+def _missing() -> Optional[str]:
+    if os.geteuid() != 0:
+        return "needs root (network namespaces and TAP devices)"
+    if not os.path.exists("/dev/net/tun"):
+        return "needs /dev/net/tun (the TUN/TAP driver)"
+    for tool in ("ip", "ping", "iperf3"):
+        if shutil.which(tool) is None:
+            return f"needs {tool} (make deps installs it)"
+    if not TAP_BIN.exists():
+        return f"sdmac-tap is not built ({TAP_BIN} is missing): run make build"
+    return None
+
+
+MISSING = _missing()
+needs_root = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
+
+SCENARIO = """
+name = "tap pair"
+duration = 1.0
+seed = 3
+
+[phy]
+standard = "802.11a"
+rate = 54
+
+[[station]]
+name = "a"
+address = "02:00:00:00:0a:01"
+position = [0, 0]
+
+[[station]]
+name = "b"
+address = "02:00:00:00:0a:02"
+position = [5, 0]
+"""
+
+LOSSY = SCENARIO + """
+[[link]]
+from = "a"
+to = "b"
+error_prob = 0.3
+"""
+
+
+def _env() -> Dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT / "python"), env.get("PYTHONPATH", "")) if p)
+    return env
+
+
+def _namespaces() -> List[str]:
+    out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True, check=True).stdout
+    return [line.split()[0] for line in out.splitlines() if line.strip()]
+
+
+class Tap:
+    """A running `sdmac tap` and what it reported."""
+
+    def __init__(self, tmp: Path, scenario: str, prefix: str, extra: List[str]) -> None:
+        self.prefix = prefix
+        self.path = tmp / "scenario.toml"
+        self.path.write_text(scenario)
+        self.ready = tmp / "ready.json"
+        self.json = tmp / "stats.json"
+        self.stderr = tmp / "stderr.txt"
+        cmd = sdmac_cmd("tap", self.path, "--prefix", prefix, "--ready-file", self.ready, "--json", self.json, *extra)
+        self.proc = subprocess.Popen(cmd, env=_env(), stderr=self.stderr.open("w"), preexec_fn=_child_setup)
+        deadline = time.monotonic() + 30
+        while not self.ready.exists():
+            if self.proc.poll() is not None:
+                raise AssertionError(f"sdmac tap exited {self.proc.returncode}: {self.stderr.read_text()}")
+            if time.monotonic() > deadline:
+                self.stop()
+                raise AssertionError(f"sdmac tap not ready after 30 s: {self.stderr.read_text()}")
+            time.sleep(0.05)
+        time.sleep(0.05)  # the file is written in one call; let it land
+        self.info: Dict[str, Any] = json.loads(self.ready.read_text())
+
+    def ns(self, station: str) -> str:
+        return self.prefix + station
+
+    def ip(self, station: str) -> str:
+        return next(s["ipv4"] for s in self.info["stations"] if s["name"] == station)
+
+    def run(self, station: str, *cmd: str, timeout: float = 60) -> subprocess.CompletedProcess:
+        return subprocess.run(["ip", "netns", "exec", self.ns(station), *cmd], capture_output=True, text=True, timeout=timeout)
+
+    def stop(self, sig: int = signal.SIGINT) -> Dict[str, Any]:
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+                raise AssertionError("sdmac tap did not stop within 30 s of the signal") from None
+        assert self.proc.returncode == 0, f"sdmac tap exited {self.proc.returncode}: {self.stderr.read_text()}"
+        stats: Dict[str, Any] = json.loads(self.json.read_text())
+        return stats
+
+    def station_stats(self, stats: Dict[str, Any], station: str) -> Dict[str, Any]:
+        return next(s for s in stats["stations"] if s["station"] == station)
+
+
+@pytest.fixture
+def tap_factory(tmp_path: Path) -> Iterator[Any]:
+    started: List[Tap] = []
+    prefixes: List[str] = []
+
+    def start(scenario: str = SCENARIO, extra: Optional[List[str]] = None) -> Tap:
+        prefix = f"st{os.getpid() % 10000}{len(prefixes)}-"
+        prefixes.append(prefix)
+        d = tmp_path / str(len(prefixes))
+        d.mkdir()
+        t = Tap(d, scenario, prefix, extra or [])
+        started.append(t)
+        return t
+
+    yield start
+    for t in started:
+        if t.proc.poll() is None:
+            t.proc.send_signal(signal.SIGINT)
+            try:
+                t.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                t.proc.kill()
+    left = [n for n in _namespaces() if any(n.startswith(p) for p in prefixes)]
+    for n in left:
+        subprocess.run(["ip", "netns", "del", n], check=False)
+    assert not left, f"namespaces left behind: {left}"
+
+
+def _iperf(tap: Tap, *client_args: str) -> Dict[str, Any]:
+    server = subprocess.Popen(["ip", "netns", "exec", tap.ns("b"), "iperf3", "-s", "-1", "-p", "5301"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        for _ in range(50):
+            if tap.run("b", "ss", "-ltn", "sport", "= :5301").stdout.count("5301"):
+                break
+            time.sleep(0.1)
+        p = tap.run("a", "iperf3", "-c", tap.ip("b"), "-p", "5301", "--json", *client_args, timeout=90)
+        assert p.returncode == 0, f"iperf3 {' '.join(client_args)} failed: {p.stdout[-2000:]} {p.stderr}"
+        out: Dict[str, Any] = json.loads(p.stdout)
+        return out
+    finally:
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+@needs_root
+def test_ping_crosses_the_medium_and_everything_is_removed(tap_factory: Any) -> None:
+    tap = tap_factory()
+    assert {tap.ns("a"), tap.ns("b")} <= set(_namespaces())
+    link = tap.run("a", "ip", "-j", "link", "show", "sdmac0")
+    assert link.returncode == 0, link.stderr
+    assert json.loads(link.stdout)[0]["address"] == "02:00:00:00:0a:01", "the TAP device has the station's address"
+    p = tap.run("a", "ping", "-c", "5", "-i", "0.2", "-W", "2", tap.ip("b"))
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert " 0% packet loss" in p.stdout, p.stdout
+    stats = tap.stop()
+    a, b = tap.station_stats(stats, "a"), tap.station_stats(stats, "b")
+    # Five echo requests (and an ARP reply) went a -> b as acknowledged unicast DATA.
+    assert a["tx"]["acked"] >= 5 and b["tx"]["acked"] >= 5
+    assert b["tap_tx"]["frames"] >= 5, b
+    assert stats["cleanup_errors"] == []
+    assert not [n for n in _namespaces() if n.startswith(tap.prefix)], "namespaces left after exit"
+    ifaces = subprocess.run(["ip", "-j", "link"], capture_output=True, text=True, check=True).stdout
+    assert "sdmac0" not in ifaces, "a TAP device was left in the root namespace"
+
+
+@needs_root
+def test_iperf3_udp_and_tcp_complete(tap_factory: Any) -> None:
+    tap = tap_factory()
+    udp = _iperf(tap, "-u", "-b", "20M", "-t", "2", "-l", "1200")
+    got = udp["end"]["sum"]
+    assert got["packets"] > 0 and got["lost_percent"] < 100, got
+    tcp = _iperf(tap, "-t", "2")
+    received = tcp["end"]["sum_received"]["bytes"]
+    assert received > 100_000, f"TCP carried only {received} bytes"
+    stats = tap.stop(signal.SIGTERM)
+    a = tap.station_stats(stats, "a")
+    assert a["tx"]["acked"] > 100, a
+
+
+@needs_root
+def test_tcp_over_a_lossy_link_shows_retries(tap_factory: Any) -> None:
+    tap = tap_factory(LOSSY)
+    tcp = _iperf(tap, "-t", "2")
+    assert tcp["end"]["sum_received"]["bytes"] > 10_000
+    stats = tap.stop()
+    a = tap.station_stats(stats, "a")
+    # 30 % of a's frames to b are lost on air: the MAC retries them.
+    assert a["tx"]["retries"] > 0, a
+    assert a["tx"]["retries"] >= a["tx"]["acked"] // 10, a
+
+
+@needs_root
+def test_oversized_frames_from_the_tap_are_counted_and_dropped(tap_factory: Any) -> None:
+    tap = tap_factory()
+    # An MTU above what one MSDU carries, and a ping that fills it without fragments.
+    assert tap.run("a", "ip", "link", "set", "sdmac0", "mtu", "3000").returncode == 0
+    tap.run("a", "ping", "-c", "2", "-W", "1", "-M", "do", "-s", "2600", tap.ip("b"))
+    ok = tap.run("a", "ping", "-c", "2", "-i", "0.2", "-W", "2", tap.ip("b"))
+    assert ok.returncode == 0, "small frames still pass after oversized ones: " + ok.stdout
+    stats = tap.stop()
+    a = tap.station_stats(stats, "a")
+    assert a["drops"].get("oversized", 0) >= 2, a
+
+
+def _many(n: int, ap: bool) -> str:
+    """A scenario of `n` stations around an AP (`ap`) or in an IBSS."""
+    out = 'name = "many"\nduration = 1.0\nseed = 5\n[phy]\nstandard = "802.11a"\nrate = 54\n'
+    if ap:
+        out += '[[station]]\nname = "ap"\naddress = "02:00:00:00:0b:00"\nposition = [0, 0]\nap = true\n'
+    for k in range(1, n + 1):
+        out += f'[[station]]\nname = "s{k}"\naddress = "02:00:00:00:0b:{k:02x}"\nposition = [{k % 4}, {k // 4}]\n'
+    return out
+
+
+@needs_root
+@pytest.mark.parametrize("ap", [True, False], ids=["ap", "ibss"])
+def test_ten_stations_carry_traffic(tap_factory: Any, tmp_path: Path, ap: bool) -> None:
+    pcap = tmp_path / "tap.pcapng"
+    tap = tap_factory(_many(10, ap), ["--pcap", str(pcap)])
+    roles = {s["name"]: s for s in tap.info["stations"]}
+    assert tap.info["mode"] == ("ap" if ap else "ibss")
+    assert all(s["associated"] for s in roles.values()), roles
+    # s1 -> s10: through the AP (relayed) or directly (IBSS); s10 -> the AP.
+    p = tap.run("s1", "ping", "-c", "3", "-i", "0.2", "-W", "2", tap.ip("s10"))
+    assert p.returncode == 0, p.stdout + p.stderr
+    if ap:
+        q = tap.run("s10", "ping", "-c", "3", "-i", "0.2", "-W", "2", tap.ip("ap"))
+        assert q.returncode == 0, q.stdout + q.stderr
+    stats = tap.stop()
+    if ap:
+        ap_stats = tap.station_stats(stats, "ap")
+        assert ap_stats["relayed"] >= 6, ap_stats  # 3 requests and 3 replies
+        # Every station authenticated and associated with real management frames:
+        # the AP answered two frames (authentication, association) per station.
+        assert ap_stats["management"]["sent"] >= 20, ap_stats["management"]
+        for k in range(1, 11):
+            m = tap.station_stats(stats, f"s{k}")["management"]
+            assert m["state"].startswith("associated (AID "), m
+    else:
+        assert all(s["relayed"] == 0 and s["management"] is None for s in stats["stations"])
+    assert stats["pcap"]["frames"] > 0
+    if shutil.which("tshark") is None:
+        return
+    out = subprocess.run(["tshark", "-r", str(pcap), "-T", "fields", "-e", "wlan.fc.type_subtype"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    kinds = {int(v, 0) for v in out.stdout.split()}
+    assert len(out.stdout.split()) == stats["pcap"]["frames"], "tshark reads every frame"
+    want = {0x20: "DATA", 0x1D: "ACK"}
+    if ap:
+        want.update({0x08: "beacon", 0x0B: "authentication", 0x00: "association request", 0x01: "association response"})
+    missing = [name for k, name in want.items() if k not in kinds]
+    assert not missing, f"the capture has no {missing} (subtypes {sorted(kinds)})"
+
+
+@needs_root
+def test_a_tap_device_removed_is_reported_and_the_rest_keep_running(tap_factory: Any) -> None:
+    tap = tap_factory(_many(3, False))
+    assert tap.run("s3", "ip", "link", "del", "sdmac0").returncode == 0
+    time.sleep(0.3)
+    p = tap.run("s1", "ping", "-c", "3", "-i", "0.2", "-W", "2", tap.ip("s2"))
+    assert p.returncode == 0, "the other stations keep running: " + p.stdout
+    stats = tap.stop()
+    s3 = tap.station_stats(stats, "s3")
+    assert s3["error"] and "TAP device failed" in s3["error"], s3
+    assert tap.station_stats(stats, "s1")["error"] is None
+    assert "s3" in tap.stderr.read_text() and "keep running" in tap.stderr.read_text()
+
+
+@needs_root
+def test_a_stale_namespace_is_refused_by_name(tap_factory: Any, tmp_path: Path) -> None:
+    prefix = f"stale{os.getpid() % 10000}-"
+    subprocess.run(["ip", "netns", "add", prefix + "a"], check=True)
+    try:
+        path = tmp_path / "s.toml"
+        path.write_text(SCENARIO)
+        p = subprocess.run(sdmac_cmd("tap", path, "--prefix", prefix, "--duration", "1"), capture_output=True, text=True, env=_env(), timeout=60)
+        assert p.returncode != 0
+        assert f"namespace {prefix}a exists already" in p.stderr, p.stderr
+        assert prefix + "b" not in _namespaces(), "nothing made by the failed run is left"
+    finally:
+        subprocess.run(["ip", "netns", "del", prefix + "a"], check=False)
+
+
+@pytest.mark.skipif(MISSING is not None and "not built" in (MISSING or ""), reason=MISSING or "")
+@pytest.mark.skipif(shutil.which("setpriv") is None, reason="needs setpriv (util-linux) to drop root")
+def test_not_root_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "s.toml"
+    path.write_text(SCENARIO)
+    cmd = [str(TAP_BIN), str(path)]
+    if os.geteuid() == 0:
+        cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *cmd]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert p.returncode != 0
+    assert "must run as root" in p.stderr and "CAP_NET_ADMIN" in p.stderr, p.stderr
+
+
+@pytest.mark.skipif(not TAP_BIN.exists(), reason=f"sdmac-tap is not built ({TAP_BIN} is missing)")
+def test_bad_scenario_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "one.toml"
+    path.write_text(SCENARIO.split("[[station]]")[0] + '[[station]]\nname = "a"\nposition = [0, 0]\n')
+    p = subprocess.run([str(TAP_BIN), str(path)], capture_output=True, text=True, timeout=60)
+    assert p.returncode != 0
+    assert "one.toml" in p.stderr and "traffic needs two" in p.stderr, p.stderr
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(pytest.main([__file__, "-x", "-q"]))
