@@ -78,8 +78,8 @@ fn plan(n: usize, probe: &mut Interface<EmuIface>, phy: &Phy) -> TdmaPlan {
 }
 
 fn tdma(n: usize) -> (Vec<StationReport>, Vec<u64>) {
-    // The guard is measured on a session of its own: an emu interface wakes the thread
-    // that first blocked on it, so each interface below stays on one thread.
+    // The guard is measured on a session of its own, whose probing leaves nothing
+    // queued behind it in the session the plan then runs on.
     let (mut m, mut probe, phy) = session(n, None);
     let p = plan(n, &mut probe[1], &phy);
     m.close();

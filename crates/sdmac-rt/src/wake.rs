@@ -66,8 +66,9 @@ impl Wake {
     }
 
     /// Waits until `ready()` is true or `deadline_ns` (`CLOCK_MONOTONIC`; `u64::MAX`
-    /// for none) passes: spins for `spin_ns`, then parks until notified. Only the one
-    /// consumer thread may call this.
+    /// for none) passes: spins for `spin_ns`, then parks until notified. Only one
+    /// consumer waits at a time, but it may be a different thread from one wait to
+    /// the next.
     pub fn wait_until(
         &self,
         deadline_ns: u64,
@@ -98,9 +99,12 @@ impl Wake {
     /// Announces the park, re-checks, and parks until notified or `deadline_ns`.
     fn park_until(&self, deadline_ns: u64, ready: &mut impl FnMut() -> bool) {
         {
+            // The consumer may move to another thread between waits (an interface
+            // handed to a worker): the thread parking now is the one to unpark.
+            let me = std::thread::current();
             let mut t = self.thread.lock().unwrap_or_else(|e| e.into_inner());
-            if t.is_none() {
-                *t = Some(std::thread::current());
+            if t.as_ref().map(Thread::id) != Some(me.id()) {
+                *t = Some(me);
             }
         }
         self.parked.store(true, Ordering::SeqCst);
@@ -154,6 +158,31 @@ mod tests {
         v.store(1, Ordering::SeqCst);
         w.notify();
         h.join().unwrap();
+    }
+
+    /// A consumer that moves to another thread is still woken there: the first
+    /// thread parks and is woken once, then a second thread parks.
+    #[test]
+    fn consumer_moved_to_another_thread_is_woken() {
+        let w = Arc::new(Wake::new());
+        let v = Arc::new(AtomicU64::new(0));
+        for round in 1..=2u64 {
+            let (w2, v2) = (w.clone(), v.clone());
+            let h = std::thread::spawn(move || {
+                // A lost wake-up shows as the deadline passing, not a hung test.
+                let deadline = monotonic_ns() + 10_000_000_000;
+                let r = w2.wait_until(deadline, 0, || v2.load(Ordering::SeqCst) == round);
+                assert_eq!(r, WaitOutcome::Ready, "round {round}");
+                // Woken by the notification, not by its deadline passing.
+                assert!(monotonic_ns() < deadline, "round {round}: the wake-up was lost");
+            });
+            while !w.is_parked() {
+                std::thread::yield_now();
+            }
+            v.store(round, Ordering::SeqCst);
+            w.notify();
+            h.join().unwrap();
+        }
     }
 
     /// The producer publishes with a plain release store, as an SPSC ring's push does,
