@@ -412,6 +412,10 @@ from .cli_probe import probe as _probe  # noqa: E402
 
 sdmac.add_command(_probe)
 
+from .cli_sweep import sweep as _sweep  # noqa: E402
+
+sdmac.add_command(_sweep)
+
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``sdmac`` console script."""

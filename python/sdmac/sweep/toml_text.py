@@ -1,0 +1,70 @@
+"""TOML text from a parsed document (what ``tomllib`` returns), for the scenarios a
+sweep edits: the simulator takes scenario text, and the standard library reads TOML
+but does not write it.
+
+Plain values, arrays, tables and arrays of tables are written; dates and times are
+refused (the scenario format has none). Reading the text back gives the same document.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping
+from typing import Any
+
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _key(k: str) -> str:
+    return k if _BARE_KEY.match(k) else json.dumps(k)
+
+
+def _is_table_array(v: Any) -> bool:
+    return isinstance(v, list) and bool(v) and all(isinstance(x, dict) for x in v)
+
+
+def value_text(v: Any) -> str:
+    """One value as inline TOML."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "nan"
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        return repr(v)  # '5.0', '1e-06': valid TOML floats, read back exactly
+    if isinstance(v, str):
+        # A JSON string with only ASCII is a TOML basic string (\uXXXX escapes included).
+        return json.dumps(v, ensure_ascii=True)
+    if isinstance(v, list):
+        return "[" + ", ".join(value_text(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{_key(k)} = {value_text(x)}" for k, x in v.items()) + "}"
+    raise TypeError(f"cannot write a {type(v).__name__} as TOML: {v!r}")
+
+
+def _table(doc: Mapping[str, Any], path: list[str], out: list[str]) -> None:
+    for k, v in doc.items():
+        if not isinstance(v, dict) and not _is_table_array(v):
+            out.append(f"{_key(k)} = {value_text(v)}\n")
+    for k, v in doc.items():
+        if isinstance(v, dict):
+            header = ".".join(_key(p) for p in [*path, k])
+            out.append(f"\n[{header}]\n")
+            _table(v, [*path, k], out)
+        elif _is_table_array(v):
+            header = ".".join(_key(p) for p in [*path, k])
+            for item in v:
+                out.append(f"\n[[{header}]]\n")
+                _table(item, [*path, k], out)
+
+
+def dumps(doc: Mapping[str, Any]) -> str:
+    """The document as TOML text."""
+    out: list[str] = []
+    _table(doc, [], out)
+    return "".join(out).lstrip("\n")
