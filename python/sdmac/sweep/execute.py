@@ -9,10 +9,8 @@ from __future__ import annotations
 import concurrent.futures as cf
 import logging
 import multiprocessing
-import os
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 from .tasks import Task, run_task
@@ -52,11 +50,6 @@ def run_pool(tasks: Sequence[Task], jobs: int, on_done: OnDone) -> list[dict[str
     return out
 
 
-def _package_root() -> str:
-    """The directory that holds the ``sdmac`` package (for a local Ray instance's workers)."""
-    return str(Path(__file__).resolve().parent.parent.parent)
-
-
 def run_ray(tasks: Sequence[Task], address: str, jobs: int | None, on_done: OnDone) -> list[dict[str, Any]]:
     """Runs the tasks on Ray: the cluster at `address` (``ray.init(address=...)``), or a
     local instance of `jobs` CPUs for ``"local"``. When Ray is already initialised in
@@ -69,8 +62,9 @@ def run_ray(tasks: Sequence[Task], address: str, jobs: int | None, on_done: OnDo
     started = False
     if not ray.is_initialized():
         if address == "local":
-            env = {"PYTHONPATH": os.pathsep.join([_package_root(), *filter(None, [os.environ.get("PYTHONPATH")])])}
-            ray.init(num_cpus=jobs, include_dashboard=False, logging_level=logging.ERROR, runtime_env={"env_vars": env})
+            # The workers run this interpreter with this environment: they import sdmac
+            # as this process does.
+            ray.init(num_cpus=jobs, include_dashboard=False, logging_level=logging.ERROR)
         else:
             ray.init(address=address, logging_level=logging.ERROR)
         started = True
