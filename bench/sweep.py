@@ -4,7 +4,9 @@ simulated seconds a run) run by `sdmac sweep` in one process (--jobs 1), on the 
 pool (--jobs 2) and on a local Ray instance of 2 CPUs; the wall time of each (median of
 --repeat runs) and the speed-up against one process. Goal: close to 2x with 2 processes
 on a 2-core machine. The aggregates of the three must be identical (checked; the file
-records it).
+records it). Each way also records the CPU seconds of its runs over its wall time: how
+many runs had a CPU at once (2 on an idle 2-core machine; less when other work or the
+scheduler's autogroups take the cores).
 
     .venv/bin/python bench/sweep.py [--repeat 3] [--duration 30] [--no-ray] [--json bench/results/sweep.json]
 
@@ -16,13 +18,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
@@ -44,7 +45,7 @@ duration = {duration}
 """
 
 
-def _aggregates(doc: Dict[str, Any]) -> Dict[str, Any]:
+def _aggregates(doc: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in doc.items() if k != "execution"}
 
 
@@ -66,25 +67,28 @@ def main() -> int:
         spec = load_spec(spec_path)
         n_runs = len(spec.points()) * len(spec.seeds)
 
-        ways: List[Dict[str, Any]] = []
+        ways: list[dict[str, Any]] = []
         reference = None
 
         def measure(label: str, **kw: Any) -> None:
             nonlocal reference
-            walls = []
+            walls, concurrency = [], []
             for _ in range(a.repeat):
                 t0 = time.perf_counter()
                 doc = run_sweep(spec, **kw)
                 walls.append(time.perf_counter() - t0)
+                concurrency.append(doc["execution"]["runs_cpu_s"] / walls[-1])
                 if doc["failures"]:
                     raise SystemExit(f"{label}: runs failed: {doc['failures']}")
                 if reference is None:
                     reference = _aggregates(doc)
                 elif _aggregates(doc) != reference:
                     raise SystemExit(f"{label}: the aggregates differ from the first way's")
-            ways.append({"way": label, "walls_s": walls, "wall_s_median": statistics.median(walls)})
+            ways.append({"way": label, "walls_s": walls, "wall_s_median": statistics.median(walls),
+                         "cpu_over_wall": concurrency})
             print(f"{label:28s} median {statistics.median(walls):7.2f} s over {a.repeat} runs "
-                  f"({', '.join(f'{w:.2f}' for w in walls)})", flush=True)
+                  f"({', '.join(f'{w:.2f}' for w in walls)}); CPU of the runs / wall: "
+                  f"{', '.join(f'{c:.2f}' for c in concurrency)}", flush=True)
 
         measure("one process (--jobs 1)", jobs=1)
         measure("process pool (--jobs 2)", jobs=2)
@@ -113,6 +117,10 @@ def main() -> int:
         print(f"speed-up of {w['way']}: {w['speedup_vs_one_process']:.2f}x")
 
     ended = machine.describe()
+    try:
+        autogroup = Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip() == "1"
+    except OSError:
+        autogroup = None
     result = {
         "machine": started,
         "started_utc": started["date_utc"],
@@ -124,6 +132,11 @@ def main() -> int:
         "ways": ways,
         "ray_init_s": ray_init_s,
         "identical_aggregates": True,
+        # With autogroup scheduling, the processes of one session share one group's
+        # CPU share: on a machine other sessions keep busy, two workers get about the
+        # CPU one would, and cpu_over_wall (the runs' CPU seconds over the wall time)
+        # says how much ran at once.
+        "sched_autogroup": autogroup,
         "goal": {"speedup_jobs_2_at_least": GOAL_SPEEDUP_2, "speedup_jobs_2": pool, "met": met},
     }
     if a.json:

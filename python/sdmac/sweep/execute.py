@@ -19,7 +19,7 @@ OnDone = Callable[[dict[str, Any]], None]
 
 
 def _lost(task: Task, why: str) -> dict[str, Any]:
-    return {"point": task.point, "seed": task.seed, "figures": {}, "other": {}, "error": why, "wall_s": None}
+    return {"point": task.point, "seed": task.seed, "figures": {}, "other": {}, "error": why, "wall_s": None, "cpu_s": None}
 
 
 def run_serial(tasks: Sequence[Task], on_done: OnDone) -> list[dict[str, Any]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Callable
@@ -32,8 +33,8 @@ def run_sweep(
 
     ``jobs=1`` runs in this process; more, on a process pool of that many workers
     (default: the CPU count); `ray` (an address, or ``"local"``) runs on Ray instead.
-    The document's ``execution`` entry says where it ran and how long it took; the
-    rest does not depend on it.
+    The document's ``execution`` entry says where it ran, how long it took and the CPU
+    time of the runs; the rest does not depend on it.
     """
     preflight(spec)
     tasks = build_tasks(spec)
@@ -51,5 +52,7 @@ def run_sweep(
         where = {"executor": "process pool", "jobs": jobs}
     wall = time.perf_counter() - start
     doc = aggregate(spec, records)
-    doc["execution"] = {**where, "runs": len(tasks), "wall_s": wall}
+    cpu = math.fsum(r["cpu_s"] for r in records if r.get("cpu_s") is not None)
+    # The CPU seconds of the runs over the wall time: how many ran at once, in effect.
+    doc["execution"] = {**where, "runs": len(tasks), "wall_s": wall, "runs_cpu_s": cpu, "concurrency": cpu / wall if wall > 0 else None}
     return doc
