@@ -107,6 +107,7 @@ def test_relative_scenario_path_is_from_the_spec_directory(tmp_path):
         (GOOD.replace("flow[*].rate_pps", "phy"), 6, ["grid.phy", "is a table"]),
         (GOOD.replace("flow[*].rate_pps", "seed"), 6, ["grid.seed", "seeds = ..."]),
         (GOOD.replace("duration = 0.2", '"flow[*].rate_pps" = 5'), 10, ['fixed."flow[*].rate_pps"', "also a grid key"]),
+        (GOOD.replace("[200, 600]", "[1979-05-27]"), 6, ['grid."flow[*].rate_pps"', "date value", "not supported"]),
         (GOOD.replace("[grid]", "[grid"), 5, ["not valid TOML"]),
     ],
 )

@@ -38,7 +38,8 @@ def run_pool(tasks: Sequence[Task], jobs: int, on_done: OnDone) -> list[dict[str
         raise ValueError(f"the number of jobs must be at least 1, not {jobs}")
     out = []
     ctx = multiprocessing.get_context("spawn")
-    with cf.ProcessPoolExecutor(max_workers=min(jobs, max(len(tasks), 1)), mp_context=ctx) as pool:
+    pool = cf.ProcessPoolExecutor(max_workers=min(jobs, max(len(tasks), 1)), mp_context=ctx)
+    try:
         futures = {pool.submit(run_task, t): t for t in tasks}
         for fut in cf.as_completed(futures):
             try:
@@ -47,6 +48,11 @@ def run_pool(tasks: Sequence[Task], jobs: int, on_done: OnDone) -> list[dict[str
                 rec = _lost(futures[fut], f"the worker process running it died ({type(e).__name__}: {e})")
             on_done(rec)
             out.append(rec)
+    except BaseException:
+        # Interrupted: the runs not started are dropped rather than waited for.
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
     return out
 
 
@@ -61,12 +67,16 @@ def run_ray(tasks: Sequence[Task], address: str, jobs: int | None, on_done: OnDo
 
     started = False
     if not ray.is_initialized():
-        if address == "local":
-            # The workers run this interpreter with this environment: they import sdmac
-            # as this process does.
-            ray.init(num_cpus=jobs, include_dashboard=False, logging_level=logging.ERROR)
-        else:
-            ray.init(address=address, logging_level=logging.ERROR)
+        try:
+            if address == "local":
+                # The workers run this interpreter with this environment: they import sdmac
+                # as this process does.
+                ray.init(num_cpus=jobs, include_dashboard=False, logging_level=logging.ERROR)
+            else:
+                ray.init(address=address, logging_level=logging.ERROR)
+        except Exception as e:  # noqa: BLE001 - Ray raises several kinds; all mean the same here
+            what = "start a local Ray instance" if address == "local" else f"connect to the Ray cluster at {address}"
+            raise RuntimeError(f"cannot {what}: {type(e).__name__}: {e}") from None
         started = True
     try:
         remote = ray.remote(num_cpus=1, max_retries=0)(run_task)

@@ -269,12 +269,11 @@ def parse(text: str, path: Path) -> Spec:
                 raise err("the seed is set per run by seeds = ...; it cannot be a parameter")
             if kind == "experiment" and not key:
                 raise err("an empty parameter name")
-            if scenario_doc is None:
-                continue
             for v in value if table == "grid" else [value]:
                 try:
-                    overrides.apply(copy.deepcopy(scenario_doc), key, v)
-                    toml_text.value_text(v)
+                    toml_text.value_text(v)  # dates and times are refused (JSON has none)
+                    if scenario_doc is not None:
+                        overrides.apply(copy.deepcopy(scenario_doc), key, v)
                 except (overrides.OverrideError, TypeError) as e:
                     raise err(str(e)) from None
 

@@ -44,7 +44,7 @@ def value_text(v: Any) -> str:
         return "[" + ", ".join(value_text(x) for x in v) + "]"
     if isinstance(v, dict):
         return "{" + ", ".join(f"{_key(k)} = {value_text(x)}" for k, x in v.items()) + "}"
-    raise TypeError(f"cannot write a {type(v).__name__} as TOML: {v!r}")
+    raise TypeError(f"a {type(v).__name__} value ({v}) is not supported here: use a number, string, boolean or array")
 
 
 def _table(doc: Mapping[str, Any], path: list[str], out: list[str]) -> None:
