@@ -114,21 +114,29 @@ def test_a_failed_run_is_named_and_the_rest_still_run(toy_spec):
     assert (run["params"], run["seed"], run["other"]) == ({"x": 1}, 1, {"note": "x = 1", "series": [1, 1]})
 
 
-@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="ray is not installed (make deps installs it)")
-def test_ray_gives_the_pool_aggregates(scenario_spec):
-    import ray
+NO_RAY = importlib.util.find_spec("ray") is None
+NO_RAY_REASON = "ray is not installed (make deps installs it)"
 
-    spec = load_spec(scenario_spec)
-    pool = run_sweep(spec, jobs=2)
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR")
-    try:
-        on_ray = run_sweep(spec, ray="local")
-        assert ray.is_initialized()  # an instance it did not start is left running
-    finally:
-        ray.shutdown()
+
+@pytest.mark.skipif(NO_RAY, reason=NO_RAY_REASON)
+def test_ray_gives_the_pool_aggregates(tmp_path, scenario_spec):
+    # `--ray local --jobs 2` is ray.init(num_cpus=2, include_dashboard=False) in the CLI.
+    out = tmp_path / "ray"
+    run_sdmac("sweep", scenario_spec, "--out", out, "--ray", "local", "--jobs", "2", "--no-plots", "-q")
+    on_ray = load_json(out / "sweep.json")
     assert on_ray["execution"]["executor"] == "ray"
+    assert on_ray["execution"]["address"] == "local"
     assert on_ray["failures"] == []
-    assert _without_execution(on_ray) == _without_execution(pool)
+    pool = run_sweep(load_spec(scenario_spec), jobs=2)
+    assert _without_execution(on_ray) == json.loads(json.dumps(_without_execution(pool)))
+
+
+@pytest.mark.skipif(NO_RAY, reason=NO_RAY_REASON)
+def test_unreachable_ray_cluster_is_a_clear_error(tmp_path, scenario_spec):
+    p = run_sdmac("sweep", scenario_spec, "--out", tmp_path / "o", "--ray", "127.0.0.1:1", "-q", check=False, timeout=60)
+    assert p.returncode == 1
+    assert "cannot connect to the Ray cluster at 127.0.0.1:1" in p.stderr, p.stderr
+    assert "Traceback" not in p.stderr
 
 
 def test_cli_writes_json_and_plots(tmp_path, scenario_spec):

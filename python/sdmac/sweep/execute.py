@@ -9,6 +9,8 @@ from __future__ import annotations
 import concurrent.futures as cf
 import logging
 import multiprocessing
+import re
+import socket
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -56,6 +58,19 @@ def run_pool(tasks: Sequence[Task], jobs: int, on_done: OnDone) -> list[dict[str
     return out
 
 
+def check_reachable(address: str, timeout_s: float = 5.0) -> None:
+    """RuntimeError when `address` is ``[ray://]HOST:PORT`` and nothing accepts a TCP
+    connection there (Ray itself retries for minutes before it gives up)."""
+    m = re.fullmatch(r"(?:ray://)?(\[[0-9A-Fa-f:.]+\]|[^:/\[\]]+):([0-9]{1,5})", address)
+    if m is None:
+        return
+    host, port = m.group(1).strip("[]"), int(m.group(2))
+    try:
+        socket.create_connection((host, port), timeout=timeout_s).close()
+    except OSError as e:
+        raise RuntimeError(f"cannot connect to the Ray cluster at {address}: {e.strerror or e}") from None
+
+
 def run_ray(tasks: Sequence[Task], address: str, jobs: int | None, on_done: OnDone) -> list[dict[str, Any]]:
     """Runs the tasks on Ray: the cluster at `address` (``ray.init(address=...)``), or a
     local instance of `jobs` CPUs for ``"local"``. When Ray is already initialised in
@@ -73,7 +88,10 @@ def run_ray(tasks: Sequence[Task], address: str, jobs: int | None, on_done: OnDo
                 # as this process does.
                 ray.init(num_cpus=jobs, include_dashboard=False, logging_level=logging.ERROR)
             else:
+                check_reachable(address)
                 ray.init(address=address, logging_level=logging.ERROR)
+        except RuntimeError:
+            raise
         except Exception as e:  # noqa: BLE001 - Ray raises several kinds; all mean the same here
             what = "start a local Ray instance" if address == "local" else f"connect to the Ray cluster at {address}"
             raise RuntimeError(f"cannot {what}: {type(e).__name__}: {e}") from None
