@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, strategies as st
 
 from helpers import ROOT, SCENARIOS, strip_wall_clock
 from sdmac import _core
@@ -250,3 +251,23 @@ def test_spec_where_for_messages(tmp_path):
     spec = load_spec(write_spec(tmp_path, GOOD))
     assert spec.where(None, "figures") == f"{tmp_path / 'spec.toml'}:3: figures"
     assert Path(spec.path).name == "spec.toml"
+
+
+_keys = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=8)
+_scalars = st.one_of(
+    st.booleans(),
+    st.integers(min_value=-(2**63), max_value=2**63 - 1),
+    st.floats(allow_nan=False),
+    st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12),
+)
+_values = st.recursive(_scalars, lambda inner: st.lists(inner, max_size=3), max_leaves=6)
+_tables = st.recursive(
+    st.dictionaries(_keys, _values, max_size=4),
+    lambda inner: st.dictionaries(_keys, st.one_of(_values, inner, st.lists(inner, min_size=1, max_size=2)), max_size=4),
+    max_leaves=10,
+)
+
+
+@given(_tables)
+def test_toml_text_reads_back_as_written(doc):
+    assert tomllib.loads(toml_text.dumps(doc)) == doc

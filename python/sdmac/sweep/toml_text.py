@@ -8,17 +8,33 @@ refused (the scenario format has none). Reading the text back gives the same doc
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Mapping
 from typing import Any
 
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
+
+
+def _string(s: str) -> str:
+    """A TOML basic string: quotes, backslashes and control characters escaped, the rest
+    as it is."""
+    out = []
+    for ch in s:
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\u{ord(ch):04X}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
 
 
 def _key(k: str) -> str:
-    return k if _BARE_KEY.match(k) else json.dumps(k)
+    return k if _BARE_KEY.fullmatch(k) else _string(k)
 
 
 def _is_table_array(v: Any) -> bool:
@@ -38,8 +54,7 @@ def value_text(v: Any) -> str:
             return "inf" if v > 0 else "-inf"
         return repr(v)  # '5.0', '1e-06': valid TOML floats, read back exactly
     if isinstance(v, str):
-        # A JSON string with only ASCII is a TOML basic string (\uXXXX escapes included).
-        return json.dumps(v, ensure_ascii=True)
+        return _string(v)
     if isinstance(v, list):
         return "[" + ", ".join(value_text(x) for x in v) + "]"
     if isinstance(v, dict):
