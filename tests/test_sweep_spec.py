@@ -143,6 +143,21 @@ def test_spec_errors_without_a_line(tmp_path, text, words):
         assert w in msg, msg
 
 
+def test_an_experiment_that_cannot_be_imported(tmp_path, monkeypatch):
+    (tmp_path / "brokenexp").mkdir()
+    (tmp_path / "brokenexp" / "__init__.py").write_text("")
+    (tmp_path / "brokenexp" / "bad.py").write_text("def run(params, seed)\n")
+    (tmp_path / "brokenexp" / "norun.py").write_text("x = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for mod, words in (("bad", ["cannot import", "SyntaxError"]), ("norun", ["has no run(params, seed) function"])):
+        p = write_spec(tmp_path, f'experiment = "brokenexp.{mod}"\nseeds = 1\n')
+        with pytest.raises(SpecError) as e:
+            load_spec(p)
+        assert str(e.value).startswith(f"{p}:1: experiment: "), str(e.value)
+        for w in words:
+            assert w in str(e.value)
+
+
 def test_preflight_names_the_point_the_simulator_refuses(tmp_path):
     spec = load_spec(write_spec(tmp_path, GOOD.replace("[-130, -60]", "[-60, 500]")))
     with pytest.raises(SpecError) as e:

@@ -161,13 +161,12 @@ def _load_experiment(name: str) -> None:
     """Raises ValueError when `name` is not an experiment with a run() function."""
     from .. import experiments
 
-    if "." in name:
-        try:
-            module = importlib.import_module(name)
-        except ImportError as e:
-            raise ValueError(f"cannot import the experiment module {name!r}: {e}") from None
-    else:
-        module = experiments.load(name)
+    try:
+        module = importlib.import_module(name) if "." in name else experiments.load(name)
+    except ValueError:
+        raise
+    except Exception as e:  # noqa: BLE001 - any error importing it (a syntax error, a failed import)
+        raise ValueError(f"cannot import the experiment module {name!r}: {type(e).__name__}: {e}") from None
     if not callable(getattr(module, "run", None)):
         raise ValueError(f"the experiment module {module.__name__} has no run(params, seed) function")
 
