@@ -26,7 +26,7 @@ from .sweep.progress import SweepProgress
 from .sweep.spec import point_label
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
-TABLE_FIGURES = 4
+TABLE_FIGURES = 3
 
 
 def _stdout_console() -> Console:
@@ -45,7 +45,8 @@ def _mean_ci(s: dict[str, Any]) -> str:
 
 
 def print_summary(doc: dict[str, Any], console: Console) -> None:
-    """A table of the first figures per grid point (mean ± half the interval)."""
+    """A table of the first figures per grid point (mean ± half the interval), a column
+    per grid parameter."""
     names = doc["figures"][:TABLE_FIGURES]
     level = round(100 * doc["confidence"], 3)
     t = Table(
@@ -53,12 +54,15 @@ def print_summary(doc: dict[str, Any], console: Console) -> None:
         title_justify="left",
         box=box.SIMPLE_HEAD,
     )
-    t.add_column("grid point")
+    keys = list(doc["grid"])
+    for k in keys:
+        t.add_column(k, overflow="fold")
     t.add_column("runs", justify="right")
     for n in names:
         t.add_column(n, justify="right", overflow="fold")
     for p in doc["points"]:
-        t.add_row(point_label(p["params"]), str(p["runs"]), *(_mean_ci(p["figures"][n]) for n in names))
+        values = [json.dumps(p["params"][k]) for k in keys]
+        t.add_row(*values, str(p["runs"]), *(_mean_ci(p["figures"][n]) for n in names))
     console.print(t)
     if len(doc["figures"]) > len(names):
         console.print(f"({len(doc['figures'])} figures in all; the others are in the JSON and the plots)")
