@@ -45,7 +45,7 @@ STAMPS := .stamps
 APT_PACKAGES := python3-venv python3-dev tshark build-essential pkg-config iputils-ping iperf3 iproute2
 PY_PACKAGES  := "maturin>=1.9,<2" "click>=8.1" "rich>=13" "numpy>=1.24" "matplotlib>=3.6" \
                 "pytest>=7" "pytest-timeout>=2" "pytest-xdist>=3" "hypothesis>=6" "libconf>=2" \
-                "ruff>=0.17,<0.18" "mypy>=2.4,<2.5"
+                "ruff>=0.17,<0.18" "mypy>=2.4,<2.5" "ray>=2.40,<3"
 # The Mininet-WiFi test and benchmark (testbed/mininet_wifi/): Debian's Mininet and the
 # Python packages Mininet-WiFi imports, for Debian's python3. (Mininet-WiFi itself is
 # not installed: the test runs it from the tree SDMAC_MININET_WIFI names.)

@@ -252,8 +252,33 @@ def section_mininet() -> List[str]:
     return out
 
 
+def section_sweep() -> List[str]:
+    out = ["## Sweeps: one process, the process pool and Ray", "", text("sweep")]
+    p = RESULTS / "sweep.json"
+    if not p.exists():
+        return out + [missing("sweep.json", ".venv/bin/python bench/sweep.py --repeat 3 --json bench/results/sweep.json")]
+    d = json.loads(p.read_text())
+    g = d.get("grid") or {}
+    la_end = d.get("loadavg_at_end")
+    out += [f"{link(p)}: {g.get('runs')} runs a sweep, median of {d.get('repeat')} sweeps a way. {machine_of(d)}"
+            + (f" Load average {la_end[0]:.1f} at the end." if la_end else "")
+            + f" Autogroup scheduling: {'on' if d.get('sched_autogroup') else 'off'}."
+            + f" Identical aggregates: {'yes' if d.get('identical_aggregates') else 'no'}.", "",
+            "| way | median wall s | CPU of the runs / wall | speed-up against one process |", "|---|--:|--:|--:|"]
+    for w in d.get("ways", []):
+        cw = "/".join(f"{c:.2f}" for c in w.get("cpu_over_wall", []))
+        out.append(f"| {w['way']} | {w['wall_s_median']:.2f} | {cw} | {w['speedup_vs_one_process']:.2f}× |")
+    goal = d.get("goal") or {}
+    out += ["", f"Goal: `--jobs 2` at least {goal.get('speedup_jobs_2_at_least')}× one process; measured "
+            f"{goal.get('speedup_jobs_2', 0):.2f}×: {'met' if goal.get('met') else '**not met**'}."]
+    if d.get("ray_init_s") is not None:
+        out.append(f"Ray's start-up (`ray.init`, local, 2 CPUs): {d['ray_init_s']:.1f} s.")
+    return out + [""]
+
+
 def section_other(handled: set) -> List[str]:
-    known = handled | {"oneshot-breakdown.json", "mininet-wifi.json", "engine.json", "compare_ns3.json", "api_overhead.json"}
+    known = handled | {"oneshot-breakdown.json", "mininet-wifi.json", "engine.json", "compare_ns3.json", "api_overhead.json",
+                       "sweep.json"}
     other = sorted(p for p in RESULTS.glob("*.json") if p.name not in known)
     if not other:
         return []
@@ -277,7 +302,7 @@ def render() -> str:
     ]
     sections: List[Callable[[], List[str]]] = [
         section_engine, section_api_overhead, section_oneshot, lambda: section_mediumd(handled), section_mininet,
-        lambda: section_other(handled),
+        section_sweep, lambda: section_other(handled),
     ]
     for s in sections:
         parts += s()

@@ -420,6 +420,10 @@ from .cli_tap import tap as _tap  # noqa: E402
 
 sdmac.add_command(_tap)
 
+from .cli_sweep import sweep as _sweep  # noqa: E402
+
+sdmac.add_command(_sweep)
+
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``sdmac`` console script."""
