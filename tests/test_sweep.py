@@ -139,8 +139,10 @@ def test_unreachable_ray_cluster_is_a_clear_error(tmp_path, scenario_spec):
     assert "Traceback" not in p.stderr
 
 
-def test_cli_writes_json_and_plots(tmp_path, scenario_spec):
+def test_cli_writes_json_and_plots(tmp_path, scenario_spec, monkeypatch):
     # Three figures, three plots (each takes a fraction of a second to draw).
+    # Wide enough that the table's headers are not folded (pytest-xdist sets COLUMNS=80).
+    monkeypatch.setenv("COLUMNS", "160")
     scenario_spec.write_text(SCENARIO_SPEC.replace('"aggregate.*"', '"aggregate.collision_probability", "aggregate.acked"'))
     out = tmp_path / "out"
     p = run_sdmac("sweep", scenario_spec, "--out", out, "--jobs", "2")
