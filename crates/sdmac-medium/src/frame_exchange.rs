@@ -87,6 +87,7 @@ impl Medium {
     /// receiving), every station that hears it updates carrier sense and may lock on.
     pub(crate) fn start_transmission(&mut self, t: Time, mut tx: Transmission) {
         let s = tx.src;
+        self.ensure_links(s);
         // The sender stops receiving.
         let lock = self.stations[s as usize].rx_lock;
         if lock != NO_SLOT {
@@ -129,12 +130,12 @@ impl Medium {
                 interferers.push((y.src, 0));
             }
         }
-        for li in 0..self.links.from[s as usize].len() {
-            let l = self.links.from[s as usize][li];
+        for li in 0..self.links.of(s).len() {
+            let l = self.links.of(s)[li];
             let j = l.rx as usize;
             let mut interference = 0.0;
             for (src, cur) in interferers.iter_mut() {
-                let list = &self.links.from[*src as usize];
+                let list = self.links.of(*src);
                 while *cur < list.len() && list[*cur].rx < l.rx {
                     *cur += 1;
                 }
@@ -169,7 +170,7 @@ impl Medium {
             let free = !st.transmitting && !st.responding && st.rx_lock == NO_SLOT;
             let detected = free && l.detect && self.preamble_clear(l.rx, l.power_mw, interference);
             // A configured preamble miss is drawn only when the receiver would lock.
-            let p_miss = l.preamble_error_prob;
+            let p_miss = self.links.preamble_error_prob(s, &l);
             let missed =
                 detected && p_miss > 0.0 && (p_miss >= 1.0 || self.mac_rng.unit() < p_miss);
             let st = &self.stations[j];
@@ -288,8 +289,8 @@ impl Medium {
         // receiver: one walk over both finds each receiver's start entry.
         debug_assert!(recs.windows(2).all(|w| w[0].0 < w[1].0));
         let mut ri = 0;
-        for li in 0..self.links.from[s as usize].len() {
-            let l = self.links.from[s as usize][li];
+        for li in 0..self.links.of(s).len() {
+            let l = self.links.of(s)[li];
             let j = l.rx;
             // Undo the start's carrier sense as it was then (links may have changed).
             while ri < recs.len() && recs[ri].0 < j {
@@ -326,7 +327,7 @@ impl Medium {
         // sense, and a lock on the frame ends in a failed reception.
         let mut li = 0;
         for &(j, cs, power_dbm) in &recs {
-            let links = &self.links.from[s as usize];
+            let links = self.links.of(s);
             while li < links.len() && links[li].rx < j {
                 li += 1;
             }
@@ -442,6 +443,7 @@ impl Medium {
                 if for_me {
                     self.txs[slot as usize].received = true;
                     if tx.needs_ack {
+                        self.ensure_links(j);
                         self.stations[j as usize].responding = true;
                         self.events.push(
                             t + self.cfg.phy.sifs_ns,

@@ -25,6 +25,7 @@ mod fading;
 mod frame_exchange;
 mod link;
 mod lookahead;
+mod memo;
 mod output_horizon;
 mod reception;
 mod station;
