@@ -110,7 +110,7 @@ impl Medium {
             self.on_busy(t, s);
         }
         let st = &mut self.stations[s as usize];
-        for &qi in &st.used {
+        for &qi in st.used.iter() {
             st.queues[qi].expiry = crate::time::NEVER;
         }
         self.mark_dirty(s);

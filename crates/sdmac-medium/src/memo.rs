@@ -7,8 +7,13 @@
 
 use sdmac_phy::Rate;
 
-/// Number of slots (a power of two); about 40 bytes each, allocated on first use.
-const SLOTS: usize = 1024;
+/// Slots of the clean-reception table (a power of two; about 40 bytes each, allocated
+/// on first use). Kept apart from the chunk table, whose keys vary far more (every
+/// pair of colliding senders at every receiver), so that chunks never evict the
+/// answers a clean medium asks for at every frame.
+const CLEAN_SLOTS: usize = 256;
+/// Slots of the chunk table.
+const CHUNK_SLOTS: usize = 1024;
 
 /// Which question a key asks (so that different questions never share an answer).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -31,7 +36,8 @@ struct Entry {
 /// The memo (see the module documentation).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Memo {
-    slots: Vec<Option<Entry>>,
+    clean: Vec<Option<Entry>>,
+    chunk: Vec<Option<Entry>>,
     /// Scratch of the piece cutting in `reception` (the points where interference
     /// changes), kept to avoid an allocation per reception.
     pub points: Vec<u64>,
@@ -59,25 +65,33 @@ impl Memo {
 
     /// The remembered answer to (`question`, `rate`, `key`), if any.
     pub fn get(&self, question: Question, rate: Rate, key: [u64; 3]) -> Option<f64> {
-        let e = self.slots.get(slot_of(question, key))?.as_ref()?;
+        let table = match question {
+            Question::Clean => &self.clean,
+            Question::Chunk => &self.chunk,
+        };
+        let e = table.get(slot_of(key, table.len()))?.as_ref()?;
         (e.question == question && e.rate == rate && e.key == key).then_some(e.value)
     }
 
     /// Remembers `value` as the answer to (`question`, `rate`, `key`).
     pub fn put(&mut self, question: Question, rate: Rate, key: [u64; 3], value: f64) {
-        if self.slots.is_empty() {
-            self.slots = vec![None; SLOTS];
+        let (table, slots) = match question {
+            Question::Clean => (&mut self.clean, CLEAN_SLOTS),
+            Question::Chunk => (&mut self.chunk, CHUNK_SLOTS),
+        };
+        if table.is_empty() {
+            *table = vec![None; slots];
         }
-        self.slots[slot_of(question, key)] = Some(Entry { question, rate, key, value });
+        table[slot_of(key, slots)] = Some(Entry { question, rate, key, value });
     }
 }
 
-/// The slot of a key.
-fn slot_of(question: Question, key: [u64; 3]) -> usize {
+/// The slot of a key in a table of `slots` slots (a power of two; any index when 0).
+fn slot_of(key: [u64; 3], slots: usize) -> usize {
     let mut h = key[0].wrapping_mul(0x9E37_79B9_7F4A_7C15);
     h = (h ^ key[1]).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-    h = (h ^ key[2] ^ question as u64).wrapping_mul(0x1656_67B1_9E37_79F9);
-    (h >> 32) as usize & (SLOTS - 1)
+    h = (h ^ key[2]).wrapping_mul(0x1656_67B1_9E37_79F9);
+    (h >> 32) as usize & slots.wrapping_sub(1)
 }
 
 #[cfg(test)]
