@@ -61,8 +61,8 @@ impl Medium {
         for (at, ev) in self.events.iter() {
             match *ev {
                 Event::TxEnd { slot } => {
-                    at_most(&mut touch, self.txs[slot as usize].src, at);
-                    for &(j, _, _) in &self.slot_rx[slot as usize] {
+                    at_most(&mut touch, self.air.txs[slot as usize].src, at);
+                    for &(j, _, _) in &self.air.slot_rx[slot as usize] {
                         at_most(&mut touch, j, at);
                     }
                 }

@@ -27,7 +27,7 @@ impl Medium {
         src: StationId,
         li: usize,
     ) -> (bool, Cause) {
-        let tx = self.txs[slot as usize];
+        let tx = self.air.txs[slot as usize];
         let link = self.links.of(src)[li];
         let j = link.rx;
         self.links.last_fade_db = 0.0;
@@ -39,11 +39,11 @@ impl Medium {
         let mut pieces = std::mem::take(&mut self.scratch);
         pieces.clear();
         let mut interfered = false;
-        for &o in &self.on_air {
+        for &o in &self.air.on_air {
             if o == slot {
                 continue;
             }
-            let y = &self.txs[o as usize];
+            let y = &self.air.txs[o as usize];
             if y.start >= tx.end || y.end <= tx.start {
                 continue;
             }
