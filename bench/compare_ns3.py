@@ -3,11 +3,14 @@
 
     python3 bench/compare_ns3.py [--stations 10,50] [--duration 10] [--seeds 1,2,3] [--json OUT]
 
-Runs bench/ns3/run.py (ns-3.44 from the PyPI wheel `ns3`, a C++ scenario compiled
-against it; an optional dependency: without it this prints why and exits 0) and
-`sdmac-sim saturation` with the same stations, duration and seeds, one run at a time.
-Prints, per n, both throughputs, their difference, and the speed of each in simulated
-seconds per wall-clock second (median over seeds) with the ratio sdmac / ns-3.
+Runs the ns-3 baseline of bench/ns3 (ns-3.44 from the PyPI wheel `ns3`, a C++
+scenario compiled against it by bench/ns3/build.sh; an optional dependency: without it
+this prints why and exits 0) and `sdmac-sim saturation` with the same stations,
+duration and seeds, one run at a time and interleaved (sdmac seed 1, ns-3 seed 1,
+sdmac seed 2, ...), so that a change in the machine's load hits both alike. Prints,
+per n, both throughputs, their difference, the speed of each in simulated seconds per
+wall-clock second (median over seeds), and the speed-up sdmac / ns-3 of each seed's
+pair as min / median / max.
 """
 import argparse
 import json
@@ -28,12 +31,28 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
 SDMAC = os.path.join(TARGET, "release", "sdmac-sim")
+NS3 = os.path.join(ROOT, "bench", "out", "ns3-saturation")
+#: ns-3's warm-up before its measurement window, in s (as bench/ns3/run.py).
+NS3_WARMUP = 0.5
 
 
 def sdmac_point(n, duration, seed):
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
         subprocess.run([SDMAC, "saturation", "--stations", str(n), "--duration", str(duration), "--seed", str(seed), "--json", out.name], check=True)
         return json.load(open(out.name))["results"][0]
+
+
+def ns3_point(n, duration, seed):
+    """One ns-3 run; its speed counts the simulated time including the warm-up."""
+    cmd = [NS3, "--stations", str(n), "--duration", repr(duration), "--warmup", repr(NS3_WARMUP),
+           "--seed", str(seed), "--transport", "udp"]
+    r = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    lines = [ln for ln in r.stdout.splitlines() if ln.startswith("{")]
+    if len(lines) != 1:
+        sys.exit(f"compare_ns3.py: expected one JSON line from {' '.join(cmd)}, got:\n{r.stdout}")
+    j = json.loads(lines[0])
+    j["sim_per_wall"] = j["simulated_seconds"] / j["wall_seconds"]
+    return j
 
 
 def main():
@@ -51,31 +70,39 @@ def main():
         print("SKIPPED: the ns-3 baseline could not be built (the optional PyPI package `ns3` is needed):")
         print("  " + (build.stderr.strip().splitlines() or ["no output"])[-1])
         return 0
-    with tempfile.NamedTemporaryFile(suffix=".json") as out:
-        subprocess.run([sys.executable, os.path.join(HERE, "ns3", "run.py"), "--stations", a.stations,
-                        "--duration", str(a.duration), "--seeds", a.seeds, "--json", out.name], check=True, stdout=subprocess.DEVNULL)
-        ns3 = {r["stations"]: r for r in json.load(open(out.name))["results"]}
     seeds = [int(s) for s in a.seeds.split(",")]
     rows = []
-    print(f"\nDCF saturation, 802.11a 54 Mb/s, 1500 B, {a.duration:g} s simulated, seeds {a.seeds}")
-    print(f"{'n':>3} | {'ns-3 Mb/s':>9} {'sdmac Mb/s':>10} {'diff':>7} | {'ns-3 sim s/s':>12} {'sdmac sim s/s':>13} {'speed-up':>9}")
+    print(f"\nDCF saturation, 802.11a 54 Mb/s, 1500 B, {a.duration:g} s simulated, seeds {a.seeds}, interleaved")
+    print(f"{'n':>3} | {'ns-3 Mb/s':>9} {'sdmac Mb/s':>10} {'diff':>7} | {'ns-3 sim s/s':>12} {'sdmac sim s/s':>13} "
+          f"| {'speed-up min / median / max':>28}")
     for n in [int(x) for x in a.stations.split(",")]:
-        runs = [sdmac_point(n, a.duration, s) for s in seeds]
-        s_thr = statistics.mean(r["throughput_mbps"] for r in runs)
-        s_speed = statistics.median(r["sim_seconds_per_wall_second"] for r in runs)
-        r3 = ns3[n]
-        n_thr = r3["throughput_mbps"]
-        # ns-3's wall time covers its simulated time including warm-up.
-        n_speed = statistics.median(x["simulated_seconds"] / x["wall_seconds"] for x in r3["runs"])
+        pairs = []
+        for seed in seeds:
+            s_run = sdmac_point(n, a.duration, seed)
+            n_run = ns3_point(n, a.duration, seed)
+            pairs.append((seed, s_run, n_run))
+        s_thr = statistics.mean(p[1]["throughput_mbps"] for p in pairs)
+        n_thr = statistics.mean(p[2]["throughput_mbps"] for p in pairs)
+        s_speed = statistics.median(p[1]["sim_seconds_per_wall_second"] for p in pairs)
+        n_speed = statistics.median(p[2]["sim_per_wall"] for p in pairs)
+        ups = [p[1]["sim_seconds_per_wall_second"] / p[2]["sim_per_wall"] for p in pairs]
         diff = (s_thr - n_thr) / n_thr * 100
         row = {"stations": n, "ns3_throughput_mbps": n_thr, "sdmac_throughput_mbps": s_thr, "difference_percent": diff,
-               "ns3_sim_seconds_per_wall_second": n_speed, "sdmac_sim_seconds_per_wall_second": s_speed, "speedup": s_speed / n_speed}
+               "ns3_sim_seconds_per_wall_second": n_speed, "sdmac_sim_seconds_per_wall_second": s_speed,
+               "speedup": statistics.median(ups), "speedup_min": min(ups), "speedup_median": statistics.median(ups),
+               "speedup_max": max(ups),
+               "pairs": [{"seed": seed, "sdmac_sim_seconds_per_wall_second": sr["sim_seconds_per_wall_second"],
+                          "ns3_sim_seconds_per_wall_second": nr["sim_per_wall"],
+                          "sdmac_throughput_mbps": sr["throughput_mbps"], "ns3_throughput_mbps": nr["throughput_mbps"]}
+                         for seed, sr, nr in pairs]}
         rows.append(row)
-        print(f"{n:>3} | {n_thr:9.2f} {s_thr:10.2f} {diff:+6.2f}% | {n_speed:12.2f} {s_speed:13.1f} {s_speed / n_speed:8.0f}x")
+        print(f"{n:>3} | {n_thr:9.2f} {s_thr:10.2f} {diff:+6.2f}% | {n_speed:12.2f} {s_speed:13.1f} "
+              f"| {min(ups):8.0f}x {statistics.median(ups):8.0f}x {max(ups):8.0f}x")
     missed = [r["stations"] for r in rows if r["speedup"] < GOAL_SPEEDUP]
     for r in rows:
         verdict = "met" if r["speedup"] >= GOAL_SPEEDUP else "NOT met"
-        print(f"goal speed-up >= {GOAL_SPEEDUP:g}x at n = {r['stations']}: {verdict} ({r['speedup']:.0f}x)")
+        print(f"goal speed-up >= {GOAL_SPEEDUP:g}x at n = {r['stations']}: {verdict} "
+              f"(median {r['speedup']:.0f}x, min {r['speedup_min']:.0f}x, max {r['speedup_max']:.0f}x)")
     if a.json:
         json.dump({"machine": started, "date_utc": started["date_utc"], "command": ["bench/compare_ns3.py", *sys.argv[1:]],
                    "goal_speedup": GOAL_SPEEDUP, "goal_met": not missed, "results": rows}, open(a.json, "w"), indent=2)

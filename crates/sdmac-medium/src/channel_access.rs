@@ -54,7 +54,7 @@ impl Medium {
         let slot = self.cfg.phy.slot_ns;
         let st = &mut self.stations[s as usize];
         st.idle_since = None;
-        for &qi in &st.used {
+        for &qi in st.used.iter() {
             let q = &mut st.queues[qi];
             if q.expiry == t {
                 // Committed: its backoff ended in this very slot, it cannot sense the
@@ -95,7 +95,7 @@ impl Medium {
         let Some(idle) = st.idle_since else { return };
         let extra = if st.eifs { self.eifs_extra } else { 0 };
         let blocked = st.exchange.is_some() || st.busy();
-        for &qi in &st.used {
+        for &qi in st.used.iter() {
             let q = &mut st.queues[qi];
             let aifs = sifs + q.params.aifsn as Time * slot + extra;
             q.anchor = (idle + aifs).max(t);

@@ -3,9 +3,10 @@
 //! learns the outcome at the ACK's end or at ACKTimeout, and retries over its rate
 //! series or gives up.
 
+use crate::air::Transmission;
 use crate::config::{Dest, StationId};
 use crate::event::Event;
-use crate::medium::{queue_ac, Medium, Transmission};
+use crate::medium::{queue_ac, Medium};
 use crate::report::{AirRecord, Cause, FrameKind, Outcome, RxIndication, Sink, TxReport};
 use crate::station::{Exchange, BEACON_QUEUE, NO_SLOT};
 use crate::time::{at, Time, MICROS};
@@ -87,10 +88,11 @@ impl Medium {
     /// receiving), every station that hears it updates carrier sense and may lock on.
     pub(crate) fn start_transmission(&mut self, t: Time, mut tx: Transmission) {
         let s = tx.src;
+        self.ensure_links(s);
         // The sender stops receiving.
         let lock = self.stations[s as usize].rx_lock;
         if lock != NO_SLOT {
-            let other = &mut self.txs[lock as usize];
+            let other = &mut self.air.txs[lock as usize];
             if other.dst == Dest::Station(s) {
                 other.dst_fail.get_or_insert(Cause::HalfDuplex);
             }
@@ -103,38 +105,38 @@ impl Medium {
         } else if tx.dst == Dest::Unknown {
             tx.dst_fail = Some(Cause::OutOfRange);
         }
-        let slot = self.alloc_slot(tx);
+        let slot = self.air.alloc_slot(tx);
         self.stations[s as usize].transmitting = true;
         if self.stations[s as usize].idle_since.is_some() {
             self.on_busy(t, s);
         }
         let st = &mut self.stations[s as usize];
-        for &qi in &st.used {
+        for &qi in st.used.iter() {
             st.queues[qi].expiry = crate::time::NEVER;
         }
         self.mark_dirty(s);
-        if self.active_count == 0 {
-            self.busy_start = t;
+        if self.air.active_count == 0 {
+            self.air.busy_start = t;
         }
-        self.active_count += 1;
+        self.air.active_count += 1;
         let (kind, dst) = (tx.kind, tx.dst);
         // The interference at each receiver from the other transmissions on air, summed
         // in `on_air` order: each sender's links are sorted by receiver, as are this
         // one's, so a cursor per interferer walks them alongside.
         let mut interferers = std::mem::take(&mut self.interferers);
         interferers.clear();
-        for &o in &self.on_air {
-            let y = &self.txs[o as usize];
+        for &o in &self.air.on_air {
+            let y = &self.air.txs[o as usize];
             if o != slot && !y.ended {
                 interferers.push((y.src, 0));
             }
         }
-        for li in 0..self.links.from[s as usize].len() {
-            let l = self.links.from[s as usize][li];
+        for li in 0..self.links.of(s).len() {
+            let l = self.links.of(s)[li];
             let j = l.rx as usize;
             let mut interference = 0.0;
             for (src, cur) in interferers.iter_mut() {
-                let list = &self.links.from[*src as usize];
+                let list = self.links.of(*src);
                 while *cur < list.len() && list[*cur].rx < l.rx {
                     *cur += 1;
                 }
@@ -147,18 +149,19 @@ impl Medium {
             if l.cs {
                 st.cs_count += 1;
             }
-            self.slot_rx[slot as usize].push((l.rx, l.cs, l.power_dbm));
+            self.air.slot_rx[slot as usize].push((l.rx, l.cs, l.power_dbm));
             let is_dst = dst == Dest::Station(l.rx);
             // A frame locked onto moments ago loses its preamble to this one?
             let lock = st.rx_lock;
-            if lock != NO_SLOT && t < self.txs[lock as usize].start + self.cfg.preamble_detection_ns
+            if lock != NO_SLOT
+                && t < self.air.txs[lock as usize].start + self.cfg.preamble_detection_ns
             {
-                let locked = self.txs[lock as usize];
+                let locked = self.air.txs[lock as usize];
                 let p = self.links.power_mw(locked.src, l.rx);
                 if !self.preamble_detected(l.rx, p, lock) {
                     self.stations[j].rx_lock = NO_SLOT;
                     if locked.dst == Dest::Station(l.rx) {
-                        self.txs[lock as usize].dst_fail.get_or_insert(Cause::Collision);
+                        self.air.txs[lock as usize].dst_fail.get_or_insert(Cause::Collision);
                         if locked.kind == FrameKind::Ack {
                             self.note_ack_fail(l.rx, Cause::Collision);
                         }
@@ -169,7 +172,7 @@ impl Medium {
             let free = !st.transmitting && !st.responding && st.rx_lock == NO_SLOT;
             let detected = free && l.detect && self.preamble_clear(l.rx, l.power_mw, interference);
             // A configured preamble miss is drawn only when the receiver would lock.
-            let p_miss = l.preamble_error_prob;
+            let p_miss = self.links.preamble_error_prob(s, &l);
             let missed =
                 detected && p_miss > 0.0 && (p_miss >= 1.0 || self.mac_rng.unit() < p_miss);
             let st = &self.stations[j];
@@ -195,7 +198,7 @@ impl Medium {
                     // Receiving another frame, or this one's preamble drowned: a collision.
                     Cause::Collision
                 };
-                let txr = &mut self.txs[slot as usize];
+                let txr = &mut self.air.txs[slot as usize];
                 txr.dst_fail.get_or_insert(cause);
                 if kind == FrameKind::Ack {
                     self.note_ack_fail(l.rx, cause);
@@ -207,7 +210,7 @@ impl Medium {
             }
         }
         self.interferers = interferers;
-        let end = self.txs[slot as usize].end;
+        let end = self.air.txs[slot as usize].end;
         self.events.push(end, Event::TxEnd { slot });
     }
 
@@ -225,9 +228,9 @@ impl Medium {
     /// `power_mw`, against the noise and every other transmission on air?
     fn preamble_detected(&self, j: StationId, power_mw: f64, slot: u32) -> bool {
         let mut interference = 0.0;
-        if self.on_air.len() > 1 {
-            for &o in &self.on_air {
-                let y = &self.txs[o as usize];
+        if self.air.on_air.len() > 1 {
+            for &o in &self.air.on_air {
+                let y = &self.air.txs[o as usize];
                 if o != slot && !y.ended {
                     interference += self.links.power_mw(y.src, j);
                 }
@@ -243,31 +246,15 @@ impl Medium {
         power_mw >= self.preamble_threshold * (noise + interference)
     }
 
-    fn alloc_slot(&mut self, tx: Transmission) -> u32 {
-        let slot = if let Some(s) = self.free_slots.pop() {
-            self.txs[s as usize] = tx;
-            s
-        } else {
-            self.txs.push(tx);
-            (self.txs.len() - 1) as u32
-        };
-        self.on_air.push(slot);
-        if self.slot_rx.len() <= slot as usize {
-            self.slot_rx.resize_with(slot as usize + 1, Vec::new);
-        }
-        self.slot_rx[slot as usize].clear();
-        slot
-    }
-
     /// A transmission ends: its receivers decide, carrier sense drops, stations that
     /// become idle resume their backoff.
     pub(crate) fn tx_end<S: Sink + ?Sized>(&mut self, t: Time, slot: u32, sink: &mut S) {
-        self.txs[slot as usize].ended = true;
-        let tx = self.txs[slot as usize];
+        self.air.txs[slot as usize].ended = true;
+        let tx = self.air.txs[slot as usize];
         let s = tx.src;
-        self.active_count -= 1;
-        if self.active_count == 0 {
-            self.stats.busy_ns += t - self.busy_start;
+        self.air.active_count -= 1;
+        if self.air.active_count == 0 {
+            self.stats.busy_ns += t - self.air.busy_start;
         }
         {
             let st = &mut self.stations[s as usize];
@@ -283,13 +270,13 @@ impl Medium {
             self.events.push(t + timeout, Event::AckTimeout { station: s, gen });
         }
         let mut received_any = false;
-        let recs = std::mem::take(&mut self.slot_rx[slot as usize]);
+        let recs = std::mem::take(&mut self.air.slot_rx[slot as usize]);
         // `recs` (the receivers at the start) and the links now are both sorted by
         // receiver: one walk over both finds each receiver's start entry.
         debug_assert!(recs.windows(2).all(|w| w[0].0 < w[1].0));
         let mut ri = 0;
-        for li in 0..self.links.from[s as usize].len() {
-            let l = self.links.from[s as usize][li];
+        for li in 0..self.links.of(s).len() {
+            let l = self.links.of(s)[li];
             let j = l.rx;
             // Undo the start's carrier sense as it was then (links may have changed).
             while ri < recs.len() && recs[ri].0 < j {
@@ -326,7 +313,7 @@ impl Medium {
         // sense, and a lock on the frame ends in a failed reception.
         let mut li = 0;
         for &(j, cs, power_dbm) in &recs {
-            let links = &self.links.from[s as usize];
+            let links = self.links.of(s);
             while li < links.len() && links[li].rx < j {
                 li += 1;
             }
@@ -346,7 +333,7 @@ impl Medium {
                 self.on_idle(t, j);
             }
         }
-        self.slot_rx[slot as usize] = recs;
+        self.air.slot_rx[slot as usize] = recs;
         // The sender itself.
         let st = &self.stations[s as usize];
         if st.idle_since.is_none() && !st.busy() {
@@ -354,9 +341,9 @@ impl Medium {
         }
         let received = match tx.dst {
             Dest::Broadcast => received_any,
-            _ => self.txs[slot as usize].received,
+            _ => self.air.txs[slot as usize].received,
         };
-        self.txs[slot as usize].received = received;
+        self.air.txs[slot as usize].received = received;
         // The frame on air is reported before its outcome (a no-ack frame's comes next).
         if sink.wants_air() {
             sink.air(&AirRecord {
@@ -377,7 +364,7 @@ impl Medium {
         }
         if tx.kind != FrameKind::Ack {
             if tx.needs_ack {
-                let fail = self.txs[slot as usize].dst_fail;
+                let fail = self.air.txs[slot as usize].dst_fail;
                 if let Some(ex) = self.stations[s as usize].exchange.as_mut() {
                     if ex.data_ok.is_none() {
                         ex.data_ok = Some(received);
@@ -389,13 +376,13 @@ impl Medium {
                 let cause = if received {
                     Cause::None
                 } else {
-                    self.txs[slot as usize].dst_fail.unwrap_or(Cause::OutOfRange)
+                    self.air.txs[slot as usize].dst_fail.unwrap_or(Cause::OutOfRange)
                 };
                 self.finish_no_ack(t, s, tx.queue as usize, received, cause, tx.start, sink);
                 self.reschedule(s, t);
             }
         }
-        self.prune_air();
+        self.air.prune();
     }
 
     /// What a station does with a frame it finished receiving.
@@ -414,7 +401,7 @@ impl Medium {
         let for_me = tx.dst == Dest::Station(j);
         if !ok {
             if for_me {
-                let txr = &mut self.txs[slot as usize];
+                let txr = &mut self.air.txs[slot as usize];
                 txr.dst_fail.get_or_insert(cause);
                 if tx.kind == FrameKind::Ack
                     && self.stations[j as usize].exchange.is_some_and(|e| e.ack_slot == slot)
@@ -440,8 +427,9 @@ impl Medium {
                 }
                 let duplicate = for_me && st.is_duplicate(tx.src, tx.handle);
                 if for_me {
-                    self.txs[slot as usize].received = true;
+                    self.air.txs[slot as usize].received = true;
                     if tx.needs_ack {
+                        self.ensure_links(j);
                         self.stations[j as usize].responding = true;
                         self.events.push(
                             t + self.cfg.phy.sifs_ns,
@@ -691,26 +679,5 @@ impl Medium {
         } else if st.idle_since.is_none() && !st.busy() {
             self.on_idle(t, s);
         }
-    }
-
-    /// Forgets transmissions that can no longer overlap anything on air.
-    fn prune_air(&mut self) {
-        let earliest_active = self
-            .on_air
-            .iter()
-            .map(|&s| &self.txs[s as usize])
-            .filter(|t| !t.ended)
-            .map(|t| t.start)
-            .min();
-        let txs = &self.txs;
-        let free = &mut self.free_slots;
-        self.on_air.retain(|&s| {
-            let tx = &txs[s as usize];
-            let keep = !tx.ended || earliest_active.is_some_and(|e| tx.end > e);
-            if !keep {
-                free.push(s);
-            }
-            keep
-        });
     }
 }

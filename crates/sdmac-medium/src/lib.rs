@@ -19,14 +19,18 @@ pub mod report;
 pub mod rng;
 pub mod time;
 
+mod air;
 mod channel_access;
 mod expiry;
 mod fading;
 mod frame_exchange;
 mod link;
+mod link_budget;
 mod lookahead;
+mod memo;
 mod output_horizon;
 mod reception;
+mod request;
 mod station;
 
 pub use clock::{run_virtual, Clock, VirtualClock, WallClock, WallClockStats};

@@ -3,59 +3,39 @@
 
 use crate::config::{LinkOverride, StationId};
 use crate::fading::Fading;
-use sdmac_phy::Rate;
 use std::collections::HashMap;
 
-/// How one station hears another.
+/// How one station hears another: 24 bytes, since a large medium holds one for every
+/// pair in range. Fixed error probabilities, rare, live in the link's override
+/// ([`LinkTable::error_prob`]); success probabilities in the reception memo.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Link {
+    /// The receiver.
     pub rx: StationId,
-    pub power_dbm: f64,
-    pub power_mw: f64,
     /// At or above the receiver's CCA threshold.
     pub cs: bool,
     /// At or above the receiver's sensitivity.
     pub detect: bool,
-    /// Fixed loss probability on top of the error model (preamble seen, body corrupt).
-    pub error_prob: f64,
-    /// Fixed probability that the receiver misses the preamble (never locks on).
-    pub preamble_error_prob: f64,
-    /// Success probabilities of clean receptions (no interference, no fading).
-    pub clean: CleanCache,
-}
-
-/// The success probabilities of the last two (rate, length) pairs received clean on a
-/// link: a sender's data frames and its beacons or ACK-sized frames alternate, and a
-/// single entry would miss at each switch.
-#[derive(Copy, Clone, Debug, Default)]
-pub(crate) struct CleanCache {
-    /// Most recent first.
-    entries: [Option<(Rate, u32, f64)>; 2],
-}
-
-impl CleanCache {
-    /// The probability cached for (`rate`, `len`), if it is.
-    pub fn get(&mut self, rate: Rate, len: u32) -> Option<f64> {
-        match self.entries {
-            [Some((r, l, p)), _] if r == rate && l == len => Some(p),
-            [first, Some((r, l, p))] if r == rate && l == len => {
-                self.entries = [Some((r, l, p)), first];
-                Some(p)
-            }
-            _ => None,
-        }
-    }
-
-    /// Remembers `p` for (`rate`, `len`), forgetting the older entry.
-    pub fn put(&mut self, rate: Rate, len: u32, p: f64) {
-        self.entries = [Some((rate, len, p)), self.entries[0]];
-    }
+    /// The override of this link sets an error or preamble-miss probability.
+    pub fixed_probs: bool,
+    /// Mean received power, dBm.
+    pub power_dbm: f64,
+    /// The same in mW.
+    pub power_mw: f64,
 }
 
 /// Links of every transmitter, each list sorted by receiver.
+///
+/// A transmitter's list is built when it is first needed (`Medium::ensure_links`: the
+/// station starts a transmission or owes an ACK) and kept up to date from then on, so a
+/// station that never sends costs no list. Building is a pure function of positions,
+/// powers and overrides, so when it happens changes no result.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct LinkTable {
-    pub from: Vec<Vec<Link>>,
+    /// Per transmitter: its links, or None while not built.
+    pub from: Vec<Option<Vec<Link>>>,
+    /// The transmitters whose list is built, in the order they were built.
+    pub built: Vec<StationId>,
     /// Explicit per-pair settings (a configuration may give one for every pair: adding
     /// the n-th station must not move the others').
     pub overrides: HashMap<(StationId, StationId), LinkOverride>,
@@ -67,8 +47,9 @@ pub(crate) struct LinkTable {
 
 impl LinkTable {
     /// The link from `tx` to `rx`, if `rx` hears `tx` above the floor.
+    /// The list of `tx` must be built.
     pub fn get(&self, tx: StationId, rx: StationId) -> Option<&Link> {
-        let list = self.from.get(tx as usize)?;
+        let list = self.from.get(tx as usize)?.as_ref()?;
         list.binary_search_by_key(&rx, |l| l.rx).ok().map(|i| &list[i])
     }
 
@@ -94,9 +75,35 @@ impl LinkTable {
         self.overrides.insert((tx, rx), o);
     }
 
-    /// Replaces (or inserts, or removes when None) the link tx -> rx.
+    /// The built links of `tx` (empty if not built).
+    pub fn of(&self, tx: StationId) -> &[Link] {
+        self.from[tx as usize].as_deref().unwrap_or(&[])
+    }
+
+    /// The fixed probability that a frame on `link` from `tx` is lost after its
+    /// preamble (0 unless an override sets it).
+    pub fn error_prob(&self, tx: StationId, link: &Link) -> f64 {
+        if !link.fixed_probs {
+            return 0.0;
+        }
+        let o = self.override_for(tx, link.rx);
+        o.and_then(|o| o.error_prob).unwrap_or(0.0).clamp(0.0, 1.0)
+    }
+
+    /// The fixed probability that the receiver of `link` from `tx` misses the preamble
+    /// (0 unless an override sets it).
+    pub fn preamble_error_prob(&self, tx: StationId, link: &Link) -> f64 {
+        if !link.fixed_probs {
+            return 0.0;
+        }
+        let o = self.override_for(tx, link.rx);
+        o.and_then(|o| o.preamble_error_prob).unwrap_or(0.0).clamp(0.0, 1.0)
+    }
+
+    /// Replaces (or inserts, or removes when None) the link tx -> rx, if the list of
+    /// `tx` is built.
     pub fn put(&mut self, tx: StationId, link: Option<Link>, rx: StationId) {
-        let list = &mut self.from[tx as usize];
+        let Some(list) = self.from[tx as usize].as_mut() else { return };
         match (list.binary_search_by_key(&rx, |l| l.rx), link) {
             (Ok(i), Some(l)) => list[i] = l,
             (Ok(i), None) => {

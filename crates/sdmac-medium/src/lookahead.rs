@@ -61,8 +61,8 @@ impl Medium {
         for (at, ev) in self.events.iter() {
             match *ev {
                 Event::TxEnd { slot } => {
-                    at_most(&mut touch, self.txs[slot as usize].src, at);
-                    for &(j, _, _) in &self.slot_rx[slot as usize] {
+                    at_most(&mut touch, self.air.txs[slot as usize].src, at);
+                    for &(j, _, _) in &self.air.slot_rx[slot as usize] {
                         at_most(&mut touch, j, at);
                     }
                 }
@@ -70,7 +70,7 @@ impl Medium {
                     let end = at + self.cfg.phy.ack_airtime_ns(rate);
                     at_most(&mut touch, station, end);
                     at_most(&mut touch, to, end);
-                    for l in &self.links.from[station as usize] {
+                    for l in self.links.of(station) {
                         at_most(&mut touch, l.rx, end);
                         if l.cs {
                             at_most(&mut busy_at, l.rx, at);

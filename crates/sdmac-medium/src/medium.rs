@@ -16,211 +16,23 @@
 //!
 //! A clean DATA/ACK exchange costs four events: access, DATA end, ACK start, ACK end.
 
+use crate::air::Air;
 use crate::config::{
-    Ac, Dest, EdcaError, EdcaParams, LinkOverride, RateSeries, StationConfig, StationId,
-    TrafficPattern,
+    Ac, Dest, EdcaError, EdcaParams, RateSeries, StationConfig, StationId, TrafficPattern,
 };
 use crate::event::{Event, EventQueue};
 use crate::expiry::Expiries;
-use crate::fading::Fading;
-use crate::link::{Link, LinkTable};
+use crate::link::LinkTable;
+use crate::memo::Memo;
 use crate::report::{Cause, FrameKind, MediumStats, Sink, StationStats};
 use crate::rng::SimRng;
 use crate::station::{Queued, Station, BEACON_QUEUE, NO_SLOT};
 use crate::time::{Time, NEVER};
-use sdmac_phy::error_model::ErrorModel;
-use sdmac_phy::propagation::PathLoss;
-use sdmac_phy::units::dbm_to_mw;
 use sdmac_phy::{Phy, Rate};
-use std::fmt;
 
-/// Configuration of a medium.
-#[derive(Clone, Debug)]
-pub struct MediumConfig {
-    /// PHY and its timing.
-    pub phy: Phy,
-    /// Channel centre frequency in MHz (for propagation).
-    pub freq_mhz: u32,
-    /// SINR -> frame error decisions.
-    pub error_model: ErrorModel,
-    /// Propagation from positions.
-    pub path_loss: PathLoss,
-    /// Links weaker than this are not modelled at all (neither signal nor interference).
-    pub interference_floor_dbm: f64,
-    /// Seed of every random stream of this medium.
-    pub seed: u64,
-    /// A receiver locks onto a frame only if the frame's SINR over its preamble reaches
-    /// this (dB); otherwise it only senses energy. 4 dB, as ns-3's threshold
-    /// preamble detection model.
-    pub preamble_detection_snr_db: f64,
-    /// A frame arriving this soon after the one a receiver locked onto can still spoil
-    /// (or capture) the preamble detection (ns).
-    pub preamble_detection_ns: Time,
-}
-
-impl MediumConfig {
-    /// A medium for `phy` with the NIST error model, log-distance propagation
-    /// (exponent 3) and seed 1.
-    pub fn new(phy: Phy) -> MediumConfig {
-        MediumConfig {
-            freq_mhz: phy.standard.default_freq_mhz(),
-            phy,
-            error_model: ErrorModel::Nist,
-            path_loss: PathLoss::LogDistance { exponent: 3.0, ref_distance_m: 1.0, sl_db: 0.0 },
-            interference_floor_dbm: -120.0,
-            seed: 1,
-            preamble_detection_snr_db: 4.0,
-            preamble_detection_ns: 4 * crate::time::MICROS,
-        }
-    }
-}
-
-/// A frame handed to a station for transmission.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct TxRequest {
-    /// The caller's handle, returned in the report.
-    pub handle: u64,
-    /// Destination.
-    pub dst: Dest,
-    /// MPDU length in bytes (header, body, FCS).
-    pub len: u32,
-    /// Access category (a non-QoS station has one queue for all).
-    pub ac: Ac,
-    /// Rates and tries; None: the station's default series.
-    pub rates: Option<RateSeries>,
-    /// Send without expecting an ACK (always so for broadcast).
-    pub no_ack: bool,
-}
-
-/// Why a frame was not accepted.
-#[derive(Clone, Debug, PartialEq)]
-pub enum EnqueueError {
-    /// The queue holds `limit` frames already.
-    QueueFull {
-        /// Station.
-        station: StationId,
-        /// Queue.
-        ac: Ac,
-        /// Its limit.
-        limit: usize,
-    },
-    /// No such station.
-    UnknownStation(StationId),
-    /// The MPDU is shorter than an ACK or longer than 802.11 allows.
-    InvalidLength(u32),
-    /// The PHY cannot send at this rate.
-    UnsupportedRate(Rate),
-}
-
-impl fmt::Display for EnqueueError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            EnqueueError::QueueFull { station, ac, limit } => {
-                write!(f, "queue {} of station {station} is full ({limit} frames)", ac.name())
-            }
-            EnqueueError::UnknownStation(s) => write!(f, "no station {s} on this medium"),
-            EnqueueError::InvalidLength(l) => {
-                write!(f, "invalid MPDU length {l} B (must be 10..={MAX_MPDU_LEN})")
-            }
-            EnqueueError::UnsupportedRate(r) => write!(f, "rate {r} is not supported by this PHY"),
-        }
-    }
-}
-
-impl std::error::Error for EnqueueError {}
-
-/// A request waiting in a queue (or being sent), as `Medium::queued` shows it.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct QueuedInfo {
-    /// The queue's access category (for a non-QoS station always `Ac::Be`, its single
-    /// DCF queue, as in the `TxReport`).
-    pub ac: Ac,
-    /// MPDU length in bytes.
-    pub len: u32,
-    /// The rate series it will be sent with (the station's default series at the time
-    /// it was queued, when the request named none).
-    pub rates: RateSeries,
-    /// Sent without expecting an ACK.
-    pub no_ack: bool,
-    /// When it entered the queue (on the medium's clock).
-    pub t_queued: sdmac_types::Time,
-    /// Attempts made so far.
-    pub attempts: u8,
-    /// An attempt is in progress: its DATA frame is on air, or the sender waits for the
-    /// ACK.
-    pub on_air: bool,
-}
-
-/// Why a queued request could not be changed.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum QueuedError {
-    /// The station has no request with this handle waiting (never queued, already
-    /// finished, or no such station).
-    NotQueued {
-        /// Station.
-        station: StationId,
-        /// The handle asked for.
-        handle: u64,
-    },
-    /// The request has made an attempt already (its rates can no longer change).
-    AlreadyStarted {
-        /// Station.
-        station: StationId,
-        /// The handle asked for.
-        handle: u64,
-    },
-    /// The PHY cannot send at this rate.
-    UnsupportedRate {
-        /// The handle asked for.
-        handle: u64,
-        /// The rate refused.
-        rate: Rate,
-    },
-}
-
-impl fmt::Display for QueuedError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            QueuedError::NotQueued { station, handle } => {
-                write!(f, "no request with handle {handle} is queued at station {station}")
-            }
-            QueuedError::AlreadyStarted { station, handle } => {
-                write!(f, "request {handle} of station {station} has already been attempted; its rates cannot change")
-            }
-            QueuedError::UnsupportedRate { handle, rate } => {
-                write!(f, "rate {rate} for request {handle} is not supported by this PHY")
-            }
-        }
-    }
-}
-
-impl std::error::Error for QueuedError {}
-
-/// Largest MPDU accepted (802.11n A-MSDU in an MPDU: 7935 B + header; round up).
-pub const MAX_MPDU_LEN: u32 = 8_000;
-
-/// A frame on air.
-#[derive(Copy, Clone, Debug)]
-pub(crate) struct Transmission {
-    pub src: StationId,
-    pub kind: FrameKind,
-    pub queue: u8,
-    pub dst: Dest,
-    pub handle: u64,
-    pub len: u32,
-    pub rate: Rate,
-    pub start: Time,
-    pub end: Time,
-    pub nav_us: u16,
-    pub needs_ack: bool,
-    pub seq: u16,
-    pub retry: bool,
-    pub ended: bool,
-    /// Why the destination cannot receive it, when known before it ends.
-    pub dst_fail: Option<Cause>,
-    /// Result at the destination (unicast) or anyone (broadcast).
-    pub received: bool,
-}
+pub use crate::request::{
+    EnqueueError, MediumConfig, QueuedError, QueuedInfo, TxRequest, MAX_MPDU_LEN,
+};
 
 /// Stations sharing one channel.
 pub struct Medium {
@@ -229,17 +41,11 @@ pub struct Medium {
     pub(crate) expiry: Expiries,
     pub(crate) links: LinkTable,
     pub(crate) events: EventQueue,
+    /// The frames on air.
+    pub(crate) air: Air,
     pub(crate) now: Time,
     pub(crate) mac_rng: SimRng,
     pub(crate) traffic_rng: SimRng,
-    pub(crate) txs: Vec<Transmission>,
-    pub(crate) free_slots: Vec<u32>,
-    /// Per transmission slot: the receivers linked to the sender when it started, with
-    /// whether they sensed it (counted in their `cs_count`) and at what power. Its end
-    /// undoes exactly what its start did, even if links changed or stations joined
-    /// while it was on air.
-    pub(crate) slot_rx: Vec<Vec<(StationId, bool, f64)>>,
-    pub(crate) on_air: Vec<u32>,
     pub(crate) access_gen: u64,
     pub(crate) access_at: Time,
     pub(crate) dirty: Vec<StationId>,
@@ -247,8 +53,6 @@ pub struct Medium {
     /// Stations away from this medium (`set_detached`): no link to or from them.
     pub(crate) detached: Vec<bool>,
     pub(crate) stats: MediumStats,
-    pub(crate) active_count: u32,
-    pub(crate) busy_start: Time,
     /// Frames (beacons aside) in every queue, and since when that is non-zero.
     pub(crate) backlog: u64,
     pub(crate) backlog_start: Time,
@@ -274,6 +78,8 @@ pub struct Medium {
     /// Scratch of `quiet_until`.
     pub(crate) quiet_touch: Vec<Time>,
     pub(crate) quiet_busy_at: Vec<Time>,
+    /// Error-model answers already computed (see `memo`).
+    pub(crate) memo: Memo,
 }
 
 /// Handles of frames generated by traffic flows start here.
@@ -293,19 +99,14 @@ impl Medium {
             expiry: Expiries::default(),
             links: LinkTable::default(),
             events: EventQueue::default(),
+            air: Air::default(),
             now: 0,
-            txs: Vec::new(),
-            free_slots: Vec::new(),
-            slot_rx: Vec::new(),
-            on_air: Vec::new(),
             access_gen: 0,
             access_at: NEVER,
             dirty: Vec::new(),
             is_dirty: Vec::new(),
             detached: Vec::new(),
             stats: MediumStats::default(),
-            active_count: 0,
-            busy_start: 0,
             backlog: 0,
             backlog_start: 0,
             next_handle: GENERATED_HANDLE_BASE,
@@ -318,6 +119,7 @@ impl Medium {
             late_ok: Vec::new(),
             quiet_touch: Vec::new(),
             quiet_busy_at: Vec::new(),
+            memo: Memo::default(),
         }
     }
 
@@ -340,8 +142,8 @@ impl Medium {
     pub fn stats(&self) -> MediumStats {
         let mut s = self.stats;
         s.at_ns = self.now;
-        if self.active_count > 0 {
-            s.busy_ns += self.now - self.busy_start;
+        if self.air.active_count > 0 {
+            s.busy_ns += self.now - self.air.busy_start;
         }
         if self.backlog > 0 {
             s.backlog_ns += self.now.saturating_sub(self.backlog_start);
@@ -400,7 +202,7 @@ impl Medium {
         self.is_dirty.push(false);
         self.detached.push(false);
         self.late_ok.push(false);
-        self.links.from.push(Vec::new());
+        self.links.from.push(None);
         self.compute_links_of(id);
         self.reschedule(id, self.now);
         let now = self.now;
@@ -425,73 +227,6 @@ impl Medium {
         }
         self.refresh_access();
         id
-    }
-
-    /// Sets a fixed SNR, received power, error probability or preamble-miss probability
-    /// on the link `tx` -> `rx` (see [`LinkOverride`]), replacing its previous override.
-    pub fn set_link(&mut self, tx: StationId, rx: StationId, o: LinkOverride) {
-        self.links.set_override(tx, rx, o);
-        let link = self.make_link(tx, rx);
-        self.links.put(tx, link, rx);
-    }
-
-    /// The override set on the link `tx` -> `rx` ([`Medium::set_link`]), if any.
-    pub fn link_override(&self, tx: StationId, rx: StationId) -> Option<LinkOverride> {
-        self.links.override_for(tx, rx).copied()
-    }
-
-    /// Takes a station away from this medium (`true`) or back (`false`): while away it
-    /// has no link in either direction — it neither hears nor is heard, senses no
-    /// carrier and interferes with nothing (a radio tuned to another channel). Links
-    /// that vanish while a frame is on air end as they do for a station moved out of
-    /// range. Only its own links are recomputed.
-    pub fn set_detached(&mut self, id: StationId, detached: bool) {
-        match self.detached.get_mut(id as usize) {
-            Some(d) if *d != detached => *d = detached,
-            _ => return,
-        }
-        self.compute_links_of(id);
-    }
-
-    /// Whether a station is away from this medium ([`Medium::set_detached`]).
-    pub fn is_detached(&self, id: StationId) -> bool {
-        self.detached.get(id as usize).copied().unwrap_or(false)
-    }
-
-    /// Moves a station; only its own links are recomputed.
-    pub fn set_position(&mut self, id: StationId, position: [f64; 3]) {
-        if let Some(s) = self.stations.get_mut(id as usize) {
-            s.cfg.position = position;
-            self.compute_links_of(id);
-        }
-    }
-
-    /// Turns fading on with standard deviation `sd_db` (dB), or off when `sd_db` is 0,
-    /// negative or not finite. The fading stream restarts from the medium's seed.
-    pub fn set_fading(&mut self, sd_db: f64) {
-        self.links.fading = Fading::new(sd_db, self.cfg.seed);
-        self.links.last_fade_db = 0.0;
-    }
-
-    /// Standard deviation of the fading (dB); 0 when off.
-    pub fn fading_db(&self) -> f64 {
-        self.links.fading.as_ref().map_or(0.0, |f| f.sd_db)
-    }
-
-    /// Changes a station's transmit power; only its own links are recomputed.
-    pub fn set_tx_power(&mut self, id: StationId, dbm: f64) {
-        if let Some(s) = self.stations.get_mut(id as usize) {
-            s.cfg.tx_power_dbm = dbm;
-            self.compute_links_of(id);
-        }
-    }
-
-    /// Changes a station's antenna gain; only its own links are recomputed.
-    pub fn set_antenna_gain(&mut self, id: StationId, dbi: f64) {
-        if let Some(s) = self.stations.get_mut(id as usize) {
-            s.cfg.antenna_gain_dbi = dbi;
-            self.compute_links_of(id);
-        }
     }
 
     /// Sets a station's ACKTimeout (None: the PHY's, 45 µs for 802.11a), counted from
@@ -611,11 +346,6 @@ impl Medium {
     /// A station's counters; None for an unknown station.
     pub fn station_stats(&self, id: StationId) -> Option<StationStats> {
         self.stations.get(id as usize).map(|s| s.stats)
-    }
-
-    /// Received power of `tx` at `rx` in dBm, None below the interference floor.
-    pub fn link_power_dbm(&self, tx: StationId, rx: StationId) -> Option<f64> {
-        self.links.get(tx, rx).map(|l| l.power_dbm)
     }
 
     /// Hands a frame to a station at time `at` (clamped to `now`). Call `advance(at)`
@@ -932,61 +662,6 @@ impl Medium {
     pub(crate) fn lowest_basic_rate(&self) -> Rate {
         let phy = &self.cfg.phy;
         phy.basic_rates.iter().next().unwrap_or_else(|| phy.lowest_mandatory_rate())
-    }
-
-    /// Recomputes every link to and from `id` (O(stations)).
-    fn compute_links_of(&mut self, id: StationId) {
-        if self.detached[id as usize] {
-            self.links.from[id as usize].clear();
-        }
-        for other in 0..self.stations.len() as StationId {
-            if other == id {
-                continue;
-            }
-            let l = self.make_link(id, other);
-            self.links.put(id, l, other);
-            let l = self.make_link(other, id);
-            self.links.put(other, l, id);
-        }
-    }
-
-    fn make_link(&self, tx: StationId, rx: StationId) -> Option<Link> {
-        if self.detached[tx as usize] || self.detached[rx as usize] {
-            return None;
-        }
-        let (a, b) = (&self.stations[tx as usize].cfg, &self.stations[rx as usize].cfg);
-        let o = self.links.override_for(tx, rx).copied().unwrap_or_default();
-        let power_dbm = if let Some(p) = o.rx_power_dbm {
-            p
-        } else if let Some(snr) = o.snr_db {
-            b.noise_floor_dbm + snr
-        } else {
-            let d = ((a.position[0] - b.position[0]).powi(2)
-                + (a.position[1] - b.position[1]).powi(2)
-                + (a.position[2] - b.position[2]).powi(2))
-            .sqrt();
-            let shadow = if matches!(self.cfg.path_loss, PathLoss::LogNormalShadowing { .. }) {
-                let (lo, hi) = if tx < rx { (tx, rx) } else { (rx, tx) };
-                SimRng::new(self.cfg.seed, 1_000_003 + ((lo as u64) << 32 | hi as u64)).gaussian()
-            } else {
-                0.0
-            };
-            let loss = self.cfg.path_loss.loss_db(d, self.cfg.freq_mhz as f64, shadow);
-            a.tx_power_dbm + a.antenna_gain_dbi + b.antenna_gain_dbi - loss
-        };
-        if power_dbm < self.cfg.interference_floor_dbm || !power_dbm.is_finite() {
-            return None;
-        }
-        Some(Link {
-            rx,
-            power_dbm,
-            power_mw: dbm_to_mw(power_dbm),
-            cs: power_dbm >= b.cca_threshold_dbm,
-            detect: power_dbm >= b.rx_sensitivity_dbm,
-            error_prob: o.error_prob.unwrap_or(0.0).clamp(0.0, 1.0),
-            preamble_error_prob: o.preamble_error_prob.unwrap_or(0.0).clamp(0.0, 1.0),
-            clean: Default::default(),
-        })
     }
 
     pub(crate) fn mark_dirty(&mut self, s: StationId) {

@@ -6,6 +6,7 @@
 
 use crate::config::StationId;
 use crate::medium::Medium;
+use crate::memo::{Memo, Question};
 use crate::report::Cause;
 use crate::time::Time;
 use sdmac_phy::error_model::ErrorModel;
@@ -26,24 +27,23 @@ impl Medium {
         src: StationId,
         li: usize,
     ) -> (bool, Cause) {
-        let tx = self.txs[slot as usize];
-        let link = self.links.from[src as usize][li];
+        let tx = self.air.txs[slot as usize];
+        let link = self.links.of(src)[li];
         let j = link.rx;
         self.links.last_fade_db = 0.0;
-        if link.error_prob > 0.0
-            && (link.error_prob >= 1.0 || self.mac_rng.unit() < link.error_prob)
-        {
+        let error_prob = self.links.error_prob(src, &link);
+        if error_prob > 0.0 && (error_prob >= 1.0 || self.mac_rng.unit() < error_prob) {
             return (false, Cause::LinkErrorProb);
         }
         // Interferers at j during [start, end).
         let mut pieces = std::mem::take(&mut self.scratch);
         pieces.clear();
         let mut interfered = false;
-        for &o in &self.on_air {
+        for &o in &self.air.on_air {
             if o == slot {
                 continue;
             }
-            let y = &self.txs[o as usize];
+            let y = &self.air.txs[o as usize];
             if y.start >= tx.end || y.end <= tx.start {
                 continue;
             }
@@ -63,36 +63,33 @@ impl Medium {
         } else {
             link.power_mw
         };
+        let model = &self.cfg.error_model;
+        let memo = &mut self.memo;
         let p_success = if pieces.is_empty() && !faded {
-            let cache = &mut self.links.from[src as usize][li].clean;
-            match cache.get(tx.rate, tx.len) {
+            let key = [tx.len as u64, link.power_mw.to_bits(), noise.to_bits()];
+            match memo.get(Question::Clean, tx.rate, key) {
                 Some(p) => p,
                 None => {
+                    let (rate, power) = (tx.rate, link.power_mw);
                     let p = success_probability(
-                        &self.cfg.error_model,
-                        tx.rate,
-                        link.power_mw,
+                        model,
+                        rate,
+                        power,
                         noise,
                         &[],
                         tx.start,
                         tx.end,
                         tx.len,
+                        memo,
                     );
-                    cache.put(tx.rate, tx.len, p);
+                    memo.put(Question::Clean, rate, key, p);
                     p
                 }
             }
         } else {
             interfered = pieces.iter().any(|p| p.2 > COLLISION_FRACTION_OF_NOISE * noise);
             success_probability(
-                &self.cfg.error_model,
-                tx.rate,
-                signal_mw,
-                noise,
-                &pieces,
-                tx.start,
-                tx.end,
-                tx.len,
+                model, tx.rate, signal_mw, noise, &pieces, tx.start, tx.end, tx.len, memo,
             )
         };
         self.scratch = pieces;
@@ -108,7 +105,7 @@ impl Medium {
 
 /// Probability that a frame of `len` bytes at `rate`, received at `signal_mw` over
 /// `noise_mw`, survives the interference `pieces` (start, end, power) during
-/// [start, end).
+/// [start, end). Chunk results come from `memo` when it holds them.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn success_probability(
     model: &ErrorModel,
@@ -119,6 +116,7 @@ pub(crate) fn success_probability(
     start: Time,
     end: Time,
     len: u32,
+    memo: &mut Memo,
 ) -> f64 {
     let total_bits = 8 * len as u64;
     if let ErrorModel::Table(table) = model {
@@ -127,7 +125,7 @@ pub(crate) fn success_probability(
         // column for falls through to the chunk model below (NIST, as `ErrorModel` does).
         if let Some(column) = table.column_for(rate) {
             let mut worst = 0.0f64;
-            for_each_piece(pieces, start, end, |_, i| worst = worst.max(i));
+            for_each_piece(pieces, start, end, &mut memo.points, |_, i| worst = worst.max(i));
             let eff_dbm =
                 sdmac_phy::units::mw_to_dbm(signal_mw) - 10.0 * (1.0 + worst / noise_mw).log10();
             return 1.0 - table.per_at(eff_dbm, column);
@@ -135,27 +133,32 @@ pub(crate) fn success_probability(
     }
     let duration = (end - start).max(1) as f64;
     let mut p = 1.0;
-    for_each_piece(pieces, start, end, |span, interference| {
+    let mut points = std::mem::take(&mut memo.points);
+    for_each_piece(pieces, start, end, &mut points, |span, interference| {
         let bits = (total_bits as f64 * span as f64 / duration).round() as u64;
         let sinr = signal_mw / (noise_mw + interference);
-        p *= model.chunk_success(rate, sinr, bits);
+        p *= memo.get_or(Question::Chunk, rate, [sinr.to_bits(), bits, 0], || {
+            model.chunk_success(rate, sinr, bits)
+        });
     });
+    memo.points = points;
     p
 }
 
 /// Calls `f(duration, interference power)` for each piece of [start, end) with
-/// constant interference.
+/// constant interference; `points` is scratch.
 fn for_each_piece(
     pieces: &[(Time, Time, f64)],
     start: Time,
     end: Time,
+    points: &mut Vec<Time>,
     mut f: impl FnMut(Time, f64),
 ) {
     if pieces.is_empty() {
         f(end - start, 0.0);
         return;
     }
-    let mut points: Vec<Time> = Vec::with_capacity(2 + 2 * pieces.len());
+    points.clear();
     points.push(start);
     points.push(end);
     for &(a, b, _) in pieces {
@@ -181,7 +184,9 @@ mod tests {
     #[test]
     fn pieces_cover_the_frame_with_the_right_interference() {
         let mut seen = Vec::new();
-        for_each_piece(&[(10, 30, 1.0), (20, 50, 2.0)], 0, 40, |d, i| seen.push((d, i)));
+        for_each_piece(&[(10, 30, 1.0), (20, 50, 2.0)], 0, 40, &mut Vec::new(), |d, i| {
+            seen.push((d, i))
+        });
         assert_eq!(seen, vec![(10, 0.0), (10, 1.0), (10, 3.0), (10, 2.0)]);
     }
 
@@ -194,7 +199,19 @@ mod tests {
         let table = sdmac_phy::PerTable::parse(&(row(-80) + &row(-79)), "t").unwrap();
         let model = ErrorModel::Table(std::sync::Arc::new(table));
         let signal = sdmac_phy::units::dbm_to_mw(-80.0);
-        let p = |rate| success_probability(&model, rate, signal, 1e-12, &[], 0, 1000, 100);
+        let p = |rate| {
+            success_probability(
+                &model,
+                rate,
+                signal,
+                1e-12,
+                &[],
+                0,
+                1000,
+                100,
+                &mut Memo::default(),
+            )
+        };
         assert!((p(Rate::Ofdm54) - 0.88).abs() < 1e-12);
         assert!((p(Rate::Dsss2) - 0.98).abs() < 1e-12);
         // HT MCS 7 is read as its non-HT reference rate (54 Mb/s), not as column 7.
@@ -204,7 +221,7 @@ mod tests {
     #[test]
     fn clean_frame_is_one_piece() {
         let mut seen = Vec::new();
-        for_each_piece(&[], 5, 45, |d, i| seen.push((d, i)));
+        for_each_piece(&[], 5, 45, &mut Vec::new(), |d, i| seen.push((d, i)));
         assert_eq!(seen, vec![(40, 0.0)]);
     }
 }

@@ -26,20 +26,22 @@ pub(crate) struct Queued {
     pub flow: Option<u16>,
 }
 
-/// One channel access function: a queue with its backoff.
+/// One channel access function: a queue with its backoff. `repr(C)`: the backoff
+/// state read at every busy and idle transition comes first.
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub(crate) struct AccessQueue {
-    pub params: EdcaParams,
-    pub frames: VecDeque<Queued>,
-    pub cw: u32,
-    /// Backoff slots left, counted from `anchor` while the station is idle.
-    pub backoff: u32,
-    /// From when idle slots count (AIFS after the medium became idle).
-    pub anchor: Time,
-    /// The backoff procedure is under way: drawn and not yet counted down to zero.
-    pub backoff_running: bool,
     /// When this queue may transmit, NEVER if it has no frame or the station is busy.
     pub expiry: Time,
+    /// From when idle slots count (AIFS after the medium became idle).
+    pub anchor: Time,
+    /// Backoff slots left, counted from `anchor` while the station is idle.
+    pub backoff: u32,
+    pub cw: u32,
+    /// The backoff procedure is under way: drawn and not yet counted down to zero.
+    pub backoff_running: bool,
+    pub params: EdcaParams,
+    pub frames: VecDeque<Queued>,
     /// Attempts made on the head frame.
     pub attempts: u8,
     pub collisions: u8,
@@ -109,15 +111,12 @@ pub(crate) struct Exchange {
     pub ack_fail: Cause,
 }
 
-/// A station.
+/// A station. `repr(C)` keeps the fields every transmission on the medium reads and
+/// writes (carrier sense, lock, idle time, the queues in use) together at the front,
+/// in the first cache lines, and the configuration and counters behind.
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub(crate) struct Station {
-    pub cfg: StationConfig,
-    pub queues: [AccessQueue; 5],
-    /// Indexes of the queues this station uses (one DCF queue, or four EDCA queues,
-    /// plus the beacon queue of an AP); the others never hold a frame.
-    pub used: Vec<usize>,
-    pub noise_mw: f64,
     /// Transmissions on air received at or above the CCA threshold.
     pub cs_count: u32,
     /// The transmission being received, NO_SLOT if none.
@@ -125,33 +124,66 @@ pub(crate) struct Station {
     pub transmitting: bool,
     /// An ACK is owed (from the end of the DATA frame to the end of the ACK).
     pub responding: bool,
-    pub exchange: Option<Exchange>,
-    pub exchange_gen: u32,
-    /// When the current TXOP began (the last access won).
-    pub txop_start: Time,
     /// The next frame of a TXOP follows SIFS after the last ACK.
     pub bursting: bool,
+    /// The last frame was received with an error: wait EIFS instead of DIFS.
+    pub eifs: bool,
+    /// Indexes of the queues this station uses (one DCF queue, or four EDCA queues,
+    /// plus the beacon queue of an AP); the others never hold a frame.
+    pub used: Used,
     /// When the medium became idle for this station (physical and virtual carrier
     /// sense); None while busy.
     pub idle_since: Option<Time>,
     pub nav_until: Time,
-    /// The last frame was received with an error: wait EIFS instead of DIFS.
-    pub eifs: bool,
+    pub noise_mw: f64,
+    pub exchange: Option<Exchange>,
+    pub exchange_gen: u32,
     pub next_seq: u16,
+    /// When the current TXOP began (the last access won).
+    pub txop_start: Time,
+    pub queues: [AccessQueue; 5],
+    pub cfg: StationConfig,
     /// Handle of the last unicast frame received per sender, for duplicate detection.
     pub last_rx: Vec<(u32, u64)>,
     /// Counters of this station.
     pub stats: StationStats,
 }
 
+/// The indexes of the queues a station uses, held inline (read at every busy and idle
+/// transition of every station).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Used {
+    q: [usize; 5],
+    n: u8,
+}
+
+impl Used {
+    /// The queues `qs`, in this order (at most five).
+    fn new(qs: &[usize]) -> Used {
+        let mut q = [0; 5];
+        q[..qs.len()].copy_from_slice(qs);
+        Used { q, n: qs.len() as u8 }
+    }
+}
+
+impl std::ops::Deref for Used {
+    type Target = [usize];
+
+    fn deref(&self) -> &[usize] {
+        &self.q[..self.n as usize]
+    }
+}
+
 impl Station {
     pub fn new(cfg: StationConfig, beacon_params: EdcaParams) -> Station {
         let q = |i: usize| AccessQueue::new(cfg.edca[i]);
         let queues = [q(0), q(1), q(2), q(3), AccessQueue::new(beacon_params)];
-        let mut used: Vec<usize> = if cfg.qos { vec![0, 1, 2, 3] } else { vec![1] };
-        if cfg.beacon.is_some() {
-            used.push(BEACON_QUEUE);
-        }
+        let used = match (cfg.qos, cfg.beacon.is_some()) {
+            (true, true) => Used::new(&[0, 1, 2, 3, BEACON_QUEUE]),
+            (true, false) => Used::new(&[0, 1, 2, 3]),
+            (false, true) => Used::new(&[1, BEACON_QUEUE]),
+            (false, false) => Used::new(&[1]),
+        };
         Station {
             used,
             noise_mw: sdmac_phy::units::dbm_to_mw(cfg.noise_floor_dbm),

@@ -1,0 +1,109 @@
+//! The air: the frames on air and the recent ones that can still overlap them, with
+//! who heard each when it started. It owns the transmission slots that events and
+//! receivers refer to (`Event::TxEnd`, a station's `rx_lock`).
+
+use crate::config::{Dest, StationId};
+use crate::report::{Cause, FrameKind};
+use crate::time::Time;
+use sdmac_phy::Rate;
+
+/// A frame on air.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Transmission {
+    /// The sender.
+    pub src: StationId,
+    /// DATA, beacon or ACK.
+    pub kind: FrameKind,
+    /// The sender's queue (for an ACK: the DATA frame's, for airtime accounting).
+    pub queue: u8,
+    /// The destination.
+    pub dst: Dest,
+    /// The request's handle (for an ACK: the DATA frame's).
+    pub handle: u64,
+    /// MPDU length in bytes.
+    pub len: u32,
+    /// PHY rate.
+    pub rate: Rate,
+    /// When its preamble starts.
+    pub start: Time,
+    /// When its last symbol ends.
+    pub end: Time,
+    /// The Duration field (µs): the NAV it sets at third parties that decode it.
+    pub nav_us: u16,
+    /// The sender waits for an ACK.
+    pub needs_ack: bool,
+    /// Sequence number.
+    pub seq: u16,
+    /// The Retry bit.
+    pub retry: bool,
+    /// It has ended (it stays while it can still overlap a frame on air).
+    pub ended: bool,
+    /// Why the destination cannot receive it, when known before it ends.
+    pub dst_fail: Option<Cause>,
+    /// Result at the destination (unicast) or anyone (broadcast).
+    pub received: bool,
+}
+
+/// One receiver of a transmission as it was when the transmission started: the
+/// station, whether it sensed it (counted in its `cs_count`), and at what power (dBm).
+pub(crate) type Heard = (StationId, bool, f64);
+
+/// The frames on air.
+#[derive(Debug, Default)]
+pub(crate) struct Air {
+    /// Transmission slots, indexed by slot number; a slot is reused once its frame can
+    /// overlap nothing on air any more.
+    pub txs: Vec<Transmission>,
+    /// Slots free for reuse.
+    pub free_slots: Vec<u32>,
+    /// Per slot: the receivers linked to the sender when it started, sorted by
+    /// station. Its end undoes exactly what its start did, even if links changed or
+    /// stations joined while it was on air.
+    pub slot_rx: Vec<Vec<Heard>>,
+    /// Slots on air, or ended but overlapping a frame still on air.
+    pub on_air: Vec<u32>,
+    /// Frames on air now (not ended).
+    pub active_count: u32,
+    /// When the current busy period of the medium (some frame on air) began.
+    pub busy_start: Time,
+}
+
+impl Air {
+    /// Puts `tx` in a slot (a free one first) and on air; returns the slot.
+    pub fn alloc_slot(&mut self, tx: Transmission) -> u32 {
+        let slot = if let Some(s) = self.free_slots.pop() {
+            self.txs[s as usize] = tx;
+            s
+        } else {
+            self.txs.push(tx);
+            (self.txs.len() - 1) as u32
+        };
+        self.on_air.push(slot);
+        if self.slot_rx.len() <= slot as usize {
+            self.slot_rx.resize_with(slot as usize + 1, Vec::new);
+        }
+        self.slot_rx[slot as usize].clear();
+        slot
+    }
+
+    /// Forgets transmissions that can no longer overlap anything on air.
+    pub fn prune(&mut self) {
+        let earliest_active = self
+            .on_air
+            .iter()
+            .map(|&s| &self.txs[s as usize])
+            .filter(|t| !t.ended)
+            .map(|t| t.start)
+            .min();
+        let txs = &self.txs;
+        let free = &mut self.free_slots;
+        self.on_air.retain(|&s| {
+            let tx = &txs[s as usize];
+            let keep = !tx.ended || earliest_active.is_some_and(|e| tx.end > e);
+            if !keep {
+                free.push(s);
+            }
+            keep
+        });
+    }
+}
