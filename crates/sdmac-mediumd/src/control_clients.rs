@@ -566,7 +566,7 @@ mod tests {
                     frame: &f,
                     no_ack: false,
                     freq: 2412,
-                    rates: vec![(sdmac_phy::Rate::Ofdm54, 1)],
+                    rates: vec![(sdmac_phy::Rate::Ofdm54, 1)].into(),
                     cookie: sent,
                     echo: StatusEcho { rate_idx: [0, -1, -1, -1], flags: 0 },
                 };

@@ -24,6 +24,7 @@
 //! With `--threads` ([`Options::threads`]) the loop of [`crate::threaded`] runs
 //! instead: each engine medium on its own thread.
 
+use crate::capture::Capture;
 use crate::coalesce::{first_due, Coalesce};
 use crate::control_clients::Clients;
 use crate::control_socket::ControlSocket;
@@ -33,12 +34,16 @@ use crate::hwsim_medium::{HwsimMedium, Output};
 use crate::kernel_msg::on_datagram;
 use crate::kernel_side::{EpollSide, KernelSide, UringSide, NL};
 use crate::lateness::{Lateness, LatenessSummary};
+use crate::media::MediumId;
 use crate::poller::Poller;
-use crate::stats::DaemonCounters;
+use crate::stats::{DaemonCounters, StatsWriter};
+use crate::timed::Later;
 use crate::uring::Ring;
-use crate::{startup, syscall_count, timed};
+use crate::{startup, syscall_count};
+use sdmac_medium::{Clock, Time, WallClock};
 use std::os::fd::AsRawFd;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 pub use crate::error::DaemonError;
 pub use crate::options::Options;
@@ -76,27 +81,65 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             Box::new(EpollSide::new(&sock))
         }
     };
+    // Medium time 0 is now; the kernel side's wait paces the loop (see the module
+    // docs of `crate::daemon` for why the clock does not wait itself).
+    let clock = WallClock::new();
+    let env = LoopEnv {
+        family,
+        pid: sock.pid(),
+        stop,
+        origin: clock.origin(),
+        now: &|| Clock::now(&clock),
+    };
+    run_loop(&mut *kernel, &mut poller, control, &opts, env)
+}
+
+/// What the one-thread loop runs on besides the kernel side.
+pub struct LoopEnv<'a> {
+    /// The hwsim generic netlink family.
+    pub family: u16,
+    /// The port id the daemon's messages carry.
+    pub pid: u32,
+    /// Set to stop the loop (SIGTERM/SIGINT, or a control client's shutdown).
+    pub stop: Arc<AtomicBool>,
+    /// CLOCK_MONOTONIC (ns) of the daemon's time 0: deadlines and timed sends are
+    /// given to the kernel side on that clock.
+    pub origin: u64,
+    /// The daemon's time now (ns since `origin`).
+    pub now: &'a dyn Fn() -> Time,
+}
+
+/// The one-thread loop: the medium's frames from `kernel` in, its outputs to
+/// `kernel` out, the control socket `control` served (its clients in `poller`),
+/// until `env.stop` is set; then every frame still in flight is answered.
+pub fn run_loop(
+    kernel: &mut dyn KernelSide,
+    poller: &mut Poller,
+    control: Option<ControlSocket>,
+    opts: &Options,
+    env: LoopEnv<'_>,
+) -> Result<(), DaemonError> {
+    let LoopEnv { family, pid, stop, origin, now } = env;
     let loop_name = kernel.name();
     if opts.log_level >= 5 {
         eprintln!("sdmac-mediumd: the loop waits with {loop_name}");
     }
-    let mut clients = Clients::new(control, &poller)?;
+    let mut clients = Clients::new(control, poller)?;
     // This loop's medium makes the truth records of sdmac's extension.
     clients.truth_available = true;
     let mut truth = Vec::new();
     let mut ready: Vec<u64> = Vec::new();
-    let origin = crate::syscall_count::monotonic_ns();
     let mut setup = opts.setup.clone();
     setup.capture = opts.capture.is_some();
-    let mut capture = startup::open_capture(&opts)?;
-    let mut stats = startup::open_stats(&opts)?;
+    let mut capture = startup::open_capture(opts)?;
+    let mut stats = startup::open_stats(opts)?;
     let mut next_stats = 1_000_000_000u64;
     let mut next_capture_flush = 1_000_000_000u64;
     let mut medium = HwsimMedium::new(setup);
     let mut rounds = 0u64;
     let mut coalesce = Coalesce::new(opts.coalesce_ns);
     let mut out: Vec<Output> = Vec::new();
-    let mut enc = Encoder::new(family, sock.pid(), 3);
+    let mut enc = Encoder::new(family, pid, 3);
     let mut late = Lateness::new();
     let log = opts.log_level;
     // Run the medium ahead where the kernel can send what it then knows at its time.
@@ -105,28 +148,8 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
     if kernel.queues_timed() && !can_time && log >= 4 {
         eprintln!("sdmac-mediumd: this kernel's io_uring cannot send at a set time (Linux < 5.17): every output is sent by the daemon");
     }
-    let mut later: Vec<(u64, Vec<Output>)> = Vec::new();
+    let mut later = Later::new();
     let mut timed_outputs = 0u64;
-    let now = || crate::syscall_count::monotonic_ns() - origin;
-    // Outputs go to the kernel (with io_uring: queued, sent with the next wait;
-    // with epoll: the round's datagrams in one sendmmsg); frames on air go to the
-    // capture, on CLOCK_MONOTONIC. What was encoded leaves even if a later output
-    // failed to encode (as in `Encoder::send_batched`).
-    macro_rules! send_outputs {
-        () => {{
-            let encoded = enc.send(
-                &mut out,
-                now(),
-                Some(&mut late),
-                |d| kernel.queue(d),
-                |t, freq, rate, frame| match capture.as_mut() {
-                    Some(c) => c.record(origin + t, freq, rate, frame),
-                    None => Ok(()),
-                },
-            );
-            encoded.and(kernel.send_queued().map_err(io_err("netlink send")))
-        }};
-    }
     loop {
         rounds += 1;
         let mut deadline = coalesce.wake_at(medium.next_output_time()).map(|t| t + origin);
@@ -136,16 +159,16 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             deadline = Some(deadline.map_or(flush_at, |d| d.min(flush_at)));
         }
         ready.clear();
-        kernel.wait(deadline, &mut poller, &mut ready, &now, &mut |d, t| {
+        kernel.wait(deadline, poller, &mut ready, now, &mut |d, t| {
             on_datagram(&mut medium, t, d, family, log, &mut out)
         })?;
-        clients.accept(&ready, &poller, log);
+        clients.accept(&ready, poller, log);
         if Clients::any_ready(&ready) {
             // Whatever was due before the request happens first (a movement step, a
             // frame's end), so the request applies to the medium as it is now.
             medium.advance(now(), &mut out);
         }
-        clients.serve_with(&ready, &poller, &stop, log, &mut medium);
+        clients.serve_with(&ready, poller, &stop, log, &mut medium);
         medium.set_truth(clients.wants_truth());
         if stop.load(Ordering::Relaxed) {
             // What was captured reaches the file first, whatever happens next.
@@ -165,28 +188,25 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             // Subscribers get the records of the frames answered last (as far as
             // their sockets take them now).
             medium.take_truth(&mut truth);
-            clients.publish(&mut truth, origin, &poller);
+            clients.publish(&mut truth, origin, poller);
             clients.drain(std::time::Duration::from_secs(1));
             // The capture is written out even if the last send fails.
             let sent =
-                send_outputs!().and_then(|()| kernel.flush().map_err(io_err("netlink send")));
+                send_outputs(&mut enc, &mut out, now(), &mut late, kernel, &mut capture, origin)
+                    .and_then(|()| kernel.flush().map_err(io_err("netlink send")));
             if let Some(c) = capture.as_mut() {
                 c.flush().map_err(io_err("capture file"))?;
             }
             sent?;
             if let Some(w) = stats.as_mut() {
-                w.write(
-                    now(),
-                    &medium.medium_stats_by_medium(),
-                    &daemon_counters(
-                        &medium,
-                        rounds,
-                        timed_outputs,
-                        kernel.timed_overdue(),
-                        late.take_interval(),
-                    ),
-                )
-                .map_err(io_err("stats file"))?;
+                let c = daemon_counters(
+                    &medium,
+                    rounds,
+                    timed_outputs,
+                    kernel.timed_overdue(),
+                    late.take_interval(),
+                );
+                write_stats(w, now(), &medium.medium_stats_by_medium(), &c)?;
             }
             if log >= 5 {
                 eprintln!(
@@ -204,7 +224,7 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             return Ok(());
         }
         // What the kernel sent (a bounded round: outputs go out even while it floods).
-        kernel.receive(&now, &mut |batch, t| {
+        kernel.receive(now, &mut |batch, t| {
             for d in batch.datagrams() {
                 on_datagram(&mut medium, t, d, family, log, &mut out);
             }
@@ -220,39 +240,36 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             kernel.hold_until(origin + quiet);
         }
         if coalesce.send_now(t, first_due(&out), medium.next_output_time()) {
-            timed::take_later(&mut out, t, &mut later);
-            send_outputs!()?;
+            later.take_from(&mut out, t);
+            send_outputs(&mut enc, &mut out, t, &mut late, kernel, &mut capture, origin)?;
             if kernel.queues_timed() {
-                for (due, mut group) in later.drain(..) {
-                    timed_outputs += group.len() as u64;
-                    enc.send(
-                        &mut group,
+                while let Some((due, group)) = later.next_group() {
+                    let mut n = 0u64;
+                    enc.send_each(
+                        group.inspect(|_| n += 1),
                         due,
                         None,
                         |d| kernel.queue_at(d, origin + due),
                         |_, _, _, _| Ok(()),
                     )?;
+                    timed_outputs += n;
                 }
             }
         }
         // The truth about the frames answered this round, to its subscribers.
         medium.take_truth(&mut truth);
-        clients.publish(&mut truth, origin, &poller);
+        clients.publish(&mut truth, origin, poller);
         if let Some(w) = stats.as_mut() {
             if t >= next_stats {
-                w.write(
-                    t,
-                    &medium.medium_stats_by_medium(),
-                    &daemon_counters(
-                        &medium,
-                        rounds,
-                        timed_outputs,
-                        kernel.timed_overdue(),
-                        late.take_interval(),
-                    ),
-                )
-                .map_err(io_err("stats file"))?;
-                next_stats = t - t % 1_000_000_000 + 1_000_000_000;
+                let c = daemon_counters(
+                    &medium,
+                    rounds,
+                    timed_outputs,
+                    kernel.timed_overdue(),
+                    late.take_interval(),
+                );
+                write_stats(w, t, &medium.medium_stats_by_medium(), &c)?;
+                next_stats = next_second(t);
             }
         }
         if let Some(c) = capture.as_mut() {
@@ -260,10 +277,53 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             // so that it is valid up to then however the daemon ends.
             if t >= next_capture_flush {
                 c.flush().map_err(io_err("capture file"))?;
-                next_capture_flush = t - t % 1_000_000_000 + 1_000_000_000;
+                next_capture_flush = next_second(t);
             }
         }
     }
+}
+
+/// The start of the second after `t` (ns): when the next statistics line or capture
+/// flush is due.
+pub(crate) fn next_second(t: u64) -> u64 {
+    t - t % 1_000_000_000 + 1_000_000_000
+}
+
+/// Writes one statistics interval: the engine media's and the daemon's counters, at
+/// `t` on the daemon's clock.
+pub(crate) fn write_stats(
+    w: &mut StatsWriter<Box<dyn std::io::Write>>,
+    t: u64,
+    media: &[(MediumId, u32, sdmac_medium::MediumStats)],
+    c: &DaemonCounters,
+) -> Result<(), DaemonError> {
+    w.write(t, media, c).map_err(io_err("stats file"))
+}
+
+/// Sends the round's outputs: to the kernel (with io_uring: queued, sent with the
+/// next wait; with epoll: the round's datagrams in one sendmmsg); frames on air go to
+/// the capture, on CLOCK_MONOTONIC. What was encoded leaves even if a later output
+/// failed to encode (as in `Encoder::send_batched`).
+fn send_outputs(
+    enc: &mut Encoder,
+    out: &mut Vec<Output>,
+    now: Time,
+    late: &mut Lateness,
+    kernel: &mut dyn KernelSide,
+    capture: &mut Option<Capture>,
+    origin: u64,
+) -> Result<(), DaemonError> {
+    let encoded = enc.send(
+        out,
+        now,
+        Some(late),
+        |d| kernel.queue(d),
+        |t, freq, rate, frame| match capture.as_mut() {
+            Some(c) => c.record(origin + t, freq, rate, frame),
+            None => Ok(()),
+        },
+    );
+    encoded.and(kernel.send_queued().map_err(io_err("netlink send")))
 }
 
 fn daemon_counters(

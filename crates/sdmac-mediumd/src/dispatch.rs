@@ -457,7 +457,7 @@ mod tests {
             frame: &buf[..n],
             no_ack: false,
             freq,
-            rates: vec![(Rate::Dsss1, 3)],
+            rates: vec![(Rate::Dsss1, 3)].into(),
             cookie,
             echo: StatusEcho::default(),
         };

@@ -30,9 +30,13 @@ use sdmac_phy::{Phy, Rate, Standard};
 use std::collections::HashMap;
 
 pub use crate::address::{hw_addr_of, Mac};
+use crate::frame_pool::FramePool;
 pub use crate::link_model::LinkModel;
 pub(crate) use crate::medium_io::InFlight;
-pub use crate::medium_io::{ac_of, Counters, KernelFrame, Output, StatusEcho, UNHEARD_SIGNAL_DBM};
+pub use crate::medium_io::{
+    ac_of, AttemptCounts, Counters, KernelFrame, Output, RateEntries, SharedFrame, StatusEcho,
+    UNHEARD_SIGNAL_DBM,
+};
 
 /// Set-up of the medium: the first configured medium (inline, so that a one-medium
 /// set-up reads as before), further configured media, and what holds for all.
@@ -151,6 +155,8 @@ pub struct HwsimMedium {
     pub(crate) truth: Option<Vec<TruthRecord>>,
     /// TX statuses the kernel refused, to send again.
     retries: StatusRetries,
+    /// The buffers frames in flight and their deliveries are kept in.
+    frames: FramePool,
 }
 
 /// A radio last sent on another channel than `freq`.
@@ -233,6 +239,7 @@ impl HwsimMedium {
             counters: Counters::default(),
             truth: None,
             retries: StatusRetries::default(),
+            frames: FramePool::new(),
         };
         // Each listed address gets a radio at once (so that it hears frames before it
         // sends), under the hwsim address an interface with that permanent address
@@ -470,7 +477,7 @@ impl HwsimMedium {
                 cookie: f.cookie,
                 acked: false,
                 signal_dbm: UNHEARD_SIGNAL_DBM,
-                attempts: vec![0; f.rates.len().max(1)],
+                attempts: AttemptCounts::defaults(f.rates.len().max(1)),
                 echo: f.echo,
                 due: now,
             });
@@ -543,7 +550,7 @@ impl HwsimMedium {
                     InFlight {
                         transmitter: f.transmitter,
                         cookie: f.cookie,
-                        bytes: f.frame.to_vec(),
+                        bytes: self.frames.copy_of(f.frame),
                         n_rates: f.rates.len(),
                         tries,
                         echo: f.echo,
@@ -617,6 +624,7 @@ impl HwsimMedium {
             counters: Counters::default(),
             truth: None,
             retries: StatusRetries::default(),
+            frames: FramePool::new(),
         }
     }
 
@@ -804,7 +812,7 @@ impl HwsimMedium {
                     cookie: f.cookie,
                     acked: false,
                     signal_dbm: UNHEARD_SIGNAL_DBM,
-                    attempts: vec![0; f.n_rates.max(1)],
+                    attempts: AttemptCounts::defaults(f.n_rates.max(1)),
                     echo: f.echo,
                     due,
                 });

@@ -36,6 +36,7 @@ pub mod dispatch;
 pub mod encode;
 pub mod error;
 pub mod ext_requests;
+pub mod frame_pool;
 pub mod hwsim_medium;
 pub mod kernel_msg;
 pub mod kernel_side;

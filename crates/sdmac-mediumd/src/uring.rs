@@ -160,6 +160,10 @@ pub struct Ring {
     /// Timed sends not yet completed: when each is due, its datagram and its timer's
     /// time (the kernel reads them until the send completes).
     timed: Vec<Option<Timed>>,
+    /// The memory of each slot of `timed` — its datagram and its timer's time — kept
+    /// when the slot is free, so that a timed send allocates nothing once the slots
+    /// have grown.
+    timed_mem: Vec<TimedMem>,
     free_timed: Vec<usize>,
     /// An eventfd nobody writes: what a timed send's hold polls.
     never: OwnedFd,
@@ -181,7 +185,11 @@ struct Timed {
     held: bool,
     /// Found not done `OVERDUE_NS` after its time.
     overdue: bool,
-    datagram: Box<[u8]>,
+}
+
+/// What the kernel reads of a timed send until it completes.
+struct TimedMem {
+    datagram: Vec<u8>,
     at: Box<Timespec>,
 }
 
@@ -244,6 +252,7 @@ impl Ring {
             in_flight: 0,
             send_error: None,
             timed: Vec::new(),
+            timed_mem: Vec::new(),
             free_timed: Vec::new(),
             never,
             timed_ok: false,
@@ -405,21 +414,22 @@ impl Ring {
     pub fn queue_send_at(&mut self, d: &[u8], due_ns: u64) -> io::Result<()> {
         let k = self.free_timed.pop().unwrap_or_else(|| {
             self.timed.push(None);
+            self.timed_mem.push(TimedMem { datagram: Vec::new(), at: Box::new(Timespec::new()) });
             self.timed.len() - 1
         });
-        let at = Box::new(
-            Timespec::new().sec(due_ns / 1_000_000_000).nsec((due_ns % 1_000_000_000) as u32),
-        );
-        let t = Timed { due_ns, held: false, overdue: false, datagram: d.into(), at };
-        let [hold, timer] = self.hold_until(&*t.at, HOLD + k as u64, TIMER + k as u64);
-        let send = opcode::Send::new(Fd(self.nl), t.datagram.as_ptr(), t.datagram.len() as u32)
-            .build()
-            .user_data(TIMED + k as u64);
-        self.timed[k] = Some(t);
+        let mem = &mut self.timed_mem[k];
+        *mem.at = Timespec::new().sec(due_ns / 1_000_000_000).nsec((due_ns % 1_000_000_000) as u32);
+        mem.datagram.clear();
+        mem.datagram.extend_from_slice(d);
+        let (at, ptr, len): (*const Timespec, *const u8, u32) =
+            (&*mem.at, mem.datagram.as_ptr(), mem.datagram.len() as u32);
+        let [hold, timer] = self.hold_until(at, HOLD + k as u64, TIMER + k as u64);
+        let send = opcode::Send::new(Fd(self.nl), ptr, len).build().user_data(TIMED + k as u64);
+        self.timed[k] = Some(Timed { due_ns, held: false, overdue: false });
         // The three go in together: a link must not be cut by a full queue.
         self.make_room(3)?;
         let mut sq = self.ring.submission();
-        // SAFETY: the timespec and the datagram live in `timed[k]` until the send's
+        // SAFETY: the timespec and the datagram live in `timed_mem[k]`, untouched until the send's
         // completion is taken (`drain`).
         unsafe {
             sq.push(&hold).expect("room for a hold");

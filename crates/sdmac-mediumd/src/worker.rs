@@ -15,7 +15,8 @@ use crate::control::{Request, UpdateResult};
 use crate::encode::{Batch, Datagrams, Encoder};
 use crate::error::{io_err, DaemonError};
 use crate::hwsim_medium::{
-    Counters, HwsimMedium, KernelFrame, Mac, Output, StatusEcho, UNHEARD_SIGNAL_DBM,
+    AttemptCounts, Counters, HwsimMedium, KernelFrame, Mac, Output, RateEntries, StatusEcho,
+    UNHEARD_SIGNAL_DBM,
 };
 use crate::lateness::Lateness;
 use crate::media::MediumId;
@@ -23,7 +24,6 @@ use crate::mininet_requests::apply;
 use crate::poller::Poller;
 use crate::syscall_count;
 use sdmac_medium::MediumStats;
-use sdmac_phy::Rate;
 use sdmac_rt::EventFd;
 use std::os::fd::AsRawFd;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -37,7 +37,7 @@ pub(crate) struct FrameMsg {
     pub frame: Vec<u8>,
     pub no_ack: bool,
     pub freq: u32,
-    pub rates: Vec<(Rate, u8)>,
+    pub rates: RateEntries,
     pub cookie: u64,
     pub echo: StatusEcho,
 }
@@ -64,7 +64,7 @@ impl FrameMsg {
             cookie: self.cookie,
             acked: false,
             signal_dbm: UNHEARD_SIGNAL_DBM,
-            attempts: vec![0; self.rates.len().max(1)],
+            attempts: AttemptCounts::defaults(self.rates.len().max(1)),
             echo: self.echo,
             due: t,
         }
