@@ -23,7 +23,7 @@ use crate::media::MediumId;
 use crate::mininet_requests::apply;
 use crate::poller::Poller;
 use crate::syscall_count;
-use sdmac_medium::MediumStats;
+use sdmac_medium::{MediumStats, WallClock};
 use sdmac_rt::EventFd;
 use std::os::fd::AsRawFd;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -241,6 +241,8 @@ impl Worker {
         let mut poller = Poller::new().map_err(io_err("epoll"))?;
         poller.add(self.wake.as_raw_fd(), WAKE).map_err(io_err("epoll add"))?;
         let origin = self.shared.origin;
+        // The daemon's clock (see the daemon's "The clock"); the wait paces it.
+        let clock = WallClock::with_origin(origin);
         let mut coalesce = Coalesce::new(self.shared.coalesce_ns);
         loop {
             self.rounds += 1;
@@ -260,7 +262,7 @@ impl Worker {
                     return Ok(());
                 }
             }
-            let t = crate::syscall_count::monotonic_ns() - origin;
+            let t = clock.medium_time(crate::syscall_count::monotonic_ns());
             self.medium.advance(t, &mut self.out);
             if coalesce.send_now(t, first_due(&self.out), self.medium.next_output_time()) {
                 self.send()?;
