@@ -8,7 +8,7 @@
 //!   (kernel frames, outputs, counters) is in [`medium_io`], radio addresses in
 //!   [`address`], both below every part of the model; [`kernel_msg`] reads the
 //!   kernel's datagrams into it (netlink family and log level stay on that side).
-//!   A
+//!   Its set-up is `medium_setup`, the rates a channel carries `channel_rates`; a
 //!   frame's bytes live in a pooled buffer ([`frame_pool`]): the hot path allocates
 //!   nothing per frame (tests/zero_alloc.rs).
 //! - [`daemon`]: the run — one loop for both modes (`event_loop`), driving the
@@ -30,6 +30,7 @@
 
 pub mod address;
 pub mod capture;
+mod channel_rates;
 pub mod coalesce;
 mod collector;
 pub mod config;
@@ -50,6 +51,7 @@ pub mod lateness;
 pub mod link_model;
 pub mod media;
 pub mod medium_io;
+mod medium_setup;
 pub mod mininet_requests;
 pub mod movement;
 pub mod netlink;
