@@ -382,3 +382,55 @@ fn a_lossy_link_with_retries_and_falling_rates_allocates_nothing_per_frame() {
         assert_eq!(allocs, 0, "allocations in 20,000 frames (timed sends: {can_time}): {seen:?}");
     }
 }
+
+/// The io_uring side as the daemon uses it, on a UNIX datagram socket pair in place
+/// of the netlink socket: each round a datagram comes in (a frame), one goes out at
+/// once (a delivery) and one at a set time (its status), as with a medium run ahead.
+#[test]
+fn the_io_uring_side_allocates_nothing_per_datagram() {
+    use sdmac_mediumd::syscall_count::monotonic_ns;
+    use sdmac_mediumd::uring::Ring;
+    use std::os::fd::AsRawFd;
+    use std::os::unix::net::UnixDatagram;
+
+    let (ours, kernel) = UnixDatagram::pair().unwrap();
+    kernel.set_nonblocking(true).unwrap();
+    let poller = Poller::new().unwrap();
+    let mut ring = Ring::new(ours.as_raw_fd(), poller.as_raw_fd(), 8, 4096)
+        .expect("io_uring with multishot recvmsg (Linux 6.0)");
+    assert!(ring.can_time_sends(), "timed sends (Linux 5.17)");
+    let (mut got, mut back) = (0u64, 0u64);
+    let mut buf = [0u8; 64];
+    for k in 0..3000u32 {
+        if k == 1000 {
+            ALLOCS.with(|n| n.set(0));
+            ARMED.with(|c| c.set(true));
+        }
+        let _theirs = pause();
+        kernel.send(&k.to_le_bytes()).unwrap();
+        drop(_theirs);
+        let now = monotonic_ns();
+        ring.queue_send(b"delivery").unwrap();
+        ring.queue_send_at(b"status", now + 50_000).unwrap();
+        ring.timed_may_hold_until(now + 50_000);
+        ring.wait(Some(now + 100_000), 10, 64, |d| got += d.len() as u64).unwrap();
+        // Every send is out before the next round: the slots stay as few as here.
+        ring.flush().unwrap();
+        let _theirs = pause();
+        while kernel.recv(&mut buf).is_ok() {
+            back += 1;
+        }
+    }
+    ARMED.with(|c| c.set(false));
+    let counted = allocs();
+    // What the last waits left is taken now.
+    for _ in 0..100 {
+        if got == 4 * 3000 {
+            break;
+        }
+        ring.wait(Some(monotonic_ns() + 1_000_000), 10, 64, |d| got += d.len() as u64).unwrap();
+    }
+    assert_eq!(got, 4 * 3000, "every datagram in");
+    assert_eq!(back, 2 * 3000, "every datagram out");
+    assert_eq!(counted, 0, "allocations in 2,000 rounds");
+}
