@@ -684,10 +684,18 @@ impl HwsimMedium {
 
     /// Counters of each engine medium: (medium id, MHz, engine statistics).
     pub fn medium_stats_by_medium(&self) -> Vec<(MediumId, u32, sdmac_medium::MediumStats)> {
-        self.channels
-            .iter()
-            .map(|c| (self.media[c.within].setup.id, c.freq, c.engine.stats()))
-            .collect()
+        let mut v = Vec::with_capacity(self.channels.len());
+        self.medium_stats_into(&mut v);
+        v
+    }
+
+    /// As [`medium_stats_by_medium`](Self::medium_stats_by_medium), into `into`
+    /// (emptied first; no allocation once it has room for every channel).
+    pub fn medium_stats_into(&self, into: &mut Vec<(MediumId, u32, sdmac_medium::MediumStats)>) {
+        into.clear();
+        into.extend(
+            self.channels.iter().map(|c| (self.media[c.within].setup.id, c.freq, c.engine.stats())),
+        );
     }
 
     /// Frames in flight over all channels.

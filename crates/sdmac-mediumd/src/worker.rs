@@ -14,9 +14,10 @@ use crate::coalesce::{first_due, Coalesce};
 use crate::control::{Request, UpdateResult};
 use crate::encode::{Batch, Datagrams, Encoder};
 use crate::error::{io_err, DaemonError};
+use crate::frame_pool::FramePool;
 use crate::hwsim_medium::{
-    AttemptCounts, Counters, HwsimMedium, KernelFrame, Mac, Output, RateEntries, StatusEcho,
-    UNHEARD_SIGNAL_DBM,
+    AttemptCounts, Counters, HwsimMedium, KernelFrame, Mac, Output, RateEntries, SharedFrame,
+    StatusEcho, UNHEARD_SIGNAL_DBM,
 };
 use crate::lateness::Lateness;
 use crate::media::MediumId;
@@ -30,11 +31,12 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// A frame from the kernel, copied out of the receive buffer.
+/// A frame from the kernel, copied out of the receive buffer (into a buffer of the
+/// dispatcher's pool, free again once the worker has let go of it).
 #[derive(Debug)]
 pub(crate) struct FrameMsg {
     pub transmitter: Mac,
-    pub frame: Vec<u8>,
+    pub frame: SharedFrame,
     pub no_ack: bool,
     pub freq: u32,
     pub rates: RateEntries,
@@ -43,11 +45,11 @@ pub(crate) struct FrameMsg {
 }
 
 impl FrameMsg {
-    /// Copies `f`.
-    pub fn copy_of(f: KernelFrame<'_>) -> FrameMsg {
+    /// Copies `f`, its bytes into a buffer of `pool`.
+    pub fn copy_of(f: KernelFrame<'_>, pool: &mut FramePool) -> FrameMsg {
         FrameMsg {
             transmitter: f.transmitter,
-            frame: f.frame.to_vec(),
+            frame: pool.copy_of(f.frame),
             no_ack: f.no_ack,
             freq: f.freq,
             rates: f.rates,
@@ -337,7 +339,8 @@ impl Worker {
 
     fn publish(&self) {
         let mut p = self.published.lock().unwrap_or_else(|e| e.into_inner());
-        p.stats = self.medium.medium_stats_by_medium();
+        // Into the same vector every round: no allocation per round.
+        self.medium.medium_stats_into(&mut p.stats);
         p.counters = self.medium.counters();
         p.rounds = self.rounds;
     }
