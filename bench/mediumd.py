@@ -412,7 +412,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--beacon", type=int, default=100, metavar="TU", help="beacon interval of every IBSS, TU (default 100; every station beacons)")
     ap.add_argument("--strace", action="store_true", help="count every daemon's system calls with strace -c (slows them)")
     ap.add_argument("--perf", type=int, default=0, metavar="S", help="sample each daemon's CPU with perf for S seconds while the pairs send (needs linux-perf on the host; the profile is kept as perf.txt with --keep)")
-    ap.add_argument("--runs", type=int, default=1, help="runs per point; figures are medians")
+    ap.add_argument("--runs", type=int, default=1, help="runs per point, interleaved across the media; figures are medians")
     ap.add_argument("--vm", choices=["qemu", "uml"], default="qemu", help="the test bed: QEMU (TCG here; the default) or User-Mode Linux (testbed/build_uml.sh builds it, ~7 min the first time; one CPU, the setting FACTS.md §7 measured wmediumd in)")
     ap.add_argument("--json", metavar="OUT", help="write the rows as JSON")
     ap.add_argument("--keep", metavar="DIR", help="keep each run's raw outputs (iperf3 JSON, client spans, the daemon's log and statistics) under DIR")
@@ -463,13 +463,16 @@ def main(argv: Optional[List[str]] = None) -> int:
         if n < 2 or n % 2:
             print(f"mediumd benchmark: N={n} must be even and at least 2", file=sys.stderr)
             return 2
-        for m, margs, label in media:
-            runs = []
-            for _ in range(a.runs):
+        # Interleaved: run r of every medium, then run r + 1 of every medium, so that a
+        # drift in the host's load (a shared machine) reaches every medium alike rather
+        # than whichever ran last.
+        runs: list[list[dict[str, Any]]] = [[] for _ in media]
+        for _ in range(a.runs):
+            for i, (m, margs, label) in enumerate(media):
                 k += 1
                 print(f"[{k}/{total}] N={n} channels={a.channels} medium={label} ...", file=sys.stderr, flush=True)
-                runs.append(run_once(vm, n, a.channels, a.seconds, m, a.strace, a.rate, margs, label, a.beacon, a.udp, "nice" if a.nice else "fifo", Path(a.keep) if a.keep else None, a.perf))
-            rows.append(median_row(runs))
+                runs[i].append(run_once(vm, n, a.channels, a.seconds, m, a.strace, a.rate, margs, label, a.beacon, a.udp, "nice" if a.nice else "fifo", Path(a.keep) if a.keep else None, a.perf))
+        rows.extend(median_row(r) for r in runs)
     traffic = f"iperf3 UDP at {a.udp:g} Mb/s per pair" if a.udp else "iperf3 TCP"
     print(f"{traffic}, every frame at {a.rate} Mb/s, beacons every {a.beacon} TU, {a.seconds} s per run, daemon at {'nice -10' if a.nice else 'SCHED_FIFO 10'}, {'User-Mode Linux (1 CPU)' if a.vm == 'uml' else 'QEMU'}")
     print_table(rows)

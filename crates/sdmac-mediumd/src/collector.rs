@@ -1,7 +1,7 @@
 //! What an engine medium reports, turned into the daemon's outputs: TX statuses with
 //! the attempts made, deliveries, and frames on air for a capture.
 
-use crate::medium_io::{Counters, InFlight, Output, UNHEARD_SIGNAL_DBM};
+use crate::medium_io::{AttemptCounts, Counters, InFlight, Output, UNHEARD_SIGNAL_DBM};
 use crate::radio_table::Radio;
 use sdmac_medium::{Dest, FrameKind, RxIndication, Sink, TxReport};
 use std::collections::HashMap;
@@ -9,21 +9,19 @@ use std::collections::HashMap;
 /// The attempts made at each of the kernel's rate entries: `made` attempts go through
 /// the entries in order, each up to its tries (0 for an entry skipped), as the engine
 /// spends a rate series; any beyond (never expected) count at the last entry tried.
-pub(crate) fn attempts_per_entry(tries: &[u8], made: u8) -> Vec<u8> {
+pub(crate) fn attempts_per_entry(tries: &[u8], made: u8) -> AttemptCounts {
     let mut left = made;
-    let mut out: Vec<u8> = tries
-        .iter()
-        .map(|&t| {
-            let n = left.min(t);
-            left -= n;
-            n
-        })
-        .collect();
-    if let Some(last) = tries.iter().rposition(|t| *t > 0).filter(|_| left > 0) {
+    let mut out = AttemptCounts::from_iter_capped(tries.iter().map(|&t| {
+        let n = left.min(t);
+        left -= n;
+        n
+    }));
+    // (At most MAX_RATES entries: `tries` is a frame's.)
+    if let Some(last) = out.iter().zip(tries).rposition(|(_, t)| *t > 0).filter(|_| left > 0) {
         out[last] = out[last].saturating_add(left);
     }
     if out.is_empty() {
-        out.push(0);
+        out = AttemptCounts::defaults(1);
     }
     out
 }
@@ -51,7 +49,7 @@ impl Sink for Collector<'_> {
         let frame = match r.kind {
             FrameKind::Data => match self.ch.get(&r.handle) {
                 Some(f) => {
-                    let mut b = f.bytes.clone();
+                    let mut b = f.bytes.to_vec();
                     if r.retry && b.len() > 1 {
                         b[1] |= 0x08;
                     }

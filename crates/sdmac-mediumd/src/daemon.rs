@@ -18,27 +18,47 @@
 //! kernel to send at its time (`Ring::queue_send_at`, see [`crate::timed`]): one
 //! wake-up per exchange, exact timing (`--no-run-ahead` turns it off). Those sends
 //! do not wake the daemon; a frame from the kernel does (`uring`'s bells). With
-//! `--coalesce-us` ([`Coalesce`]) it wakes that window after an output is due instead,
+//! `--coalesce-us` ([`crate::coalesce::Coalesce`]) it wakes that window after an output is due instead,
 //! and sends what is due by then (a delivery and its status) at once.
 //!
-//! With `--threads` ([`Options::threads`]) the loop of [`crate::threaded`] runs
-//! instead: each engine medium on its own thread.
+//! One loop (`event_loop`, private to the crate) runs both modes: it waits on the kernel
+//! side ([`KernelSide`]: io_uring or epoll) until what it drives next needs it,
+//! serves the control socket, receives, lets the driver do its round, and writes the
+//! statistics once a second (one function, in the loop and at
+//! shutdown). What it drives: on one thread every engine medium (`one_thread`);
+//! with `--threads` ([`Options::threads`]) the dispatcher that hands each engine
+//! medium's frames to its own thread ([`crate::threaded`]).
+//!
+//! ## The clock
+//!
+//! The daemon's time is a [`sdmac_medium::WallClock`]: medium time 0 is the daemon's
+//! start, the daemon's time is the clock's medium time of a CLOCK_MONOTONIC read
+//! (read through [`crate::syscall_count`], which counts it: a system call in
+//! User-Mode Linux), and its origin turns deadlines and timed sends into
+//! CLOCK_MONOTONIC for the kernel side. The daemon does not let the clock wait or
+//! poll: [`sdmac_medium::Clock::wait_until`] sleeps and spins, and a daemon must
+//! instead wait on its sockets with the deadline as the timeout (one `io_uring_enter`
+//! or `epoll_pwait2`), so that a frame from the kernel wakes it at once; and
+//! [`sdmac_medium::WallClock::poll_at`] advances one engine [`sdmac_medium::Medium`],
+//! while the daemon advances many (one per medium and channel) together with the
+//! movement steps and refused statuses between them ([`crate::hwsim_medium::HwsimMedium::advance`]). How
+//! late the daemon is, is measured per output as it leaves ([`crate::lateness`]),
+//! which is what the kernel sees, rather than per wake-up as the clock counts it.
 
-use crate::coalesce::{first_due, Coalesce};
 use crate::control_clients::Clients;
 use crate::control_socket::ControlSocket;
-use crate::encode::Encoder;
 use crate::error::io_err;
-use crate::hwsim_medium::{HwsimMedium, Output};
-use crate::kernel_msg::on_datagram;
+use crate::event_loop::drive;
 use crate::kernel_side::{EpollSide, KernelSide, UringSide, NL};
-use crate::lateness::{Lateness, LatenessSummary};
+use crate::one_thread::OneThread;
 use crate::poller::Poller;
-use crate::stats::DaemonCounters;
+use crate::startup;
+use crate::syscall_count;
 use crate::uring::Ring;
-use crate::{startup, syscall_count, timed};
+use sdmac_medium::WallClock;
 use std::os::fd::AsRawFd;
-use std::sync::atomic::Ordering;
+
+pub use crate::event_loop::LoopEnv;
 
 pub use crate::error::DaemonError;
 pub use crate::options::Options;
@@ -76,219 +96,55 @@ pub fn run(opts: Options) -> Result<(), DaemonError> {
             Box::new(EpollSide::new(&sock))
         }
     };
-    let loop_name = kernel.name();
-    if opts.log_level >= 5 {
-        eprintln!("sdmac-mediumd: the loop waits with {loop_name}");
-    }
-    let mut clients = Clients::new(control, &poller)?;
-    // This loop's medium makes the truth records of sdmac's extension.
-    clients.truth_available = true;
-    let mut truth = Vec::new();
-    let mut ready: Vec<u64> = Vec::new();
-    let origin = crate::syscall_count::monotonic_ns();
+    // Medium time 0 is now (see "The clock" above).
+    let clock = WallClock::new();
+    let env = LoopEnv {
+        family,
+        pid: sock.pid(),
+        stop,
+        origin: clock.origin(),
+        now: &|| clock.medium_time(syscall_count::monotonic_ns()),
+    };
+    run_loop(&mut *kernel, &mut poller, control, &opts, env)
+}
+
+/// The one-thread loop: the medium's frames from `kernel` in, its outputs to
+/// `kernel` out, the control socket `control` served (its clients in `poller`),
+/// until `env.stop` is set; then every frame still in flight is answered.
+pub fn run_loop(
+    kernel: &mut dyn KernelSide,
+    poller: &mut Poller,
+    control: Option<ControlSocket>,
+    opts: &Options,
+    env: LoopEnv<'_>,
+) -> Result<(), DaemonError> {
     let mut setup = opts.setup.clone();
     setup.capture = opts.capture.is_some();
-    let mut capture = startup::open_capture(&opts)?;
-    let mut stats = startup::open_stats(&opts)?;
-    let mut next_stats = 1_000_000_000u64;
-    let mut next_capture_flush = 1_000_000_000u64;
-    let mut medium = HwsimMedium::new(setup);
-    let mut rounds = 0u64;
-    let mut coalesce = Coalesce::new(opts.coalesce_ns);
-    let mut out: Vec<Output> = Vec::new();
-    let mut enc = Encoder::new(family, sock.pid(), 3);
-    let mut late = Lateness::new();
-    let log = opts.log_level;
     // Run the medium ahead where the kernel can send what it then knows at its time.
     let can_time = kernel.can_time_sends();
     let run_ahead = can_time && opts.coalesce_ns == 0 && !opts.no_run_ahead;
-    if kernel.queues_timed() && !can_time && log >= 4 {
+    if kernel.queues_timed() && !can_time && opts.log_level >= 4 {
         eprintln!("sdmac-mediumd: this kernel's io_uring cannot send at a set time (Linux < 5.17): every output is sent by the daemon");
     }
-    let mut later: Vec<(u64, Vec<Output>)> = Vec::new();
-    let mut timed_outputs = 0u64;
-    let now = || crate::syscall_count::monotonic_ns() - origin;
-    // Outputs go to the kernel (with io_uring: queued, sent with the next wait;
-    // with epoll: the round's datagrams in one sendmmsg); frames on air go to the
-    // capture, on CLOCK_MONOTONIC. What was encoded leaves even if a later output
-    // failed to encode (as in `Encoder::send_batched`).
-    macro_rules! send_outputs {
-        () => {{
-            let encoded = enc.send(
-                &mut out,
-                now(),
-                Some(&mut late),
-                |d| kernel.queue(d),
-                |t, freq, rate, frame| match capture.as_mut() {
-                    Some(c) => c.record(origin + t, freq, rate, frame),
-                    None => Ok(()),
-                },
-            );
-            encoded.and(kernel.send_queued().map_err(io_err("netlink send")))
-        }};
+    let capture = startup::open_capture(opts)?;
+    let stats = startup::open_stats(opts)?;
+    let mut one = OneThread::new(
+        setup,
+        env.family,
+        env.pid,
+        opts.log_level,
+        env.origin,
+        opts.coalesce_ns,
+        run_ahead,
+        capture,
+    );
+    let mut clients = Clients::new(control, poller)?;
+    // This loop's medium makes the truth records of sdmac's extension.
+    clients.truth_available = true;
+    if opts.log_level >= 5 {
+        eprintln!("sdmac-mediumd: the loop waits with {}", kernel.name());
     }
-    loop {
-        rounds += 1;
-        let mut deadline = coalesce.wake_at(medium.next_output_time()).map(|t| t + origin);
-        if capture.is_some() {
-            // Wake for the capture's flush too (an idle medium has no output due).
-            let flush_at = next_capture_flush + origin;
-            deadline = Some(deadline.map_or(flush_at, |d| d.min(flush_at)));
-        }
-        ready.clear();
-        kernel.wait(deadline, &mut poller, &mut ready, &now, &mut |d, t| {
-            on_datagram(&mut medium, t, d, family, log, &mut out)
-        })?;
-        clients.accept(&ready, &poller, log);
-        if Clients::any_ready(&ready) {
-            // Whatever was due before the request happens first (a movement step, a
-            // frame's end), so the request applies to the medium as it is now.
-            medium.advance(now(), &mut out);
-        }
-        clients.serve_with(&ready, &poller, &stop, log, &mut medium);
-        medium.set_truth(clients.wants_truth());
-        if stop.load(Ordering::Relaxed) {
-            // What was captured reaches the file first, whatever happens next.
-            if let Some(c) = capture.as_mut() {
-                c.flush().map_err(io_err("capture file"))?;
-            }
-            // Frames the kernel sent that the daemon has not looked at yet are taken
-            // too (a bounded number of rounds), so that every one is answered.
-            let t = now();
-            let mut feed = |d: &[u8]| on_datagram(&mut medium, t, d, family, log, &mut out);
-            for _ in 0..16 {
-                if kernel.receive_now(&mut feed)? == 0 {
-                    break;
-                }
-            }
-            medium.flush(&mut out);
-            // Subscribers get the records of the frames answered last (as far as
-            // their sockets take them now).
-            medium.take_truth(&mut truth);
-            clients.publish(&mut truth, origin, &poller);
-            clients.drain(std::time::Duration::from_secs(1));
-            // The capture is written out even if the last send fails.
-            let sent =
-                send_outputs!().and_then(|()| kernel.flush().map_err(io_err("netlink send")));
-            if let Some(c) = capture.as_mut() {
-                c.flush().map_err(io_err("capture file"))?;
-            }
-            sent?;
-            if let Some(w) = stats.as_mut() {
-                w.write(
-                    now(),
-                    &medium.medium_stats_by_medium(),
-                    &daemon_counters(
-                        &medium,
-                        rounds,
-                        timed_outputs,
-                        kernel.timed_overdue(),
-                        late.take_interval(),
-                    ),
-                )
-                .map_err(io_err("stats file"))?;
-            }
-            if log >= 5 {
-                eprintln!(
-                    "sdmac-mediumd: stopping; {:?}; {} system calls in {rounds} rounds ({loop_name}); {}; {timed_outputs} sent by the kernel at their time ({} overdue)",
-                    medium.counters(),
-                    syscall_count::total(),
-                    late.total(),
-                    kernel.timed_overdue()
-                );
-            }
-            if log >= 5 && clients.truth_lost() > 0 {
-                eprintln!("sdmac-mediumd: {} truth records dropped for subscribers that did not read them in time", clients.truth_lost());
-            }
-            clients.remove_socket_file();
-            return Ok(());
-        }
-        // What the kernel sent (a bounded round: outputs go out even while it floods).
-        kernel.receive(&now, &mut |batch, t| {
-            for d in batch.datagrams() {
-                on_datagram(&mut medium, t, d, family, log, &mut out);
-            }
-            Ok(())
-        })?;
-        let t = now();
-        medium.advance(t, &mut out);
-        if run_ahead {
-            // Frames from the kernel may wait for the timed sends due before every
-            // channel's stations may act again; after that, one wakes the daemon at
-            // once, whatever the kernel still has to send.
-            let quiet = medium.advance_quiet(t, &mut out);
-            kernel.hold_until(origin + quiet);
-        }
-        if coalesce.send_now(t, first_due(&out), medium.next_output_time()) {
-            timed::take_later(&mut out, t, &mut later);
-            send_outputs!()?;
-            if kernel.queues_timed() {
-                for (due, mut group) in later.drain(..) {
-                    timed_outputs += group.len() as u64;
-                    enc.send(
-                        &mut group,
-                        due,
-                        None,
-                        |d| kernel.queue_at(d, origin + due),
-                        |_, _, _, _| Ok(()),
-                    )?;
-                }
-            }
-        }
-        // The truth about the frames answered this round, to its subscribers.
-        medium.take_truth(&mut truth);
-        clients.publish(&mut truth, origin, &poller);
-        if let Some(w) = stats.as_mut() {
-            if t >= next_stats {
-                w.write(
-                    t,
-                    &medium.medium_stats_by_medium(),
-                    &daemon_counters(
-                        &medium,
-                        rounds,
-                        timed_outputs,
-                        kernel.timed_overdue(),
-                        late.take_interval(),
-                    ),
-                )
-                .map_err(io_err("stats file"))?;
-                next_stats = t - t % 1_000_000_000 + 1_000_000_000;
-            }
-        }
-        if let Some(c) = capture.as_mut() {
-            // Once a second the capture reaches the file whole (every block complete),
-            // so that it is valid up to then however the daemon ends.
-            if t >= next_capture_flush {
-                c.flush().map_err(io_err("capture file"))?;
-                next_capture_flush = t - t % 1_000_000_000 + 1_000_000_000;
-            }
-        }
-    }
-}
-
-fn daemon_counters(
-    m: &HwsimMedium,
-    rounds: u64,
-    timed: u64,
-    timed_overdue: u64,
-    late: LatenessSummary,
-) -> DaemonCounters {
-    let c = m.counters();
-    DaemonCounters {
-        mono_ns: crate::syscall_count::monotonic_ns(),
-        frames: c.frames_in,
-        deliveries: c.deliveries,
-        statuses: c.statuses,
-        syscalls: syscall_count::total(),
-        rounds,
-        late,
-        timed,
-        timed_overdue,
-        refused: c.refused,
-        refusals: c.refusals,
-        status_retries: c.status_retries,
-        statuses_refused: c.statuses_refused,
-    }
+    drive(&mut one, kernel, poller, clients, stats, opts.log_level, &env)
 }
 
 /// The control socket of `-s` (see [`crate::control_socket`]), before anything else

@@ -23,6 +23,7 @@
 use crate::control::Request;
 use crate::encode::{Batch, Datagrams, Encoder};
 use crate::error::DaemonError;
+use crate::frame_pool::FramePool;
 use crate::hwsim_medium::{Counters, HwsimMedium, KernelFrame, Mac, Output, Setup};
 use crate::kernel_msg::{each_message, report_refused_status, KernelMsg};
 use crate::lateness::{Lateness, LatenessSummary};
@@ -98,6 +99,9 @@ pub struct Dispatcher {
     own: Counters,
     /// How late every thread's outputs left, gathered at each statistics line.
     late: Lateness,
+    /// The buffers frames are handed to the workers in (taken again once the
+    /// worker is done with them: no allocation per frame).
+    frames: FramePool,
 }
 
 impl Dispatcher {
@@ -125,6 +129,7 @@ impl Dispatcher {
             out: Vec::new(),
             own: Counters::default(),
             late: Lateness::new(),
+            frames: FramePool::new(),
         })
     }
 
@@ -203,8 +208,14 @@ impl Dispatcher {
             });
         }
         match w {
-            Ok(w) => self.push(w, Msg::Frame(t, FrameMsg::copy_of(f))),
-            Err(()) => self.answer_here(t, &FrameMsg::copy_of(f)),
+            Ok(w) => {
+                let m = FrameMsg::copy_of(f, &mut self.frames);
+                self.push(w, Msg::Frame(t, m))
+            }
+            Err(()) => {
+                let m = FrameMsg::copy_of(f, &mut self.frames);
+                self.answer_here(t, &m)
+            }
         }
     }
 
@@ -457,7 +468,7 @@ mod tests {
             frame: &buf[..n],
             no_ack: false,
             freq,
-            rates: vec![(Rate::Dsss1, 3)],
+            rates: vec![(Rate::Dsss1, 3)].into(),
             cookie,
             echo: StatusEcho::default(),
         };

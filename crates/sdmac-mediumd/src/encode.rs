@@ -109,12 +109,25 @@ impl Encoder {
         &mut self,
         out: &mut Vec<Output>,
         now: u64,
+        late: Option<&mut Lateness>,
+        send: impl FnMut(&[u8]) -> io::Result<()>,
+        air: impl FnMut(u64, u32, Rate, &[u8]) -> io::Result<()>,
+    ) -> Result<(), DaemonError> {
+        self.send_each(out.drain(..), now, late, send, air)
+    }
+
+    /// As [`Encoder::send`], for the outputs `out` yields (a group of
+    /// [`crate::timed::Later`], say).
+    pub fn send_each(
+        &mut self,
+        out: impl IntoIterator<Item = Output>,
+        now: u64,
         mut late: Option<&mut Lateness>,
         mut send: impl FnMut(&[u8]) -> io::Result<()>,
         mut air: impl FnMut(u64, u32, Rate, &[u8]) -> io::Result<()>,
     ) -> Result<(), DaemonError> {
         let mut at = 0;
-        for o in out.drain(..) {
+        for o in out {
             if let Output::Air { t_start, freq, rate, frame } = &o {
                 air(*t_start, *freq, *rate, frame).map_err(io_err("capture file"))?;
                 continue;
@@ -243,13 +256,13 @@ mod tests {
             cookie: 1,
             acked: true,
             signal_dbm: -50,
-            attempts: vec![1],
+            attempts: vec![1].into(),
             echo: StatusEcho { rate_idx: [0, -1, -1, -1], flags: 1 },
             due,
         };
         let delivery = |due| Output::Deliver {
             receiver: sdmac_types::MacAddress([2, 0, 0, 0, 1, 0]),
-            frame: vec![0x08; 24],
+            frame: vec![0x08; 24].into(),
             rate: Rate::Ofdm6,
             signal_dbm: -50,
             freq: 2412,
@@ -285,7 +298,7 @@ mod tests {
     fn datagrams_stay_within_the_kernels_good_size() {
         let delivery = |len| Output::Deliver {
             receiver: sdmac_types::MacAddress([2, 0, 0, 0, 1, 0]),
-            frame: vec![0x08; len],
+            frame: vec![0x08; len].into(),
             rate: Rate::Ofdm54,
             signal_dbm: -50,
             freq: 2412,
@@ -338,7 +351,7 @@ mod status_tests {
             cookie: 3,
             acked: true,
             signal_dbm: -50,
-            attempts,
+            attempts: attempts.into(),
             echo: StatusEcho { rate_idx: idx, flags: 1 },
             due: 0,
         }];

@@ -14,103 +14,30 @@
 //! `move_interval` (see [`crate::movement`]); a medium's `fading_coefficient` is the
 //! engine's per-reception fading.
 
+use crate::channel_rates::{carries, phy_for, standard_for, usable_rates};
 use crate::collector::Collector;
-use crate::media::{MediumId, MediumSetup, MediumState};
-use crate::movement::{moved, Movement};
+use crate::media::{MediumId, MediumState};
+use crate::movement::moved;
 use crate::radio_table::{Radio, RadioIndex};
 use crate::refusal::{report_once, Cause, RateName};
 use crate::status_retry::{RefusedStatus, StatusRetries};
 use sdmac_control::ext::{TruthCause, TruthRecord};
 use sdmac_frame::ieee80211::Frame;
 use sdmac_medium::{
-    Dest, LinkOverride, Medium, MediumConfig, RateSeries, StationConfig, StationId, Time, TxRequest,
+    Dest, LinkOverride, Medium, MediumConfig, StationConfig, StationId, Time, TxRequest,
 };
 use sdmac_phy::error_model::ErrorModel;
-use sdmac_phy::{Phy, Rate, Standard};
 use std::collections::HashMap;
 
 pub use crate::address::{hw_addr_of, Mac};
+use crate::frame_pool::FramePool;
 pub use crate::link_model::LinkModel;
 pub(crate) use crate::medium_io::InFlight;
-pub use crate::medium_io::{ac_of, Counters, KernelFrame, Output, StatusEcho, UNHEARD_SIGNAL_DBM};
-
-/// Set-up of the medium: the first configured medium (inline, so that a one-medium
-/// set-up reads as before), further configured media, and what holds for all.
-///
-/// Radios the configuration does not list join the first medium: for a wmediumd
-/// configuration the fork's medium 0 (the interfaces `medium_array` does not place),
-/// for yawmd the first medium of the list. A "medium id" control request naming an id
-/// no medium has creates that medium with the first one's model.
-#[derive(Clone, Debug)]
-pub struct Setup {
-    /// Interface addresses of the radios the first medium lists, in order.
-    pub interfaces: Vec<Mac>,
-    /// Link model of the first medium.
-    pub model: LinkModel,
-    /// Noise floor of the first medium (dBm).
-    pub noise_floor_dbm: f64,
-    /// Id of the first medium.
-    pub medium_id: MediumId,
-    /// Fading of the first medium: standard deviation (dB) of the zero-mean Gaussian
-    /// term added to the signal of every reception; 0: none.
-    pub fading_db: f64,
-    /// Movement of the first medium's stations.
-    pub movement: Option<Movement>,
-    /// Further configured media.
-    pub more_media: Vec<MediumSetup>,
-    /// Seed.
-    pub seed: u64,
-    /// Error model: a wmediumd PER table (`-x`) instead of the NIST model.
-    pub per_table: Option<std::sync::Arc<sdmac_phy::error_model::PerTable>>,
-    /// Report every frame on air (`Output::Air`), for a capture.
-    pub capture: bool,
-}
-
-impl Default for Setup {
-    fn default() -> Self {
-        Setup {
-            interfaces: Vec::new(),
-            model: LinkModel::Snr { default_snr_db: 30.0, links: Vec::new() },
-            noise_floor_dbm: -91.0,
-            medium_id: 0,
-            fading_db: 0.0,
-            movement: None,
-            more_media: Vec::new(),
-            seed: 1,
-            per_table: None,
-            capture: false,
-        }
-    }
-}
-
-impl Setup {
-    /// The first medium.
-    pub fn first_medium(&self) -> MediumSetup {
-        MediumSetup {
-            id: self.medium_id,
-            interfaces: self.interfaces.clone(),
-            model: self.model.clone(),
-            noise_floor_dbm: self.noise_floor_dbm,
-            fading_db: self.fading_db,
-            movement: self.movement.clone(),
-        }
-    }
-
-    /// Makes `m` the first medium.
-    pub fn set_first_medium(&mut self, m: MediumSetup) {
-        self.interfaces = m.interfaces;
-        self.model = m.model;
-        self.noise_floor_dbm = m.noise_floor_dbm;
-        self.medium_id = m.id;
-        self.fading_db = m.fading_db;
-        self.movement = m.movement;
-    }
-
-    /// Every configured medium, the first one first.
-    pub fn media(&self) -> Vec<MediumSetup> {
-        std::iter::once(self.first_medium()).chain(self.more_media.iter().cloned()).collect()
-    }
-}
+pub use crate::medium_io::{
+    ac_of, AttemptCounts, Counters, KernelFrame, Output, RateEntries, SharedFrame, StatusEcho,
+    UNHEARD_SIGNAL_DBM,
+};
+pub use crate::medium_setup::Setup;
 
 /// One channel of one medium: an engine medium.
 pub(crate) struct Channel {
@@ -151,72 +78,13 @@ pub struct HwsimMedium {
     pub(crate) truth: Option<Vec<TruthRecord>>,
     /// TX statuses the kernel refused, to send again.
     retries: StatusRetries,
+    /// The buffers frames in flight and their deliveries are kept in.
+    frames: FramePool,
 }
 
 /// A radio last sent on another channel than `freq`.
 fn radio_tuned_elsewhere(tuned: Option<u32>, freq: u32) -> bool {
     tuned.is_some_and(|f| f != freq)
-}
-
-/// The PHY of a channel: at 5 GHz and above 802.11ac (OFDM, HT and VHT rates), below
-/// it 802.11n at 2.4 GHz (DSSS/CCK, ERP-OFDM and HT rates) — what hwsim radios send.
-fn standard_for(freq: u32) -> Standard {
-    if freq >= 4900 {
-        Standard::Dot11ac
-    } else {
-        Standard::Dot11n2_4
-    }
-}
-
-fn phy_for(freq: u32) -> Phy {
-    Phy::new(standard_for(freq))
-}
-
-/// Does channel `freq` carry `rate`?
-fn carries(freq: u32, rate: Rate) -> bool {
-    rate.is_valid() && standard_for(freq).supports(rate)
-}
-
-/// What channel `freq` does with a frame's rate entries (no allocation: at most 4).
-struct Usable {
-    /// The entries it carries, in order (the first `n`).
-    entries: [(Rate, u8); 4],
-    n: usize,
-    /// Tries allowed at each of the kernel's entries: its count, 0 where skipped.
-    tries: [u8; 4],
-    /// Entries with tries that it skips, and the first of them.
-    skipped: u64,
-    first_skipped: Option<Rate>,
-}
-
-fn usable_rates(freq: u32, rates: &[(Rate, u8)]) -> Usable {
-    let mut u = Usable {
-        entries: [(Rate::Ofdm6, 0); 4],
-        n: 0,
-        tries: [0; 4],
-        skipped: 0,
-        first_skipped: None,
-    };
-    for (k, &(r, n)) in rates.iter().enumerate().take(4) {
-        if n == 0 {
-            continue;
-        }
-        if carries(freq, r) {
-            u.entries[u.n] = (r, n);
-            u.n += 1;
-            u.tries[k] = n;
-        } else {
-            u.skipped += 1;
-            u.first_skipped.get_or_insert(r);
-        }
-    }
-    u
-}
-
-impl Usable {
-    fn series(&self) -> Option<RateSeries> {
-        RateSeries::new(&self.entries[..self.n])
-    }
 }
 
 impl HwsimMedium {
@@ -233,6 +101,7 @@ impl HwsimMedium {
             counters: Counters::default(),
             truth: None,
             retries: StatusRetries::default(),
+            frames: FramePool::new(),
         };
         // Each listed address gets a radio at once (so that it hears frames before it
         // sends), under the hwsim address an interface with that permanent address
@@ -470,7 +339,7 @@ impl HwsimMedium {
                 cookie: f.cookie,
                 acked: false,
                 signal_dbm: UNHEARD_SIGNAL_DBM,
-                attempts: vec![0; f.rates.len().max(1)],
+                attempts: AttemptCounts::defaults(f.rates.len().max(1)),
                 echo: f.echo,
                 due: now,
             });
@@ -543,7 +412,7 @@ impl HwsimMedium {
                     InFlight {
                         transmitter: f.transmitter,
                         cookie: f.cookie,
-                        bytes: f.frame.to_vec(),
+                        bytes: self.frames.copy_of(f.frame),
                         n_rates: f.rates.len(),
                         tries,
                         echo: f.echo,
@@ -617,6 +486,7 @@ impl HwsimMedium {
             counters: Counters::default(),
             truth: None,
             retries: StatusRetries::default(),
+            frames: FramePool::new(),
         }
     }
 
@@ -804,7 +674,7 @@ impl HwsimMedium {
                     cookie: f.cookie,
                     acked: false,
                     signal_dbm: UNHEARD_SIGNAL_DBM,
-                    attempts: vec![0; f.n_rates.max(1)],
+                    attempts: AttemptCounts::defaults(f.n_rates.max(1)),
                     echo: f.echo,
                     due,
                 });
@@ -814,10 +684,18 @@ impl HwsimMedium {
 
     /// Counters of each engine medium: (medium id, MHz, engine statistics).
     pub fn medium_stats_by_medium(&self) -> Vec<(MediumId, u32, sdmac_medium::MediumStats)> {
-        self.channels
-            .iter()
-            .map(|c| (self.media[c.within].setup.id, c.freq, c.engine.stats()))
-            .collect()
+        let mut v = Vec::with_capacity(self.channels.len());
+        self.medium_stats_into(&mut v);
+        v
+    }
+
+    /// As [`medium_stats_by_medium`](Self::medium_stats_by_medium), into `into`
+    /// (emptied first; no allocation once it has room for every channel).
+    pub fn medium_stats_into(&self, into: &mut Vec<(MediumId, u32, sdmac_medium::MediumStats)>) {
+        into.clear();
+        into.extend(
+            self.channels.iter().map(|c| (self.media[c.within].setup.id, c.freq, c.engine.stats())),
+        );
     }
 
     /// Frames in flight over all channels.

@@ -2,6 +2,7 @@
 //! the addresses radios take on.
 
 use crate::hwsim_medium::{HwsimMedium, KernelFrame, Mac, Output, StatusEcho};
+use crate::medium_io::RateEntries;
 use crate::status_retry::RefusedStatus;
 use sdmac_netlink::hwsim::HwsimMsg;
 use sdmac_netlink::nl;
@@ -70,14 +71,15 @@ pub fn each_message(d: &[u8], family: u16, log: u8, mut f: impl FnMut(KernelMsg<
             Ok(HwsimMsg::Frame(fr)) => {
                 // One entry per kernel entry, in place: one that does not decode is
                 // kept as a rate no channel carries (skipped, reported 0 attempts).
-                let rates: Vec<(sdmac_phy::Rate, u8)> = fr
-                    .attempts()
-                    .zip(fr.rate_series().map(Some).chain(std::iter::repeat(None)))
-                    .map(|((tx, _), d)| match d {
-                        Some(Ok((r, c))) => (r.to_phy().unwrap_or_else(|_| r.nearest_phy()), c),
-                        _ => (crate::refusal::UNDECODABLE, tx.count),
-                    })
-                    .collect();
+                // At most the kernel's four entries, kept in place (no allocation).
+                let rates = RateEntries::from_iter_capped(
+                    fr.attempts()
+                        .zip(fr.rate_series().map(Some).chain(std::iter::repeat(None)))
+                        .map(|((tx, _), d)| match d {
+                            Some(Ok((r, c))) => (r.to_phy().unwrap_or_else(|_| r.nearest_phy()), c),
+                            _ => (crate::refusal::UNDECODABLE, tx.count),
+                        }),
+                );
                 f(KernelMsg::Frame(KernelFrame {
                     transmitter: fr.transmitter.into(),
                     frame: fr.frame,

@@ -8,7 +8,12 @@
 //!   (kernel frames, outputs, counters) is in [`medium_io`], radio addresses in
 //!   [`address`], both below every part of the model; [`kernel_msg`] reads the
 //!   kernel's datagrams into it (netlink family and log level stay on that side).
-//! - [`daemon`]: the loop — generic netlink ([`netlink`], batched), a wait
+//!   Its set-up is `medium_setup`, the rates a channel carries `channel_rates`; a
+//!   frame's bytes live in a pooled buffer ([`frame_pool`]): the hot path allocates
+//!   nothing per frame (tests/zero_alloc.rs).
+//! - [`daemon`]: the run — one loop for both modes (`event_loop`), driving the
+//!   medium on one thread (`one_thread`) or the per-medium threads; generic netlink
+//!   ([`netlink`], batched), a wait
 //!   ([`poller`]) until the medium's next output, on io_uring or epoll behind one
 //!   interface ([`kernel_side`]), the control socket ([`control`]
 //!   for its messages, [`control_socket`] for its file; what its requests do:
@@ -25,6 +30,7 @@
 
 pub mod address;
 pub mod capture;
+mod channel_rates;
 pub mod coalesce;
 mod collector;
 pub mod config;
@@ -35,7 +41,9 @@ pub mod daemon;
 pub mod dispatch;
 pub mod encode;
 pub mod error;
+mod event_loop;
 pub mod ext_requests;
+pub mod frame_pool;
 pub mod hwsim_medium;
 pub mod kernel_msg;
 pub mod kernel_side;
@@ -43,9 +51,11 @@ pub mod lateness;
 pub mod link_model;
 pub mod media;
 pub mod medium_io;
+mod medium_setup;
 pub mod mininet_requests;
 pub mod movement;
 pub mod netlink;
+mod one_thread;
 pub mod options;
 mod outbox;
 pub mod per_file;

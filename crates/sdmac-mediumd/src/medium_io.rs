@@ -4,6 +4,7 @@
 //! it is built of, so that they share these types without importing each other.
 
 use crate::address::Mac;
+pub use crate::frame_pool::SharedFrame;
 use crate::refusal::Refusals;
 use sdmac_frame::ieee80211::{Frame, FrameType};
 use sdmac_medium::{Ac, Time};
@@ -20,6 +21,112 @@ pub struct StatusEcho {
     pub flags: u32,
 }
 
+/// The most rate entries a frame has (the kernel's `IEEE80211_TX_MAX_RATES`).
+pub const MAX_RATES: usize = 4;
+
+/// Up to [`MAX_RATES`] items kept in place (no allocation), used as a slice.
+#[derive(Copy, Clone)]
+pub struct Fixed4<T: Copy + Fill> {
+    items: [T; MAX_RATES],
+    len: u8,
+}
+
+impl<T: Copy + Fill> Fixed4<T> {
+    /// The first [`MAX_RATES`] items of `items` (the rest are dropped).
+    pub fn from_iter_capped(items: impl IntoIterator<Item = T>) -> Fixed4<T> {
+        let mut f = Fixed4 { items: [T::FILL; MAX_RATES], len: 0 };
+        for (slot, x) in f.items.iter_mut().zip(items) {
+            *slot = x;
+            f.len += 1;
+        }
+        f
+    }
+
+    /// `n` (at most [`MAX_RATES`]) filler items ([`Fill::FILL`]: no rate, 0 attempts).
+    pub fn defaults(n: usize) -> Fixed4<T> {
+        Fixed4 { items: [T::FILL; MAX_RATES], len: n.min(MAX_RATES) as u8 }
+    }
+}
+
+impl<T: Copy + Fill> std::ops::Deref for Fixed4<T> {
+    type Target = [T];
+
+    fn deref(&self) -> &[T] {
+        &self.items[..self.len as usize]
+    }
+}
+
+impl<T: Copy + Fill> std::ops::DerefMut for Fixed4<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        &mut self.items[..self.len as usize]
+    }
+}
+
+impl<T: Copy + Fill> From<Vec<T>> for Fixed4<T> {
+    fn from(v: Vec<T>) -> Fixed4<T> {
+        Fixed4::from_iter_capped(v)
+    }
+}
+
+impl<T: Copy + Fill> From<&[T]> for Fixed4<T> {
+    fn from(v: &[T]) -> Fixed4<T> {
+        Fixed4::from_iter_capped(v.iter().copied())
+    }
+}
+
+/// Printed as the slice it holds.
+impl<T: Copy + Fill + std::fmt::Debug> std::fmt::Debug for Fixed4<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
+impl<T: Copy + Fill + PartialEq> PartialEq for Fixed4<T> {
+    fn eq(&self, other: &Fixed4<T>) -> bool {
+        **self == **other
+    }
+}
+
+impl<T: Copy + Fill + Eq> Eq for Fixed4<T> {}
+
+impl<T: Copy + Fill + PartialEq> PartialEq<Vec<T>> for Fixed4<T> {
+    fn eq(&self, other: &Vec<T>) -> bool {
+        **self == other[..]
+    }
+}
+
+impl<T: Copy + Fill + PartialEq, const N: usize> PartialEq<[T; N]> for Fixed4<T> {
+    fn eq(&self, other: &[T; N]) -> bool {
+        **self == other[..]
+    }
+}
+
+/// What an unused slot of a [`Fixed4`] holds.
+pub trait Fill {
+    /// The filler.
+    const FILL: Self;
+}
+
+impl Fill for u8 {
+    const FILL: u8 = 0;
+}
+
+impl Fill for (Rate, u8) {
+    const FILL: (Rate, u8) = (Rate::Ofdm6, 0);
+}
+
+impl<T: Copy + Fill> Default for Fixed4<T> {
+    fn default() -> Self {
+        Fixed4::defaults(0)
+    }
+}
+
+/// A frame's rate series: (rate, tries) per entry.
+pub type RateEntries = Fixed4<(Rate, u8)>;
+
+/// Attempts made per entry of a frame's rate series.
+pub type AttemptCounts = Fixed4<u8>;
+
 /// A frame the kernel asks the medium to send.
 #[derive(Clone, Debug)]
 pub struct KernelFrame<'a> {
@@ -31,8 +138,9 @@ pub struct KernelFrame<'a> {
     pub no_ack: bool,
     /// Channel (MHz).
     pub freq: u32,
-    /// The frame's rate series (rate, tries), as many entries as the kernel gave.
-    pub rates: Vec<(Rate, u8)>,
+    /// The frame's rate series (rate, tries), as many entries as the kernel gave (at
+    /// most [`MAX_RATES`]).
+    pub rates: RateEntries,
     /// The kernel's cookie, echoed in the status.
     pub cookie: u64,
     /// Repeated in the status.
@@ -59,7 +167,7 @@ pub enum Output {
         /// Signal at the destination (dBm), or [`UNHEARD_SIGNAL_DBM`] when unknown.
         signal_dbm: i32,
         /// Attempts made per entry of the frame's rate series.
-        attempts: Vec<u8>,
+        attempts: AttemptCounts,
         /// What the kernel's frame asked, repeated.
         echo: StatusEcho,
         /// When the outcome is known on the medium (ns on the daemon's clock): the
@@ -82,8 +190,8 @@ pub enum Output {
     Deliver {
         /// The receiving radio (hwsim address).
         receiver: Mac,
-        /// The frame (no FCS).
-        frame: Vec<u8>,
+        /// The frame (no FCS), shared with its other deliveries.
+        frame: SharedFrame,
         /// Rate it was sent at.
         rate: Rate,
         /// Received power (dBm).
@@ -119,7 +227,7 @@ impl Output {
 pub(crate) struct InFlight {
     pub transmitter: Mac,
     pub cookie: u64,
-    pub bytes: Vec<u8>,
+    pub bytes: SharedFrame,
     pub n_rates: usize,
     /// Tries the medium may make at each entry of the kernel's rate series: the
     /// kernel's count, 0 for an entry skipped.

@@ -112,51 +112,49 @@ impl NlSocket {
     }
 
     /// Sends several datagrams (`spans` of `buf`: offset, length), in order, with one
-    /// sendmmsg (more only when the kernel takes part of them).
+    /// sendmmsg per [`MMSG_MAX`] of them (more only when the kernel takes part of
+    /// them). The message headers live on the stack: nothing is allocated.
     pub fn send_many(&self, buf: &[u8], spans: &[(usize, usize)]) -> io::Result<()> {
         // SAFETY: a zeroed sockaddr_nl addresses the kernel (pid 0).
         let mut sa: libc::sockaddr_nl = unsafe { std::mem::zeroed() };
         sa.nl_family = libc::AF_NETLINK as u16;
-        let mut iov: Vec<libc::iovec> = spans
-            .iter()
-            .map(|&(at, len)| libc::iovec {
-                iov_base: buf[at..at + len].as_ptr() as *mut libc::c_void,
-                iov_len: len,
-            })
-            .collect();
-        let mut hdrs: Vec<libc::mmsghdr> = iov
-            .iter_mut()
-            .map(|v| {
-                // SAFETY: an all-zero msghdr is valid; the pointers are set below.
-                let mut h: libc::mmsghdr = unsafe { std::mem::zeroed() };
-                h.msg_hdr.msg_name = &mut sa as *mut _ as *mut libc::c_void;
-                h.msg_hdr.msg_namelen = std::mem::size_of::<libc::sockaddr_nl>() as u32;
-                h.msg_hdr.msg_iov = v as *mut libc::iovec;
-                h.msg_hdr.msg_iovlen = 1;
-                h
-            })
-            .collect();
-        let mut done = 0;
-        while done < hdrs.len() {
-            syscall_count::add(1);
-            let rest = &mut hdrs[done..];
-            // SAFETY: every header points at a live iovec, buffer and address.
-            let r = unsafe {
-                libc::sendmmsg(
-                    self.fd.as_raw_fd(),
-                    rest.as_mut_ptr(),
-                    rest.len() as libc::c_uint,
-                    0,
-                )
-            };
-            if r < 0 {
-                let e = io::Error::last_os_error();
-                if e.kind() != io::ErrorKind::Interrupted {
-                    return Err(e);
-                }
-                continue;
+        let mut iov = [libc::iovec { iov_base: std::ptr::null_mut(), iov_len: 0 }; MMSG_MAX];
+        // SAFETY: an all-zero mmsghdr is valid (null name, iovec and control).
+        let mut hdrs: [libc::mmsghdr; MMSG_MAX] = unsafe { std::mem::zeroed() };
+        for chunk in spans.chunks(MMSG_MAX) {
+            for (k, &(at, len)) in chunk.iter().enumerate() {
+                iov[k] = libc::iovec {
+                    iov_base: buf[at..at + len].as_ptr() as *mut libc::c_void,
+                    iov_len: len,
+                };
+                let h = &mut hdrs[k].msg_hdr;
+                h.msg_name = &mut sa as *mut _ as *mut libc::c_void;
+                h.msg_namelen = std::mem::size_of::<libc::sockaddr_nl>() as u32;
+                h.msg_iov = &mut iov[k] as *mut libc::iovec;
+                h.msg_iovlen = 1;
             }
-            done += r as usize;
+            let mut done = 0;
+            while done < chunk.len() {
+                syscall_count::add(1);
+                let rest = &mut hdrs[done..chunk.len()];
+                // SAFETY: every header points at a live iovec, buffer and address.
+                let r = unsafe {
+                    libc::sendmmsg(
+                        self.fd.as_raw_fd(),
+                        rest.as_mut_ptr(),
+                        rest.len() as libc::c_uint,
+                        0,
+                    )
+                };
+                if r < 0 {
+                    let e = io::Error::last_os_error();
+                    if e.kind() != io::ErrorKind::Interrupted {
+                        return Err(e);
+                    }
+                    continue;
+                }
+                done += r as usize;
+            }
         }
         Ok(())
     }
@@ -188,6 +186,9 @@ impl NlSocket {
     }
 }
 
+/// Datagrams one sendmmsg or recvmmsg takes at most (their headers are on the stack).
+pub const MMSG_MAX: usize = 64;
+
 /// Receive batches a loop takes per round at most, so that its outputs go out even
 /// while the kernel sends faster than it reads.
 const MAX_BATCHES_PER_ROUND: usize = 4;
@@ -202,8 +203,10 @@ pub struct RecvBatch {
 }
 
 impl RecvBatch {
-    /// `slots` datagrams of up to `slot` bytes each.
+    /// `slots` datagrams (at most [`MMSG_MAX`]: more are not taken) of up to `slot`
+    /// bytes each.
     pub fn new(slots: usize, slot: usize) -> RecvBatch {
+        let slots = slots.min(MMSG_MAX);
         RecvBatch {
             data: vec![0; slots * slot],
             slot,
@@ -236,17 +239,16 @@ impl NlSocket {
         let slots = b.capacity();
         b.lens.clear();
         let base = b.data.as_mut_ptr();
-        let mut iov: Vec<libc::iovec> = (0..slots)
+        // On the stack (a batch has at most MMSG_MAX slots): nothing is allocated.
+        let mut iov = [libc::iovec { iov_base: std::ptr::null_mut(), iov_len: 0 }; MMSG_MAX];
+        // SAFETY: a zeroed mmsghdr is valid (null name and control).
+        let mut hdrs: [libc::mmsghdr; MMSG_MAX] = unsafe { std::mem::zeroed() };
+        for (i, (h, v)) in hdrs.iter_mut().zip(iov.iter_mut()).take(slots).enumerate() {
             // SAFETY: every slot lies inside `data`.
-            .map(|i| libc::iovec {
+            *v = libc::iovec {
                 iov_base: unsafe { base.add(i * b.slot) } as *mut libc::c_void,
                 iov_len: b.slot,
-            })
-            .collect();
-        // SAFETY: a zeroed mmsghdr is valid (null name and control).
-        let mut hdrs: Vec<libc::mmsghdr> =
-            (0..slots).map(|_| unsafe { std::mem::zeroed() }).collect();
-        for (h, v) in hdrs.iter_mut().zip(iov.iter_mut()) {
+            };
             h.msg_hdr.msg_iov = v;
             h.msg_hdr.msg_iovlen = 1;
         }

@@ -7,28 +7,59 @@
 use crate::hwsim_medium::Output;
 use sdmac_medium::Time;
 
-/// Moves the outputs due after `t` from `out` to `later`, one group per due time,
-/// earliest first, each in the order reported; the others stay in `out`, in order.
-pub fn take_later(out: &mut Vec<Output>, t: Time, later: &mut Vec<(Time, Vec<Output>)>) {
-    if !out.iter().any(|o| o.due().is_some_and(|d| d > t)) {
-        return;
+/// Outputs held for the kernel to send at their time: earliest first, and in the order
+/// reported among those due at one time. Its buffers are kept from round to round, so
+/// holding and handing out allocates nothing once they have grown.
+#[derive(Debug, Default)]
+pub struct Later {
+    /// (due time, output), sorted by due time (stable).
+    held: Vec<(Time, Output)>,
+    /// The outputs that stay, while `take_from` sorts them out.
+    keep: Vec<Output>,
+}
+
+impl Later {
+    /// Nothing held.
+    pub fn new() -> Later {
+        Later::default()
     }
-    let mut moved: Vec<(Time, Output)> = Vec::new();
-    let mut keep = Vec::with_capacity(out.len());
-    for o in out.drain(..) {
-        match o.due() {
-            Some(d) if d > t => moved.push((d, o)),
-            _ => keep.push(o),
+
+    /// Moves the outputs due after `t` from `out` to the held ones; the others stay
+    /// in `out`, in order.
+    pub fn take_from(&mut self, out: &mut Vec<Output>, t: Time) {
+        if !out.iter().any(|o| o.due().is_some_and(|d| d > t)) {
+            return;
         }
+        self.keep.clear();
+        for o in out.drain(..) {
+            match o.due() {
+                Some(d) if d > t => {
+                    // After every one due by then: equal due times keep their order.
+                    let at = self.held.partition_point(|(x, _)| *x <= d);
+                    self.held.insert(at, (d, o));
+                }
+                _ => self.keep.push(o),
+            }
+        }
+        std::mem::swap(out, &mut self.keep);
     }
-    *out = keep;
-    // Stable: equal due times keep the order they were reported in.
-    moved.sort_by_key(|(d, _)| *d);
-    for (d, o) in moved {
-        match later.last_mut() {
-            Some((last, group)) if *last == d => group.push(o),
-            _ => later.push((d, vec![o])),
-        }
+
+    /// Outputs held.
+    pub fn len(&self) -> usize {
+        self.held.len()
+    }
+
+    /// Whether none is held.
+    pub fn is_empty(&self) -> bool {
+        self.held.is_empty()
+    }
+
+    /// The due time of the earliest group and its outputs, taken out (None when
+    /// nothing is held).
+    pub fn next_group(&mut self) -> Option<(Time, impl Iterator<Item = Output> + '_)> {
+        let due = self.held.first()?.0;
+        let n = self.held.partition_point(|(x, _)| *x <= due);
+        Some((due, self.held.drain(..n).map(|(_, o)| o)))
     }
 }
 
@@ -44,7 +75,7 @@ mod tests {
             cookie,
             acked: true,
             signal_dbm: -50,
-            attempts: vec![1],
+            attempts: vec![1].into(),
             echo: StatusEcho { rate_idx: [0, -1, -1, -1], flags: 1 },
             due,
         }
@@ -68,23 +99,26 @@ mod tests {
             status(4, 300),
             status(5, 150),
         ];
-        let mut later = Vec::new();
-        take_later(&mut out, 150, &mut later);
+        let mut later = Later::new();
+        later.take_from(&mut out, 150);
         assert_eq!(
             out.iter().map(cookie).collect::<Vec<_>>(),
             [1, 0, 5],
             "due by 150, and the frame on air"
         );
-        let groups: Vec<(Time, Vec<u64>)> =
-            later.iter().map(|(d, g)| (*d, g.iter().map(cookie).collect())).collect();
+        let mut groups: Vec<(Time, Vec<u64>)> = Vec::new();
+        while let Some((d, g)) = later.next_group() {
+            groups.push((d, g.map(|o| cookie(&o)).collect()));
+        }
+        assert!(later.is_empty());
         assert_eq!(groups, [(200, vec![3]), (300, vec![2, 4])]);
     }
 
     #[test]
     fn nothing_later_changes_nothing() {
         let mut out = vec![status(1, 100), status(2, 90)];
-        let mut later = Vec::new();
-        take_later(&mut out, 100, &mut later);
+        let mut later = Later::new();
+        later.take_from(&mut out, 100);
         assert_eq!(out.len(), 2);
         assert!(later.is_empty());
     }

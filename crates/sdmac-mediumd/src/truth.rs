@@ -123,7 +123,7 @@ pub(crate) fn not_carried(
     t: Time,
 ) -> TruthRecord {
     let (ta, ra, seq_ctrl) = addresses(frame);
-    let (n_entries, attempts) = entries(echo, kbps, &vec![0; n_rates.clamp(1, 4)]);
+    let (n_entries, attempts) = entries(echo, kbps, &[0; 4][..n_rates.clamp(1, 4)]);
     TruthRecord {
         lost: 0,
         transmitter,

@@ -14,40 +14,42 @@ use crate::coalesce::{first_due, Coalesce};
 use crate::control::{Request, UpdateResult};
 use crate::encode::{Batch, Datagrams, Encoder};
 use crate::error::{io_err, DaemonError};
+use crate::frame_pool::FramePool;
 use crate::hwsim_medium::{
-    Counters, HwsimMedium, KernelFrame, Mac, Output, StatusEcho, UNHEARD_SIGNAL_DBM,
+    AttemptCounts, Counters, HwsimMedium, KernelFrame, Mac, Output, RateEntries, SharedFrame,
+    StatusEcho, UNHEARD_SIGNAL_DBM,
 };
 use crate::lateness::Lateness;
 use crate::media::MediumId;
 use crate::mininet_requests::apply;
 use crate::poller::Poller;
 use crate::syscall_count;
-use sdmac_medium::MediumStats;
-use sdmac_phy::Rate;
+use sdmac_medium::{MediumStats, WallClock};
 use sdmac_rt::EventFd;
 use std::os::fd::AsRawFd;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// A frame from the kernel, copied out of the receive buffer.
+/// A frame from the kernel, copied out of the receive buffer (into a buffer of the
+/// dispatcher's pool, free again once the worker has let go of it).
 #[derive(Debug)]
 pub(crate) struct FrameMsg {
     pub transmitter: Mac,
-    pub frame: Vec<u8>,
+    pub frame: SharedFrame,
     pub no_ack: bool,
     pub freq: u32,
-    pub rates: Vec<(Rate, u8)>,
+    pub rates: RateEntries,
     pub cookie: u64,
     pub echo: StatusEcho,
 }
 
 impl FrameMsg {
-    /// Copies `f`.
-    pub fn copy_of(f: KernelFrame<'_>) -> FrameMsg {
+    /// Copies `f`, its bytes into a buffer of `pool`.
+    pub fn copy_of(f: KernelFrame<'_>, pool: &mut FramePool) -> FrameMsg {
         FrameMsg {
             transmitter: f.transmitter,
-            frame: f.frame.to_vec(),
+            frame: pool.copy_of(f.frame),
             no_ack: f.no_ack,
             freq: f.freq,
             rates: f.rates,
@@ -64,7 +66,7 @@ impl FrameMsg {
             cookie: self.cookie,
             acked: false,
             signal_dbm: UNHEARD_SIGNAL_DBM,
-            attempts: vec![0; self.rates.len().max(1)],
+            attempts: AttemptCounts::defaults(self.rates.len().max(1)),
             echo: self.echo,
             due: t,
         }
@@ -241,6 +243,8 @@ impl Worker {
         let mut poller = Poller::new().map_err(io_err("epoll"))?;
         poller.add(self.wake.as_raw_fd(), WAKE).map_err(io_err("epoll add"))?;
         let origin = self.shared.origin;
+        // The daemon's clock (see the daemon's "The clock"); the wait paces it.
+        let clock = WallClock::with_origin(origin);
         let mut coalesce = Coalesce::new(self.shared.coalesce_ns);
         loop {
             self.rounds += 1;
@@ -260,7 +264,7 @@ impl Worker {
                     return Ok(());
                 }
             }
-            let t = crate::syscall_count::monotonic_ns() - origin;
+            let t = clock.medium_time(crate::syscall_count::monotonic_ns());
             self.medium.advance(t, &mut self.out);
             if coalesce.send_now(t, first_due(&self.out), self.medium.next_output_time()) {
                 self.send()?;
@@ -335,7 +339,8 @@ impl Worker {
 
     fn publish(&self) {
         let mut p = self.published.lock().unwrap_or_else(|e| e.into_inner());
-        p.stats = self.medium.medium_stats_by_medium();
+        // Into the same vector every round: no allocation per round.
+        self.medium.medium_stats_into(&mut p.stats);
         p.counters = self.medium.counters();
         p.rounds = self.rounds;
     }

@@ -28,7 +28,15 @@ fn kf(
     cookie: u64,
 ) -> KernelFrame<'_> {
     let echo = StatusEcho { rate_idx: [3, 2, -1, -1], flags: 1 };
-    KernelFrame { transmitter: hw_addr_of(from), frame, no_ack: false, freq, rates, cookie, echo }
+    KernelFrame {
+        transmitter: hw_addr_of(from),
+        frame,
+        no_ack: false,
+        freq,
+        rates: rates.into(),
+        cookie,
+        echo,
+    }
 }
 
 fn run(m: &mut HwsimMedium, until: u64) -> Vec<Output> {
@@ -79,7 +87,7 @@ fn unicast_is_delivered_and_acked() {
             cookie: 42,
             acked: true,
             signal_dbm: signal,
-            attempts: vec![1],
+            attempts: vec![1].into(),
             echo: StatusEcho { rate_idx: [3, 2, -1, -1], flags: 1 },
             due: acked_at
         }
@@ -285,7 +293,7 @@ fn a_radio_on_another_channel_does_not_acknowledge() {
         out.iter()
             .find_map(|o| match o {
                 Output::TxStatus { cookie: c, acked, attempts, .. } if *c == cookie => {
-                    Some((*acked, attempts.clone()))
+                    Some((*acked, attempts.to_vec()))
                 }
                 _ => None,
             })

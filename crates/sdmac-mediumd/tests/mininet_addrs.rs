@@ -34,7 +34,7 @@ fn send(m: &mut HwsimMedium, at: u64, hw: MacAddress, frame: &[u8], cookie: u64)
             frame,
             no_ack: false,
             freq: 2412,
-            rates: vec![(Rate::Ofdm6, 4)],
+            rates: vec![(Rate::Ofdm6, 4)].into(),
             cookie,
             echo,
         },
@@ -201,7 +201,7 @@ fn the_dispatcher_s_replica_learns_what_a_channel_s_medium_learns() {
             frame: &f,
             no_ack: false,
             freq: 2412,
-            rates: vec![(Rate::Ofdm6, 1)],
+            rates: vec![(Rate::Ofdm6, 1)].into(),
             cookie: k as u64,
             echo,
         };

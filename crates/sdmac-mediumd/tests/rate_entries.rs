@@ -41,7 +41,7 @@ fn send(m: &mut HwsimMedium, freq: u32, f: &[u8], rates: Vec<(Rate, u8)>) -> Vec
             frame: f,
             no_ack: false,
             freq,
-            rates,
+            rates: rates.into(),
             cookie: 1,
             echo,
         },
@@ -56,7 +56,7 @@ fn status(out: &[Output]) -> (bool, Vec<u8>) {
         .iter()
         .filter_map(|o| {
             if let Output::TxStatus { acked, attempts, .. } = o {
-                Some((*acked, attempts.clone()))
+                Some((*acked, attempts.to_vec()))
             } else {
                 None
             }
@@ -142,7 +142,7 @@ fn a_frame_with_no_usable_entry_is_refused_and_counted_by_cause() {
             frame: &[0x08, 0],
             no_ack: false,
             freq: 2412,
-            rates: vec![(MCS7, 1)],
+            rates: vec![(MCS7, 1)].into(),
             cookie: 2,
             echo: StatusEcho::default(),
         },

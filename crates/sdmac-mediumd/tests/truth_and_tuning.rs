@@ -42,7 +42,7 @@ fn one_by_one(m: &mut HwsimMedium, n: u64, tries: u8) -> (Vec<Status>, Vec<Truth
         m.advance(t, &mut out);
         for o in out {
             if let Output::TxStatus { cookie, acked, attempts, .. } = o {
-                statuses.push((cookie, acked, attempts));
+                statuses.push((cookie, acked, attempts.to_vec()));
             }
         }
         m.take_truth(&mut records);

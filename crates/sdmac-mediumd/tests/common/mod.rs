@@ -29,7 +29,15 @@ pub fn kf(
     cookie: u64,
 ) -> KernelFrame<'_> {
     let echo = StatusEcho { rate_idx: [0, -1, -1, -1], flags: 1 };
-    KernelFrame { transmitter: hw_addr_of(from), frame, no_ack: false, freq, rates, cookie, echo }
+    KernelFrame {
+        transmitter: hw_addr_of(from),
+        frame,
+        no_ack: false,
+        freq,
+        rates: rates.into(),
+        cookie,
+        echo,
+    }
 }
 
 /// Sends `frame` from `from` at `at`.
