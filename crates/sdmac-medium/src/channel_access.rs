@@ -49,16 +49,18 @@ impl Medium {
         self.begin_data(t, s, qi, sink);
     }
 
-    /// The station senses the medium busy from `t`: freeze every backoff.
+    /// A transmission reaches the station at `t`: it senses the medium busy from then
+    /// on, and every backoff freezes.
     pub(crate) fn on_busy(&mut self, t: Time, s: StationId) {
-        let slot = self.cfg.phy.slot_ns;
+        let (slot, cca) = (self.cfg.phy.slot_ns, self.cfg.phy.cca_ns);
         let st = &mut self.stations[s as usize];
-        st.idle_since = None;
+        st.busy_from = t;
+        st.idle_before = st.idle_since.take();
         for &qi in st.used.iter() {
             let q = &mut st.queues[qi];
-            if q.expiry == t {
-                // Committed: its backoff ended in this very slot, it cannot sense the
-                // other transmission in time and will transmit too.
+            if q.expiry != NEVER && q.expiry >= t && q.expiry - t < cca.max(1) {
+                // Committed: its access begins now or before the CCA could indicate the
+                // other transmission (aCCATime), so it transmits too and collides.
                 q.backoff = 0;
                 continue;
             }
@@ -78,6 +80,33 @@ impl Medium {
             q.expiry = NEVER;
         }
         self.mark_dirty(s);
+    }
+
+    /// When a frame given at `t` to a station that senses the medium busy goes on air
+    /// anyway: the busy period began less than aCCATime before `t`, after the medium
+    /// had been idle, so the station has not sensed it yet and accesses as an idle
+    /// station would (at once if idle for AIFS, else at the end of AIFS, provided that
+    /// still falls inside the window). None: it has sensed the medium busy.
+    pub(crate) fn unsensed_access(&self, t: Time, s: StationId, qi: usize) -> Option<Time> {
+        let cca = self.cfg.phy.cca_ns;
+        let st = &self.stations[s as usize];
+        let idle = st.idle_before?;
+        if cca == 0 || st.idle_since.is_some() || t >= st.busy_from + cca {
+            return None;
+        }
+        // Only carrier sense: not sending, owing an ACK or waiting for one.
+        if st.transmitting || st.responding || st.bursting || st.exchange.is_some() {
+            return None;
+        }
+        let q = &st.queues[qi];
+        if q.backoff != 0 || q.backoff_running {
+            return None;
+        }
+        let phy = &self.cfg.phy;
+        let extra = if st.eifs { self.eifs_extra } else { 0 };
+        let aifs = phy.sifs_ns + q.params.aifsn as Time * phy.slot_ns + extra;
+        let at = (idle.max(st.nav_until) + aifs).max(t);
+        (at < st.busy_from + cca).then_some(at)
     }
 
     /// The station senses the medium idle from `t` (or from the end of its NAV).

@@ -524,6 +524,8 @@ impl Medium {
         if qi != BEACON_QUEUE {
             self.count_backlog(t, true);
         }
+        let unsensed =
+            if first && !late && !can_access { self.unsensed_access(t, station, qi) } else { None };
         let st = &mut self.stations[station as usize];
         let q = &mut st.queues[qi];
         if first {
@@ -539,6 +541,12 @@ impl Medium {
                 }
             } else if can_access {
                 q.expiry = (q.anchor + q.backoff as Time * slot_ns).max(t);
+                self.mark_dirty(station);
+            } else if let Some(at) = unsensed {
+                // The busy medium began too recently to be sensed (aCCATime): the
+                // frame goes on air as on an idle medium, into the other transmission.
+                q.anchor = at;
+                q.expiry = at;
                 self.mark_dirty(station);
             } else if q.backoff == 0 && !q.backoff_running {
                 // A frame that finds the medium busy with no backoff pending invokes

@@ -134,6 +134,11 @@ pub(crate) struct Station {
     /// When the medium became idle for this station (physical and virtual carrier
     /// sense); None while busy.
     pub idle_since: Option<Time>,
+    /// The last busy period's start and the idle time before it: within aCCATime of
+    /// that start the station has not sensed it yet (`Medium::unsensed_access`).
+    pub busy_from: Time,
+    /// `idle_since` as it was when the last busy period began.
+    pub idle_before: Option<Time>,
     pub nav_until: Time,
     pub noise_mw: f64,
     pub exchange: Option<Exchange>,
@@ -198,6 +203,8 @@ impl Station {
             txop_start: 0,
             bursting: false,
             idle_since: Some(0),
+            busy_from: 0,
+            idle_before: None,
             nav_until: 0,
             eifs: false,
             next_seq: 0,

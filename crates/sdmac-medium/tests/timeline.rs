@@ -310,6 +310,50 @@ fn a_station_that_hears_a_transmission_defers_and_resumes_after_difs() {
     assert_eq!(second.outcome, Outcome::Acked);
 }
 
+// station 0: | DIFS 34 | DATA 36 (lost) | ACKTimeout 45 |
+// station 1:   request at 34 + d µs, medium idle since 0: it has not sensed station 0
+//              within aCCATime (4 µs for OFDM) and sends at once: | DATA 36 (lost) |
+//            0          34  34+d
+#[test]
+fn a_frame_given_within_cca_time_of_another_start_collides_with_it() {
+    assert_eq!(Phy::new(Standard::Dot11a).cca_ns, 4 * US);
+    for d_us in [0, 1, 3] {
+        // Two senders at the same distance from the receiver: equal power, no capture.
+        let mut m = medium_at(&[[1.0, 0.0, 0.0], [-1.0, 0.0, 0.0], [0.0; 3]], &[]);
+        m.enqueue(0, 0, req(1, Dest::Station(2), 50)).unwrap();
+        let mut c = Collect::default();
+        let given = (34 + d_us) * US;
+        m.advance(given, &mut c);
+        m.enqueue(given, 1, req(2, Dest::Station(2), 50)).unwrap();
+        m.advance(1_000_000_000, &mut c);
+        let first = c.tx.iter().find(|r| r.handle == 1).unwrap();
+        let second = c.tx.iter().find(|r| r.handle == 2).unwrap();
+        let t = Timeline::at(0).difs().data(54, 50);
+        assert_eq!(first.t_first_start.as_ns(), t.start_of("DATA", 0));
+        assert_eq!(second.t_first_start.as_ns(), given, "d = {d_us} µs");
+        for r in [first, second] {
+            assert_eq!((r.outcome, r.cause, r.attempts), (Outcome::DataLost, Cause::Collision, 1));
+        }
+    }
+}
+
+// The same at d = 4 µs (aCCATime): station 1 has sensed station 0 and defers through
+// | DATA 36 | SIFS 16 | ACK 28 | then DIFS 34, as in the test above it.
+#[test]
+fn a_frame_given_cca_time_after_another_start_defers() {
+    let mut m = medium_at(&[[1.0, 0.0, 0.0], [-1.0, 0.0, 0.0], [0.0; 3]], &[]);
+    m.enqueue(0, 0, req(1, Dest::Station(2), 50)).unwrap();
+    let mut c = Collect::default();
+    m.advance(38 * US, &mut c);
+    m.enqueue(38 * US, 1, req(2, Dest::Station(2), 50)).unwrap();
+    m.advance(1_000_000_000, &mut c);
+    let second = c.tx.iter().find(|r| r.handle == 2).unwrap();
+    let t = Timeline::at(0).difs().data(54, 50).sifs().ack(24).difs();
+    assert!(second.t_first_start.as_ns() >= t.end());
+    assert_eq!(second.outcome, Outcome::Acked);
+    assert!(c.tx.iter().all(|r| r.outcome == Outcome::Acked));
+}
+
 #[test]
 fn full_queue_is_an_error_not_a_silent_drop() {
     let mut m = medium(2, &[]);

@@ -73,6 +73,10 @@ pub struct Phy {
     pub phy_header_ns: Option<u64>,
     /// aRxPHYStartDelay: from the start of a PPDU to PHY-RXSTART.indication.
     pub rx_start_delay_ns: u64,
+    /// aCCATime: from the start of a PPDU at a station to its CCA busy indication. A
+    /// station whose access begins less than this after another transmission reached
+    /// it has not sensed that transmission and sends too (0: sensed at once).
+    pub cca_ns: u64,
     /// The BSS basic rate set, for the control-response rate.
     pub basic_rates: RateSet,
     /// Override of the rate of every control response (ACK).
@@ -86,6 +90,13 @@ pub struct Phy {
 impl Phy {
     /// The standard's parameters for `standard`.
     pub fn new(standard: Standard) -> Phy {
+        // aCCATime: at most 15 µs for DSSS/HR-DSSS (clauses 15, 16), under 4 µs for
+        // OFDM, ERP-OFDM and HT (clauses 17-19); none for textbook parameter sets.
+        let cca = match standard {
+            Standard::Dot11b => 15,
+            Standard::Custom => 0,
+            _ => 4,
+        };
         let (sifs, slot, cw_min, ext, rx_start, basic): (u64, u64, u32, u64, u64, &[Rate]) =
             match standard {
                 Standard::Dot11b => (10, 20, 31, 0, 192, &[Rate::Dsss1, Rate::Dsss2]),
@@ -121,6 +132,7 @@ impl Phy {
             signal_extension_ns: ext * US,
             phy_header_ns: None,
             rx_start_delay_ns: rx_start * US,
+            cca_ns: cca * US,
             basic_rates: RateSet::from_rates(basic),
             control_rate: None,
             ack_timeout_ns: None,
