@@ -1,7 +1,7 @@
 """RT-WLAN's experiment on emu (python/sdmac/experiments/rtwlan.py and
 `sdmac experiment rtwlan`): the first-attempt on-air bounds from the 802.11b formulas,
-the measured on-air latency against them, drops rising as the spacing falls, what the
-second replier meets, the refusal of bad parameters and the command's output.
+the measured on-air latency against them, requests meeting replies as the spacing falls,
+the second replier's collisions, the refusal of bad parameters and the command's output.
 
 Runs are short (tens to hundreds of packets on the wall clock); the tests assert
 relations and bounds, never a measured latency as a constant."""
@@ -43,7 +43,7 @@ def busy_1_5() -> Dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def two_repliers_20() -> Dict[str, Any]:
-    return rtwlan.run({"spacing_ms": 20, "repliers": 2, "packets": 40}, seed=1)
+    return rtwlan.run({"spacing_ms": 20, "repliers": 2, "packets": 100}, seed=1)
 
 
 def test_bounds_come_from_the_802_11b_formulas() -> None:
@@ -84,15 +84,20 @@ def test_first_attempt_onair_within_bounds_at_20ms(quiet_20: Dict[str, Any]) -> 
     assert r["host1_rtt_p50_us"] > 2 * b["airtime_us"]  # the request and the reply are both on air
 
 
-def test_drops_rise_sharply_as_spacing_falls_to_1_5ms(two_repliers_20: Dict[str, Any], busy_1_5: Dict[str, Any]) -> None:
+def test_requests_meet_replies_as_spacing_falls_to_1_5ms(two_repliers_20: Dict[str, Any], busy_1_5: Dict[str, Any]) -> None:
     b = busy_1_5["bounds"]
     # With two repliers a round is three frames, each at least DIFS + airtime: more than
     # 1.5 ms, so requests and replies must contend for the medium (with one replier the
     # round fits, and contention depends on the hosts' software latency).
     assert 3 * (b["difs_us"] + b["airtime_us"]) > 1500
-    quiet, busy = total_drop(two_repliers_20), total_drop(busy_1_5)
-    assert busy > 0, busy_1_5
-    assert busy >= 3 * quiet, (quiet, busy)
+    assert total_drop(busy_1_5) > 0, busy_1_5
+
+    def unheard(r: Dict[str, Any]) -> float:
+        return sum(r[f"{h}_request_lost_share"] for h in ("host1", "host2"))
+
+    # At 20 ms the replies are over long before the next request; at 1.5 ms requests
+    # go on air into replies and hosts miss them.
+    assert unheard(busy_1_5) > unheard(two_repliers_20), (unheard(two_repliers_20), unheard(busy_1_5))
     # At 1.5 ms channel access waits for the other frames, so the on-air latency leaves
     # the first-attempt bounds far more often than at 20 ms.
     assert busy_1_5["onair_within_standard_share"] < two_repliers_20["onair_within_standard_share"]
@@ -103,28 +108,18 @@ def test_drops_rise_sharply_as_spacing_falls_to_1_5ms(two_repliers_20: Dict[str,
         assert r[f"{h}_drop_share"] == pytest.approx(r[f"{h}_request_lost_share"] + r[f"{h}_reply_lost_share"])
 
 
-def test_second_replier_defers_to_the_first_at_20ms(two_repliers_20: Dict[str, Any]) -> None:
+def test_second_reply_collides_with_the_first_at_20ms(two_repliers_20: Dict[str, Any]) -> None:
     r = two_repliers_20
-    b = r["bounds"]
-    # Both hosts answer the same request; the second reply finds the first on air and
-    # waits for it (carrier sense), then for DIFS at least.
-    assert r["host2_reply_onair_p50_us"] >= b["airtime_us"] + b["difs_us"]
-    assert r["host2_reply_onair_p50_us"] > r["host1_reply_onair_p50_us"]
-    assert r["host2_rtt_p50_us"] > r["host1_rtt_p50_us"]
+    # Both hosts answer the same request from one loop, a few microseconds apart: the
+    # second reply starts before its radio can sense the first (aCCATime, 15 µs for
+    # DSSS), so the two collide at the originator, which mostly keeps neither, or the
+    # first. RT-WLAN's second replier lost 76 % of its replies at this spacing.
+    assert r["replies_within_slot_share"] > 0.5
+    assert r["host2_reply_lost_share"] > r["host1_reply_lost_share"]
+    assert r["host2_reply_lost_share"] > 0.25, r["host2_reply_lost_share"]
     # Causality across stations: a reply reaches its host's queue after the request ended on air.
     assert min(r["samples"]["host1_turnaround_us"] + r["samples"]["host2_turnaround_us"]) > 0
     assert 0 <= r["replies_within_slot_share"] <= 1 and r["replies_queue_gap_p50_us"] >= 0
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="RT-WLAN's second replier lost 76 % of its replies at 20 ms: both replies start within one slot, "
-    "where a radio cannot yet sense the other (aCCATime + aRxTxTurnaroundTime). On emu the two replies also reach "
-    "their queues within a slot of each other in most rounds (replies_within_slot_share), but the medium's carrier "
-    "sense is instantaneous, so the second reply defers instead of colliding (docs/experiments.md)",
-)
-def test_second_replier_loses_most_replies_at_20ms(two_repliers_20: Dict[str, Any]) -> None:
-    assert two_repliers_20["host2_drop_share"] > 0.5
 
 
 @pytest.mark.parametrize(
