@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Sweep benchmark: one grid (the two-channel scenario, 4 station counts x 4 seeds, 30
+"""Sweep benchmark: one grid (the two-channel scenario, 4 station counts x 4 seeds, 120
 simulated seconds a run) run by `sdmac sweep` in one process (--jobs 1), on the process
 pool (--jobs 2) and on a local Ray instance of 2 CPUs; the wall time of each (median of
 --repeat runs) and the speed-up against one process. Goal: close to 2x with 2 processes
@@ -52,7 +52,7 @@ def _aggregates(doc: dict[str, Any]) -> dict[str, Any]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repeat", type=int, default=3, help="runs of each way (the median is reported)")
-    ap.add_argument("--duration", type=float, default=30.0, help="simulated seconds a run")
+    ap.add_argument("--duration", type=float, default=120.0, help="simulated seconds a run")
     ap.add_argument("--no-ray", action="store_true", help="leave Ray out")
     ap.add_argument("--json", help="write the results here")
     a = ap.parse_args()
