@@ -12,7 +12,9 @@ independently on the two channels (each medium has its own seed). The overlay
   other copy is acknowledged (duplicate avoidance; its airtime is counted as saved).
 
 By default each copy gets one try at 24 Mb/s (``rates = "24x1"``), so a lost frame is
-a lost copy, and packets are handed over `spacing_us` apart.
+a lost copy, and packets are handed over `spacing_us` apart. `rates_second` gives
+channel 40 a series of its own (a slower link, say): cancelling needs a backlog on one
+channel, which channels running in step do not build.
 
 Figures: ``loss_share`` (lost / sent), the latency from the request to the end on air
 of the first copy received (``latency_p50_us``, ``latency_p90_us``, ``latency_p99_us``,
@@ -44,6 +46,7 @@ DEFAULTS: dict[str, Any] = {
     "packets": 300,
     "payload_len": 100,
     "rates": "24x1",
+    "rates_second": None,
     "spacing_us": 400.0,
     "window": 16,
 }
@@ -100,6 +103,10 @@ def check_params(params: Mapping[str, Any]) -> dict[str, Any]:
         raise ValueError(f"redundancy: spacing_us must be a number in 0 … 1e6 µs, not {s!r}")
     if not isinstance(p["rates"], str):
         raise ValueError(f"redundancy: rates must be a rate series such as \"24x1\", not {p['rates']!r}")
+    if p["rates_second"] is not None and not isinstance(p["rates_second"], str):
+        raise ValueError(
+            f"redundancy: rates_second must be a rate series such as \"6x1\", not {p['rates_second']!r}"
+        )
     return p
 
 
@@ -120,12 +127,18 @@ def run(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
     try:
         tx = [s.interface("sta") for s in sessions]
         rx = [s.interface("ap") for s in sessions]
+        rates: str | None = p["rates"]
+        if p["rates_second"] is not None:
+            # Each channel its own series: the overlay then uses each interface's default.
+            tx[0].set("default_rates", p["rates"])
+            tx[1].set("default_rates", p["rates_second"])
+            rates = None
         r = _core.redundancy_run(
             tx,
             rx,
             [AP, AP],
             mode=p["mode"],
-            rates=p["rates"],
+            rates=rates,
             packets=p["packets"],
             payload_len=p["payload_len"],
             spacing_us=float(p["spacing_us"]),
@@ -153,3 +166,55 @@ def run(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
             figures[f"{prefix}_{stat}_us"] = v / 1e3
     figures["mode"] = p["mode"]
     return figures
+
+
+# ----------------------------------------------------------------------------- summary
+
+
+def _ci(fig: Mapping[str, Any], scale: float = 1.0, digits: int = 3) -> str:
+    """'mean ± half-width' of one aggregated figure, scaled."""
+    return f"{fig['mean'] * scale:.{digits}g} ± {fig['ci_half_width'] * scale:.2g}"
+
+
+def summary(sweep: Mapping[str, Any]) -> str:
+    """A Markdown summary of a sweep of this experiment (its ``sweep.json``): a table per
+    grid point and, per loss of 10 % or more, whether two channels lost less than one."""
+    pts = {(p["params"]["loss"], p["params"].get("payload_len", DEFAULTS["payload_len"]), p["params"]["mode"]): p
+           for p in sweep["points"]}
+    lines = [
+        f"{len(sweep['seeds'])} seeds per point, mean ± half-width of the "
+        f"{sweep['confidence']:.0%} confidence interval; fixed: "
+        + ", ".join(f"{k} = {v!r}" for k, v in sweep["fixed"].items()),
+        "",
+        "| loss | payload | mode | loss share | latency p50 (ms) | p90 (ms) | p99 (ms) "
+        "| copies on air | cancelled | too late | airtime saved (ms) |",
+        "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for (loss, payload, mode), p in sorted(pts.items(), key=lambda kv: (kv[0][0], kv[0][1], MODES.index(kv[0][2]))):
+        f = p["figures"]
+        lines.append(
+            f"| {loss:.0%} | {payload} | {mode} | {_ci(f['loss_share'])} | {_ci(f['latency_p50_us'], 1e-3)} "
+            f"| {_ci(f['latency_p90_us'], 1e-3)} | {_ci(f['latency_p99_us'], 1e-3)} | {_ci(f['copies_on_air'])} "
+            f"| {_ci(f['copies_cancelled'])} | {_ci(f['cancel_too_late'])} | {_ci(f['airtime_saved_ms'])} |"
+        )
+    lines.append("")
+    for (loss, payload, mode), p in sorted(pts.items()):
+        if mode != "two" or loss < 0.10 or (loss, payload, "one") not in pts:
+            continue
+        one = pts[(loss, payload, "one")]["figures"]["loss_share"]
+        two = p["figures"]["loss_share"]
+        verdict = "yes" if two["mean"] < one["mean"] else "NO"
+        apart = "disjoint" if two["ci_high"] < one["ci_low"] else "overlapping"
+        lines.append(
+            f"- loss {loss:.0%}, {payload}-byte payloads: two channels lose less than one: {verdict} "
+            f"({two['mean']:.3f} against {one['mean']:.3f}; intervals {apart})"
+        )
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    import json
+    import sys
+
+    with open(sys.argv[1]) as fh:
+        print(summary(json.load(fh)), end="")
