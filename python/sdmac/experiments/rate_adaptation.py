@@ -112,3 +112,55 @@ def run(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
     figures["best_rates"] = [ph["best"] for ph in r["phases"]]
     figures["attempts_per_rate"] = dict(r["attempts_per_rate"])
     return figures
+
+
+# ----------------------------------------------------------------------------- summary
+
+
+def _ci(fig: Mapping[str, Any], digits: int = 3) -> str:
+    """'mean ± half-width' of one aggregated figure."""
+    return f"{fig['mean']:.{digits}g} ± {fig['ci_half_width']:.2g}"
+
+
+def summary(sweep: Mapping[str, Any]) -> str:
+    """A Markdown summary of a sweep of this experiment (its ``sweep.json``): a table per
+    policy and whether the adaptation delivered more than every fixed rate."""
+    pts = {str(p["params"]["policy"]): p["figures"] for p in sweep["points"]}
+    phases = sorted(k for k in next(iter(pts.values())) if k.startswith("phase"))
+    lines = [
+        f"{len(sweep['seeds'])} seeds per policy, mean ± half-width of the "
+        f"{sweep['confidence']:.0%} confidence interval; fixed: "
+        + ", ".join(f"{k} = {v!r}" for k, v in sweep["fixed"].items()),
+        "",
+        "| policy | delivered | goodput (Mb/s) | attempts | " + " | ".join(f"phase {k} delivered" for k in range(len(phases))) + " |",
+        "|---|---:|---:|---:|" + "---:|" * len(phases),
+    ]
+    for policy in sorted(pts, key=lambda x: POLICIES.index(x) if x in POLICIES else len(POLICIES)):
+        f = pts[policy]
+        label = policy if policy == "adaptive" else f"fixed {policy} Mb/s"
+        lines.append(
+            f"| {label} | {_ci(f['delivered'])} | {_ci(f['goodput_mbps'])} | {_ci(f['attempts'])} | "
+            + " | ".join(_ci(f[ph]) for ph in phases)
+            + " |"
+        )
+    fixed = {k: v for k, v in pts.items() if k != "adaptive"}
+    if "adaptive" in pts and fixed:
+        a = pts["adaptive"]["delivered"]
+        top = max(fixed, key=lambda k: fixed[k]["delivered"]["mean"])
+        b = fixed[top]["delivered"]
+        verdict = "yes" if a["mean"] > b["mean"] else "NO"
+        apart = "disjoint" if a["ci_low"] > b["ci_high"] else "overlapping"
+        lines += [
+            "",
+            f"- the adaptation delivered more than every fixed rate: {verdict} "
+            f"({a['mean']:.0f} against {b['mean']:.0f} at the best fixed rate, {top} Mb/s; intervals {apart})",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    import json
+    import sys
+
+    with open(sys.argv[1]) as fh:
+        print(summary(json.load(fh)), end="")
