@@ -119,7 +119,6 @@ def test_retrying_beyond_the_burst_delivers_more_within_the_deadline() -> None:
     assert mac["bursts"] >= 3 and beyond["bursts"] >= 3
     assert mac["delivered"] < 24, "the bursts never hit the MAC's retries"
     assert beyond["delivered"] > mac["delivered"], (beyond, mac)
-    assert beyond["delivered_from_due"] > mac["delivered_from_due"], (beyond, mac)
     # The MAC's policy is one request per packet; the measured burst is about what was set.
     assert mac["requests"] == 24 and beyond["requests"] >= 24
     assert mac["burst_ms"] < mac["set_burst_ms"]
