@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from sdmac.experiments import deadlines, load
+from sdmac.experiments import deadlines, deadlines_report, load
 
 #: Long frames at 6 Mb/s, so that the host's wake-up delays are small against the airtime.
 LONG = {"payload": 2000, "rate": "6"}
@@ -115,3 +115,22 @@ def test_edf_misses_no_more_than_dcf_under_saturating_contention() -> None:
     assert dcf["released"] == edf["released"]
     assert dcf["late"] > 0, "the setting must make DCF miss deadlines"
     assert edf["miss_ratio"] <= dcf["miss_ratio"]
+
+
+def test_the_report_table_gives_each_point_its_ci_or_its_refusal() -> None:
+    miss = {"n": 3, "mean": 0.25, "ci_low": -0.1, "ci_high": 0.6}
+    doc = {
+        "confidence": 0.9,
+        "seeds": [1, 2, 3],
+        "fixed": {},
+        "points": [
+            {"index": 0, "params": {"stations": 2, "scheme": "dcf"}, "runs": 3, "figures": {"miss_ratio": miss}},
+            {"index": 1, "params": {"stations": 50, "scheme": "tdma"}, "runs": 0, "figures": {}},
+        ],
+        "failures": [{"point": 1, "seed": s, "error": "ValueError: deadlines: tdma: the load does not fit (at x.py:1)"}
+                     for s in (1, 2, 3)],
+    }
+    lines = deadlines_report.table(doc).splitlines()
+    assert "90 % CI" in lines[0]
+    assert "| 2 | dcf | 3 | 0.250 [0.000, 0.600] |" in lines[2]
+    assert lines[3].startswith("| 50 | tdma | 0 | – |") and lines[3].endswith("tdma: the load does not fit |")
