@@ -134,3 +134,23 @@ def test_the_report_table_gives_each_point_its_ci_or_its_refusal() -> None:
     assert "90 % CI" in lines[0]
     assert "| 2 | dcf | 3 | 0.250 [0.000, 0.600] |" in lines[2]
     assert lines[3].startswith("| 50 | tdma | 0 | – |") and lines[3].endswith("tdma: the load does not fit |")
+
+
+def test_the_example_sweep_fits_tdma_for_small_n_and_not_for_50() -> None:
+    from pathlib import Path
+
+    from sdmac.sweep import load_spec
+
+    spec = load_spec(Path(__file__).resolve().parent.parent / "examples" / "sweeps" / "deadlines.toml")
+    assert spec.target == "deadlines"
+    fits = {}
+    for point in spec.points():
+        if point["scheme"] != "tdma":
+            continue
+        p = deadlines.check_params(spec.params(point))
+        try:
+            deadlines._plan(p, deadlines.tdma_layout(p), 0)
+            fits[point["stations"]] = True
+        except ValueError:
+            fits[point["stations"]] = False
+    assert fits == {2: True, 5: True, 10: True, 20: True, 50: False}
