@@ -107,8 +107,9 @@ def test_a_schedule_that_cannot_fit_is_refused_before_anything_is_sent(monkeypat
 def test_edf_misses_no_more_than_dcf_under_saturating_contention() -> None:
     # Five stations release 2000-byte frames at 6 Mb/s together every 14 ms, due 14 ms
     # later: one try each already takes about the whole period, so DCF's FIFO queues
-    # grow and its frames go late, while EDF drops the hopeless ones and sends fresh ones.
-    p = {"stations": 5, "period_ms": 14.0, "duration_s": 0.42, **LONG}
+    # grow and its frames go late, while EDF drops the hopeless ones and sends fresh ones;
+    # 50 periods, so that DCF's backlog has grown well past a period.
+    p = {"stations": 5, "period_ms": 14.0, "duration_s": 0.7, **LONG}
     dcf = deadlines.run({**p, "scheme": "dcf"}, seed=1)
     edf = deadlines.run({**p, "scheme": "edf"}, seed=1)
     print(f"miss ratio: dcf {dcf['miss_ratio']:.3f}, edf {edf['miss_ratio']:.3f}")
