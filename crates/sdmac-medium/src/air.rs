@@ -69,6 +69,20 @@ pub(crate) struct Air {
 }
 
 impl Air {
+    /// Makes room for `slots` transmissions at once, each heard by up to `receivers`
+    /// stations, so that the first overlaps of a run allocate nothing.
+    pub fn reserve(&mut self, slots: usize, receivers: usize) {
+        self.txs.reserve(slots.saturating_sub(self.txs.len()));
+        self.on_air.reserve(slots.saturating_sub(self.on_air.len()));
+        self.free_slots.reserve(slots.saturating_sub(self.free_slots.len()));
+        while self.slot_rx.len() < slots {
+            self.slot_rx.push(Vec::new());
+        }
+        for heard in &mut self.slot_rx {
+            heard.reserve(receivers.saturating_sub(heard.len()));
+        }
+    }
+
     /// Puts `tx` in a slot (a free one first) and on air; returns the slot.
     pub fn alloc_slot(&mut self, tx: Transmission) -> u32 {
         let slot = if let Some(s) = self.free_slots.pop() {

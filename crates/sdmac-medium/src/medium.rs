@@ -34,6 +34,10 @@ pub use crate::request::{
     EnqueueError, MediumConfig, QueuedError, QueuedInfo, TxRequest, MAX_MPDU_LEN,
 };
 
+/// Media of up to this many stations reserve their air for every station sending at
+/// once when a station is added (`Air::reserve`).
+const PREALLOCATED_MEDIUM: usize = 64;
+
 /// Stations sharing one channel.
 pub struct Medium {
     pub(crate) cfg: MediumConfig,
@@ -204,6 +208,14 @@ impl Medium {
         self.late_ok.push(false);
         self.links.from.push(None);
         self.compute_links_of(id);
+        let n = self.stations.len();
+        if n <= PREALLOCATED_MEDIUM {
+            // Room for every station on air at once, twice (frames that ended but
+            // still overlap one on air stay), so that the first collision of a
+            // real-time run allocates nothing; larger media grow on demand.
+            self.air.reserve(2 * n, n);
+            self.interferers.reserve((2 * n).saturating_sub(self.interferers.len()));
+        }
         self.reschedule(id, self.now);
         let now = self.now;
         if let Some(b) = self.stations[id as usize].cfg.beacon {
