@@ -71,8 +71,10 @@ pub(crate) struct IndMsg {
 }
 
 /// Indication buffers put on an interface's `ind_free` ring when it starts (more are
-/// made only if more indications than this wait unread at once).
-pub(crate) const IND_BUFFERS_AT_START: usize = 16;
+/// made only if more indications than this wait unread at once). 64 frames of
+/// `MAX_FRAME` (150 KiB an interface) cover an application held off its CPU for about
+/// three seconds while beacons arrive every 50 TU; 16 were outgrown on a loaded host.
+pub(crate) const IND_BUFFERS_AT_START: usize = 64;
 
 /// State shared by one interface and the device thread.
 #[derive(Debug)]
