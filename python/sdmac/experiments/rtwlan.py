@@ -41,7 +41,8 @@ Three modes (``mode``):
 - ``dcf``: each host answers as soon as its loop hears the request. Two hosts answer
   the same request a few microseconds apart, within aCCATime, and their replies collide.
 - ``policy``: a software retransmission policy spreads the replies. Host k (counting
-  from 0) waits k × step after the request ended on air before its first copy, where
+  from 0) waits k × step after the request ended on air (or after it heard the request,
+  if later) before its first copy, where
   step = airtime + DIFS + margin and the margin is the measured timing spread (see
   below); the reply is a broadcast, so no confirmation says whether it arrived, and the
   policy repeats it up to ``POLICY_MAX_COPIES`` times, one copy per host per cycle of
@@ -52,14 +53,18 @@ Three modes (``mode``):
   that starts anywhere within the guard finds the medium idle for DIFS and goes at
   once; the rest of the round must hold DIFS + CWmin·slot, so that each station's
   post-backoff ends before its next slot. The guard is the measured request-path
-  jitter (``sdmac._core.tdma_measure_jitter``: t_start − t1 over a probe burst, its
-  95th percentile − its minimum) + the loop's wake-up lateness (its 95th percentile
-  over timed waits) + the synchronisation error (0 on emu, where every station reads the medium's clock). The
-  plan is checked before anything is sent: where it does not fit the spacing the run
-  is refused (``refused`` says why) and nothing else is reported. Each station hands
-  its frame over a guard − the path's minimum after its slot opens; a send whose loop
-  woke more than a guard late is skipped and counted as a stall, and a frame whose
-  time on air (t5 − airtime … t5) left its slot is counted as outside its slot.
+  jitter + the synchronisation error. The request path is the loop's own, from a
+  send's due time to its start on air, measured by a rehearsal (timed broadcasts on a
+  probe session before the run): its 90th percentile − its minimum. (The API's path
+  alone, t_start − t1 from ``sdmac._core.tdma_measure_jitter``, is reported beside it;
+  the loop's wake-ups add to it.) The synchronisation error is 0 on emu, where every
+  station reads the medium's clock. The plan is checked before anything is sent: where it does not fit the spacing the run
+  is refused (``refused`` says why) and nothing else is reported. Each station's send
+  is due a guard − the path's minimum after its slot opens, so that its frame starts
+  on air within the slot's first two guards. A send that the loop reaches later than
+  the path's 90th percentile could only start after them: it is skipped and counted as
+  a stall; a frame whose time on air (t5 − airtime … t5) left its slot all the same is
+  counted as outside its slot.
 
   The overlay's ``TdmaPlan`` is not used for the slots: it budgets a unicast exchange
   (a full CWmin backoff, then DATA and the ACK or its timeout) and a contention period
@@ -111,11 +116,11 @@ JITTER_PROBES = 50
 #: The share of the probes the guard covers: the request path's and the loop's timing at
 #: this quantile. A busy host stalls now and then for milliseconds; a guard covering the
 #: worst stall would fit no round, so the rarer stalls are counted instead (see stalls).
-GUARD_QUANTILE = 0.95
+GUARD_QUANTILE = 0.9
 PROBE_GAP_US = 1500.0
-#: Timed waits of the loop, each WAKE_PROBE_US long, to measure how late it wakes.
-WAKE_PROBES = 200
-WAKE_PROBE_US = 500.0
+#: A rehearsal of the loop's timed sends: broadcasts, one every min(spacing, REHEARSAL_GAP_MS).
+REHEARSAL_PROBES = 60
+REHEARSAL_GAP_MS = 5.0
 #: Synchronisation error on emu: every station reads the medium's clock (CLOCK_MONOTONIC).
 SYNC_ERROR_US = 0.0
 #: Reply ids: the sequence number in the low bits, the copy above them.
@@ -198,28 +203,33 @@ def bounds(aifsn: int = 2, cw_min: int = 31) -> Bounds:
 class Timing:
     """The measured timing spread that the policy's margin and TDMA's guard cover (µs)."""
 
+    #: The API's request path alone (``tdma_measure_jitter``, t_start − t1): minimum, GUARD_QUANTILE.
+    api_min_us: float
+    api_q_us: float
+    #: The loop's whole path, from a send's due time to its start on air: minimum, GUARD_QUANTILE.
     path_min_us: float
     path_q_us: float
-    wake_late_us: float
     sync_error_us: float
 
     @property
     def jitter_us(self) -> float:
-        """The request path's jitter: t_start − t1 at GUARD_QUANTILE of the probes − its minimum."""
+        """The request path's jitter as the loop sends: its GUARD_QUANTILE − its minimum."""
         return self.path_q_us - self.path_min_us
 
     @property
     def guard_us(self) -> float:
-        """Jitter + the loop's wake-up lateness + the synchronisation error."""
-        return self.jitter_us + self.wake_late_us + self.sync_error_us
+        """The request path's jitter + the synchronisation error."""
+        return self.jitter_us + self.sync_error_us
 
     def as_dict(self) -> dict[str, float]:
         """The parts and the guard."""
         return {
+            "api_min_us": self.api_min_us,
+            "api_q_us": self.api_q_us,
+            "api_jitter_us": self.api_q_us - self.api_min_us,
             "path_min_us": self.path_min_us,
             "path_q_us": self.path_q_us,
             "jitter_us": self.jitter_us,
-            "wake_late_us": self.wake_late_us,
             "sync_error_us": self.sync_error_us,
             "guard_us": self.guard_us,
         }
@@ -312,18 +322,39 @@ def measure_path(iface: _core.Interface, dst: str) -> tuple[float, float]:
     return min(path), q
 
 
-def measure_wake(fds: Sequence[int]) -> float:
-    """How late (µs) the loop wakes from a timed wait on `fds`, at GUARD_QUANTILE of
-    WAKE_PROBES waits; nothing is sent meanwhile."""
-    late = []
-    for _ in range(WAKE_PROBES):
-        due = time.monotonic_ns() + int(WAKE_PROBE_US * 1000)
-        while (now := time.monotonic_ns()) < due:
-            select.select(fds, [], [], (due - now) / 1e9)
-        late.append((now - due) / 1000.0)
-    q = _percentile(late, GUARD_QUANTILE)
+def rehearse(iface: _core.Interface, gap_us: float, airtime_us: float) -> tuple[float, float]:
+    """The loop's whole request path, due time → start on air (t5 − airtime), over
+    REHEARSAL_PROBES broadcasts from `iface` timed as the run times its sends, one every
+    `gap_us`: its minimum and its GUARD_QUANTILE (µs)."""
+    fd = iface.fileno()
+    due: dict[int, int] = {}
+    starts: list[float] = []
+
+    def collect() -> None:
+        while (c := iface.data_con(timeout=0)) is not None:
+            t5 = c.timestamps.get("t5")
+            if c.status == "sent" and t5 and c.id in due:
+                starts.append((t5 - airtime_us * 1000 - due[c.id]) / 1000.0)
+
+    at = time.monotonic_ns() + int(gap_us * 1000)
+    for k in range(1, REHEARSAL_PROBES + 1):
+        while (now := time.monotonic_ns()) < at:
+            if select.select([fd], [], [], (at - now) / 1e9)[0]:
+                iface.clear_event()
+                collect()
+        due[k] = at
+        iface.data_req(k, _payload(k, 0xFF), dst=BROADCAST, rates=f"{RATE}x1", no_ack=True, t1=now)
+        at += int(gap_us * 1000)
+    end = time.monotonic_ns() + int(DRAIN_IDLE_S * 1e9)
+    while len(starts) < len(due) and time.monotonic_ns() < end:
+        if select.select([fd], [], [], 0.01)[0]:
+            iface.clear_event()
+        collect()
+    if len(starts) < 2:
+        raise RuntimeError(f"rtwlan: the rehearsal confirmed {len(starts)} of {len(due)} broadcasts as sent")
+    q = _percentile(starts, GUARD_QUANTILE)
     assert q is not None
-    return q
+    return min(starts), q
 
 
 # ----------------------------------------------------------------------------- params
@@ -416,7 +447,7 @@ class _Schedule:
     slot_ns: int = 0
     opens_ns: tuple[int, ...] = (0,)
     offset_ns: int = 0
-    #: tdma: how late (ns) the loop may send and still start within the guard; None: any.
+    #: tdma: how late (ns) past its due time a send is skipped as a stall; None: never.
     budget_ns: int | None = None
 
 
@@ -465,8 +496,12 @@ class _Loop:
             if self._send(self.hosts[k], seq, k + 1, self.replies[k]):
                 self.pending_replies += 1
         elif sc.mode == "policy":
+            # From the request's end, or from when the host heard it if later: a host
+            # cannot act before it heard the request, and counting from then keeps the
+            # hosts' attempts a step apart after a stall of the loop that serves them all.
+            ref = max(t_end, time.monotonic_ns())
             for c in range(sc.copies):
-                at = t_end + k * sc.step_ns + c * len(self.hosts) * sc.step_ns
+                at = ref + k * sc.step_ns + c * len(self.hosts) * sc.step_ns
                 heapq.heappush(self.due, (at, k + 1, seq, c))
         else:
             at = sc.start_ns + (seq - 1) * sc.spacing_ns + sc.opens_ns[k + 1] + sc.offset_ns
@@ -582,16 +617,17 @@ def run(params: Mapping[str, Any], seed: int, progress: ProgressFn | None = None
     plan: SlotPlan | None = None
     spacing_us = p["spacing_ms"] * 1000.0
     if p["mode"] != "dcf":
-        # The request path, on a session of its own: nothing of the run is sent yet.
+        # Measured on a session of its own, before the run: nothing of the run is sent yet.
         with _core.Session.from_scenario(scenario, ["originator", "host1"], name="rtwlan-probe", seed=seed) as probe:
-            path_min, path_q = measure_path(probe.interface("originator"), probe.interface("host1").address)
+            o = probe.interface("originator")
+            api_min, api_q = measure_path(o, probe.interface("host1").address)
+            b = bounds(aifsn=int(o.get("aifsn", ac="BE")), cw_min=int(o.get("cw_min", ac="BE")))
+            path_min, path_q = rehearse(o, min(p["spacing_ms"], REHEARSAL_GAP_MS) * 1000.0, b.airtime_us)
+        timing = Timing(api_min_us=api_min, api_q_us=api_q, path_min_us=path_min, path_q_us=path_q,
+                        sync_error_us=SYNC_ERROR_US)
     with _core.Session.from_scenario(scenario, names, name="rtwlan", seed=seed) as session:
         ifaces = [session.interface(name) for name in names]
         b = bounds(aifsn=int(ifaces[0].get("aifsn", ac="BE")), cw_min=int(ifaces[0].get("cw_min", ac="BE")))
-        if p["mode"] != "dcf":
-            # The loop's wake-ups with every station of the run up, before anything is sent.
-            wake = measure_wake([i.fileno() for i in ifaces])
-            timing = Timing(path_min_us=path_min, path_q_us=path_q, wake_late_us=wake, sync_error_us=SYNC_ERROR_US)
         if p["mode"] == "tdma":
             assert timing is not None
             plan = SlotPlan(spacing_us=spacing_us, repliers=p["repliers"], bounds=b, guard_us=timing.guard_us)
@@ -611,7 +647,7 @@ def run(params: Mapping[str, Any], seed: int, progress: ProgressFn | None = None
                 "tdma", start_ns, spacing_ns, slot_ns=int(plan.slot_us * 1000),
                 opens_ns=tuple(int(plan.slot_start_us(k) * 1000) for k in range(1 + p["repliers"])),
                 offset_ns=int((plan.guard_us - timing.path_min_us) * 1000),
-                budget_ns=int(plan.guard_us * 1000),
+                budget_ns=int(timing.path_q_us * 1000),
             )
         loop = _Loop(ifaces, p, progress, sched)
         wall_s = loop.run()

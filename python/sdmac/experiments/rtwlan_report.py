@@ -76,9 +76,10 @@ def mode_lines(result: Mapping[str, Any]) -> list[str]:
     lines: list[str] = []
     if t is not None:
         lines.append(
-            f"timing measured before the run: request-path jitter {t['jitter_us']:.1f} µs (t_start − t1: min "
-            f"{t['path_min_us']:.1f}, p95 {t['path_q_us']:.1f}) + loop wake-up lateness {t['wake_late_us']:.1f} µs "
-            f"(p95) + synchronisation error {t['sync_error_us']:.1f} µs (emu: one clock) = {t['guard_us']:.1f} µs"
+            f"timing measured before the run: request-path jitter {t['jitter_us']:.1f} µs (the loop's due time → "
+            f"start on air: min {t['path_min_us']:.1f}, p90 {t['path_q_us']:.1f}; the API's alone, t_start − t1: "
+            f"{t['api_jitter_us']:.1f}) + synchronisation error {t['sync_error_us']:.1f} µs (emu: one clock) "
+            f"= guard {t['guard_us']:.1f} µs"
         )
     if p["mode"] == "policy" and "policy_step_us" in result:
         lines.append(
@@ -101,7 +102,7 @@ def mode_lines(result: Mapping[str, Any]) -> list[str]:
                   [("requests", "request"), *((h, f"{h}_reply") for h in HOSTS)] if f"{key}_stalls" in result]
         outside = [f"{who} {result[f'{key}_outside_slot']}" for who, key in
                    [("requests", "request"), *((h, f"{h}_reply") for h in HOSTS)] if f"{key}_outside_slot" in result]
-        lines.append(f"  stalls (sends skipped: the loop woke more than a guard late): {', '.join(stalls)}")
+        lines.append(f"  stalls (sends skipped: the loop came too late for the guard): {', '.join(stalls)}")
         lines.append(f"  frames on air outside their slot (a stall after the hand-over): {', '.join(outside)}")
     return lines
 
