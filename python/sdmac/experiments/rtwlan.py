@@ -41,30 +41,30 @@ Three modes (``mode``):
 - ``dcf``: each host answers as soon as its loop hears the request. Two hosts answer
   the same request a few microseconds apart, within aCCATime, and their replies collide.
 - ``policy``: a software retransmission policy spreads the replies. Host k (counting
-  from 0) waits k × step after the request ended on air (or after it heard the request,
-  if later) before its first copy, where
-  step = airtime + DIFS + margin and the margin is the measured timing spread (see
-  below); the reply is a broadcast, so no confirmation says whether it arrived, and the
-  policy repeats it up to ``POLICY_MAX_COPIES`` times, one copy per host per cycle of
-  (repliers × step), as many as end before the next request may start.
-- ``tdma``: a fixed schedule in rounds equal to the spacing: a slot for the request,
-  then one per replier, at the end of the round so that the hosts have the round's
-  slack to hear the request (the RTT is then set by the schedule). A slot holds DIFS + airtime + a guard at each end, so a frame
-  that starts anywhere within the guard finds the medium idle for DIFS and goes at
-  once; the rest of the round must hold DIFS + CWmin·slot, so that each station's
-  post-backoff ends before its next slot. The guard is the measured request-path
-  jitter + the synchronisation error. The request path is the loop's own, from a
-  send's due time to its start on air, measured by a rehearsal (timed broadcasts on a
-  probe session before the run): its 90th percentile − its minimum. (The API's path
-  alone, t_start − t1 from ``sdmac._core.tdma_measure_jitter``, is reported beside it;
-  the loop's wake-ups add to it.) The synchronisation error is 0 on emu, where every
-  station reads the medium's clock. The plan is checked before anything is sent: where it does not fit the spacing the run
-  is refused (``refused`` says why) and nothing else is reported. Each station's send
-  is due a guard − the path's minimum after its slot opens, so that its frame starts
-  on air within the slot's first two guards. A send that the loop reaches later than
-  the path's 90th percentile could only start after them: it is skipped and counted as
-  a stall; a frame whose time on air (t5 − airtime … t5) left its slot all the same is
-  counted as outside its slot.
+  from 0) waits k × step after the request ended on air (or after it heard the
+  request, if later) before its first copy, where step = airtime + DIFS + margin and
+  the margin is the measured timing spread (the guard below). The reply is a
+  broadcast, so no confirmation says whether it arrived: the policy repeats it up to
+  ``POLICY_MAX_COPIES`` times, one copy per host per cycle of repliers × step, as
+  many as end before the next request may start.
+- ``tdma``: a fixed schedule in rounds equal to the spacing: a slot for the request at
+  the round's start, then one per replier at its end, so that the hosts have the
+  round's slack to hear the request (the RTT is then set by the schedule). A slot holds
+  DIFS + airtime + a guard at each end; each send is due a guard − the path's minimum
+  after its slot opens, so that its frame starts on air within the slot's first two
+  guards, finds the medium idle for DIFS and goes at once. After the last slot the
+  round must hold DIFS + CWmin·slot, so that each station's post-backoff ends before
+  its next slot. The guard is the measured request-path jitter + the synchronisation
+  error. The request path is the loop's own, from a send's due time to its start on
+  air, measured by a rehearsal (timed broadcasts on a probe session before the run):
+  its 90th percentile − its minimum. (The API's path alone, t_start − t1 from
+  ``sdmac._core.tdma_measure_jitter``, is reported beside it; the loop's wake-ups add
+  to it.) The synchronisation error is 0 on emu, where every station reads the
+  medium's clock. The plan is checked before anything is sent: where it does not fit
+  the spacing the run is refused (``refused`` says why) and nothing else is reported.
+  A send that the loop reaches later than the path's 90th percentile could only start
+  after its first two guards: it is skipped and counted as a stall; a frame whose time
+  on air (t5 − airtime … t5) left its slot all the same is counted as outside its slot.
 
   The overlay's ``TdmaPlan`` is not used for the slots: it budgets a unicast exchange
   (a full CWmin backoff, then DATA and the ACK or its timeout) and a contention period
@@ -111,13 +111,13 @@ DRAIN_IDLE_S = 0.25
 DRAIN_MAX_S = 30.0
 #: Policy mode: at most this many copies of each reply (the policy's attempts).
 POLICY_MAX_COPIES = 3
-#: Probes of the request path's jitter (``tdma_measure_jitter``), one every PROBE_GAP_US.
+#: Probes of the API's request path (``tdma_measure_jitter``), one every PROBE_GAP_US.
 JITTER_PROBES = 50
-#: The share of the probes the guard covers: the request path's and the loop's timing at
-#: this quantile. A busy host stalls now and then for milliseconds; a guard covering the
-#: worst stall would fit no round, so the rarer stalls are counted instead (see stalls).
-GUARD_QUANTILE = 0.9
 PROBE_GAP_US = 1500.0
+#: The quantile of the measured paths that the guard covers. A busy host stalls now and
+#: then for milliseconds; a guard covering the worst stall would fit no round, so the
+#: rarer stalls are counted instead (see the module doc).
+GUARD_QUANTILE = 0.9
 #: A rehearsal of the loop's timed sends: broadcasts, one every min(spacing, REHEARSAL_GAP_MS).
 REHEARSAL_PROBES = 60
 REHEARSAL_GAP_MS = 5.0
