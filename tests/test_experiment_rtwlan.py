@@ -146,9 +146,11 @@ def test_policy_spreads_the_replies_and_the_second_replier_keeps_them(
 ) -> None:
     dcf, pol = two_repliers_20, policy_20
     b = pol["bounds"]
-    # The policy's step is the frame's airtime + DIFS + the measured timing spread; host 2
-    # waits one step, so the two replies no longer reach their queues within a slot.
-    assert pol["policy_step_us"] == pytest.approx(b["airtime_us"] + b["difs_us"] + pol["timing"]["guard_us"])
+    # The policy's step is the frame's airtime + DIFS + the measured timing spread (capped
+    # by the spacing); host 2 waits one step, so the two replies no longer reach their queues within a slot.
+    frame = b["airtime_us"] + b["difs_us"]
+    cap = (20_000 - frame) / 2 - frame  # both hosts' first copies within the spacing
+    assert pol["policy_step_us"] == pytest.approx(frame + min(pol["timing"]["guard_us"], cap))
     assert 1 <= pol["policy_copies"] <= rtwlan.POLICY_MAX_COPIES
     assert pol["replies_within_slot_share"] < dcf["replies_within_slot_share"]
     assert pol["replies_queue_gap_p50_us"] > b["airtime_us"]
@@ -204,9 +206,11 @@ def test_tdma_at_20ms_loses_only_what_stalls_explain(tdma_20: Dict[str, Any]) ->
         drops = round(r[f"{h}_drop_share"] * n)
         assert drops <= r["request_stalls"] + r[f"{h}_reply_stalls"] + outside, (h, drops, r)
     # In its slot a request finds the medium idle for DIFS and goes at once (its airtime),
-    # and the two replies are a slot apart.
+    # and the two replies are a slot apart, but where the device itself stalled after the
+    # hand-over (then a frame leaves its slot).
     assert r["request_onair_p50_us"] < r["bounds"]["airtime_us"] + r["bounds"]["difs_us"]
-    assert r["replies_within_slot_share"] == 0
+    within = round(r["replies_within_slot_share"] * len(r["samples"]["replies_queue_gap_us"]))
+    assert within <= outside, (within, outside)
 
 
 @pytest.mark.parametrize(
@@ -267,7 +271,7 @@ def test_command_runs_the_modes_and_names_the_spacings_that_cannot_fit(tmp_path:
     p = run_sdmac("experiment", "rtwlan", "--mode", "policy,tdma", "--spacing", "20,1.5", "--repliers", "2",
                   "--packets", "10", "--out", tmp_path)
     assert "20 ms spacing, 2 repliers, 10 packets, policy" in p.stdout
-    assert "policy: host k waits k ×" in p.stdout
+    assert "policy: host k waits k ×" in p.stdout and "2 steps apart" in p.stdout
     # The plan is printed with its guard and where the guard comes from.
     assert "TDMA plan: round 20000 µs" in p.stdout and "request-path jitter" in p.stdout and "= guard" in p.stdout
     assert "refused before anything was sent: TDMA cannot fit a 1.5 ms round: 3 slots" in p.stdout

@@ -43,7 +43,8 @@ Three modes (``mode``):
 - ``policy``: a software retransmission policy spreads the replies. Host k (counting
   from 0) waits k × step after the request ended on air (or after it heard the
   request, if later) before its first copy, where step = airtime + DIFS + margin and
-  the margin is the measured timing spread (the guard below). The reply is a
+  the margin is the measured timing spread (the guard below), capped so that the
+  hosts' first copies fit in the spacing. The reply is a
   broadcast, so no confirmation says whether it arrived: the policy repeats it up to
   ``POLICY_MAX_COPIES`` times, one copy per host per cycle of repliers × step, as
   many as end before the next request may start.
@@ -305,8 +306,14 @@ class SlotPlan:
 
 def policy_schedule(spacing_us: float, repliers: int, b: Bounds, margin_us: float) -> tuple[float, int]:
     """The policy's step (airtime + DIFS + margin) and its copies per reply: as many as
-    end (the last host's, with DIFS) before the next request may start, 1 … POLICY_MAX_COPIES."""
-    step = b.airtime_us + b.difs_us + margin_us
+    end (the last host's, with DIFS) before the next request may start, 1 … POLICY_MAX_COPIES.
+
+    The margin is capped so that the hosts' first copies fit in the spacing after the
+    request (at least one slot): a host that stalled while the spread was measured
+    would otherwise push the replies past many later requests."""
+    frame = b.airtime_us + b.difs_us
+    cap = max(b.slot_us, (spacing_us - frame) / repliers - frame)
+    step = frame + min(margin_us, cap)
     room = spacing_us - 2 * b.airtime_us - b.difs_us - (repliers - 1) * step
     copies = 1 + math.floor(room / (repliers * step)) if room >= 0 else 1
     return step, max(1, min(POLICY_MAX_COPIES, copies))

@@ -83,9 +83,10 @@ def mode_lines(result: Mapping[str, Any]) -> list[str]:
         )
     if p["mode"] == "policy" and "policy_step_us" in result:
         lines.append(
-            f"policy: host k waits k × {result['policy_step_us']:.0f} µs (airtime + DIFS + the {t['guard_us'] if t else 0:.0f} µs "
-            f"above) after the request ended, then sends {result['policy_copies']} "
-            f"cop{'y' if result['policy_copies'] == 1 else 'ies'} of its reply, {p['repliers']} step(s) apart"
+            f"policy: host k waits k × {result['policy_step_us']:.0f} µs (airtime + DIFS + the margin: the guard "
+            f"above, capped so that the first copies fit the spacing) after the request ended, then sends "
+            f"{result['policy_copies']} cop{'y' if result['policy_copies'] == 1 else 'ies'} of its reply, "
+            f"{p['repliers']} step{'s' if p['repliers'] > 1 else ''} apart"
         )
     plan = result.get("plan")
     if plan is not None:
