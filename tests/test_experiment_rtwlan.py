@@ -186,6 +186,7 @@ def test_tdma_plan_is_checked_and_refuses_what_cannot_fit() -> None:
     assert "cannot fit a 1.5 ms round" in r["refused"]
     assert r["plan"]["fits"] == 0 and r["plan"]["needed_us"] > r["plan"]["round_us"]
     assert "request_drop_share" not in r and r["samples"] == {}
+    assert r["tdma_fits"] == 0 and r["guard_us"] == r["timing"]["guard_us"]
 
 
 def test_tdma_at_20ms_loses_only_what_stalls_explain(tdma_20: Dict[str, Any]) -> None:
@@ -196,7 +197,7 @@ def test_tdma_at_20ms_loses_only_what_stalls_explain(tdma_20: Dict[str, Any]) ->
     # The guard is the request path's jitter + the synchronisation error.
     assert plan["guard_us"] == pytest.approx(t["jitter_us"] + t["sync_error_us"])
     assert t["jitter_us"] == pytest.approx(t["path_q_us"] - t["path_min_us"]) and t["jitter_us"] >= 0
-    assert plan["fits"] == 1 and plan["needed_us"] <= plan["round_us"]
+    assert plan["fits"] == 1 and plan["needed_us"] <= plan["round_us"] and r["tdma_fits"] == 1
     # A request is dropped only when the loop skipped it as too late for its slot.
     assert round(r["request_drop_share"] * n) == r["request_stalls"]
     # A reply is missing only when its request or itself was skipped, or a frame left its

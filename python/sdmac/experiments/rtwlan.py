@@ -639,9 +639,9 @@ def run(params: Mapping[str, Any], seed: int, progress: ProgressFn | None = None
             assert timing is not None
             plan = SlotPlan(spacing_us=spacing_us, repliers=p["repliers"], bounds=b, guard_us=timing.guard_us)
             if not plan.fits:
-                return {"params": dict(p), "bounds": b.as_dict(), "timing": timing.as_dict(),
-                        "plan": plan.as_dict(), "refused": plan.reason(), "samples": {},
-                        "notes": [plan.reason()]}
+                return {"tdma_fits": 0, "guard_us": timing.guard_us, "params": dict(p), "bounds": b.as_dict(),
+                        "timing": timing.as_dict(), "plan": plan.as_dict(), "refused": plan.reason(),
+                        "samples": {}, "notes": [plan.reason()]}
         start_ns = time.monotonic_ns() + int(LEAD_IN_S * 1e9)
         spacing_ns = int(round(spacing_us * 1000))
         if timing is None:
@@ -663,6 +663,7 @@ def run(params: Mapping[str, Any], seed: int, progress: ProgressFn | None = None
     result = _figures(p, b, loop, wall_s)
     if timing is not None:
         result["timing"] = timing.as_dict()
+        result["guard_us"] = timing.guard_us
     if sched.mode == "policy":
         result["policy_step_us"] = sched.step_ns / 1000.0
         result["policy_copies"] = sched.copies
@@ -673,6 +674,7 @@ def run(params: Mapping[str, Any], seed: int, progress: ProgressFn | None = None
         )
     if plan is not None:
         result["plan"] = plan.as_dict()
+        result["tdma_fits"] = 1
         books = [loop.requests, *loop.replies]
         for k, (who, count) in enumerate(zip(["request", *(f"{h}_reply" for h in HOSTS)], loop.stalls)):
             result[f"{who}_stalls"] = count
