@@ -1,0 +1,157 @@
+"""The deadline experiment (sdmac.experiments.deadlines) on emu: its figures, its
+refusals, and EDF against DCF under saturating contention.
+
+The runs happen on the wall clock; the tests check relations and counts, never a
+figure's value.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Any
+
+import pytest
+
+from sdmac.experiments import deadlines, deadlines_report, load
+
+#: Long frames at 6 Mb/s, so that the host's wake-up delays are small against the airtime.
+LONG = {"payload": 2000, "rate": "6"}
+
+
+def test_the_experiment_is_found_by_name() -> None:
+    assert load("deadlines") is deadlines
+
+
+@pytest.mark.parametrize("scheme", deadlines.SCHEMES)
+def test_every_scheme_gives_its_figures(scheme: str) -> None:
+    p = {"stations": 2, "period_ms": 20.0, "duration_s": 0.2, "scheme": scheme, "guard_us": 1000.0}
+    r = deadlines.run(p, seed=3)
+    released = r["released"]
+    assert released == 2 * 10
+    assert 0.0 <= r["miss_ratio"] <= 1.0 and 0.0 <= r["delivered_share"] <= 1.0
+    assert r["met"] + r["late"] <= released
+    assert r["miss_ratio"] == pytest.approx((released - r["met"]) / released)
+    assert r["met"] > 0
+    assert 0.0 < r["offered_airtime_share"] < 1.0
+    assert r["params"]["scheme"] == scheme
+    if scheme == "edf":
+        assert r["met"] + r["late"] + r["dropped"] + r["unfinished"] == released
+        assert "latency_p50_us" not in r
+    else:
+        assert r["sent"] <= released and r["not_acked"] == released - r["met"] - r["late"]
+        assert r["latency_p50_us"] <= r["latency_p95_us"] <= r["latency_p99_us"] <= r["latency_max_us"]
+    if scheme == "tdma":
+        assert r["tdma_slot_us"] == pytest.approx(2 * 1000.0 + deadlines.exchange_us(r["params"]))
+        assert "guard 1000.0 µs" in r["notes"][0]
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"stations": 0}, "stations must be an integer in 1"),
+        ({"stations": 2.5}, "stations must be an integer"),
+        ({"period_ms": "fast"}, "period_ms must be a number"),
+        ({"period_ms": 10.0, "deadline_ms": 12.0}, "deadline_ms = 12.0 is outside"),
+        ({"deadline_ms": 0.05}, "shorter than one exchange"),
+        ({"scheme": "csma"}, "scheme must be one of dcf, tdma, edf"),
+        ({"rate": "7"}, "rate '7'"),
+        ({"standard": "802.11b"}, "standard must be one of"),
+        ({"payload": 5000}, "payload must be an integer in 1"),
+        ({"duration_s": 0.005, "period_ms": 10.0}, "shorter than one period"),
+        ({"mac_tries": 0}, "mac_tries must be an integer in 1"),
+        ({"edf_in_mac": 5}, "edf_in_mac must be an integer in 1"),
+        ({"slots": 3}, "unknown parameter"),
+    ],
+)
+def test_bad_parameters_are_refused_by_name(params: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        deadlines.run(params, seed=1)
+
+
+def test_bad_seed_is_refused() -> None:
+    with pytest.raises(ValueError, match="seed must be a non-negative integer"):
+        deadlines.run({}, seed=-1)
+
+
+class _NoSession(types.SimpleNamespace):
+    """Stands in for sdmac._core with everything but a session: opening one fails."""
+
+
+def test_a_schedule_that_cannot_fit_is_refused_before_anything_is_sent(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = deadlines._core
+
+    def refuse(*_: object, **__: object) -> None:
+        raise AssertionError("a session was opened for a schedule that cannot fit")
+
+    session = types.SimpleNamespace(from_scenario=refuse)
+    stand_in = _NoSession(**{k: getattr(real, k) for k in dir(real) if not k.startswith("__")})
+    stand_in.Session = session
+    monkeypatch.setattr(deadlines, "_core", stand_in)
+    # 50 slots of 2·1000 µs + one exchange do not fit a round of 105 ms.
+    too_many = {"stations": 50, "period_ms": 105.0, "guard_us": 1000.0, "scheme": "tdma", **LONG}
+    with pytest.raises(ValueError, match=r"tdma: the load does not fit the schedule: 50 slots .* more than the round"):
+        deadlines.run(too_many, seed=1)
+    # The slots fit the round, but the last one ends after the deadline.
+    late = {"stations": 5, "period_ms": 40.0, "deadline_ms": 10.0, "guard_us": 1000.0, "scheme": "tdma", **LONG}
+    with pytest.raises(ValueError, match="after the deadline of 10.00 ms"):
+        deadlines.run(late, seed=1)
+    # The slots fit, but the contention period left cannot hold a request and its grant.
+    tight = {"stations": 5, "period_ms": 25.0, "guard_us": 1000.0, "scheme": "tdma", **LONG}
+    with pytest.raises(ValueError, match="contention period .* cannot hold a request and its grant"):
+        deadlines.run(tight, seed=1)
+    # The same schedules are refused the same way by the layout alone.
+    with pytest.raises(ValueError, match="does not fit the schedule"):
+        deadlines.tdma_layout(deadlines.check_params(too_many))
+
+
+def test_edf_misses_no_more_than_dcf_under_saturating_contention() -> None:
+    # Five stations release 2000-byte frames at 6 Mb/s together every 14 ms, due 14 ms
+    # later: one try each already takes about the whole period, so DCF's FIFO queues
+    # grow and its frames go late, while EDF drops the hopeless ones and sends fresh ones;
+    # 50 periods, so that DCF's backlog has grown well past a period.
+    p = {"stations": 5, "period_ms": 14.0, "duration_s": 0.7, **LONG}
+    dcf = deadlines.run({**p, "scheme": "dcf"}, seed=1)
+    edf = deadlines.run({**p, "scheme": "edf"}, seed=1)
+    print(f"miss ratio: dcf {dcf['miss_ratio']:.3f}, edf {edf['miss_ratio']:.3f}")
+    assert dcf["released"] == edf["released"]
+    assert dcf["late"] > 0, "the setting must make DCF miss deadlines"
+    assert edf["miss_ratio"] <= dcf["miss_ratio"]
+
+
+def test_the_report_table_gives_each_point_its_ci_or_its_refusal() -> None:
+    miss = {"n": 3, "mean": 0.25, "ci_low": -0.1, "ci_high": 0.6}
+    doc = {
+        "confidence": 0.9,
+        "seeds": [1, 2, 3],
+        "fixed": {},
+        "points": [
+            {"index": 0, "params": {"stations": 2, "scheme": "dcf"}, "runs": 3, "figures": {"miss_ratio": miss}},
+            {"index": 1, "params": {"stations": 50, "scheme": "tdma"}, "runs": 0, "figures": {}},
+        ],
+        "failures": [{"point": 1, "seed": s, "error": "ValueError: deadlines: tdma: the load does not fit (at x.py:1)"}
+                     for s in (1, 2, 3)],
+    }
+    lines = deadlines_report.table(doc).splitlines()
+    assert "90 % CI" in lines[0]
+    assert "| 2 | dcf | 3 | 0.250 [0.000, 0.600] |" in lines[2]
+    assert lines[3].startswith("| 50 | tdma | 0 | – |") and lines[3].endswith("tdma: the load does not fit |")
+
+
+def test_the_example_sweep_fits_tdma_for_small_n_and_not_for_50() -> None:
+    from pathlib import Path
+
+    from sdmac.sweep import load_spec
+
+    spec = load_spec(Path(__file__).resolve().parent.parent / "examples" / "sweeps" / "deadlines.toml")
+    assert spec.target == "deadlines"
+    fits = {}
+    for point in spec.points():
+        if point["scheme"] != "tdma":
+            continue
+        p = deadlines.check_params(spec.params(point))
+        try:
+            deadlines._plan(p, deadlines.tdma_layout(p), 0)
+            fits[point["stations"]] = True
+        except ValueError:
+            fits[point["stations"]] = False
+    assert fits == {2: True, 5: True, 10: True, 20: True, 50: False}
