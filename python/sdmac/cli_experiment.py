@@ -1,8 +1,8 @@
 """``sdmac experiment``: published experiments reproduced on the SDMAC API.
 
 ``sdmac experiment rtwlan`` runs RT-WLAN's timed-transmission experiment on the
-emulated medium (:mod:`sdmac.experiments.rtwlan`) over a grid of spacings and replier
-counts, prints a table per run and a summary, and writes JSON and a plot per run.
+emulated medium (:mod:`sdmac.experiments.rtwlan`) over a grid of modes, spacings and
+replier counts, prints a table per run and a summary, and writes JSON and a plot per run.
 """
 
 from __future__ import annotations
@@ -60,8 +60,9 @@ def _ints(text: str, option: str) -> list[int]:
 @click.option("--repliers", default="1,2", show_default=True, help="Numbers of replying hosts (1 or 2), comma-separated.")
 @click.option("--packets", default=rtwlan.DEFAULT_PACKETS, show_default=True, type=click.IntRange(1, rtwlan.MAX_PACKETS),
               help="Requests per run.")
-@click.option("--mode", default="dcf", show_default=True, type=click.Choice(list(rtwlan.MODES)),
-              help="dcf: plain DCF broadcast. policy and tdma need overlays that are not built yet (refused).")
+@click.option("--mode", default="dcf", show_default=True,
+              help="Modes, comma-separated: dcf (plain DCF broadcast), policy (replies deferred and repeated "
+                   "by a software retransmission policy), tdma (slots in rounds equal to the spacing).")
 @click.option("--seed", default=1, show_default=True, type=click.IntRange(0, U63_MAX), help="Seed of the medium's random draws.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write rtwlan.json and one CCDF plot (PNG) per run into DIR.")
@@ -72,6 +73,8 @@ def rtwlan_cmd(spacing: str, repliers: str, packets: int, mode: str, seed: int, 
     two hosts answer each with an amended broadcast. Prints Tqueued, time to the card,
     on-air latency (Tev_tx), total send latency, RTT and the drops per run, and whether the
     on-air latency lies within the first-attempt bounds computed from the 802.11b formulas.
+    MODE: dcf answers at once; policy spreads and repeats the replies; tdma sends each
+    frame in its slot and refuses, before sending, spacings where the slots do not fit.
 
     It runs on the wall clock: a run takes about PACKETS × SPACING plus half a second,
     so the default grid (1000 packets; 20, 5, 3, 1.5 ms; 1 and 2 repliers) takes about a
@@ -79,8 +82,12 @@ def rtwlan_cmd(spacing: str, repliers: str, packets: int, mode: str, seed: int, 
     """
     spacings = _floats(spacing, "--spacing")
     counts = _ints(repliers, "--repliers")
+    modes = [m.strip() for m in mode.split(",")]
+    for m in modes:
+        if m not in rtwlan.MODES:
+            raise click.BadParameter(f"{m!r} is not a mode (one of {', '.join(rtwlan.MODES)})", param_hint="--mode")
     grid: list[dict[str, Any]] = [
-        {"spacing_ms": s, "repliers": r, "packets": packets, "mode": mode} for r in counts for s in spacings
+        {"spacing_ms": s, "repliers": r, "packets": packets, "mode": m} for m in modes for r in counts for s in spacings
     ]
     for params in grid:
         try:
@@ -101,23 +108,29 @@ def rtwlan_cmd(spacing: str, repliers: str, packets: int, mode: str, seed: int, 
         err.print(f"sdmac experiment rtwlan: {len(grid)} run(s) on emu, {packets} packets each (about {est:.0f} s on the wall clock)")
     results = []
     for i, params in enumerate(grid, 1):
-        label = f"run {i}/{len(grid)}: {params['spacing_ms']:g} ms, {params['repliers']} replier(s)"
+        label = f"run {i}/{len(grid)}: {params['mode']}, {params['spacing_ms']:g} ms, {params['repliers']} replier(s)"
         with CountProgress(packets, quiet, label) as progress:
             try:
                 result = rtwlan.run(params, seed, progress=progress)
             except (ValueError, RuntimeError) as e:
                 raise click.ClickException(str(e)) from None
         results.append(result)
-        if out_dir is not None:
+        if out_dir is not None and not result.get("refused"):
             path = out_dir / rtwlan_report.plot_name(result)
             rtwlan_report.plot_run(result, path)
             result["plot"] = str(path)
         if not quiet:
             rtwlan_report.print_run(result, console)
-            if out_dir is not None:
+            if "plot" in result:
                 console.print(f"plot: {result['plot']}\n")
     if not quiet and len(results) > 1:
         console.print(rtwlan_report.summary_table(results))
+    if not quiet:
+        lines = rtwlan_report.refusals(results)
+        if lines:
+            console.print("spacings where TDMA's slots cannot fit (refused before sending):")
+            for line in lines:
+                console.print(f"  {line}")
     if out_dir is not None:
         path = out_dir / "rtwlan.json"
         doc = {"experiment": "rtwlan", "seed": seed, "runs": results}

@@ -69,6 +69,45 @@ def replies_gap(result: Mapping[str, Any]) -> list[str]:
     ]
 
 
+def mode_lines(result: Mapping[str, Any]) -> list[str]:
+    """What the mode did: the policy's schedule, or TDMA's plan with its guard and the stalls."""
+    p = result["params"]
+    t = result.get("timing")
+    lines: list[str] = []
+    if t is not None:
+        lines.append(
+            f"timing measured before the run: request-path jitter {t['jitter_us']:.1f} µs (the loop's due time → "
+            f"start on air: min {t['path_min_us']:.1f}, p90 {t['path_q_us']:.1f}; the API's alone, t_start − t1: "
+            f"{t['api_jitter_us']:.1f}) + synchronisation error {t['sync_error_us']:.1f} µs (emu: one clock) "
+            f"= guard {t['guard_us']:.1f} µs"
+        )
+    if p["mode"] == "policy" and "policy_step_us" in result:
+        lines.append(
+            f"policy: host k waits k × {result['policy_step_us']:.0f} µs (airtime + DIFS + the margin: the guard "
+            f"above, capped so that the first copies fit the spacing) after the request ended, then sends "
+            f"{result['policy_copies']} cop{'y' if result['policy_copies'] == 1 else 'ies'} of its reply, "
+            f"{p['repliers']} step{'s' if p['repliers'] > 1 else ''} apart"
+        )
+    plan = result.get("plan")
+    if plan is not None:
+        lines.append(
+            f"TDMA plan: round {plan['round_us']:.0f} µs = the spacing; {plan['slots']:.0f} slots of "
+            f"{plan['slot_us']:.0f} µs (DIFS + airtime + 2 × guard {plan['guard_us']:.1f} µs), the request's first, "
+            f"the replies' last; post-backoff {plan['post_backoff_us']:.0f} µs; needs {plan['needed_us']:.0f} µs: "
+            + ("fits" if plan["fits"] else "does not fit")
+        )
+    if result.get("refused"):
+        lines.append(f"refused before anything was sent: {result['refused']}")
+    elif plan is not None:
+        stalls = [f"{who} {result[f'{key}_stalls']}" for who, key in
+                  [("requests", "request"), *((h, f"{h}_reply") for h in HOSTS)] if f"{key}_stalls" in result]
+        outside = [f"{who} {result[f'{key}_outside_slot']}" for who, key in
+                   [("requests", "request"), *((h, f"{h}_reply") for h in HOSTS)] if f"{key}_outside_slot" in result]
+        lines.append(f"  stalls (sends skipped: the loop came too late for the guard): {', '.join(stalls)}")
+        lines.append(f"  frames on air outside their slot (a stall after the hand-over): {', '.join(outside)}")
+    return lines
+
+
 def run_table(result: Mapping[str, Any]) -> Table:
     """One run: each quantity at p50 / p95 (µs) for the requests and each host's replies, and the drops."""
     hosts = [h for h in HOSTS if f"{h}_drop_share" in result]
@@ -105,32 +144,64 @@ def run_table(result: Mapping[str, Any]) -> Table:
     for h in hosts:
         lost += [_share(result[f"{h}_reply_lost_share"]), ""]
     t.add_row(*lost)
+    if "request_stalls" in result:
+        row = ["  TDMA stalls", "sends skipped", str(result["request_stalls"]), ""]
+        for h in hosts:
+            row += [str(result[f"{h}_reply_stalls"]), ""]
+        t.add_row(*row)
+    if result["params"]["mode"] == "policy":
+        row = ["copies sent", "policy", "", ""]
+        for h in hosts:
+            row += [str(result[f"{h}_copies_sent"]), ""]
+        t.add_row(*row)
     return t
 
 
+def _stalls(result: Mapping[str, Any]) -> str:
+    """All TDMA stalls of a run (requests and replies), or – outside TDMA."""
+    keys = [k for k in result if k.endswith("_stalls")]
+    return str(sum(result[k] for k in keys)) if keys else "–"
+
+
 def summary_table(results: Sequence[Mapping[str, Any]]) -> Table:
-    """All runs: medians, drops and the bounds verdict, one row per run."""
+    """All runs: medians, drops, TDMA's stalls and the bounds verdict, one row per run
+    (a run refused before sending shows so)."""
     t = Table(title="RT-WLAN experiment on emu: summary (µs, medians; drops as shares of the packets)",
               box=box.SIMPLE_HEAD, title_justify="left")
-    for col in ("repl.", "spacing ms", "Tqueued", "on air", "send", "RTT h1", "RTT h2",
-                "req. drop", "h1 drop", "h2 drop", "in RT-WLAN bnds", "in imm. bnds"):
+    for col in ("mode", "repl.", "spacing ms", "Tqueued", "on air", "send", "RTT h1", "RTT h2",
+                "req. drop", "h1 drop", "h2 drop", "TDMA stalls", "in RT-WLAN bnds", "in imm. bnds"):
         t.add_column(col, justify="right")
     for r in results:
         p = r["params"]
+        if r.get("refused"):
+            t.add_row(p["mode"], str(p["repliers"]), f"{p['spacing_ms']:g}", *(["–"] * 5),
+                      "refused", "refused", "refused" if p["repliers"] == 2 else "–", "–", "–", "–")
+            continue
         t.add_row(
-            str(p["repliers"]), f"{p['spacing_ms']:g}",
+            p["mode"], str(p["repliers"]), f"{p['spacing_ms']:g}",
             _us(r.get("request_tqueued_p50_us")), _us(r.get("request_onair_p50_us")), _us(r.get("request_send_p50_us")),
             _us(r.get("host1_rtt_p50_us")), _us(r.get("host2_rtt_p50_us")),
             _share(r["request_drop_share"]), _share(r.get("host1_drop_share")), _share(r.get("host2_drop_share")),
-            _share(r["onair_within_rtwlan_share"]), _share(r["onair_within_standard_share"]),
+            _stalls(r), _share(r["onair_within_rtwlan_share"]), _share(r["onair_within_standard_share"]),
         )
     return t
 
 
+def refusals(results: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The runs refused before sending, each with its reason."""
+    return [f"{run_title(r)}: {r['refused']}" for r in results if r.get("refused")]
+
+
 def print_run(result: Mapping[str, Any], console: Console) -> None:
-    """The run's table and the bounds verdict."""
+    """The run's table, the bounds verdict and what the mode did (or why it was refused)."""
+    if result.get("refused"):
+        console.print(run_title(result))
+        for line in mode_lines(result):
+            console.print(line)
+        console.print()
+        return
     console.print(run_table(result))
-    for line in bounds_verdict(result) + replies_gap(result):
+    for line in bounds_verdict(result) + replies_gap(result) + mode_lines(result):
         console.print(line)
     console.print()
 
@@ -176,6 +247,6 @@ def plot_run(result: Mapping[str, Any], path: Path) -> None:
 
 
 def plot_name(result: Mapping[str, Any]) -> str:
-    """`rtwlan_r1_s20ms.png`."""
+    """`rtwlan_dcf_r1_s20ms.png`."""
     p = result["params"]
-    return f"rtwlan_r{p['repliers']}_s{p['spacing_ms']:g}ms.png"
+    return f"rtwlan_{p['mode']}_r{p['repliers']}_s{p['spacing_ms']:g}ms.png"
