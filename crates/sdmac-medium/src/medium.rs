@@ -193,9 +193,9 @@ impl Medium {
         let id = self.stations.len() as StationId;
         let beacon_params = EdcaParams { aifsn: 1, cw_min: 0, cw_max: 0, txop_limit_ns: 0 };
         let mut st = Station::new(cfg, beacon_params);
-        st.idle_since = Some(self.now);
+        st.access.idle_since = Some(self.now);
         for q in st.queues.iter_mut() {
-            q.backoff = self.mac_rng.uniform_inclusive(q.cw);
+            q.access.backoff = self.mac_rng.uniform_inclusive(q.access.cw);
         }
         self.stations.push(st);
         self.expiry.push();
@@ -261,8 +261,8 @@ impl Medium {
         }
         st.cfg.edca[ac as usize] = p;
         let q = &mut st.queues[ac as usize];
-        q.params = p;
-        q.cw = q.cw.clamp(p.cw_min, p.cw_max);
+        q.access.params = p;
+        q.access.cw = q.access.cw.clamp(p.cw_min, p.cw_max);
         Ok(())
     }
 
@@ -270,7 +270,7 @@ impl Medium {
     /// non-QoS station, its DCF parameters whatever the AC); None for an unknown station.
     pub fn edca(&self, id: StationId, ac: Ac) -> Option<EdcaParams> {
         let st = self.stations.get(id as usize)?;
-        Some(st.queues[self.queue_index(st, ac)].params)
+        Some(st.queues[self.queue_index(st, ac)].access.params)
     }
 
     /// Changes the rate series a station uses for requests that name none, from the
@@ -405,7 +405,7 @@ impl Medium {
             if let Some(pos) = q.frames.iter().skip(skip).position(|f| f.handle == handle) {
                 let f = q.frames.remove(pos + skip).unwrap();
                 if q.frames.is_empty() {
-                    q.expiry = NEVER;
+                    q.access.expiry = NEVER;
                 }
                 st.stats.tx_dropped += 1;
                 if qi != BEACON_QUEUE {
@@ -474,8 +474,8 @@ impl Medium {
                         // The ACKTimeout interval counts like a busy medium: AIFS starts
                         // again at its end (as ns-3's channel access manager does).
                         let st = &mut self.stations[station as usize];
-                        if st.idle_since.is_some() {
-                            st.idle_since = Some(t);
+                        if st.access.idle_since.is_some() {
+                            st.access.idle_since = Some(t);
                         }
                         self.reschedule(station, t);
                     }
@@ -530,31 +530,29 @@ impl Medium {
         let q = &mut st.queues[qi];
         if first {
             if late {
-                if q.backoff == 0 && !q.backoff_running {
-                    q.backoff = self.mac_rng.uniform_inclusive(q.cw);
-                    q.backoff_running = true;
+                if q.access.backoff == 0 && !q.access.backoff_running {
+                    q.access.draw_backoff(&mut self.mac_rng);
                 }
                 if may_access {
                     // It became idle since: its AIFS counts from then (`reschedule`).
-                    q.expiry = q.anchor + q.backoff as Time * slot_ns;
+                    q.access.expiry = q.access.backoff_end(slot_ns);
                     self.mark_dirty(station);
                 }
             } else if can_access {
-                q.expiry = (q.anchor + q.backoff as Time * slot_ns).max(t);
+                q.access.expiry = (q.access.backoff_end(slot_ns)).max(t);
                 self.mark_dirty(station);
             } else if let Some(at) = unsensed {
                 // The busy medium began too recently to be sensed (aCCATime): the
                 // frame goes on air as on an idle medium, into the other transmission.
-                q.anchor = at;
-                q.expiry = at;
+                q.access.anchor = at;
+                q.access.expiry = at;
                 self.mark_dirty(station);
-            } else if q.backoff == 0 && !q.backoff_running {
+            } else if q.access.backoff == 0 && !q.access.backoff_running {
                 // A frame that finds the medium busy with no backoff pending invokes
                 // the backoff procedure (IEEE 802.11-2016 §10.3.4.3); otherwise every
                 // station whose frame arrived during a busy period would transmit
                 // DIFS after it, all in the same slot.
-                q.backoff = self.mac_rng.uniform_inclusive(q.cw);
-                q.backoff_running = true;
+                q.access.draw_backoff(&mut self.mac_rng);
             }
         }
         Ok(())

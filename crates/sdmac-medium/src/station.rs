@@ -1,6 +1,7 @@
 //! Per-station state: queues with their backoff, carrier sense, NAV, the frame exchange
 //! in progress.
 
+use crate::access::{QueueAccess, StationAccess};
 use crate::config::{Dest, EdcaParams, RateSeries, StationConfig};
 use crate::report::{Cause, FrameKind, StationStats};
 use crate::time::{Time, NEVER};
@@ -26,21 +27,15 @@ pub(crate) struct Queued {
     pub flow: Option<u16>,
 }
 
-/// One channel access function: a queue with its backoff. `repr(C)`: the backoff
-/// state read at every busy and idle transition comes first.
+/// One channel access function: a queue of frames, its channel access (`access`)
+/// and the attempt history of its head frame. `repr(C)`: the channel access, read at
+/// every busy and idle transition, comes first.
 #[derive(Clone, Debug)]
 #[repr(C)]
 pub(crate) struct AccessQueue {
-    /// When this queue may transmit, NEVER if it has no frame or the station is busy.
-    pub expiry: Time,
-    /// From when idle slots count (AIFS after the medium became idle).
-    pub anchor: Time,
-    /// Backoff slots left, counted from `anchor` while the station is idle.
-    pub backoff: u32,
-    pub cw: u32,
-    /// The backoff procedure is under way: drawn and not yet counted down to zero.
-    pub backoff_running: bool,
-    pub params: EdcaParams,
+    /// Backoff, contention window and EDCA parameters of this queue.
+    pub access: QueueAccess,
+    /// The frames waiting, head first.
     pub frames: VecDeque<Queued>,
     /// Attempts made on the head frame.
     pub attempts: u8,
@@ -55,13 +50,8 @@ pub(crate) struct AccessQueue {
 impl AccessQueue {
     pub fn new(params: EdcaParams) -> AccessQueue {
         AccessQueue {
-            params,
+            access: QueueAccess::new(params),
             frames: VecDeque::new(),
-            cw: params.cw_min,
-            backoff: 0,
-            anchor: 0,
-            backoff_running: true,
-            expiry: NEVER,
             attempts: 0,
             collisions: 0,
             delivered: false,
@@ -126,20 +116,11 @@ pub(crate) struct Station {
     pub responding: bool,
     /// The next frame of a TXOP follows SIFS after the last ACK.
     pub bursting: bool,
-    /// The last frame was received with an error: wait EIFS instead of DIFS.
-    pub eifs: bool,
     /// Indexes of the queues this station uses (one DCF queue, or four EDCA queues,
     /// plus the beacon queue of an AP); the others never hold a frame.
     pub used: Used,
-    /// When the medium became idle for this station (physical and virtual carrier
-    /// sense); None while busy.
-    pub idle_since: Option<Time>,
-    /// The last busy period's start and the idle time before it: within aCCATime of
-    /// that start the station has not sensed it yet (`Medium::unsensed_access`).
-    pub busy_from: Time,
-    /// `idle_since` as it was when the last busy period began.
-    pub idle_before: Option<Time>,
-    pub nav_until: Time,
+    /// Idle and busy bookkeeping, NAV and EIFS, that every queue counts from.
+    pub access: StationAccess,
     pub noise_mw: f64,
     pub exchange: Option<Exchange>,
     pub exchange_gen: u32,
@@ -202,11 +183,7 @@ impl Station {
             exchange_gen: 0,
             txop_start: 0,
             bursting: false,
-            idle_since: Some(0),
-            busy_from: 0,
-            idle_before: None,
-            nav_until: 0,
-            eifs: false,
+            access: StationAccess::new(),
             next_seq: 0,
             last_rx: Vec::new(),
             stats: StationStats::default(),
@@ -225,12 +202,12 @@ impl Station {
     /// Idle, with no exchange of its own under way: a frame given now may count down
     /// its backoff (else the station is *blocked*, `lookahead`).
     pub fn may_access(&self) -> bool {
-        self.idle_since.is_some() && self.exchange.is_none() && !self.busy()
+        self.access.idle_since.is_some() && self.exchange.is_none() && !self.busy()
     }
 
     /// Earliest queue expiry.
     pub fn expiry(&self) -> Time {
-        self.used.iter().map(|&i| self.queues[i].expiry).min().unwrap_or(NEVER)
+        self.used.iter().map(|&i| self.queues[i].access.expiry).min().unwrap_or(NEVER)
     }
 
     /// Records a unicast reception; true if it repeats the last one from `from`.
