@@ -1,6 +1,7 @@
 //! Channel access: lazily counted backoff per queue, frozen while a station senses the
 //! medium busy, AIFS/EIFS after it becomes idle, and the choice of who transmits when
 //! backoffs end (collisions between stations, internal collisions between queues).
+//! The state these rules move lives in `access` (per queue and per station).
 
 use crate::config::StationId;
 use crate::medium::Medium;

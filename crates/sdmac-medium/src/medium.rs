@@ -36,27 +36,44 @@ pub use crate::request::{
 
 /// Stations sharing one channel.
 pub struct Medium {
+    /// The configuration it was made with (PHY timing, seed, error model, limits).
     pub(crate) cfg: MediumConfig,
+    /// Every station, indexed by its id; each owns its queues and channel access.
     pub(crate) stations: Vec<Station>,
+    /// Each station's earliest queue expiry, to find who transmits next.
     pub(crate) expiry: Expiries,
+    /// How every transmitter is heard: link budgets, overrides, fading.
     pub(crate) links: LinkTable,
+    /// Pending events, in time order (ties in scheduling order).
     pub(crate) events: EventQueue,
     /// The frames on air.
     pub(crate) air: Air,
+    /// The time of the event being handled, or the latest time run to.
     pub(crate) now: Time,
+    /// Stream 1 of the seed: backoff draws and preamble-miss draws.
     pub(crate) mac_rng: SimRng,
+    /// Stream 2 of the seed: the intervals of Poisson traffic flows.
     pub(crate) traffic_rng: SimRng,
+    /// Generation of the access event scheduled last; an older one is stale.
     pub(crate) access_gen: u64,
+    /// When the access event is scheduled (the earliest expiry); NEVER if none.
     pub(crate) access_at: Time,
+    /// Stations whose expiry may have changed since the last `refresh_access`.
     pub(crate) dirty: Vec<StationId>,
+    /// Per station: it is in `dirty`.
     pub(crate) is_dirty: Vec<bool>,
     /// Stations away from this medium (`set_detached`): no link to or from them.
     pub(crate) detached: Vec<bool>,
+    /// Counters of the whole medium.
     pub(crate) stats: MediumStats,
-    /// Frames (beacons aside) in every queue, and since when that is non-zero.
+    /// Frames (beacons aside) in every queue.
     pub(crate) backlog: u64,
+    /// Since when `backlog` is non-zero.
     pub(crate) backlog_start: Time,
+    /// The handle of the next frame a traffic flow or a beacon generates.
     pub(crate) next_handle: u64,
+    /// Scratch of reception: each interferer overlapping a frame, as (start, end,
+    /// received power in mW).
     pub(crate) scratch: Vec<(Time, Time, f64)>,
     /// Scratch of `start_transmission`: the senders of the other transmissions on air,
     /// each with a cursor into its links.
@@ -75,8 +92,10 @@ pub struct Medium {
     /// Per station: blocked through the run ahead, so that a request for it with an
     /// earlier time is taken as at that time.
     pub(crate) late_ok: Vec<bool>,
-    /// Scratch of `quiet_until`.
+    /// Scratch of `quiet_until`: per station, when something next happens to it.
     pub(crate) quiet_touch: Vec<Time>,
+    /// Scratch of `quiet_until`: per station, when a scheduled transmission next makes
+    /// the medium busy for it.
     pub(crate) quiet_busy_at: Vec<Time>,
     /// Error-model answers already computed (see `memo`).
     pub(crate) memo: Memo,
