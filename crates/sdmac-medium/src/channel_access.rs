@@ -1,6 +1,7 @@
 //! Channel access: lazily counted backoff per queue, frozen while a station senses the
 //! medium busy, AIFS/EIFS after it becomes idle, and the choice of who transmits when
 //! backoffs end (collisions between stations, internal collisions between queues).
+//! The state these rules move lives in `access` (per queue and per station).
 
 use crate::config::StationId;
 use crate::medium::Medium;
@@ -31,17 +32,16 @@ impl Medium {
         // after a collision (internal collision), without counting a retry.
         let mut winner = None;
         for qi in (0..st.queues.len()).rev() {
-            if st.queues[qi].expiry != t || st.queues[qi].frames.is_empty() {
+            if st.queues[qi].access.expiry != t || st.queues[qi].frames.is_empty() {
                 continue;
             }
             if winner.is_none() {
                 winner = Some(qi);
             } else {
                 let q = &mut st.queues[qi];
-                q.cw = (2 * q.cw + 1).min(q.params.cw_max);
-                q.backoff = self.mac_rng.uniform_inclusive(q.cw);
-                q.backoff_running = true;
-                q.expiry = NEVER;
+                q.access.grow_cw();
+                q.access.draw_backoff(&mut self.mac_rng);
+                q.access.expiry = NEVER;
             }
         }
         let Some(qi) = winner else { return };
@@ -54,28 +54,27 @@ impl Medium {
     pub(crate) fn on_busy(&mut self, t: Time, s: StationId) {
         let (slot, cca) = (self.cfg.phy.slot_ns, self.cfg.phy.cca_ns);
         let st = &mut self.stations[s as usize];
-        st.busy_from = t;
-        st.idle_before = st.idle_since.take();
+        st.access.busy_at(t);
         for &qi in st.used.iter() {
-            let q = &mut st.queues[qi];
+            let has_frames = !st.queues[qi].frames.is_empty();
+            let q = &mut st.queues[qi].access;
             if q.expiry != NEVER && q.expiry >= t && q.expiry - t < cca.max(1) {
                 // Committed: its access begins now or before the CCA could indicate the
                 // other transmission (aCCATime), so it transmits too and collides.
                 q.backoff = 0;
                 continue;
             }
-            if t >= q.anchor + q.backoff as Time * slot {
+            if t >= q.backoff_end(slot) {
                 // The whole backoff elapsed while the medium was idle.
                 q.backoff = 0;
                 q.backoff_running = false;
             } else if t > q.anchor {
                 q.backoff -= ((t - q.anchor) / slot) as u32;
-            } else if q.backoff == 0 && !q.backoff_running && !q.frames.is_empty() {
+            } else if q.backoff == 0 && !q.backoff_running && has_frames {
                 // A frame waiting out AIFS for immediate access finds the medium busy:
                 // it invokes the backoff procedure (IEEE 802.11-2016 §10.3.4.3), as
                 // one that came while the medium was busy does (`push_frame`).
-                q.backoff = self.mac_rng.uniform_inclusive(q.cw);
-                q.backoff_running = true;
+                q.draw_backoff(&mut self.mac_rng);
             }
             q.expiry = NEVER;
         }
@@ -90,29 +89,29 @@ impl Medium {
     pub(crate) fn unsensed_access(&self, t: Time, s: StationId, qi: usize) -> Option<Time> {
         let cca = self.cfg.phy.cca_ns;
         let st = &self.stations[s as usize];
-        let idle = st.idle_before?;
-        if cca == 0 || st.idle_since.is_some() || t >= st.busy_from + cca {
+        let idle = st.access.idle_before?;
+        if cca == 0 || st.access.idle_since.is_some() || t >= st.access.busy_from + cca {
             return None;
         }
         // Only carrier sense: not sending, owing an ACK or waiting for one.
         if st.transmitting || st.responding || st.bursting || st.exchange.is_some() {
             return None;
         }
-        let q = &st.queues[qi];
+        let q = &st.queues[qi].access;
         if q.backoff != 0 || q.backoff_running {
             return None;
         }
         let phy = &self.cfg.phy;
-        let extra = if st.eifs { self.eifs_extra } else { 0 };
-        let aifs = phy.sifs_ns + q.params.aifsn as Time * phy.slot_ns + extra;
-        let at = (idle.max(st.nav_until) + aifs).max(t);
-        (at < st.busy_from + cca).then_some(at)
+        let extra = if st.access.eifs { self.eifs_extra } else { 0 };
+        let aifs = q.aifs(phy.sifs_ns, phy.slot_ns, extra);
+        let at = (idle.max(st.access.nav_until) + aifs).max(t);
+        (at < st.access.busy_from + cca).then_some(at)
     }
 
     /// The station senses the medium idle from `t` (or from the end of its NAV).
     pub(crate) fn on_idle(&mut self, t: Time, s: StationId) {
         let st = &mut self.stations[s as usize];
-        st.idle_since = Some(t.max(st.nav_until));
+        st.access.idle_since = Some(t.max(st.access.nav_until));
         self.reschedule(s, t);
     }
 
@@ -121,18 +120,15 @@ impl Medium {
         let phy = &self.cfg.phy;
         let (sifs, slot) = (phy.sifs_ns, phy.slot_ns);
         let st = &mut self.stations[s as usize];
-        let Some(idle) = st.idle_since else { return };
-        let extra = if st.eifs { self.eifs_extra } else { 0 };
+        let Some(idle) = st.access.idle_since else { return };
+        let extra = if st.access.eifs { self.eifs_extra } else { 0 };
         let blocked = st.exchange.is_some() || st.busy();
         for &qi in st.used.iter() {
             let q = &mut st.queues[qi];
-            let aifs = sifs + q.params.aifsn as Time * slot + extra;
-            q.anchor = (idle + aifs).max(t);
-            q.expiry = if blocked || q.frames.is_empty() {
-                NEVER
-            } else {
-                q.anchor + q.backoff as Time * slot
-            };
+            let aifs = q.access.aifs(sifs, slot, extra);
+            q.access.anchor = (idle + aifs).max(t);
+            q.access.expiry =
+                if blocked || q.frames.is_empty() { NEVER } else { q.access.backoff_end(slot) };
         }
         self.mark_dirty(s);
     }
@@ -140,9 +136,12 @@ impl Medium {
     /// Doubles (failure) or resets (success) a queue's contention window and draws a
     /// new backoff.
     pub(crate) fn new_backoff(&mut self, s: StationId, qi: usize, failed: bool) {
-        let q = &mut self.stations[s as usize].queues[qi];
-        q.cw = if failed { (2 * q.cw + 1).min(q.params.cw_max) } else { q.params.cw_min };
-        q.backoff = self.mac_rng.uniform_inclusive(q.cw);
-        q.backoff_running = true;
+        let q = &mut self.stations[s as usize].queues[qi].access;
+        if failed {
+            q.grow_cw();
+        } else {
+            q.cw = q.params.cw_min;
+        }
+        q.draw_backoff(&mut self.mac_rng);
     }
 }

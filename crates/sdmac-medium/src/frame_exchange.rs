@@ -34,7 +34,7 @@ impl Medium {
         }
         let q = &mut st.queues[qi];
         q.note_attempt(rate);
-        q.expiry = crate::time::NEVER;
+        q.access.expiry = crate::time::NEVER;
         let needs_ack = !f.no_ack && f.dst != Dest::Broadcast;
         let airtime = phy.airtime_ns(f.len, rate);
         let nav_ns = if needs_ack { phy.sifs_ns + phy.ack_airtime_ns(rate) } else { 0 };
@@ -107,12 +107,12 @@ impl Medium {
         }
         let slot = self.air.alloc_slot(tx);
         self.stations[s as usize].transmitting = true;
-        if self.stations[s as usize].idle_since.is_some() {
+        if self.stations[s as usize].access.idle_since.is_some() {
             self.on_busy(t, s);
         }
         let st = &mut self.stations[s as usize];
         for &qi in st.used.iter() {
-            st.queues[qi].expiry = crate::time::NEVER;
+            st.queues[qi].access.expiry = crate::time::NEVER;
         }
         self.mark_dirty(s);
         if self.air.active_count == 0 {
@@ -145,7 +145,7 @@ impl Medium {
                 }
             }
             let st = &mut self.stations[j];
-            let was_idle = st.idle_since.is_some();
+            let was_idle = st.access.idle_since.is_some();
             if l.cs {
                 st.cs_count += 1;
             }
@@ -292,7 +292,7 @@ impl Medium {
                 if ok {
                     received_any = true;
                 }
-                self.stations[j as usize].eifs = !ok;
+                self.stations[j as usize].access.eifs = !ok;
                 self.after_reception(
                     t,
                     &tx,
@@ -305,7 +305,7 @@ impl Medium {
                 );
             }
             let st = &self.stations[j as usize];
-            if st.idle_since.is_none() && !st.busy() {
+            if st.access.idle_since.is_none() && !st.busy() {
                 self.on_idle(t, j);
             }
         }
@@ -325,18 +325,18 @@ impl Medium {
             }
             if self.stations[j as usize].rx_lock == slot {
                 self.stations[j as usize].rx_lock = NO_SLOT;
-                self.stations[j as usize].eifs = true;
+                self.stations[j as usize].access.eifs = true;
                 self.after_reception(t, &tx, slot, j, false, Cause::OutOfRange, power_dbm, sink);
             }
             let st = &self.stations[j as usize];
-            if st.idle_since.is_none() && !st.busy() {
+            if st.access.idle_since.is_none() && !st.busy() {
                 self.on_idle(t, j);
             }
         }
         self.air.slot_rx[slot as usize] = recs;
         // The sender itself.
         let st = &self.stations[s as usize];
-        if st.idle_since.is_none() && !st.busy() {
+        if st.access.idle_since.is_none() && !st.busy() {
             self.on_idle(t, s);
         }
         let received = match tx.dst {
@@ -422,7 +422,7 @@ impl Medium {
                 let st = &mut self.stations[j as usize];
                 if !for_me && tx.dst != Dest::Broadcast {
                     let nav = t + tx.nav_us as Time * MICROS;
-                    st.nav_until = st.nav_until.max(nav);
+                    st.access.nav_until = st.access.nav_until.max(nav);
                     return;
                 }
                 let duplicate = for_me && st.is_duplicate(tx.src, tx.handle);
@@ -649,7 +649,7 @@ impl Medium {
         let phy = &self.cfg.phy;
         let st = &self.stations[s as usize];
         let q = &st.queues[qi];
-        if q.params.txop_limit_ns == 0 {
+        if q.access.params.txop_limit_ns == 0 {
             return false;
         }
         let Some(next) = q.frames.front() else { return false };
@@ -658,7 +658,7 @@ impl Medium {
         }
         let Some(rate) = next.rates.rate_of_attempt(q.attempts as u32) else { return false };
         let exchange = phy.airtime_ns(next.len, rate) + phy.sifs_ns + phy.ack_airtime_ns(rate);
-        at + exchange - st.txop_start <= q.params.txop_limit_ns
+        at + exchange - st.txop_start <= q.access.params.txop_limit_ns
     }
 
     /// The next frame of a TXOP (checked again: since it was scheduled, the caller may
@@ -676,7 +676,7 @@ impl Medium {
         let ready = fits && !st.transmitting && st.exchange.is_none() && !st.responding;
         if ready {
             self.begin_data(t, s, qi, sink);
-        } else if st.idle_since.is_none() && !st.busy() {
+        } else if st.access.idle_since.is_none() && !st.busy() {
             self.on_idle(t, s);
         }
     }

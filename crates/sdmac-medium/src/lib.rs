@@ -19,6 +19,7 @@ pub mod report;
 pub mod rng;
 pub mod time;
 
+mod access;
 mod air;
 mod channel_access;
 mod expiry;

@@ -105,7 +105,7 @@ impl Medium {
                 // on what is queued when the ACK ends.
                 let txop = st
                     .exchange
-                    .is_some_and(|ex| st.queues[ex.queue as usize].params.txop_limit_ns > 0);
+                    .is_some_and(|ex| st.queues[ex.queue as usize].access.params.txop_limit_ns > 0);
                 if txop {
                     now
                 } else {
@@ -116,12 +116,12 @@ impl Medium {
                 // air AIFS after the medium became idle at the earliest. If the ACK
                 // makes it busy before that, the frame draws its backoff then, as it
                 // would when given during the ACK: blocked from now to the ACK's end.
-                let idle = st.idle_since.unwrap_or(now);
-                let extra = if st.eifs { self.eifs_extra } else { 0 };
+                let idle = st.access.idle_since.unwrap_or(now);
+                let extra = if st.access.eifs { self.eifs_extra } else { 0 };
                 let aifs = st
                     .used
                     .iter()
-                    .map(|&qi| sifs + st.queues[qi].params.aifsn as Time * slot)
+                    .map(|&qi| st.queues[qi].access.aifs(sifs, slot, 0))
                     .min()
                     .unwrap_or(sifs + slot);
                 if busy_at[s] < idle + aifs + extra && touch[s] > busy_at[s] {

@@ -40,27 +40,44 @@ const PREALLOCATED_MEDIUM: usize = 64;
 
 /// Stations sharing one channel.
 pub struct Medium {
+    /// The configuration it was made with (PHY timing, seed, error model, limits).
     pub(crate) cfg: MediumConfig,
+    /// Every station, indexed by its id; each owns its queues and channel access.
     pub(crate) stations: Vec<Station>,
+    /// Each station's earliest queue expiry, to find who transmits next.
     pub(crate) expiry: Expiries,
+    /// How every transmitter is heard: link budgets, overrides, fading.
     pub(crate) links: LinkTable,
+    /// Pending events, in time order (ties in scheduling order).
     pub(crate) events: EventQueue,
     /// The frames on air.
     pub(crate) air: Air,
+    /// The time of the event being handled, or the latest time run to.
     pub(crate) now: Time,
+    /// Stream 1 of the seed: backoff draws and preamble-miss draws.
     pub(crate) mac_rng: SimRng,
+    /// Stream 2 of the seed: the intervals of Poisson traffic flows.
     pub(crate) traffic_rng: SimRng,
+    /// Generation of the access event scheduled last; an older one is stale.
     pub(crate) access_gen: u64,
+    /// When the access event is scheduled (the earliest expiry); NEVER if none.
     pub(crate) access_at: Time,
+    /// Stations whose expiry may have changed since the last `refresh_access`.
     pub(crate) dirty: Vec<StationId>,
+    /// Per station: it is in `dirty`.
     pub(crate) is_dirty: Vec<bool>,
     /// Stations away from this medium (`set_detached`): no link to or from them.
     pub(crate) detached: Vec<bool>,
+    /// Counters of the whole medium.
     pub(crate) stats: MediumStats,
-    /// Frames (beacons aside) in every queue, and since when that is non-zero.
+    /// Frames (beacons aside) in every queue.
     pub(crate) backlog: u64,
+    /// Since when `backlog` is non-zero.
     pub(crate) backlog_start: Time,
+    /// The handle of the next frame a traffic flow or a beacon generates.
     pub(crate) next_handle: u64,
+    /// Scratch of reception: each interferer overlapping a frame, as (start, end,
+    /// received power in mW).
     pub(crate) scratch: Vec<(Time, Time, f64)>,
     /// Scratch of `start_transmission`: the senders of the other transmissions on air,
     /// each with a cursor into its links.
@@ -79,8 +96,10 @@ pub struct Medium {
     /// Per station: blocked through the run ahead, so that a request for it with an
     /// earlier time is taken as at that time.
     pub(crate) late_ok: Vec<bool>,
-    /// Scratch of `quiet_until`.
+    /// Scratch of `quiet_until`: per station, when something next happens to it.
     pub(crate) quiet_touch: Vec<Time>,
+    /// Scratch of `quiet_until`: per station, when a scheduled transmission next makes
+    /// the medium busy for it.
     pub(crate) quiet_busy_at: Vec<Time>,
     /// Error-model answers already computed (see `memo`).
     pub(crate) memo: Memo,
@@ -197,9 +216,9 @@ impl Medium {
         let id = self.stations.len() as StationId;
         let beacon_params = EdcaParams { aifsn: 1, cw_min: 0, cw_max: 0, txop_limit_ns: 0 };
         let mut st = Station::new(cfg, beacon_params);
-        st.idle_since = Some(self.now);
+        st.access.idle_since = Some(self.now);
         for q in st.queues.iter_mut() {
-            q.backoff = self.mac_rng.uniform_inclusive(q.cw);
+            q.access.backoff = self.mac_rng.uniform_inclusive(q.access.cw);
         }
         self.stations.push(st);
         self.expiry.push();
@@ -273,8 +292,8 @@ impl Medium {
         }
         st.cfg.edca[ac as usize] = p;
         let q = &mut st.queues[ac as usize];
-        q.params = p;
-        q.cw = q.cw.clamp(p.cw_min, p.cw_max);
+        q.access.params = p;
+        q.access.cw = q.access.cw.clamp(p.cw_min, p.cw_max);
         Ok(())
     }
 
@@ -282,7 +301,7 @@ impl Medium {
     /// non-QoS station, its DCF parameters whatever the AC); None for an unknown station.
     pub fn edca(&self, id: StationId, ac: Ac) -> Option<EdcaParams> {
         let st = self.stations.get(id as usize)?;
-        Some(st.queues[self.queue_index(st, ac)].params)
+        Some(st.queues[self.queue_index(st, ac)].access.params)
     }
 
     /// Changes the rate series a station uses for requests that name none, from the
@@ -417,7 +436,7 @@ impl Medium {
             if let Some(pos) = q.frames.iter().skip(skip).position(|f| f.handle == handle) {
                 let f = q.frames.remove(pos + skip).unwrap();
                 if q.frames.is_empty() {
-                    q.expiry = NEVER;
+                    q.access.expiry = NEVER;
                 }
                 st.stats.tx_dropped += 1;
                 if qi != BEACON_QUEUE {
@@ -486,8 +505,8 @@ impl Medium {
                         // The ACKTimeout interval counts like a busy medium: AIFS starts
                         // again at its end (as ns-3's channel access manager does).
                         let st = &mut self.stations[station as usize];
-                        if st.idle_since.is_some() {
-                            st.idle_since = Some(t);
+                        if st.access.idle_since.is_some() {
+                            st.access.idle_since = Some(t);
                         }
                         self.reschedule(station, t);
                     }
@@ -542,31 +561,29 @@ impl Medium {
         let q = &mut st.queues[qi];
         if first {
             if late {
-                if q.backoff == 0 && !q.backoff_running {
-                    q.backoff = self.mac_rng.uniform_inclusive(q.cw);
-                    q.backoff_running = true;
+                if q.access.backoff == 0 && !q.access.backoff_running {
+                    q.access.draw_backoff(&mut self.mac_rng);
                 }
                 if may_access {
                     // It became idle since: its AIFS counts from then (`reschedule`).
-                    q.expiry = q.anchor + q.backoff as Time * slot_ns;
+                    q.access.expiry = q.access.backoff_end(slot_ns);
                     self.mark_dirty(station);
                 }
             } else if can_access {
-                q.expiry = (q.anchor + q.backoff as Time * slot_ns).max(t);
+                q.access.expiry = (q.access.backoff_end(slot_ns)).max(t);
                 self.mark_dirty(station);
             } else if let Some(at) = unsensed {
                 // The busy medium began too recently to be sensed (aCCATime): the
                 // frame goes on air as on an idle medium, into the other transmission.
-                q.anchor = at;
-                q.expiry = at;
+                q.access.anchor = at;
+                q.access.expiry = at;
                 self.mark_dirty(station);
-            } else if q.backoff == 0 && !q.backoff_running {
+            } else if q.access.backoff == 0 && !q.access.backoff_running {
                 // A frame that finds the medium busy with no backoff pending invokes
                 // the backoff procedure (IEEE 802.11-2016 §10.3.4.3); otherwise every
                 // station whose frame arrived during a busy period would transmit
                 // DIFS after it, all in the same slot.
-                q.backoff = self.mac_rng.uniform_inclusive(q.cw);
-                q.backoff_running = true;
+                q.access.draw_backoff(&mut self.mac_rng);
             }
         }
         Ok(())

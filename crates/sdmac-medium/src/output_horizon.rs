@@ -55,7 +55,7 @@ impl Medium {
         for i in self.expiry.each_due(at) {
             for q in &self.stations[i as usize].queues {
                 let Some(f) = q.frames.front() else { continue };
-                if q.expiry != at {
+                if q.access.expiry != at {
                     continue;
                 }
                 let Some(rate) = f.rates.rate_of_attempt(q.attempts as u32) else { continue };

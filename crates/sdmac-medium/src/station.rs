@@ -1,6 +1,8 @@
-//! Per-station state: queues with their backoff, carrier sense, NAV, the frame exchange
-//! in progress.
+//! Per-station state: queues of frames, carrier sense, the frame exchange in progress.
+//! The channel access of each queue and station (backoff, idle and busy times, NAV,
+//! EIFS) is a part of its own (`access`).
 
+use crate::access::{QueueAccess, StationAccess};
 use crate::config::{Dest, EdcaParams, RateSeries, StationConfig};
 use crate::report::{Cause, FrameKind, StationStats};
 use crate::time::{Time, NEVER};
@@ -15,53 +17,56 @@ pub(crate) const NO_SLOT: u32 = u32::MAX;
 /// A frame waiting in a queue.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Queued {
+    /// The caller's handle (or a generated one, from `GENERATED_HANDLE_BASE` up).
     pub handle: u64,
+    /// Where it goes.
     pub dst: Dest,
+    /// MPDU length, bytes.
     pub len: u32,
+    /// The rates to try, in order, with their attempts.
     pub rates: RateSeries,
+    /// Sent without expecting an ACK.
     pub no_ack: bool,
+    /// When it was queued.
     pub t_queued: Time,
+    /// Data or beacon.
     pub kind: FrameKind,
     /// The flow that generated it (for throughput accounting and saturation refill).
     pub flow: Option<u16>,
 }
 
-/// One channel access function: a queue with its backoff. `repr(C)`: the backoff
-/// state read at every busy and idle transition comes first.
+/// One channel access function: a queue of frames, its channel access (`access`)
+/// and the attempt history of its head frame. `repr(C)`: the channel access, read at
+/// every busy and idle transition, comes first.
 #[derive(Clone, Debug)]
 #[repr(C)]
 pub(crate) struct AccessQueue {
-    /// When this queue may transmit, NEVER if it has no frame or the station is busy.
-    pub expiry: Time,
-    /// From when idle slots count (AIFS after the medium became idle).
-    pub anchor: Time,
-    /// Backoff slots left, counted from `anchor` while the station is idle.
-    pub backoff: u32,
-    pub cw: u32,
-    /// The backoff procedure is under way: drawn and not yet counted down to zero.
-    pub backoff_running: bool,
-    pub params: EdcaParams,
+    /// Backoff, contention window and EDCA parameters of this queue.
+    pub access: QueueAccess,
+    /// The frames waiting, head first.
     pub frames: VecDeque<Queued>,
     /// Attempts made on the head frame.
     pub attempts: u8,
+    /// Attempts of the head frame whose DATA was lost in a collision.
     pub collisions: u8,
+    /// The destination received the head frame at least once (ACK lost or not).
     pub delivered: bool,
+    /// When the head frame's first attempt began.
     pub first_start: Time,
+    /// The rates the head frame was tried at, each with its attempts.
     pub rates_used: [(Rate, u8); 4],
+    /// Entries of `rates_used` in use.
     pub n_rates: u8,
+    /// The head frame's sequence number (12 bits).
     pub seq: u16,
 }
 
 impl AccessQueue {
+    /// An empty queue with EDCA parameters `params`.
     pub fn new(params: EdcaParams) -> AccessQueue {
         AccessQueue {
-            params,
+            access: QueueAccess::new(params),
             frames: VecDeque::new(),
-            cw: params.cw_min,
-            backoff: 0,
-            anchor: 0,
-            backoff_running: true,
-            expiry: NEVER,
             attempts: 0,
             collisions: 0,
             delivered: false,
@@ -98,11 +103,15 @@ impl AccessQueue {
 /// A DATA frame sent and waiting for its ACK.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Exchange {
+    /// The queue whose frame it is.
     pub queue: u8,
+    /// When the DATA frame went on air.
     pub t_start: Time,
+    /// When the DATA frame ends.
     pub t_data_end: Time,
     /// Did the destination receive the DATA frame (None until known)?
     pub data_ok: Option<bool>,
+    /// Why the destination lost the DATA frame (meaningful when `data_ok` is false).
     pub data_cause: Cause,
     /// The ACK transmission the sender locked onto.
     pub ack_slot: u32,
@@ -121,32 +130,30 @@ pub(crate) struct Station {
     pub cs_count: u32,
     /// The transmission being received, NO_SLOT if none.
     pub rx_lock: u32,
+    /// A frame of its own is on air.
     pub transmitting: bool,
     /// An ACK is owed (from the end of the DATA frame to the end of the ACK).
     pub responding: bool,
     /// The next frame of a TXOP follows SIFS after the last ACK.
     pub bursting: bool,
-    /// The last frame was received with an error: wait EIFS instead of DIFS.
-    pub eifs: bool,
     /// Indexes of the queues this station uses (one DCF queue, or four EDCA queues,
     /// plus the beacon queue of an AP); the others never hold a frame.
     pub used: Used,
-    /// When the medium became idle for this station (physical and virtual carrier
-    /// sense); None while busy.
-    pub idle_since: Option<Time>,
-    /// The last busy period's start and the idle time before it: within aCCATime of
-    /// that start the station has not sensed it yet (`Medium::unsensed_access`).
-    pub busy_from: Time,
-    /// `idle_since` as it was when the last busy period began.
-    pub idle_before: Option<Time>,
-    pub nav_until: Time,
+    /// Idle and busy bookkeeping, NAV and EIFS, that every queue counts from.
+    pub access: StationAccess,
+    /// Noise floor, mW.
     pub noise_mw: f64,
+    /// The DATA/ACK exchange under way, if any.
     pub exchange: Option<Exchange>,
+    /// Generation of the exchange, so that a stale ACKTimeout event is ignored.
     pub exchange_gen: u32,
+    /// The sequence number the next new frame gets (12 bits).
     pub next_seq: u16,
     /// When the current TXOP began (the last access won).
     pub txop_start: Time,
+    /// The four AC queues (index = `Ac`) and the beacon queue (`BEACON_QUEUE`).
     pub queues: [AccessQueue; 5],
+    /// The configuration it was added with (updated by runtime changes).
     pub cfg: StationConfig,
     /// Handle of the last unicast frame received per sender, for duplicate detection.
     pub last_rx: Vec<(u32, u64)>,
@@ -180,6 +187,8 @@ impl std::ops::Deref for Used {
 }
 
 impl Station {
+    /// A station of configuration `cfg`, idle since time 0; its beacon queue (used if
+    /// it sends beacons) has parameters `beacon_params`.
     pub fn new(cfg: StationConfig, beacon_params: EdcaParams) -> Station {
         let q = |i: usize| AccessQueue::new(cfg.edca[i]);
         let queues = [q(0), q(1), q(2), q(3), AccessQueue::new(beacon_params)];
@@ -202,11 +211,7 @@ impl Station {
             exchange_gen: 0,
             txop_start: 0,
             bursting: false,
-            idle_since: Some(0),
-            busy_from: 0,
-            idle_before: None,
-            nav_until: 0,
-            eifs: false,
+            access: StationAccess::new(),
             next_seq: 0,
             last_rx: Vec::new(),
             stats: StationStats::default(),
@@ -225,12 +230,12 @@ impl Station {
     /// Idle, with no exchange of its own under way: a frame given now may count down
     /// its backoff (else the station is *blocked*, `lookahead`).
     pub fn may_access(&self) -> bool {
-        self.idle_since.is_some() && self.exchange.is_none() && !self.busy()
+        self.access.idle_since.is_some() && self.exchange.is_none() && !self.busy()
     }
 
     /// Earliest queue expiry.
     pub fn expiry(&self) -> Time {
-        self.used.iter().map(|&i| self.queues[i].expiry).min().unwrap_or(NEVER)
+        self.used.iter().map(|&i| self.queues[i].access.expiry).min().unwrap_or(NEVER)
     }
 
     /// Records a unicast reception; true if it repeats the last one from `from`.

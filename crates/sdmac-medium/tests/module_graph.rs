@@ -1,6 +1,8 @@
 //! No module imports itself in a circle: for every crate under `crates/`, the modules
 //! of `src/**/*.rs` and their `use crate::…`, `crate::x::…` and `super::…` references
-//! form a graph without cycles. A module that needs something from a module that
+//! form a graph without cycles. A reference to a name a module imports (such as
+//! `crate::Medium`, re-exported at the crate root by `pub use medium::Medium`) counts as
+//! a reference to the module the import names, followed through further imports. A module that needs something from a module that
 //! needs it back shares a type or function that belongs lower down: move it into a
 //! module both can import and that imports neither.
 //!
@@ -189,9 +191,13 @@ fn tokens(code: &str) -> Vec<Tok> {
     out
 }
 
+/// The full path a path tree names, with the name it binds in a `use` (its last
+/// segment, or the alias after `as`; None for a glob `*`).
+type Emit<'a> = dyn FnMut(&[String], Option<&str>) + 'a;
+
 /// Reads a path tree after `crate::` / `super::` at `t[i]` (segments, `{a, b::c}`
-/// groups, `*`), calling `emit` with each full path; returns the index after it.
-fn path_tree(t: &[Tok], mut i: usize, prefix: &[String], emit: &mut dyn FnMut(&[String])) -> usize {
+/// groups, `*`, `x as y`), calling `emit` with each full path; returns the index after it.
+fn path_tree(t: &[Tok], mut i: usize, prefix: &[String], emit: &mut Emit) -> usize {
     let mut path = prefix.to_vec();
     loop {
         match t.get(i) {
@@ -202,7 +208,17 @@ fn path_tree(t: &[Tok], mut i: usize, prefix: &[String], emit: &mut dyn FnMut(&[
                     i += 1;
                     continue;
                 }
-                emit(&path);
+                if path.last().is_some_and(|l| l == "self") {
+                    path.pop();
+                }
+                let mut name = path.last().cloned().unwrap_or_default();
+                if t.get(i) == Some(&Tok::Ident("as".into())) {
+                    if let Some(Tok::Ident(alias)) = t.get(i + 1) {
+                        name = alias.clone();
+                        i += 2;
+                    }
+                }
+                emit(&path, Some(&name));
                 return i;
             }
             Some(Tok::Open) => {
@@ -223,22 +239,42 @@ fn path_tree(t: &[Tok], mut i: usize, prefix: &[String], emit: &mut dyn FnMut(&[
                 }
             }
             Some(Tok::Star) => {
-                emit(&path);
+                emit(&path, None);
                 return i + 1;
             }
             _ => {
-                emit(&path);
+                emit(&path, None);
                 return i;
             }
         }
     }
 }
 
+/// One reference: (module path of the scope it appears in, absolute path it names).
+type Reference = (Vec<String>, Vec<String>);
+
+/// One name a `use` binds: (module path of the scope it is in, the name, the absolute
+/// path it stands for).
+type Binding = (Vec<String>, String, Vec<String>);
+
 /// The references of one file's code: (module path of the scope they appear in,
 /// absolute path they name).
-fn references(module: &[String], code: &str) -> Vec<(Vec<String>, Vec<String>)> {
+fn references(module: &[String], code: &str) -> Vec<Reference> {
+    scan(module, code, &BTreeSet::new()).0
+}
+
+/// The references of one file's code (as [`references`]) and the names its `use`
+/// items bind to paths inside the crate: `crate::`, `self::` and `super::` paths, and
+/// relative paths whose first segment is a module of the crate (`modules`; any other
+/// is an external crate).
+fn scan(
+    module: &[String],
+    code: &str,
+    modules: &BTreeSet<String>,
+) -> (Vec<Reference>, Vec<Binding>) {
     let t = tokens(code);
     let mut out = Vec::new();
+    let mut bindings = Vec::new();
     // Inline modules (`mod tests { … }`): their names and the brace depth they opened at.
     let mut scope: Vec<(String, usize)> = Vec::new();
     let mut depth = 0usize;
@@ -262,6 +298,32 @@ fn references(module: &[String], code: &str) -> Vec<(Vec<String>, Vec<String>)> 
                     continue;
                 }
             }
+            Tok::Ident(k) if k == "use" => {
+                // A `use` item: its crate/super paths are references as anywhere else
+                // (the arm below reads them); a relative or `self::` one is not, but
+                // the names it binds are kept.
+                let (base, j) = match (t.get(i + 1), t.get(i + 2)) {
+                    (Some(Tok::Ident(f)), Some(Tok::PathSep)) if f == "self" => {
+                        (Some(here.clone()), i + 3)
+                    }
+                    (Some(Tok::Ident(f)), _) if f != "crate" && f != "super" => {
+                        let child: Vec<String> = here.iter().cloned().chain([f.clone()]).collect();
+                        (modules.contains(&child.join("::")).then_some(here.clone()), i + 1)
+                    }
+                    _ => (None, i + 1),
+                };
+                if let Some(base) = base {
+                    let mut found = Vec::new();
+                    let end = path_tree(&t, j, &base, &mut |p, n| {
+                        if let Some(n) = n {
+                            found.push((here.clone(), n.to_string(), p.to_vec()));
+                        }
+                    });
+                    bindings.extend(found);
+                    i = end;
+                    continue;
+                }
+            }
             Tok::Ident(k)
                 if (k == "crate" || k == "super") && t.get(i + 1) == Some(&Tok::PathSep) =>
             {
@@ -278,8 +340,14 @@ fn references(module: &[String], code: &str) -> Vec<(Vec<String>, Vec<String>)> 
                     j += 2;
                 }
                 let mut found = Vec::new();
-                j = path_tree(&t, j, &base, &mut |p| found.push(p.to_vec()));
-                for p in found {
+                let in_use = i > 0 && t[i - 1] == Tok::Ident("use".into());
+                j = path_tree(&t, j, &base, &mut |p, n| {
+                    found.push((p.to_vec(), n.map(String::from)))
+                });
+                for (p, n) in found {
+                    if let (true, Some(n)) = (in_use, n) {
+                        bindings.push((here.clone(), n, p.clone()));
+                    }
                     out.push((here.clone(), p));
                 }
                 i = j;
@@ -289,16 +357,42 @@ fn references(module: &[String], code: &str) -> Vec<(Vec<String>, Vec<String>)> 
         }
         i += 1;
     }
-    out
+    (out, bindings)
 }
 
 /// The longest prefix of `path` that is a module of the crate.
 fn resolve(modules: &BTreeSet<String>, path: &[String]) -> String {
+    module_prefix(modules, path).0
+}
+
+/// The longest prefix of `path` that is a module of the crate, and its length.
+fn module_prefix(modules: &BTreeSet<String>, path: &[String]) -> (String, usize) {
     (0..=path.len())
         .rev()
-        .map(|n| path[..n].join("::"))
-        .find(|m| modules.contains(m))
+        .map(|n| (path[..n].join("::"), n))
+        .find(|(m, _)| modules.contains(m))
         .unwrap_or_default()
+}
+
+/// The module `path` refers to, following the names modules import (`bindings`: the
+/// module and name -> the path it stands for): `crate::Medium` is the module that
+/// defines `Medium`, if the crate root imports it from there.
+fn resolve_through(
+    modules: &BTreeSet<String>,
+    bindings: &BTreeMap<(String, String), Vec<String>>,
+    path: &[String],
+) -> String {
+    let mut path = path.to_vec();
+    // A bound: `use` items that name each other in a circle do not compile anyway.
+    for _ in 0..16 {
+        let (m, n) = module_prefix(modules, &path);
+        let Some(target) = path.get(n).and_then(|name| bindings.get(&(m.clone(), name.clone())))
+        else {
+            return m;
+        };
+        path = target.iter().chain(&path[n + 1..]).cloned().collect();
+    }
+    module_prefix(modules, &path).0
 }
 
 fn crate_graph(dir: &Path) -> Graph {
@@ -307,16 +401,33 @@ fn crate_graph(dir: &Path) -> Graph {
     rust_files(&src, &mut files);
     let files: Vec<(String, PathBuf)> =
         files.into_iter().filter_map(|f| module_of(&src, &f).map(|m| (m, f))).collect();
-    let modules: BTreeSet<String> = files.iter().map(|(m, _)| m.clone()).collect();
-    let mut g = Graph::default();
-    for (m, f) in &files {
-        let text = std::fs::read_to_string(f).expect("readable source");
+    let sources: Vec<(String, String)> = files
+        .into_iter()
+        .map(|(m, f)| (m, std::fs::read_to_string(f).expect("readable source")))
+        .collect();
+    graph_of(&sources)
+}
+
+/// The graph of a crate given as (module path, source text) pairs.
+fn graph_of(sources: &[(String, String)]) -> Graph {
+    let modules: BTreeSet<String> = sources.iter().map(|(m, _)| m.clone()).collect();
+    let mut refs = Vec::new();
+    let mut bindings = BTreeMap::new();
+    for (m, text) in sources {
         let segs: Vec<String> =
             if m.is_empty() { Vec::new() } else { m.split("::").map(String::from).collect() };
+        let (r, b) = scan(&segs, &code_only(text), &modules);
+        refs.push((m.clone(), r));
+        for (scope, name, target) in b {
+            bindings.entry((scope.join("::"), name)).or_insert(target);
+        }
+    }
+    let mut g = Graph::default();
+    for (m, r) in refs {
         let entry = g.edges.entry(m.clone()).or_default();
-        for (_, target) in references(&segs, &code_only(&text)) {
-            let to = resolve(&modules, &target);
-            if &to != m {
+        for (_, target) in r {
+            let to = resolve_through(&modules, &bindings, &target);
+            if to != m {
                 entry.insert(to);
             }
         }
@@ -453,4 +564,27 @@ fn the_scanner_sees_use_trees_inline_paths_and_super() {
         g.edges.entry(a.into()).or_default().insert(b.into());
     }
     assert_eq!(cycles(&g), vec![vec!["a".to_string(), "b".into(), "c".into()]]);
+}
+
+#[test]
+fn a_name_imported_at_the_root_leads_to_the_module_that_defines_it() {
+    let src = |m: &str, code: &str| (m.to_string(), code.to_string());
+    let g = graph_of(&[
+        src(
+            "",
+            "mod a; mod b; mod c; mod d;\npub use a::X;\npub use b::{W as Z};\nuse std::fmt;\n",
+        ),
+        // crate::Z is b::W, which b imports from c.
+        src("a", "pub struct X;\nfn f() { crate::Z::new(); }\n"),
+        src("b", "pub use crate::c::W;\nfn g() -> crate::X { todo!() }\n"),
+        src("c", "pub struct W;\nfn h() { let _ = crate::a::X; }\n"),
+        // std is no module of the crate: crate::fmt stays at the root.
+        src("d", "fn k(_: &dyn crate::fmt::Debug) {}\n"),
+    ]);
+    let edges = |m: &str| g.edges[m].iter().cloned().collect::<Vec<_>>();
+    assert_eq!(edges("a"), ["c"]);
+    assert_eq!(edges("b"), ["a", "c"]);
+    assert_eq!(edges("c"), ["a"]);
+    assert_eq!(edges("d"), [""]);
+    assert_eq!(cycles(&g), vec![vec!["a".to_string(), "c".into()]]);
 }
