@@ -52,8 +52,10 @@ def _write_run(out: Path, tcp_bps: float, pps: Dict[str, float], p50: float) -> 
     out.mkdir(parents=True)
     (out / "s1.json").write_text(json.dumps({"end": {"sum_received": {"bits_per_second": tcp_bps}}}))
     for s, rate in pps.items():
-        (out / f"{s}_send.json").write_text(json.dumps({"sent": 1000}))
-        recv = {"received": 900, "pps": rate, "mbps": rate * 60 * 8 / 1e6, "delay_us": {"p50": p50, "p99": 2 * p50}}
+        # 4 x rate sent over 2 s, `rate` packets/s received over a span of 1 s: the
+        # figures are over the longer window, 2 s.
+        (out / f"{s}_send.json").write_text(json.dumps({"sent": 4 * rate, "duration_s": 2.0}))
+        recv = {"received": 2 * rate, "bytes": 2 * rate * 60, "span_s": 1.0, "delay_us": {"p50": p50, "p99": 2 * p50}}
         (out / f"{s}_recv.json").write_text(json.dumps(recv))
 
 
@@ -66,7 +68,8 @@ def test_figures_of_a_run_summary_goals_and_table(tmp_path: Path) -> None:
         runs["kernel-vm"].append(bt.metrics_of_run(tmp_path / f"k{i}"))
     m = runs["user-vm"][0]
     assert m["s1_tcp_mbps"] == 20.0
-    assert math.isclose(m["s2_loss"], 0.1)
+    assert math.isclose(m["s2_loss"], 0.5)
+    assert m["s4_rx_pps"] == 3000.0 and math.isclose(m["s3_udp_mbps"], 6000 * 60 * 8 / 2 / 1e6)
     assert m["s2_delay_p99_us"] == 200.0
     summary = bt.summarize(runs)
     assert summary["paths"]["kernel-vm"]["metrics"]["s4_rx_pps"]["median"] == 1000.0

@@ -143,8 +143,13 @@ def metrics_of_run(out: Path) -> dict[str, float]:
         m[f"{s}_sent"] = float(send["sent"])
         m[f"{s}_received"] = float(recv["received"])
         m[f"{s}_loss"] = 1 - recv["received"] / send["sent"] if send["sent"] else 1.0
-        m[f"{s}_rx_pps"] = float(recv["pps"])
-        m[f"{s}_mbps"] = float(recv["mbps"])
+        # Over the longer of the sending time and the receiving span: a span
+        # alone, with few packets arriving in a burst, overstates the rate.
+        window = max(float(send.get("duration_s", 0.0)), float(recv.get("span_s", 0.0)))
+        if window <= 0:
+            raise BenchError(f"{out / f'{s}_send.json'}: no duration_s and no receiving span")
+        m[f"{s}_rx_pps"] = recv["received"] / window
+        m[f"{s}_mbps"] = float(recv.get("bytes", 0)) * 8 / window / 1e6
         d = recv.get("delay_us") or {}
         if d.get("p50") is not None:
             m[f"{s}_delay_p50_us"] = float(d["p50"])
