@@ -45,8 +45,7 @@ def main() -> int:
         return 2
     print(bt.table(report["summary"]))
     for g in report["goals"]:
-        r = "–" if g["ratio"] is None else f"{g['ratio']:.2f}"
-        print(f"goal: {g['goal']}: ratio {r}, {'met' if g['met'] else 'not met'}")
+        print(bt.goal_line(g))
     if a.json:
         a.json.write_text(json.dumps(report, indent=1) + "\n")
     return 0

@@ -80,6 +80,10 @@ def test_figures_of_a_run_summary_goals_and_table(tmp_path: Path) -> None:
     assert "user-host" not in summary["ratios"]
     g = bt.goals(summary)
     assert [x["met"] for x in g] == [True, True]
+    assert bt.goal_line(g[0]).endswith("ratio 3.00, met")
+    alone = bt.goals(bt.summarize({"user-vm": runs["user-vm"]}))
+    assert [x["met"] for x in alone] == [None, None]
+    assert bt.goal_line(alone[0]).endswith("not measured")
     text = bt.table(summary)
     assert "| 4. maximum packets/s, 60 B |" in text and "3.00 [" in text
 

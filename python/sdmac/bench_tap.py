@@ -186,13 +186,14 @@ def summarize(runs: Mapping[str, Sequence[Mapping[str, float]]]) -> dict[str, An
 
 def goals(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The issue's goals, checked on the same-emulation comparison (user-vm against
-    kernel-vm): at least 2x the kernel path's packets/s at 60 B, lower one-way delay."""
+    kernel-vm): at least 2x the kernel path's packets/s at 60 B, lower one-way delay;
+    `met` is None where a path is missing."""
     out = []
     r = summary.get("ratios", {}).get("user-vm", {})
     pps = r.get("s4_rx_pps", {}).get("ratio")
-    out.append({"goal": "user-space packets/s at 60 B >= 2x the kernel path's", "ratio": pps, "met": pps is not None and pps >= 2.0})
+    out.append({"goal": "user-space packets/s at 60 B >= 2x the kernel path's", "ratio": pps, "met": None if pps is None else pps >= 2.0})
     d = r.get("s2_delay_p50_us", {}).get("ratio")
-    out.append({"goal": "user-space one-way delay (median) < the kernel path's", "ratio": d, "met": d is not None and d < 1.0})
+    out.append({"goal": "user-space one-way delay (median) < the kernel path's", "ratio": d, "met": None if d is None else d < 1.0})
     return out
 
 
@@ -323,3 +324,10 @@ def bench(paths: Sequence[str], runs: int, seconds: int, target: Path, log: Call
         "goals": goals(summary),
         "failures": failures,
     }
+
+
+def goal_line(g: Mapping[str, Any]) -> str:
+    """One goal as a line of text: its ratio and whether it is met."""
+    r = "–" if g["ratio"] is None else f"{g['ratio']:.2f}"
+    verdict = "not measured" if g["met"] is None else ("met" if g["met"] else "not met")
+    return f"goal: {g['goal']}: ratio {r}, {verdict}"

@@ -275,7 +275,6 @@ def tap_bench(runs: int, seconds: int, paths: str, json_path: Path | None) -> No
         raise click.ClickException(str(e)) from None
     click.echo(bench_tap.table(report["summary"]))
     for g in report["goals"]:
-        r = "–" if g["ratio"] is None else f"{g['ratio']:.2f}"
-        click.echo(f"goal: {g['goal']}: ratio {r}, {'met' if g['met'] else 'not met'}")
+        click.echo(bench_tap.goal_line(g))
     if json_path is not None:
         json_path.write_text(json.dumps(report, indent=1) + "\n")
