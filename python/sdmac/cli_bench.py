@@ -249,3 +249,32 @@ def oneshot(
         for what, p in (("JSON", json_path), ("CSV", csv_path), ("CCDF plot", plot_path)):
             if p:
                 console.print(f"{what}: {p}")
+
+
+@bench.command("tap", context_settings=CONTEXT_SETTINGS)
+@click.option("--runs", default=3, show_default=True, type=click.IntRange(1, 100), help="Runs of every path (interleaved); each figure is their median.")
+@click.option("--seconds", default=5, show_default=True, type=click.IntRange(1, 600), help="Seconds of every scenario.")
+@click.option("--paths", default="user-host,user-vm,kernel-vm", show_default=True, help="Paths, comma-separated: user-host (sdmac tap here), user-vm and kernel-vm (the VM test bed; kernel: mac80211_hwsim with sdmac-mediumd).")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False, writable=True, path_type=Path), help="Write the report (machine, date, runs, medians, intervals, ratios, goals) to FILE.")
+def tap_bench(runs: int, seconds: int, paths: str, json_path: Path | None) -> None:
+    """DPDK-WiFi's four scenarios between two stations, sdmac's user-space path
+    against the kernel's: TCP (iperf3), one-way delay at 50,000 pps of 60 B, maximum
+    UDP rate at 1500 B, maximum packets/s at 60 B. Needs root, /dev/net/tun, iperf3
+    and release builds of sdmac-tap, sdmac-pktgen and sdmac-mediumd."""
+    from . import bench_tap
+
+    chosen = [p for p in paths.split(",") if p]
+    for p in chosen:
+        if p not in bench_tap.PATHS:
+            raise click.BadParameter(f"{p!r} is not one of {', '.join(bench_tap.PATHS)}", param_hint="--paths")
+    target = Path(os.environ.get("CARGO_TARGET_DIR", bench_tap.ROOT / "target")) / "release"
+    console = Console(stderr=True, highlight=False)
+    try:
+        report = bench_tap.bench(chosen, runs, seconds, target, console.print)
+    except bench_tap.BenchError as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(bench_tap.table(report["summary"]))
+    for g in report["goals"]:
+        click.echo(bench_tap.goal_line(g))
+    if json_path is not None:
+        json_path.write_text(json.dumps(report, indent=1) + "\n")

@@ -14,6 +14,7 @@
 //!   stations, as real management frames, for a thread apart from the data path.
 //! - [`capture`]: `--pcap`, written by a thread apart from the data paths.
 //! - [`netns`]: namespaces and TAP devices, created and removed.
+//! - [`pktgen`]: the stamped UDP packets and receiver statistics of `sdmac-pktgen`.
 //!
 //! The data path allocates nothing per frame (a counting-allocator test checks the
 //! conversion, TX-id and queue paths).
@@ -25,6 +26,7 @@ pub mod convert;
 pub mod datapath;
 pub mod mgmt;
 pub mod netns;
+pub mod pktgen;
 pub mod queue;
 pub mod txid;
 

@@ -1,0 +1,122 @@
+#!/bin/bash
+# DPDK-WiFi's four scenarios between two stations, on one path, as root. Driven by
+# bench/tap.py (python/sdmac/bench_tap.py), which runs it on the host (the
+# user-space path) and in the VM test bed (both paths), and reads what it writes.
+#
+#   tap_scenarios.sh PATH_KIND=user|kernel BIN=DIR OUT=DIR [SECONDS=5] [SCEN=FILE]
+#
+# user:   BIN/sdmac-tap SCEN (two stations a and b, IBSS) makes namespaces tb-a and
+#         tb-b, each with a TAP device; the frames cross sdmac's emulated medium.
+# kernel: two mac80211_hwsim radios with BIN/sdmac-mediumd as their medium
+#         (SCHED_FIFO 10, as bench/mediumd_pairs.sh runs it), one in each of the
+#         namespaces tb-a and tb-b, an IBSS on 2412 MHz with every frame at
+#         54 Mb/s (ERP-OFDM, basic rate 54 alone); the kernel's mac80211 path.
+# Scenarios, SECONDS each, from tb-a to tb-b:
+#   s1: iperf3 TCP                     -> OUT/s1.json (iperf3 -J)
+#   s2: sdmac-pktgen 50,000 pps of 60 B -> OUT/s2_send.json, OUT/s2_recv.json
+#   s3: sdmac-pktgen max rate, 1472 B  (1500 B IP packets) -> OUT/s3_*.json
+#   s4: sdmac-pktgen max rate, 60 B    -> OUT/s4_*.json
+# (sizes are UDP payloads; the receiver's clock minus the stamp is the one-way
+# delay: both namespaces share the host's or the VM's CLOCK_MONOTONIC).
+set -u
+PATH_KIND=user BIN= OUT= SECONDS_RUN=5 SCEN=
+for a in "$@"; do
+	case "$a" in
+		PATH_KIND=*) PATH_KIND=${a#PATH_KIND=} ;;
+		BIN=*) BIN=${a#BIN=} ;;
+		OUT=*) OUT=${a#OUT=} ;;
+		SECONDS=*) SECONDS_RUN=${a#SECONDS=} ;;
+		SCEN=*) SCEN=${a#SCEN=} ;;
+		*) echo "TAPB FAIL: unknown argument $a"; exit 2 ;;
+	esac
+done
+T=$(mktemp -d /tmp/tapbench.XXXXXX)
+PREFIX=TAPB
+ok() { echo "$PREFIX OK: $*"; }
+dump() { for f in "$T"/*.log; do [ -f "$f" ] && { echo "---- $f"; tail -n 30 "$f"; }; done; }
+TAP_PID= MD_PID=
+cleanup() {
+	[ -n "$TAP_PID" ] && kill -INT "$TAP_PID" 2>/dev/null && wait "$TAP_PID" 2>/dev/null
+	if [ "$PATH_KIND" = kernel ]; then
+		ip netns del tb-a 2>/dev/null
+		ip netns del tb-b 2>/dev/null
+	fi
+	[ -n "$MD_PID" ] && kill "$MD_PID" 2>/dev/null
+	rm -rf "$T"
+}
+fail() { echo "$PREFIX FAIL: $*"; dump; cleanup; exit 1; }
+trap cleanup EXIT
+[ -n "$BIN" ] && [ -x "$BIN/sdmac-pktgen" ] || fail "BIN=$BIN has no sdmac-pktgen"
+[ -n "$OUT" ] && mkdir -p "$OUT" || fail "OUT=$OUT cannot be made"
+A=tb-a B=tb-b IPA=10.0.0.1 IPB=10.0.0.2
+
+if [ "$PATH_KIND" = user ]; then
+	[ -f "$SCEN" ] || fail "SCEN=$SCEN is not a file"
+	# The test bed's kernel has tun as a module and no /dev/net/tun node.
+	if [ ! -c /dev/net/tun ]; then
+		modprobe tun 2>/dev/null
+		mkdir -p /dev/net && mknod /dev/net/tun c 10 200 2>/dev/null
+	fi
+	"$BIN/sdmac-tap" "$SCEN" --prefix tb- --ready-file "$T/ready.json" --json "$OUT/tap_stats.json" >"$T/tap.log" 2>&1 &
+	TAP_PID=$!
+	n=0
+	until [ -s "$T/ready.json" ]; do
+		kill -0 "$TAP_PID" 2>/dev/null || fail "sdmac-tap exited: $(tail -n 5 "$T/tap.log")"
+		n=$((n + 1)); [ $n -gt 300 ] && fail "sdmac-tap not ready after 30 s"
+		sleep 0.1
+	done
+elif [ "$PATH_KIND" = kernel ]; then
+	modprobe mac80211_hwsim radios=2 || fail "modprobe mac80211_hwsim radios=2"
+	printf 'ifaces : { ids = ["%s", "%s"]; };\nmodel : { type = "prob"; default_prob = 0.0; };\n' \
+		"$(cat /sys/class/net/wlan0/address)" "$(cat /sys/class/net/wlan1/address)" >"$T/medium.cfg"
+	"$BIN/sdmac-mediumd" -l 0 -c "$T/medium.cfg" >"$T/mediumd.log" 2>&1 &
+	MD_PID=$!
+	chrt -a -f -p 10 "$MD_PID" >/dev/null 2>&1 || fail "chrt -f 10 on sdmac-mediumd"
+	sleep 0.5
+	kill -0 "$MD_PID" 2>/dev/null || fail "sdmac-mediumd exited: $(tail -n 5 "$T/mediumd.log")"
+	i=0
+	for ns in $A $B; do
+		ip netns add $ns || fail "ip netns add $ns"
+		iw phy "$(cat /sys/class/net/wlan$i/phy80211/name)" set netns name $ns || fail "wlan$i into $ns"
+		X="ip netns exec $ns"
+		$X ip link set lo up
+		$X iw dev wlan$i set type ibss || fail "wlan$i: set type ibss"
+		$X ip link set wlan$i up || fail "wlan$i up"
+		$X iw dev wlan$i ibss join tapbench 2412 fixed-freq 02:5d:ac:00:00:01 basic-rates 54 || fail "wlan$i: ibss join"
+		$X iw dev wlan$i set bitrates legacy-2.4 54 || fail "wlan$i: set bitrates legacy-2.4 54"
+		$X ip addr add 10.0.0.$((i + 1))/24 dev wlan$i
+		i=$((i + 1))
+	done
+else
+	fail "PATH_KIND=$PATH_KIND is not user or kernel"
+fi
+if command -v ping >/dev/null 2>&1; then PING=ping; else PING="busybox ping"; fi
+n=0
+until ip netns exec $A $PING -c 1 -W 1 $IPB >/dev/null 2>&1; do
+	n=$((n + 1)); [ $n -ge 30 ] && fail "$IPB does not answer ping from $A"
+done
+ok "$PATH_KIND path up: $A -> $B pings"
+
+# s1: TCP with iperf3.
+ip netns exec $B iperf3 -s -1 -p 5201 >"$T/iperf_s.log" 2>&1 &
+S=$!
+wait_listen() { n=0; until ip netns exec $B ss -ln | grep -q ":$1 "; do n=$((n + 1)); [ $n -gt 100 ] && return 1; sleep 0.1; done; }
+wait_listen 5201 || fail "iperf3 server not listening"
+ip netns exec $A iperf3 -c $IPB -p 5201 -t "$SECONDS_RUN" -J >"$OUT/s1.json" 2>"$T/iperf_c.log" || fail "s1: iperf3 client: $(tail -c 400 "$OUT/s1.json")"
+wait "$S"
+ok "s1 TCP done"
+
+# s2-s4: the generator.
+gen() { # NAME SIZE PPS
+	ip netns exec $B "$BIN/sdmac-pktgen" recv --bind $IPB:6000 --run "$4" --idle 3 --timeout $((SECONDS_RUN + 40)) >"$T/$1_recv.out" 2>"$T/$1_recv.log" &
+	R=$!
+	wait_listen 6000 || fail "$1: receiver not listening"
+	ip netns exec $A "$BIN/sdmac-pktgen" send --to $IPB:6000 --size "$2" --pps "$3" --run "$4" --duration "$SECONDS_RUN" >"$OUT/$1_send.json" 2>"$T/$1_send.log" || fail "$1: sender: $(cat "$T/$1_send.log")"
+	wait "$R" || fail "$1: receiver: $(cat "$T/$1_recv.log")"
+	tail -n 1 "$T/$1_recv.out" >"$OUT/$1_recv.json"
+	ok "$1 done"
+}
+gen s2 60 50000 2
+gen s3 1472 max 3
+gen s4 60 max 4
+echo "TAPB DONE"

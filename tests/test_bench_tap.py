@@ -1,0 +1,155 @@
+"""`sdmac bench tap`: the report's computations (medians, intervals, ratios, the
+figures of a run) from synthetic inputs, and the generator's packet format and
+receiver statistics through the real `sdmac-pktgen` over loopback. No rate is
+asserted."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import time
+from pathlib import Path
+from typing import Any, Dict
+
+import pytest
+
+from helpers import ROOT, load_bench
+
+bt = load_bench("tap").bt
+PKTGEN = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target")) / "release" / "sdmac-pktgen"
+
+
+def test_median_odd_even_and_empty() -> None:
+    assert bt.median([3.0, 1.0, 2.0]) == 2.0
+    assert bt.median([4.0, 1.0, 3.0, 2.0]) == 2.5
+    with pytest.raises(bt.BenchError, match="no values"):
+        bt.median([])
+
+
+def test_median_interval_from_order_statistics() -> None:
+    # Three runs: only (min, max), which covers the median with 1 - 2/8 = 75 %.
+    assert bt.median_ci([5.0, 1.0, 3.0]) == (1.0, 5.0, 0.75)
+    # Ten runs: (x_(2), x_(9)) covers it with 1 - 2 * 11/1024 = 97.9 %; (x_(3),
+    # x_(8)) only 89.1 %, below 95 %.
+    lo, hi, cov = bt.median_ci([float(x) for x in range(10, 0, -1)])
+    assert (lo, hi) == (2.0, 9.0)
+    assert math.isclose(cov, 1 - 2 * 11 / 1024)
+    # One run: a point, no coverage.
+    assert bt.median_ci([7.0]) == (7.0, 7.0, 0.0)
+
+
+def test_ratio_of_medians_and_its_bounds() -> None:
+    r = bt.ratio([20.0, 22.0, 18.0], [10.0, 11.0, 9.0])
+    assert math.isclose(r["ratio"], 2.0)
+    assert math.isclose(r["low"], 18.0 / 11.0)
+    assert math.isclose(r["high"], 22.0 / 9.0)
+    assert bt.ratio([1.0], [0.0])["ratio"] is None
+
+
+def _write_run(out: Path, tcp_bps: float, pps: Dict[str, float], p50: float) -> None:
+    out.mkdir(parents=True)
+    (out / "s1.json").write_text(json.dumps({"end": {"sum_received": {"bits_per_second": tcp_bps}}}))
+    for s, rate in pps.items():
+        # 4 x rate sent over 2 s, `rate` packets/s received over a span of 1 s: the
+        # figures are over the longer window, 2 s.
+        (out / f"{s}_send.json").write_text(json.dumps({"sent": 4 * rate, "duration_s": 2.0}))
+        recv = {"received": 2 * rate, "bytes": 2 * rate * 60, "span_s": 1.0, "delay_us": {"p50": p50, "p99": 2 * p50}}
+        (out / f"{s}_recv.json").write_text(json.dumps(recv))
+
+
+def test_figures_of_a_run_summary_goals_and_table(tmp_path: Path) -> None:
+    runs: Dict[str, Any] = {"user-vm": [], "kernel-vm": []}
+    for i, (u, k) in enumerate([(3000.0, 1000.0), (3300.0, 1100.0), (2700.0, 900.0)]):
+        _write_run(tmp_path / f"u{i}", 20e6, {"s2": u, "s3": u, "s4": u}, 100.0)
+        _write_run(tmp_path / f"k{i}", 10e6, {"s2": k, "s3": k, "s4": k}, 400.0)
+        runs["user-vm"].append(bt.metrics_of_run(tmp_path / f"u{i}"))
+        runs["kernel-vm"].append(bt.metrics_of_run(tmp_path / f"k{i}"))
+    m = runs["user-vm"][0]
+    assert m["s1_tcp_mbps"] == 20.0
+    assert math.isclose(m["s2_loss"], 0.5)
+    assert m["s4_rx_pps"] == 3000.0 and math.isclose(m["s3_udp_mbps"], 6000 * 60 * 8 / 2 / 1e6)
+    assert m["s2_delay_p99_us"] == 200.0
+    summary = bt.summarize(runs)
+    assert summary["paths"]["kernel-vm"]["metrics"]["s4_rx_pps"]["median"] == 1000.0
+    r = summary["ratios"]["user-vm"]
+    assert math.isclose(r["s4_rx_pps"]["ratio"], 3.0)
+    assert math.isclose(r["s2_delay_p50_us"]["ratio"], 0.25)
+    assert math.isclose(r["s1_tcp_mbps"]["ratio"], 2.0)
+    assert "user-host" not in summary["ratios"]
+    g = bt.goals(summary)
+    assert [x["met"] for x in g] == [True, True]
+    assert bt.goal_line(g[0]).endswith("ratio 3.00, met")
+    alone = bt.goals(bt.summarize({"user-vm": runs["user-vm"]}))
+    assert [x["met"] for x in alone] == [None, None]
+    assert bt.goal_line(alone[0]).endswith("not measured")
+    text = bt.table(summary)
+    assert "| 4. maximum packets/s, 60 B |" in text and "3.00 [" in text
+
+
+def test_a_missing_or_broken_file_is_named(tmp_path: Path) -> None:
+    with pytest.raises(bt.BenchError, match="s1.json: missing"):
+        bt.metrics_of_run(tmp_path)
+    (tmp_path / "s1.json").write_text("{")
+    with pytest.raises(bt.BenchError, match="s1.json: not JSON"):
+        bt.metrics_of_run(tmp_path)
+    (tmp_path / "s1.json").write_text(json.dumps({"error": "unable to connect"}))
+    with pytest.raises(bt.BenchError, match="unable to connect"):
+        bt.metrics_of_run(tmp_path)
+
+
+needs_pktgen = pytest.mark.skipif(not PKTGEN.exists(), reason=f"{PKTGEN} is not built: cargo build --release -p sdmac-tap")
+
+
+@needs_pktgen
+def test_pktgen_counts_every_packet_over_loopback() -> None:
+    port = 20000 + os.getpid() % 20000
+    recv = subprocess.Popen([str(PKTGEN), "recv", "--bind", f"127.0.0.1:{port}", "--run", "9", "--idle", "1", "--timeout", "30"],
+                            stdout=subprocess.PIPE, text=True)
+    assert recv.stdout is not None
+    assert json.loads(recv.stdout.readline())["ready"] == f"127.0.0.1:{port}"
+    send = subprocess.run([str(PKTGEN), "send", "--to", f"127.0.0.1:{port}", "--size", "100", "--pps", "2000", "--duration", "0.5", "--run", "9"],
+                          capture_output=True, text=True, timeout=30)
+    assert send.returncode == 0, send.stderr
+    s = json.loads(send.stdout)
+    out, _ = recv.communicate(timeout=30)
+    r = json.loads(out.strip().splitlines()[-1])
+    # Loopback loses nothing: every sequence number arrives once, each 100 bytes.
+    assert s["send_errors"] == 0 and s["sent"] > 0
+    assert r["received"] == s["sent"] and r["max_seq"] == s["sent"] - 1
+    assert r["bytes"] == 100 * s["sent"] and r["duplicates"] == 0 and r["foreign"] == 0
+    d = r["delay_us"]
+    assert 0 <= d["p50"] <= d["p90"] <= d["p99"] <= d["p99_9"] <= d["max"]
+
+
+@needs_pktgen
+def test_pktgen_bad_arguments_are_named() -> None:
+    for args, what in ((["send", "--to", "127.0.0.1:9", "--size", "10"], "--size 10"),
+                       (["send", "--to", "127.0.0.1:9", "--pps", "0"], "--pps 0"),
+                       (["send"], "--to"),
+                       (["recv", "--bind", "nonsense"], "--bind"),
+                       (["jump"], "usage")):
+        p = subprocess.run([str(PKTGEN), *args], capture_output=True, text=True, timeout=10)
+        assert p.returncode == 2 and what in p.stderr, (args, p.stderr)
+
+
+def test_pktgen_foreign_packets_are_counted_apart(tmp_path: Path) -> None:
+    if not PKTGEN.exists():
+        pytest.skip(f"{PKTGEN} is not built")
+    import socket
+
+    port = 20000 + (os.getpid() + 7) % 20000
+    recv = subprocess.Popen([str(PKTGEN), "recv", "--bind", f"127.0.0.1:{port}", "--run", "3", "--idle", "0.5", "--timeout", "10"],
+                            stdout=subprocess.PIPE, text=True)
+    assert recv.stdout is not None
+    recv.stdout.readline()
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        stamp = b"SDPG" + (3).to_bytes(4, "little") + (0).to_bytes(8, "little") + time.monotonic_ns().to_bytes(8, "little")
+        s.sendto(stamp, ("127.0.0.1", port))  # ours: run 3, seq 0
+        s.sendto(b"hello", ("127.0.0.1", port))  # too short
+        s.sendto(b"XXXX" + bytes(20), ("127.0.0.1", port))  # wrong magic
+        s.sendto(stamp[:4] + (4).to_bytes(4, "little") + stamp[8:], ("127.0.0.1", port))  # another run
+    out, _ = recv.communicate(timeout=20)
+    r = json.loads(out.strip().splitlines()[-1])
+    assert (r["received"], r["foreign"]) == (1, 3)
