@@ -94,6 +94,11 @@ pub struct EventQueue {
 }
 
 impl EventQueue {
+    /// Makes room for `n` events scheduled at once.
+    pub fn reserve(&mut self, n: usize) {
+        self.heap.reserve(n.saturating_sub(self.heap.len()));
+    }
+
     /// Schedules `event` at `at`.
     pub fn push(&mut self, at: Time, event: Event) {
         self.seq += 1;

@@ -38,6 +38,9 @@ pub use crate::request::{
 /// once when a station is added (`Air::reserve`).
 const PREALLOCATED_MEDIUM: usize = 64;
 
+/// Events reserved per station in such a medium.
+const EVENTS_PER_STATION: usize = 256;
+
 /// Stations sharing one channel.
 pub struct Medium {
     /// The configuration it was made with (PHY timing, seed, error model, limits).
@@ -233,6 +236,9 @@ impl Medium {
             // still overlap one on air stay), so that the first collision of a
             // real-time run allocates nothing; larger media grow on demand.
             self.air.reserve(2 * n, n);
+            // Access events superseded by a later one stay queued until their time:
+            // the queue's high-water mark comes late in a lossy run.
+            self.events.reserve(EVENTS_PER_STATION * n);
             self.interferers.reserve((2 * n).saturating_sub(self.interferers.len()));
         }
         self.reschedule(id, self.now);
