@@ -33,6 +33,7 @@ mod output_horizon;
 mod reception;
 mod request;
 mod station;
+mod traffic;
 
 pub use clock::{run_virtual, Clock, VirtualClock, WallClock, WallClockStats};
 pub use config::{

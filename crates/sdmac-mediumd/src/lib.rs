@@ -43,6 +43,7 @@ pub mod encode;
 pub mod error;
 mod event_loop;
 pub mod ext_requests;
+mod frame_intake;
 pub mod frame_pool;
 pub mod hwsim_medium;
 pub mod kernel_msg;

@@ -74,249 +74,87 @@ Three modes (``mode``):
 
 The run happens on the wall clock, so its figures vary from run to run with the
 host's scheduling; the seed fixes the medium's random draws (backoffs).
-"""
 
+The fixed parameters live in ``rtwlan_params``, the formulas and slot plan in
+``rtwlan_timing`` and the event loop in ``rtwlan_loop``; this module measures, runs
+and reports, and re-exports the public names of the first two.
+"""
 from __future__ import annotations
 
-import heapq
 import math
 import select
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import _core
-
-STANDARD = "802.11b"
-#: The data rate (Mb/s) of every frame, as the scenario format and rate series name it.
-RATE = "2"
-#: Octets on air of every request and reply (PSDU, FCS included), as in RT-WLAN.
-FRAME_OCTETS = 74
-#: Non-QoS data header (24) + LLC/SNAP (8) + FCS (4): the frame around the payload.
-MAC_OVERHEAD = 24 + 8 + 4
-PAYLOAD_OCTETS = FRAME_OCTETS - MAC_OVERHEAD
-#: aSIFSTime and aSlotTime of the DSSS PHY (IEEE 802.11-2016 Clause 15, PHY characteristics).
-SIFS_US = 10.0
-SLOT_US = 20.0
-BROADCAST = "ff:ff:ff:ff:ff:ff"
-SPACINGS_MS = (20.0, 5.0, 3.0, 1.5)
-DEFAULT_PACKETS = 1000
-MAX_PACKETS = 100_000
-MODES = ("dcf", "policy", "tdma")
-HOSTS = ("host1", "host2")
-#: Wall-clock margin before the first request, so the device has settled.
-LEAD_IN_S = 0.05
-#: After the last request: how long to wait for outstanding confirmations and replies.
-DRAIN_IDLE_S = 0.25
-DRAIN_MAX_S = 30.0
-#: Policy mode: at most this many copies of each reply (the policy's attempts).
-POLICY_MAX_COPIES = 3
-#: Probes of the API's request path (``tdma_measure_jitter``), one every PROBE_GAP_US.
-JITTER_PROBES = 50
-PROBE_GAP_US = 1500.0
-#: The quantile of the measured paths that the guard covers. A busy host stalls now and
-#: then for milliseconds; a guard covering the worst stall would fit no round, so the
-#: rarer stalls are counted instead (see the module doc).
-GUARD_QUANTILE = 0.9
-#: A rehearsal of the loop's timed sends: broadcasts, one every min(spacing, REHEARSAL_GAP_MS).
-REHEARSAL_PROBES = 60
-REHEARSAL_GAP_MS = 5.0
-#: Synchronisation error on emu: every station reads the medium's clock (CLOCK_MONOTONIC).
-SYNC_ERROR_US = 0.0
-#: Reply ids: the sequence number in the low bits, the copy above them.
-_COPY_SHIFT = 20
-#: Quantities of each send, in report order: (figure name, label, planes).
-SEND_QUANTITIES = (
-    ("tqueued", "Tqueued", "t3−t1"),
-    ("to_card", "to card", "t4−t3"),
-    ("onair", "on air Tev_tx", "t5−t4"),
-    ("send", "total send", "t9−t1"),
+from .rtwlan_loop import _Loop, _payload, _percentile, _quantities, _Schedule, _Send, _us
+from .rtwlan_params import (
+    _SCENARIO,
+    BROADCAST,
+    DEFAULT_PACKETS,
+    DRAIN_IDLE_S,
+    DRAIN_MAX_S,
+    FRAME_OCTETS,
+    GUARD_QUANTILE,
+    HOSTS,
+    JITTER_PROBES,
+    LEAD_IN_S,
+    MAC_OVERHEAD,
+    MAX_PACKETS,
+    MODES,
+    PAYLOAD_OCTETS,
+    POLICY_MAX_COPIES,
+    PROBE_GAP_US,
+    RATE,
+    REHEARSAL_GAP_MS,
+    REHEARSAL_PROBES,
+    SEND_QUANTITIES,
+    SIFS_US,
+    SLOT_US,
+    SPACINGS_MS,
+    STANDARD,
+    SYNC_ERROR_US,
+    ProgressFn,
 )
+from .rtwlan_timing import Bounds, SlotPlan, Timing, bounds, policy_schedule
 
-_SCENARIO = """
-name = "RT-WLAN experiment"
-duration = 1.0
-seed = {seed}
-[phy]
-standard = "{standard}"
-rate = {rate}
-basic_rates = [1, 2]
-short_preamble = false
-[[station]]
-name = "originator"
-address = "02:00:00:00:00:01"
-position = [0, 0]
-[[station]]
-name = "host1"
-address = "02:00:00:00:00:02"
-position = [3, 0]
-[[station]]
-name = "host2"
-address = "02:00:00:00:00:03"
-position = [0, 3]
-"""
-
-ProgressFn = Callable[[int, int], object]
-
-
-@dataclass(frozen=True)
-class Bounds:
-    """The on-air latency bounds of a first attempt, from the 802.11 formulas (µs)."""
-
-    airtime_us: float
-    difs_us: float
-    slot_us: float
-    cw_min: int
-
-    @property
-    def rtwlan(self) -> tuple[float, float]:
-        """RT-WLAN's range: DIFS + airtime … DIFS + CWmin·slot + airtime."""
-        return (self.difs_us + self.airtime_us, self.difs_us + self.cw_min * self.slot_us + self.airtime_us)
-
-    @property
-    def standard(self) -> tuple[float, float]:
-        """With immediate access on a medium idle for DIFS: airtime … RT-WLAN's upper bound."""
-        return (self.airtime_us, self.rtwlan[1])
-
-    def as_dict(self) -> dict[str, float]:
-        """The bounds and the values they come from."""
-        return {
-            "airtime_us": self.airtime_us,
-            "difs_us": self.difs_us,
-            "slot_us": self.slot_us,
-            "cw_min": float(self.cw_min),
-            "rtwlan_lo_us": self.rtwlan[0],
-            "rtwlan_hi_us": self.rtwlan[1],
-            "standard_lo_us": self.standard[0],
-            "standard_hi_us": self.standard[1],
-        }
-
-
-def bounds(aifsn: int = 2, cw_min: int = 31) -> Bounds:
-    """The first-attempt bounds of the experiment's frame for a queue's AIFSN and CWmin
-    (DCF: AIFSN 2, so DIFS = SIFS + 2·slot)."""
-    airtime = _core.airtime_us(STANDARD, RATE, FRAME_OCTETS, short_preamble=False)
-    return Bounds(airtime_us=airtime, difs_us=SIFS_US + aifsn * SLOT_US, slot_us=SLOT_US, cw_min=cw_min)
-
-
-@dataclass(frozen=True)
-class Timing:
-    """The measured timing spread that the policy's margin and TDMA's guard cover (µs)."""
-
-    #: The API's request path alone (``tdma_measure_jitter``, t_start − t1): minimum, GUARD_QUANTILE.
-    api_min_us: float
-    api_q_us: float
-    #: The loop's whole path, from a send's due time to its start on air: minimum, GUARD_QUANTILE.
-    path_min_us: float
-    path_q_us: float
-    sync_error_us: float
-
-    @property
-    def jitter_us(self) -> float:
-        """The request path's jitter as the loop sends: its GUARD_QUANTILE − its minimum."""
-        return self.path_q_us - self.path_min_us
-
-    @property
-    def guard_us(self) -> float:
-        """The request path's jitter + the synchronisation error."""
-        return self.jitter_us + self.sync_error_us
-
-    def as_dict(self) -> dict[str, float]:
-        """The parts and the guard."""
-        return {
-            "api_min_us": self.api_min_us,
-            "api_q_us": self.api_q_us,
-            "api_jitter_us": self.api_q_us - self.api_min_us,
-            "path_min_us": self.path_min_us,
-            "path_q_us": self.path_q_us,
-            "jitter_us": self.jitter_us,
-            "sync_error_us": self.sync_error_us,
-            "guard_us": self.guard_us,
-        }
-
-
-@dataclass(frozen=True)
-class SlotPlan:
-    """TDMA's schedule for one spacing: a slot for the request and one per replier (µs)."""
-
-    spacing_us: float
-    repliers: int
-    bounds: Bounds
-    guard_us: float
-
-    @property
-    def slot_us(self) -> float:
-        """DIFS + airtime + a guard at each end."""
-        return self.bounds.difs_us + self.bounds.airtime_us + 2 * self.guard_us
-
-    @property
-    def post_backoff_us(self) -> float:
-        """The idle time a post-backoff may need: DIFS + CWmin·slot."""
-        return self.bounds.difs_us + self.bounds.cw_min * self.bounds.slot_us
-
-    @property
-    def needed_us(self) -> float:
-        """The slots of a round plus the post-backoff time after them."""
-        return (1 + self.repliers) * self.slot_us + self.post_backoff_us
-
-    def slot_start_us(self, slot: int) -> float:
-        """Where slot `slot` opens in the round: the request's (0) at its start, the
-        replies' (1 …) as late as the post-backoff allows, so that the hosts have the
-        round's slack to hear the request before their slots."""
-        if slot == 0:
-            return 0.0
-        return self.spacing_us - self.post_backoff_us - (1 + self.repliers - slot) * self.slot_us
-
-    @property
-    def slack_us(self) -> float:
-        """The time between the request's slot and the first reply's slot."""
-        return self.slot_start_us(1) - self.slot_us
-
-    @property
-    def fits(self) -> bool:
-        """Whether the round (the spacing) holds what it needs."""
-        return self.needed_us <= self.spacing_us
-
-    def reason(self) -> str:
-        """Why the plan does not fit ('' when it does)."""
-        if self.fits:
-            return ""
-        n = 1 + self.repliers
-        return (
-            f"TDMA cannot fit a {self.spacing_us / 1000:g} ms round: {n} slots × {self.slot_us:.0f} µs "
-            f"(DIFS {self.bounds.difs_us:.0f} + airtime {self.bounds.airtime_us:.0f} + 2 × guard "
-            f"{self.guard_us:.1f}) + post-backoff {self.post_backoff_us:.0f} µs (DIFS + CWmin·slot) = "
-            f"{self.needed_us:.0f} µs > {self.spacing_us:.0f} µs"
-        )
-
-    def as_dict(self) -> dict[str, float]:
-        """The plan's figures; `fits` is 1 or 0."""
-        return {
-            "slots": float(1 + self.repliers),
-            "slot_us": self.slot_us,
-            "guard_us": self.guard_us,
-            "post_backoff_us": self.post_backoff_us,
-            "needed_us": self.needed_us,
-            "round_us": self.spacing_us,
-            "slack_us": self.slack_us,
-            "fits": 1.0 if self.fits else 0.0,
-        }
-
-
-def policy_schedule(spacing_us: float, repliers: int, b: Bounds, margin_us: float) -> tuple[float, int]:
-    """The policy's step (airtime + DIFS + margin) and its copies per reply: as many as
-    end (the last host's, with DIFS) before the next request may start, 1 … POLICY_MAX_COPIES.
-
-    The margin is capped so that the hosts' first copies fit in the spacing after the
-    request (at least one slot): a host that stalled while the spread was measured
-    would otherwise push the replies past many later requests."""
-    frame = b.airtime_us + b.difs_us
-    cap = max(b.slot_us, (spacing_us - frame) / repliers - frame)
-    step = frame + min(margin_us, cap)
-    room = spacing_us - 2 * b.airtime_us - b.difs_us - (repliers - 1) * step
-    copies = 1 + math.floor(room / (repliers * step)) if room >= 0 else 1
-    return step, max(1, min(POLICY_MAX_COPIES, copies))
+__all__ = [
+    "BROADCAST",
+    "Bounds",
+    "DEFAULT_PACKETS",
+    "DRAIN_IDLE_S",
+    "DRAIN_MAX_S",
+    "FRAME_OCTETS",
+    "GUARD_QUANTILE",
+    "HOSTS",
+    "JITTER_PROBES",
+    "LEAD_IN_S",
+    "MAC_OVERHEAD",
+    "MAX_PACKETS",
+    "MODES",
+    "PAYLOAD_OCTETS",
+    "POLICY_MAX_COPIES",
+    "PROBE_GAP_US",
+    "ProgressFn",
+    "RATE",
+    "REHEARSAL_GAP_MS",
+    "REHEARSAL_PROBES",
+    "SEND_QUANTITIES",
+    "SIFS_US",
+    "SLOT_US",
+    "SPACINGS_MS",
+    "STANDARD",
+    "SYNC_ERROR_US",
+    "SlotPlan",
+    "Timing",
+    "bounds",
+    "check_params",
+    "measure_path",
+    "policy_schedule",
+    "rehearse",
+    "run",
+]
 
 
 def measure_path(iface: _core.Interface, dst: str) -> tuple[float, float]:
@@ -393,218 +231,6 @@ def check_params(params: Mapping[str, Any]) -> dict[str, Any]:
 
 # ----------------------------------------------------------------------------- run
 
-
-@dataclass
-class _Send:
-    """One confirmed (or refused) request or reply."""
-
-    seq: int
-    status: str
-    reason: str | None
-    t: dict[str, int | None]
-
-
-def _payload(seq: int, tag: int) -> bytes:
-    return seq.to_bytes(4, "big") + bytes([tag]) + bytes(PAYLOAD_OCTETS - 5)
-
-
-def _parse(payload: bytes) -> tuple[int, int] | None:
-    if len(payload) != PAYLOAD_OCTETS:
-        return None
-    return int.from_bytes(payload[:4], "big"), payload[4]
-
-
-def _us(a: int | None, b: int | None) -> float | None:
-    if a is None or b is None or a == 0 or b == 0:
-        return None
-    return (b - a) / 1000.0
-
-
-def _quantities(t: Mapping[str, int | None]) -> dict[str, float | None]:
-    return {
-        "tqueued": _us(t.get("t1"), t.get("t3")),
-        "to_card": _us(t.get("t3"), t.get("t4")),
-        "onair": _us(t.get("t4"), t.get("t5")),
-        "send": _us(t.get("t1"), t.get("t9")),
-    }
-
-
-def _percentile(xs: Sequence[float], q: float) -> float | None:
-    """The q-quantile (0 … 1) by linear interpolation; None for no samples."""
-    if not xs:
-        return None
-    s = sorted(xs)
-    pos = q * (len(s) - 1)
-    lo = math.floor(pos)
-    hi = min(lo + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (pos - lo)
-
-
-@dataclass(frozen=True)
-class _Schedule:
-    """When the loop sends, by mode (ns on the medium's clock, µs for durations)."""
-
-    mode: str
-    start_ns: int
-    spacing_ns: int
-    # policy: the step between hosts and the copies; tdma: the slot, where each opens in
-    # the round (the request's first) and when within it the frame is handed over
-    step_ns: int = 0
-    copies: int = 1
-    slot_ns: int = 0
-    opens_ns: tuple[int, ...] = (0,)
-    offset_ns: int = 0
-    #: tdma: how late (ns) past its due time a send is skipped as a stall; None: never.
-    budget_ns: int | None = None
-
-
-class _Loop:
-    """One run: the originator and the hosts served by one event loop on their eventfds."""
-
-    def __init__(
-        self, ifaces: Sequence[_core.Interface], p: Mapping[str, Any], progress: ProgressFn | None, sched: _Schedule
-    ) -> None:
-        self.p = p
-        self.progress = progress
-        self.sched = sched
-        self.orig = ifaces[0]
-        self.hosts = list(ifaces[1:])
-        self.requests: dict[int, _Send] = {}
-        self.replies: list[dict[int, _Send]] = [{} for _ in self.hosts]
-        self.copies_sent = [0 for _ in self.hosts]
-        self.heard: list[set[int]] = [set() for _ in self.hosts]
-        self.received: list[dict[int, int]] = [{} for _ in self.hosts]  # seq -> t_returned
-        self.late_us: dict[int, float] = {}  # seq -> how late it was sent (µs)
-        self.stalls = [0 for _ in range(1 + len(self.hosts))]  # tdma: sends skipped, originator first
-        # Sends due: (due ns, who: 0 originator / k + 1 host k, seq, copy).
-        self.due: list[tuple[int, int, int, int]] = []
-        self.pending_requests = 0
-        self.pending_replies = 0
-        self.lengths: set[int] = set()
-        self.last_activity = 0.0
-        self.done = 0
-        self.reported = -1
-
-    def _send(self, iface: _core.Interface, seq: int, tag: int, book: dict[int, _Send], copy: int = 0) -> bool:
-        t1 = time.monotonic_ns()
-        try:
-            iface.data_req(seq | copy << _COPY_SHIFT, _payload(seq, tag), dst=BROADCAST, rates=f"{RATE}x1",
-                           no_ack=True, t1=t1)
-        except (_core.QueueFull, _core.ConfirmationBacklog) as e:
-            if copy == 0:
-                book[seq] = _Send(seq, "refused", type(e).__name__, {"t1": t1})
-            return False
-        return True
-
-    def _heard(self, k: int, seq: int, t_end: int) -> None:
-        """Host k heard request `seq` (its end on air at `t_end`): answers or schedules."""
-        sc = self.sched
-        if sc.mode == "dcf":
-            if self._send(self.hosts[k], seq, k + 1, self.replies[k]):
-                self.pending_replies += 1
-        elif sc.mode == "policy":
-            # From the request's end, or from when the host heard it if later: a host
-            # cannot act before it heard the request, and counting from then keeps the
-            # hosts' attempts a step apart after a stall of the loop that serves them all.
-            ref = max(t_end, time.monotonic_ns())
-            for c in range(sc.copies):
-                at = ref + k * sc.step_ns + c * len(self.hosts) * sc.step_ns
-                heapq.heappush(self.due, (at, k + 1, seq, c))
-        else:
-            at = sc.start_ns + (seq - 1) * sc.spacing_ns + sc.opens_ns[k + 1] + sc.offset_ns
-            heapq.heappush(self.due, (at, k + 1, seq, 0))
-
-    def _drain(self, now: float) -> None:
-        for k, host in enumerate(self.hosts):
-            todo = []
-            while (ind := host.data_ind(timeout=0)) is not None:
-                parsed = _parse(ind.payload)
-                if ind.src == self.orig.address and parsed is not None and parsed[1] == 0:
-                    todo.append((parsed[0], ind.t_end))
-            for seq, t_end in todo:
-                self.heard[k].add(seq)
-                self.last_activity = now
-                self._heard(k, seq, t_end)
-            while (c := host.data_con(timeout=0)) is not None:
-                seq, copy = c.id & ((1 << _COPY_SHIFT) - 1), c.id >> _COPY_SHIFT
-                if copy == 0:
-                    self.replies[k][seq] = _Send(seq, c.status, c.reason, c.timestamps)
-                self.copies_sent[k] += c.status == "sent"
-                self.pending_replies -= 1
-                self.lengths.add(c.length)
-                self.last_activity = now
-        while (c := self.orig.data_con(timeout=0)) is not None:
-            self.requests[c.id] = _Send(c.id, c.status, c.reason, c.timestamps)
-            self.pending_requests -= 1
-            self.lengths.add(c.length)
-            self.last_activity = now
-            self._report()
-        while (ind := self.orig.data_ind(timeout=0)) is not None:
-            parsed = _parse(ind.payload)
-            if parsed is not None and 1 <= parsed[1] <= len(self.hosts):
-                self.received[parsed[1] - 1].setdefault(parsed[0], ind.t_returned)
-                self.last_activity = now
-
-    def _fire(self, now_ns: int) -> None:
-        """Sends the earliest due frame (or skips it as a stall when TDMA's guard is exceeded)."""
-        due, who, seq, copy = heapq.heappop(self.due)
-        late = now_ns - due
-        if who == 0:
-            self.late_us[seq] = late / 1000.0
-        budget = self.sched.budget_ns
-        if budget is not None and late > budget:
-            self.stalls[who] += 1
-            book = self.requests if who == 0 else self.replies[who - 1]
-            book[seq] = _Send(seq, "stalled", f"sent {late / 1000:.0f} µs late", {})
-            return
-        if who == 0:
-            if self._send(self.orig, seq, 0, self.requests):
-                self.pending_requests += 1
-        elif self._send(self.hosts[who - 1], seq, who, self.replies[who - 1], copy):
-            self.pending_replies += 1
-
-    def run(self) -> float:
-        """Sends, answers and drains; returns the wall-clock seconds the run took."""
-        sc = self.sched
-        n = self.p["packets"]
-        fds = [self.orig.fileno()] + [h.fileno() for h in self.hosts]
-        ifaces = [self.orig, *self.hosts]
-        for i in range(n):
-            heapq.heappush(self.due, (sc.start_ns + i * sc.spacing_ns + sc.offset_ns, 0, i + 1, 0))
-        issued = 0
-        drain_from: float | None = None
-        while True:
-            now_ns = time.monotonic_ns()
-            if self.due and self.due[0][0] <= now_ns:
-                issued += self.due[0][1] == 0
-                self._fire(now_ns)
-                continue
-            now = now_ns / 1e9
-            self._drain(now)
-            if issued >= n and not self.due:
-                if drain_from is None:
-                    drain_from = self.last_activity = now
-                settled = self.pending_requests == 0 and self.pending_replies == 0
-                if (settled and now - self.last_activity >= DRAIN_IDLE_S / 5) or (
-                    now - self.last_activity >= DRAIN_IDLE_S
-                ) or now - drain_from >= DRAIN_MAX_S:
-                    break
-                wait = 0.01
-            else:
-                wait = max(0.0, (self.due[0][0] - time.monotonic_ns()) / 1e9) if self.due else 0.01
-            ready, _, _ = select.select(fds, [], [], wait)
-            for fd in ready:
-                ifaces[fds.index(fd)].clear_event()
-        self.done = n
-        self._report()
-        return (time.monotonic_ns() - sc.start_ns) / 1e9
-
-    def _report(self) -> None:
-        """Calls the progress callback when the count of confirmed requests moved."""
-        done = max(self.done, len(self.requests))
-        if self.progress is not None and done != self.reported:
-            self.reported = done
-            self.progress(done, self.p["packets"])
 
 
 def _summary(xs: Sequence[float]) -> dict[str, float | None]:

@@ -1,0 +1,171 @@
+//! A station of the TDMA schedule: asks for a slot, then sends in it.
+
+use super::control::{control_frame, parse_control, KIND_GRANT, KIND_REQUEST};
+use super::error::TdmaError;
+use super::guard::read_con;
+use super::plan::TdmaPlan;
+use crate::exchange::{confirmation_of, wait_until};
+use sdmac_api::{
+    Ac, Backend, Body, DropReason, FrameClass, Interface, MacAddress, RateSeries, Status, Time,
+    TxAttrs, Wait,
+};
+
+/// What a station saw in its slots.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StationReport {
+    /// Its slot.
+    pub slot: u32,
+    /// Data frames sent in slots.
+    pub sent: u64,
+    /// Of them, acknowledged.
+    pub acked: u64,
+    /// Attempts lost to collisions (from the confirmations' truth, where the backend
+    /// knows it).
+    pub collisions: u64,
+    /// Frames withdrawn (cancelled while still queued) because their exchange could no
+    /// longer end inside the slot.
+    pub withdrawn: u64,
+    /// Frames whose exchange started before their slot's window opened or ended after
+    /// it closed (from the confirmation timestamps).
+    pub outside_window: u64,
+}
+
+/// A station of the TDMA schedule.
+#[derive(Debug)]
+pub struct TdmaStation<'a, B: Backend> {
+    iface: &'a mut Interface<B>,
+    plan: TdmaPlan,
+    coordinator: MacAddress,
+    slot: Option<u32>,
+    next_id: u64,
+}
+
+impl<'a, B: Backend> TdmaStation<'a, B> {
+    /// A station on `iface` for `plan`, asking `coordinator` for its slot.
+    pub fn new(
+        iface: &'a mut Interface<B>,
+        plan: TdmaPlan,
+        coordinator: MacAddress,
+    ) -> TdmaStation<'a, B> {
+        TdmaStation { iface, plan, coordinator, slot: None, next_id: 1 }
+    }
+
+    /// The slot granted, once it is.
+    pub fn slot(&self) -> Option<u32> {
+        self.slot
+    }
+
+    /// Asks for a slot in the next contention periods, at most `rounds` of them;
+    /// returns the slot granted.
+    pub fn join(&mut self, rounds: u32) -> Result<u32, TdmaError> {
+        let now = self.iface.now();
+        let mut buf = Vec::with_capacity(2400);
+        let first = self.plan.round_at(now);
+        for k in first..first + u64::from(rounds) {
+            let (open, close) = self.plan.contention_window(k);
+            let now = self.iface.now();
+            if now + self.plan.control > close {
+                continue;
+            }
+            let _not_ours = wait_until(self.iface, open)?;
+            let attrs = TxAttrs {
+                dst: Some(self.coordinator),
+                rates: Some(RateSeries::single(self.plan.params().rate, 4)),
+                no_ack: false,
+                timestamps: true,
+            };
+            let id = self.take_id();
+            self.iface.data_req(
+                id,
+                Body::Payload(&control_frame(KIND_REQUEST, 0)),
+                Ac::Be,
+                &attrs,
+            )?;
+            // The grant comes in this contention period or a later one: wait until the
+            // next one closes.
+            let until = self.plan.contention_window(k + 1).1;
+            loop {
+                let now = self.iface.now();
+                if now >= until {
+                    break;
+                }
+                while self.iface.data_con(Wait::NoWait)?.is_some() {}
+                let w: std::time::Duration = (until - now).into();
+                let w = w.min(std::time::Duration::from_millis(1));
+                let Some(ind) = self.iface.data_ind(&mut buf, Wait::For(w))? else { continue };
+                if ind.class != FrameClass::Data || ind.src != self.coordinator {
+                    continue;
+                }
+                if let Some((KIND_GRANT, s)) = parse_control(&buf[ind.payload_offset..]) {
+                    while self.iface.data_con(Wait::NoWait)?.is_some() {}
+                    self.slot = Some(s);
+                    return Ok(s);
+                }
+            }
+        }
+        Err(TdmaError::NoGrant { rounds })
+    }
+
+    fn take_id(&mut self) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        id
+    }
+
+    /// Sends `payload` to the coordinator in its slot of every round from the next
+    /// one until `end`, as many exchanges as fit (saturating load), one at a time.
+    pub fn run_until(&mut self, payload: &[u8], end: Time) -> Result<StationReport, TdmaError> {
+        let slot = self.slot.ok_or(TdmaError::NoGrant { rounds: 0 })?;
+        let mut rep = StationReport { slot, ..Default::default() };
+        let attrs = TxAttrs {
+            dst: Some(self.coordinator),
+            rates: Some(RateSeries::single(self.plan.params().rate, 1)),
+            no_ack: false,
+            timestamps: true,
+        };
+        let mut k = self.plan.round_at(self.iface.now()) + 1;
+        loop {
+            let (open, close) = self.plan.slot_window(k, slot);
+            if close > end {
+                break;
+            }
+            let _not_ours = wait_until(self.iface, open)?;
+            loop {
+                let now = self.iface.now();
+                if now < open || now + self.plan.exchange > close {
+                    break;
+                }
+                let id = self.take_id();
+                self.iface.data_req(id, Body::Payload(payload), Ac::Be, &attrs)?;
+                // A frame that has not finished by the latest moment its exchange could
+                // start and still end in the window is withdrawn if it is still queued,
+                // so that a late request never spills into the next slot.
+                let latest = close.saturating_sub(self.plan.exchange);
+                let left = latest.saturating_since(self.iface.now());
+                let c = match confirmation_of(self.iface, id, left)? {
+                    Some(c) => c,
+                    None => {
+                        self.iface.cancel(id)?;
+                        read_con(self.iface, id)?
+                    }
+                };
+                if c.status == Status::Dropped(DropReason::Cancelled) {
+                    rep.withdrawn += 1;
+                    continue;
+                }
+                rep.sent += 1;
+                if c.status == Status::Acked {
+                    rep.acked += 1;
+                }
+                if let Some(t) = c.truth {
+                    rep.collisions += u64::from(t.collisions);
+                }
+                if c.ts.t_start < open || (!c.ts.t5.is_zero() && c.ts.t5 > close) {
+                    rep.outside_window += 1;
+                }
+            }
+            k = (self.plan.round_at(self.iface.now()) + 1).max(k + 1);
+        }
+        Ok(rep)
+    }
+}
