@@ -14,8 +14,14 @@ pub(crate) fn standard_for(freq: u32) -> Standard {
     }
 }
 
+/// The PHY of channel `freq`, with carrier sense taken as instantaneous (`cca_ns` 0):
+/// the daemon learns of a frame when the kernel hands it over, read in batches, so
+/// its frames' instants are not the radios'. With the aCCATime window, frames that
+/// merely arrived in one batch would collide.
 pub(crate) fn phy_for(freq: u32) -> Phy {
-    Phy::new(standard_for(freq))
+    let mut phy = Phy::new(standard_for(freq));
+    phy.cca_ns = 0;
+    phy
 }
 
 /// Does channel `freq` carry `rate`?
