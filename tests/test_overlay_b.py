@@ -75,6 +75,11 @@ def test_two_channels_lose_less_and_never_deliver_twice(
         assert r["delivered"] + r["lost"] == r["sent"] == 200
     assert one["copies"] == 200 and two["copies"] == 400
     assert two["duplicates_dropped"] > 0
+    for r in (one, two):
+        for key in ("latency_ns", "ack_latency_ns"):
+            p = r[key]
+            assert set(p) == {"p50", "p90", "p95", "p99", "max"}, p
+            assert 0 < p["p50"] <= p["p90"] <= p["p95"] <= p["p99"] <= p["max"], (key, p)
 
 
 def test_cancelling_puts_fewer_copies_on_air(channels: Tuple[Pair, Pair]) -> None:

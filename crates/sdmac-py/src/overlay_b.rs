@@ -126,6 +126,7 @@ fn percentiles<'py>(py: Python<'py>, p: &Percentiles) -> PyResult<Bound<'py, PyD
     let d = PyDict::new(py);
     d.set_item("p50", p.p50)?;
     d.set_item("p90", p.p90)?;
+    d.set_item("p95", p.p95)?;
     d.set_item("p99", p.p99)?;
     d.set_item("max", p.max)?;
     Ok(d)
@@ -138,7 +139,7 @@ fn percentiles<'py>(py: Python<'py>, p: &Percentiles) -> PyResult<Bound<'py, PyD
 /// cancelled once one is acknowledged). `rates`: the series of every copy, e.g.
 /// "24x1" (None: each interface's default). Returns a dict: sent, delivered, lost,
 /// duplicates_dropped, duplicates_delivered, latency_ns and ack_latency_ns
-/// (percentiles p50, p90, p99, max), copies, copies_on_air, attempts_on_air,
+/// (percentiles p50, p90, p95, p99, max), copies, copies_on_air, attempts_on_air,
 /// copies_cancelled, cancel_too_late, airtime_saved_ns, acked, unacked. Sender and
 /// receiver must share the host's clock (the latency is the first copy's end on air
 /// minus the request).
