@@ -110,6 +110,9 @@ def test_redundancy_refusals(channels: Tuple[Pair, Pair]) -> None:
         redundancy_run([sta_a, sta_b], [ap_a, ap_b], [AP_ADDR] * 2, mode="three")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="window is 0"):
         redundancy_run([sta_a, sta_b], [ap_a, ap_b], [AP_ADDR] * 2, window=0)
+    for bad in (-1.0, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="spacing_us must be a non-negative number of microseconds"):
+            redundancy_run([sta_a, sta_b], [ap_a, ap_b], [AP_ADDR] * 2, spacing_us=bad)
     with pytest.raises(ValueError, match="2 destinations given for 1|destinations"):
         redundancy_run([sta_a, sta_b], [ap_a, ap_b], [AP_ADDR])
     with Session.from_scenario(
@@ -170,6 +173,10 @@ def test_rate_run_refusals(far_station: Interface) -> None:
         rate_run(far_station, AP_ADDR, sample_share=1.5)
     with pytest.raises(ValueError, match="invalid fixed"):
         rate_run(far_station, AP_ADDR, fixed="7x1")
+    with pytest.raises(ValueError, match="update_ms must be a non-negative number of milliseconds"):
+        rate_run(far_station, AP_ADDR, update_ms=-5.0)
+    with pytest.raises(ValueError, match=r"steps\[1\] offset must be a non-negative number of milliseconds"):
+        rate_run(far_station, AP_ADDR, steps=[(100.0, 10.0), (float("nan"), 5.0)])
     with pytest.raises(ValueError, match="not a rate of"):
         RateAdapter(rates=["11"])
 
