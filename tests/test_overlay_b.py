@@ -13,40 +13,13 @@ from typing import Iterator, Tuple
 import pytest
 
 emu = pytest.importorskip("sdmac.emu", reason="the sdmac extension module is not built")
+from helpers import load_bench  # noqa: E402
 from sdmac._core import RateAdapter, rate_run, redundancy_run  # noqa: E402
 from sdmac.emu import Interface, Session  # noqa: E402
 
-AP_ADDR = "02:00:00:00:00:01"
-
-
-def channel_scenario(freq_mhz: int, loss: float) -> str:
-    """An AP and a station 10 m apart at `freq_mhz`; the AP loses `loss` of DATA frames."""
-    return f"""
-name = "channel {freq_mhz}"
-duration = 1.0
-seed = {freq_mhz}
-
-[phy]
-standard = "802.11a"
-freq_mhz = {freq_mhz}
-basic_rates = [6]
-
-[[station]]
-name = "ap"
-address = "{AP_ADDR}"
-position = [0, 0]
-ap = true
-
-[[station]]
-name = "sta"
-address = "02:00:00:00:00:02"
-position = [10, 0]
-
-[[link]]
-from = "sta"
-to = "ap"
-error_prob = {loss}
-"""
+#: The benchmark's set-up (its channels, its moving station), shared with these tests.
+bench = load_bench("overlay_b")
+AP_ADDR = bench.AP_ADDR
 
 
 Pair = Tuple[Interface, Interface]
@@ -55,8 +28,7 @@ Pair = Tuple[Interface, Interface]
 @pytest.fixture
 def channels() -> Iterator[Tuple[Pair, Pair]]:
     """Channel 36 losing 10 % and channel 40 losing 20 %: (ap, sta) on each."""
-    a = Session.from_scenario(channel_scenario(5180, 0.10), interfaces=["ap", "sta"])
-    b = Session.from_scenario(channel_scenario(5200, 0.20), interfaces=["ap", "sta"])
+    a, b = bench.channels(0.10, 0.20)
     with a, b:
         yield (a.interface("ap"), a.interface("sta")), (b.interface("ap"), b.interface("sta"))
 
@@ -75,6 +47,11 @@ def test_two_channels_lose_less_and_never_deliver_twice(
         assert r["delivered"] + r["lost"] == r["sent"] == 200
     assert one["copies"] == 200 and two["copies"] == 400
     assert two["duplicates_dropped"] > 0
+    for r in (one, two):
+        for key in ("latency_ns", "ack_latency_ns"):
+            p = r[key]
+            assert set(p) == {"p50", "p90", "p95", "p99", "max"}, p
+            assert 0 < p["p50"] <= p["p90"] <= p["p95"] <= p["p99"] <= p["max"], (key, p)
 
 
 def test_cancelling_puts_fewer_copies_on_air(channels: Tuple[Pair, Pair]) -> None:
@@ -105,10 +82,13 @@ def test_redundancy_refusals(channels: Tuple[Pair, Pair]) -> None:
         redundancy_run([sta_a, sta_b], [ap_a, ap_b], [AP_ADDR] * 2, mode="three")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="window is 0"):
         redundancy_run([sta_a, sta_b], [ap_a, ap_b], [AP_ADDR] * 2, window=0)
+    for bad in (-1.0, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="spacing_us must be a non-negative number of microseconds"):
+            redundancy_run([sta_a, sta_b], [ap_a, ap_b], [AP_ADDR] * 2, spacing_us=bad)
     with pytest.raises(ValueError, match="2 destinations given for 1|destinations"):
         redundancy_run([sta_a, sta_b], [ap_a, ap_b], [AP_ADDR])
     with Session.from_scenario(
-        channel_scenario(5180, 0.0), interfaces=["ap", "sta"]
+        bench.channel(bench.FREQS_MHZ[0], 0.0, 1), interfaces=["ap", "sta"]
     ) as same:
         with pytest.raises(ValueError, match="both on channel 36"):
             redundancy_run(
@@ -119,14 +99,14 @@ def test_redundancy_refusals(channels: Tuple[Pair, Pair]) -> None:
 @pytest.fixture
 def far_station() -> Iterator[Interface]:
     """A station 40 m from its AP: 48 and 54 Mb/s fail at its SNR, 36 does not."""
-    with Session.paper(distance_m=40.0, seed=7) as s:
+    with bench.far_station() as s:
         yield s.interface("sta")
 
 
 def test_rate_run_beats_the_top_and_bottom_fixed_rates() -> None:
     runs = {}
     for fixed in (None, "54x8", "6x8"):
-        with Session.paper(distance_m=40.0, seed=7) as s:
+        with bench.far_station() as s:
             runs[fixed] = rate_run(
                 s.interface("sta"),
                 AP_ADDR,
@@ -165,6 +145,10 @@ def test_rate_run_refusals(far_station: Interface) -> None:
         rate_run(far_station, AP_ADDR, sample_share=1.5)
     with pytest.raises(ValueError, match="invalid fixed"):
         rate_run(far_station, AP_ADDR, fixed="7x1")
+    with pytest.raises(ValueError, match="update_ms must be a non-negative number of milliseconds"):
+        rate_run(far_station, AP_ADDR, update_ms=-5.0)
+    with pytest.raises(ValueError, match=r"steps\[1\] offset must be a non-negative number of milliseconds"):
+        rate_run(far_station, AP_ADDR, steps=[(100.0, 10.0), (float("nan"), 5.0)])
     with pytest.raises(ValueError, match="not a rate of"):
         RateAdapter(rates=["11"])
 

@@ -405,6 +405,7 @@ def edf_run(
 class _Percentiles(TypedDict):
     p50: int
     p90: int
+    p95: int
     p99: int
     max: int
 

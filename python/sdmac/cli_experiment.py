@@ -1,5 +1,9 @@
 """``sdmac experiment``: published experiments reproduced on the SDMAC API.
 
+``sdmac experiment --list`` names every experiment of :mod:`sdmac.experiments`;
+``sdmac experiment NAME --param KEY=VALUE --seed S --out DIR`` runs one, prints its
+figures as a table and writes them as JSON with a plot per run.
+
 ``sdmac experiment rtwlan`` runs RT-WLAN's timed-transmission experiment on the
 emulated medium (:mod:`sdmac.experiments.rtwlan`) over a grid of modes, spacings and
 replier counts, prints a table per run and a summary, and writes JSON and a plot per run.
@@ -11,23 +15,185 @@ import json
 import math
 import os
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import click
+import tomllib
 from rich.console import Console
 
+from . import experiments
 from .cli_bench import CountProgress
-from .experiments import rtwlan, rtwlan_report
+from .experiments import report, rtwlan, rtwlan_report
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 U63_MAX = 2**63 - 1
 #: Set-up and drain of each run on top of packets × spacing (seconds, rough).
 RUN_OVERHEAD_S = 0.4
+#: rtwlan's parameters that its options give as comma-separated lists (a grid).
+RTWLAN_AXES = ("spacing_ms", "repliers", "packets", "mode")
 
 
-@click.group(context_settings=CONTEXT_SETTINGS)
-def experiment() -> None:
-    """Published experiments reproduced on the SDMAC API (on the emulated medium)."""
+def _first_line(module: ModuleType) -> str:
+    return (module.__doc__ or "").strip().splitlines()[0] if module.__doc__ else ""
+
+
+def parse_param(text: str) -> tuple[str, Any]:
+    """``KEY=VALUE`` as a key and a value: VALUE read as a TOML value (``0.1``, ``24``,
+    ``[20, 10]``, ``true``, ``"two"``), or else kept as the text (``two``)."""
+    key, sep, value = text.partition("=")
+    key = key.strip()
+    if not sep or not key.isidentifier():
+        raise click.BadParameter(f"{text!r} is not KEY=VALUE", param_hint="--param")
+    value = value.strip()
+    try:
+        return key, tomllib.loads(f"v = {value}")["v"]
+    except tomllib.TOMLDecodeError:
+        return key, value
+
+
+def _params(items: tuple[str, ...]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in items:
+        k, v = parse_param(item)
+        if k in out:
+            raise click.BadParameter(f"{k} is given twice", param_hint="--param")
+        out[k] = v
+    return out
+
+
+def _console() -> Console:
+    console = Console(highlight=False, soft_wrap=False)
+    if not console.is_terminal and "COLUMNS" not in os.environ:
+        console = Console(highlight=False, soft_wrap=False, width=160)
+    return console
+
+
+def _make_dir(out_dir: Path) -> None:
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise click.ClickException(f"cannot create {out_dir}: {e.strerror or e}") from None
+
+
+def _write_json(path: Path, doc: dict[str, Any]) -> None:
+    try:
+        path.write_text(json.dumps(doc, indent=1) + "\n")
+    except OSError as e:
+        raise click.ClickException(f"cannot write {path}: {e.strerror or e}") from None
+
+
+class ExperimentGroup(click.Group):
+    """The experiments as subcommands: rtwlan's own command, and for every other
+    experiment module one made on demand (``--param``, ``--seed``, ``--out``)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return experiments.names()
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.commands:
+            return self.commands[cmd_name]
+        if cmd_name not in experiments.names():
+            return None
+        return _generic_command(cmd_name)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0]
+        if self.get_command(ctx, name) is None and not name.startswith("-") and not ctx.resilient_parsing:
+            raise click.UsageError(
+                f"unknown experiment {name!r}; the experiments are: {', '.join(experiments.names())}", ctx
+            )
+        return super().resolve_command(ctx, args)
+
+
+@click.group(cls=ExperimentGroup, context_settings=CONTEXT_SETTINGS, invoke_without_command=True)
+@click.option("--list", "list_", is_flag=True, help="Name every experiment, with its first line, and exit.")
+@click.pass_context
+def experiment(ctx: click.Context, list_: bool) -> None:
+    """Published experiments reproduced on the SDMAC API (on the emulated medium).
+
+    Every experiment runs as NAME --param KEY=VALUE ... --seed S --out DIR; --list
+    names them, NAME --help gives an experiment's parameters and their defaults."""
+    if list_:
+        for name in experiments.names():
+            click.echo(f"{name:<18} {_first_line(experiments.load(name))}")
+        ctx.exit(0)
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
+
+
+def _defaults_help(module: ModuleType) -> str:
+    defaults = getattr(module, "DEFAULTS", None)
+    if not isinstance(defaults, dict):
+        return ""
+    return "\n\nParameters (KEY=default): " + ", ".join(f"{k}={json.dumps(v)}" for k, v in defaults.items()) + "."
+
+
+def _generic_command(name: str) -> click.Command:
+    module = experiments.load(name)
+
+    def callback(params: tuple[str, ...], seed: int, out_dir: Path | None, quiet: bool) -> None:
+        run_one(name, module, _params(params), seed, out_dir, quiet)
+
+    return click.Command(
+        name,
+        context_settings=CONTEXT_SETTINGS,
+        callback=callback,
+        params=[
+            click.Option(["--param", "-p", "params"], multiple=True, metavar="KEY=VALUE",
+                         help="Set a parameter (repeatable); VALUE is a TOML value or a bare word."),
+            click.Option(["--seed"], default=1, show_default=True, type=click.IntRange(0, U63_MAX),
+                         help="Seed of the run's random draws."),
+            click.Option(["--out", "out_dir"], type=click.Path(file_okay=False, path_type=Path),
+                         help=f"Write {name}.json and the run's plot (PNG) into DIR."),
+            click.Option(["-q", "--quiet"], is_flag=True, help="No table."),
+        ],
+        help=(module.__doc__ or name).strip() + _defaults_help(module),
+        short_help=_first_line(module),
+    )
+
+
+def run_one(name: str, module: ModuleType, params: dict[str, Any], seed: int, out_dir: Path | None, quiet: bool) -> None:
+    """Runs experiment `name` once: checks the parameters before anything runs, prints
+    the figures, writes NAME.json and the plot into `out_dir`."""
+    try:
+        checked = module.check_params(params)
+    except ValueError as e:
+        raise click.ClickException(f"{e}{_known(module, str(e))}") from None
+    if out_dir is not None:
+        _make_dir(out_dir)
+    err = Console(stderr=True, highlight=False)
+    if not quiet:
+        err.print(f"sdmac experiment {name}: one run on emu, seed {seed}")
+    try:
+        figures = module.run(params, seed)
+    except (ValueError, RuntimeError) as e:
+        raise click.ClickException(str(e)) from None
+    title = f"{name}, seed {seed}: " + ", ".join(f"{k} = {v}" for k, v in params.items()) if params else f"{name}, seed {seed}"
+    doc: dict[str, Any] = {"experiment": name, "seed": seed, "params": checked, "runs": [figures]}
+    if out_dir is not None:
+        path = out_dir / report.plot_name(name, seed)
+        report.plot_run(title, figures, path)
+        figures["plot"] = str(path)
+    if not quiet:
+        console = _console()
+        console.print(report.figure_table(title, {k: v for k, v in figures.items() if k != "plot"}))
+        for line in report.notes(figures):
+            console.print(f"note: {line}")
+        if "plot" in figures:
+            console.print(f"plot: {figures['plot']}")
+    if out_dir is not None:
+        path = out_dir / f"{name}.json"
+        _write_json(path, doc)
+        if not quiet:
+            _console().print(f"JSON: {path}")
+
+
+def _known(module: ModuleType, message: str) -> str:
+    defaults = getattr(module, "DEFAULTS", None)
+    if not isinstance(defaults, dict) or "known:" in message:
+        return ""
+    return f" (parameters: {', '.join(sorted(defaults))})"
 
 
 def _floats(text: str, option: str) -> list[float]:
@@ -66,8 +232,12 @@ def _ints(text: str, option: str) -> list[int]:
 @click.option("--seed", default=1, show_default=True, type=click.IntRange(0, U63_MAX), help="Seed of the medium's random draws.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write rtwlan.json and one CCDF plot (PNG) per run into DIR.")
+@click.option("--param", "-p", "params", multiple=True, metavar="KEY=VALUE",
+              help=f"Set one of {', '.join(RTWLAN_AXES)} to one value (repeatable); overrides its option.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress and no tables.")
-def rtwlan_cmd(spacing: str, repliers: str, packets: int, mode: str, seed: int, out_dir: Path | None, quiet: bool) -> None:
+def rtwlan_cmd(
+    spacing: str, repliers: str, packets: int, mode: str, seed: int, out_dir: Path | None, params: tuple[str, ...], quiet: bool
+) -> None:
     """RT-WLAN's experiment on emu: an originator broadcasts PACKETS frames of 74 octets at
     2 Mb/s (802.11b, long preamble, no ACK, no retry, no RTS/CTS) every SPACING ms; one or
     two hosts answer each with an amended broadcast. Prints Tqueued, time to the card,
@@ -83,35 +253,40 @@ def rtwlan_cmd(spacing: str, repliers: str, packets: int, mode: str, seed: int, 
     spacings = _floats(spacing, "--spacing")
     counts = _ints(repliers, "--repliers")
     modes = [m.strip() for m in mode.split(",")]
+    given = _params(params)
+    unknown = sorted(set(given) - set(RTWLAN_AXES))
+    if unknown:
+        raise click.BadParameter(
+            f"rtwlan has no parameter {', '.join(unknown)} (its parameters: {', '.join(RTWLAN_AXES)})", param_hint="--param"
+        )
+    spacings = [given["spacing_ms"]] if "spacing_ms" in given else spacings
+    counts = [given["repliers"]] if "repliers" in given else counts
+    modes = [given["mode"]] if "mode" in given else modes
+    packets = given.get("packets", packets)
     for m in modes:
         if m not in rtwlan.MODES:
             raise click.BadParameter(f"{m!r} is not a mode (one of {', '.join(rtwlan.MODES)})", param_hint="--mode")
     grid: list[dict[str, Any]] = [
         {"spacing_ms": s, "repliers": r, "packets": packets, "mode": m} for m in modes for r in counts for s in spacings
     ]
-    for params in grid:
+    for point in grid:
         try:
-            rtwlan.check_params(params)
+            rtwlan.check_params(point)
         except ValueError as e:
             raise click.ClickException(str(e)) from None
-    console = Console(highlight=False, soft_wrap=False)
-    if not console.is_terminal and "COLUMNS" not in os.environ:
-        console = Console(highlight=False, soft_wrap=False, width=160)
+    console = _console()
     err = Console(stderr=True, highlight=False)
     if out_dir is not None:
-        try:
-            out_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise click.ClickException(f"cannot create {out_dir}: {e.strerror or e}") from None
+        _make_dir(out_dir)
     if not quiet:
         est = sum(packets * p["spacing_ms"] / 1000.0 + RUN_OVERHEAD_S for p in grid)
         err.print(f"sdmac experiment rtwlan: {len(grid)} run(s) on emu, {packets} packets each (about {est:.0f} s on the wall clock)")
     results = []
-    for i, params in enumerate(grid, 1):
-        label = f"run {i}/{len(grid)}: {params['mode']}, {params['spacing_ms']:g} ms, {params['repliers']} replier(s)"
+    for i, point in enumerate(grid, 1):
+        label = f"run {i}/{len(grid)}: {point['mode']}, {point['spacing_ms']:g} ms, {point['repliers']} replier(s)"
         with CountProgress(packets, quiet, label) as progress:
             try:
-                result = rtwlan.run(params, seed, progress=progress)
+                result = rtwlan.run(point, seed, progress=progress)
             except (ValueError, RuntimeError) as e:
                 raise click.ClickException(str(e)) from None
         results.append(result)
@@ -134,9 +309,6 @@ def rtwlan_cmd(spacing: str, repliers: str, packets: int, mode: str, seed: int, 
     if out_dir is not None:
         path = out_dir / "rtwlan.json"
         doc = {"experiment": "rtwlan", "seed": seed, "runs": results}
-        try:
-            path.write_text(json.dumps(doc, indent=1) + "\n")
-        except OSError as e:
-            raise click.ClickException(f"cannot write {path}: {e.strerror or e}") from None
+        _write_json(path, doc)
         if not quiet:
             console.print(f"JSON: {path}")

@@ -70,6 +70,7 @@ mod station_changes;
 mod station_tuning;
 pub mod stats;
 pub mod status_retry;
+mod stopping;
 pub mod syscall_count;
 pub mod threaded;
 pub mod timed;

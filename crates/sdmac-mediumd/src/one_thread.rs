@@ -16,6 +16,7 @@ use crate::lateness::Lateness;
 use crate::media::MediumId;
 use crate::poller::Poller;
 use crate::stats::DaemonCounters;
+use crate::stopping::Stopping;
 use crate::syscall_count;
 use crate::timed::Later;
 use sdmac_control::ext::TruthRecord;
@@ -173,10 +174,7 @@ impl Driver for OneThread {
     }
 
     fn flush_capture(&mut self) -> Result<(), DaemonError> {
-        match self.capture.as_mut() {
-            Some(c) => c.flush().map_err(io_err("capture file")),
-            None => Ok(()),
-        }
+        self.flush_held_capture()
     }
 
     fn stop(
@@ -186,29 +184,7 @@ impl Driver for OneThread {
         clients: &mut Clients,
         poller: &Poller,
     ) -> Result<Stopped, DaemonError> {
-        // What was captured reaches the file first, whatever happens next.
-        self.flush_capture()?;
-        // Frames the kernel sent that the daemon has not looked at yet are taken
-        // too (a bounded number of rounds), so that every one is answered.
-        let t = now();
-        for _ in 0..16 {
-            if kernel.receive_now(&mut |d| self.on_datagram(d, t))? == 0 {
-                break;
-            }
-        }
-        self.medium.flush(&mut self.out);
-        // Subscribers get the records of the frames answered last (as far as their
-        // sockets take them now).
-        self.medium.take_truth(&mut self.truth);
-        clients.publish(&mut self.truth, self.origin, poller);
-        clients.drain(std::time::Duration::from_secs(1));
-        // The capture is written out even if the last send fails.
-        let sent = self
-            .send_outputs(now(), kernel)
-            .and_then(|()| kernel.flush().map_err(io_err("netlink send")));
-        self.flush_capture()?;
-        sent?;
-        Ok(Stopped { failed: None })
+        self.stop_and_flush(now, kernel, clients, poller)
     }
 
     fn stats(
@@ -250,5 +226,40 @@ impl Driver for OneThread {
         if self.log >= 5 && clients.truth_lost() > 0 {
             eprintln!("sdmac-mediumd: {} truth records dropped for subscribers that did not read them in time", clients.truth_lost());
         }
+    }
+}
+
+impl Stopping for OneThread {
+    type Capture = Capture;
+
+    fn held_capture(&mut self) -> Option<&mut Capture> {
+        self.capture.as_mut()
+    }
+
+    fn finish(
+        &mut self,
+        now: &dyn Fn() -> Time,
+        kernel: &mut dyn KernelSide,
+        clients: &mut Clients,
+        poller: &Poller,
+    ) -> Result<Stopped, DaemonError> {
+        // Frames the kernel sent that the daemon has not looked at yet are taken
+        // too (a bounded number of rounds), so that every one is answered.
+        let t = now();
+        for _ in 0..16 {
+            if kernel.receive_now(&mut |d| self.on_datagram(d, t))? == 0 {
+                break;
+            }
+        }
+        self.medium.flush(&mut self.out);
+        // Subscribers get the records of the frames answered last (as far as their
+        // sockets take them now).
+        self.medium.take_truth(&mut self.truth);
+        clients.publish(&mut self.truth, self.origin, poller);
+        clients.drain(std::time::Duration::from_secs(1));
+        // The capture is written out (by the caller) even if the last send fails.
+        self.send_outputs(now(), kernel)?;
+        kernel.flush().map_err(io_err("netlink send"))?;
+        Ok(Stopped { failed: None })
     }
 }

@@ -23,6 +23,7 @@ use crate::media::MediumId;
 use crate::options::Options;
 use crate::poller::Poller;
 use crate::stats::DaemonCounters;
+use crate::stopping::Stopping;
 use crate::{startup, syscall_count};
 use sdmac_medium::{MediumStats, Time, WallClock};
 use std::os::fd::AsRawFd;
@@ -136,27 +137,17 @@ impl Driver for Threads {
     }
 
     fn flush_capture(&mut self) -> Result<(), DaemonError> {
-        match self.capture.as_ref() {
-            Some(c) => {
-                c.lock().unwrap_or_else(|e| e.into_inner()).flush().map_err(io_err("capture file"))
-            }
-            None => Ok(()),
-        }
+        self.flush_held_capture()
     }
 
     fn stop(
         &mut self,
-        _now: &dyn Fn() -> Time,
-        _kernel: &mut dyn KernelSide,
-        _clients: &mut Clients,
-        _poller: &Poller,
+        now: &dyn Fn() -> Time,
+        kernel: &mut dyn KernelSide,
+        clients: &mut Clients,
+        poller: &Poller,
     ) -> Result<Stopped, DaemonError> {
-        let d = self.d.take().expect("stopped once");
-        let fin = d.stop()?;
-        self.flush_capture()?;
-        let failed = fin.failed.clone();
-        self.fin = Some(fin);
-        Ok(Stopped { failed })
+        self.stop_and_flush(now, kernel, clients, poller)
     }
 
     fn stats(
@@ -200,5 +191,27 @@ impl Driver for Threads {
             fin.media.len() + 1,
             fin.late.1
         );
+    }
+}
+
+impl Stopping for Threads {
+    type Capture = Arc<Mutex<Capture>>;
+
+    fn held_capture(&mut self) -> Option<&mut Arc<Mutex<Capture>>> {
+        self.capture.as_mut()
+    }
+
+    fn finish(
+        &mut self,
+        _now: &dyn Fn() -> Time,
+        _kernel: &mut dyn KernelSide,
+        _clients: &mut Clients,
+        _poller: &Poller,
+    ) -> Result<Stopped, DaemonError> {
+        let d = self.d.take().expect("stopped once");
+        let fin = d.stop()?;
+        let failed = fin.failed.clone();
+        self.fin = Some(fin);
+        Ok(Stopped { failed })
     }
 }

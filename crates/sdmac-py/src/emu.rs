@@ -7,7 +7,7 @@ mod interface;
 mod records;
 
 pub(crate) use convert::parse_ac;
-pub(crate) use convert::{mac_arg, rates_arg};
+pub(crate) use convert::{mac_arg, rates_arg, span_arg, TimeUnit};
 use convert::{ns, scope_arg, value_from_py, value_to_py, wait_arg};
 pub(crate) use errors::{api_err, open_err};
 pub use errors::{

@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use sdmac_api::attribute::{parse_mac, Scope, Value};
 use sdmac_api::{
     parse_rate_series, Ac, ApiError, Backend, Body, Confirmation, Indication, Interface,
-    MacAddress, Rate, Span, Time, TxAttrs, Wait,
+    MacAddress, Rate, Time, TxAttrs, Wait,
 };
 use sdmac_open::AnyBackend;
 use sdmac_overlay::rate::{self, Minstrel, MinstrelConfig, Policy, RateError, RatePlan};
@@ -19,7 +19,7 @@ use sdmac_overlay::redundancy::{
 };
 use sdmac_phy::{Phy, Standard};
 
-use crate::emu::{api_err, parse_ac, PyConfirmation, PyInterface};
+use crate::emu::{api_err, parse_ac, span_arg, PyConfirmation, PyInterface, TimeUnit};
 
 /// The backend of a `PyInterface`, lent to an overlay for the length of one call.
 struct Lent<'a>(&'a mut AnyBackend);
@@ -79,15 +79,6 @@ fn mac(what: &str, s: &str) -> PyResult<MacAddress> {
     })
 }
 
-fn span_ms(what: &str, ms: f64) -> PyResult<Span> {
-    if !(ms.is_finite() && ms >= 0.0) {
-        return Err(PyValueError::new_err(format!(
-            "{what} must be a non-negative number of milliseconds, not {ms}"
-        )));
-    }
-    Ok(Span::from_ns((ms * 1e6).round() as u64))
-}
-
 fn redundancy_err(e: RedundancyError) -> PyErr {
     match e {
         RedundancyError::Api { iface, what, error } => {
@@ -126,6 +117,7 @@ fn percentiles<'py>(py: Python<'py>, p: &Percentiles) -> PyResult<Bound<'py, PyD
     let d = PyDict::new(py);
     d.set_item("p50", p.p50)?;
     d.set_item("p90", p.p90)?;
+    d.set_item("p95", p.p95)?;
     d.set_item("p99", p.p99)?;
     d.set_item("max", p.max)?;
     Ok(d)
@@ -138,7 +130,7 @@ fn percentiles<'py>(py: Python<'py>, p: &Percentiles) -> PyResult<Bound<'py, PyD
 /// cancelled once one is acknowledged). `rates`: the series of every copy, e.g.
 /// "24x1" (None: each interface's default). Returns a dict: sent, delivered, lost,
 /// duplicates_dropped, duplicates_delivered, latency_ns and ack_latency_ns
-/// (percentiles p50, p90, p99, max), copies, copies_on_air, attempts_on_air,
+/// (percentiles p50, p90, p95, p99, max), copies, copies_on_air, attempts_on_air,
 /// copies_cancelled, cancel_too_late, airtime_saved_ns, acked, unacked. Sender and
 /// receiver must share the host's clock (the latency is the first copy's end on air
 /// minus the request).
@@ -179,7 +171,7 @@ fn redundancy_run(
     let plan = RunPlan {
         packets,
         payload_len,
-        spacing: span_ms("spacing_us", spacing_us / 1000.0)?,
+        spacing: span_arg("spacing_us", spacing_us, TimeUnit::Us)?,
         window,
         stall_ms,
     };
@@ -241,7 +233,7 @@ fn minstrel_config(
         rates,
         sample_share,
         ewma_weight,
-        update_interval: span_ms("update_ms", update_ms)?,
+        update_interval: span_arg("update_ms", update_ms, TimeUnit::Ms)?,
         tries: [tries.0, tries.1, tries.2, tries.3],
         seed,
     })
@@ -296,13 +288,13 @@ fn rate_run(
     let steps = steps
         .into_iter()
         .enumerate()
-        .map(|(k, (ms, dbm))| Ok((span_ms(&format!("steps[{k}] offset"), ms)?, dbm)))
+        .map(|(k, (ms, dbm))| Ok((span_arg(&format!("steps[{k}] offset"), ms, TimeUnit::Ms)?, dbm)))
         .collect::<PyResult<Vec<_>>>()?;
     let plan = RatePlan {
-        duration: span_ms("duration_ms", duration_ms)?,
+        duration: span_arg("duration_ms", duration_ms, TimeUnit::Ms)?,
         payload_len,
         window,
-        backlog: span_ms("backlog_ms", backlog_ms)?,
+        backlog: span_arg("backlog_ms", backlog_ms, TimeUnit::Ms)?,
         steps,
     };
     plan.check().map_err(rate_err)?;

@@ -64,6 +64,7 @@
 //! Unknown `type` / `model_name` values are errors (wmediumd matches `type` by prefix
 //! and ignores what it does not know).
 
+mod dialect_common;
 mod dialect_wmediumd;
 mod dialect_yawmd;
 mod path_loss;

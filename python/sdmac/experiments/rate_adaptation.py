@@ -24,10 +24,12 @@ adaptation's sampling.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from typing import Any
 
 from .. import _core
+from .report import ci as _ci, comparison, main, sweep_header
 
 AP = "02:00:00:00:00:01"
 #: The 802.11a rates (Mb/s), as the rate series name them.
@@ -117,20 +119,13 @@ def run(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
 # ----------------------------------------------------------------------------- summary
 
 
-def _ci(fig: Mapping[str, Any], digits: int = 3) -> str:
-    """'mean ± half-width' of one aggregated figure."""
-    return f"{fig['mean']:.{digits}g} ± {fig['ci_half_width']:.2g}"
-
-
 def summary(sweep: Mapping[str, Any]) -> str:
     """A Markdown summary of a sweep of this experiment (its ``sweep.json``): a table per
     policy and whether the adaptation delivered more than every fixed rate."""
     pts = {str(p["params"]["policy"]): p["figures"] for p in sweep["points"]}
     phases = sorted(k for k in next(iter(pts.values())) if k.startswith("phase"))
     lines = [
-        f"{len(sweep['seeds'])} seeds per policy, mean ± half-width of the "
-        f"{sweep['confidence']:.0%} confidence interval; fixed: "
-        + ", ".join(f"{k} = {v!r}" for k, v in sweep["fixed"].items()),
+        sweep_header(sweep, per="policy"),
         "",
         "| policy | delivered | goodput (Mb/s) | attempts | " + " | ".join(f"phase {k} delivered" for k in range(len(phases))) + " |",
         "|---|---:|---:|---:|" + "---:|" * len(phases),
@@ -145,22 +140,20 @@ def summary(sweep: Mapping[str, Any]) -> str:
         )
     fixed = {k: v for k, v in pts.items() if k != "adaptive"}
     if "adaptive" in pts and fixed:
-        a = pts["adaptive"]["delivered"]
         top = max(fixed, key=lambda k: fixed[k]["delivered"]["mean"])
-        b = fixed[top]["delivered"]
-        verdict = "yes" if a["mean"] > b["mean"] else "NO"
-        apart = "disjoint" if a["ci_low"] > b["ci_high"] else "overlapping"
         lines += [
             "",
-            f"- the adaptation delivered more than every fixed rate: {verdict} "
-            f"({a['mean']:.0f} against {b['mean']:.0f} at the best fixed rate, {top} Mb/s; intervals {apart})",
+            comparison(
+                "the adaptation delivered more than every fixed rate",
+                pts["adaptive"]["delivered"],
+                fixed[top]["delivered"],
+                higher_is_better=True,
+                fmt=".0f",
+                against=f" at the best fixed rate, {top} Mb/s",
+            ),
         ]
     return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":
-    import json
-    import sys
-
-    with open(sys.argv[1]) as fh:
-        print(summary(json.load(fh)), end="")
+    sys.exit(main(summary, "sdmac.experiments.rate_adaptation"))

@@ -17,8 +17,8 @@ channel 40 a series of its own (a slower link, say): cancelling needs a backlog 
 channel, which channels running in step do not build.
 
 Figures: ``loss_share`` (lost / sent), the latency from the request to the end on air
-of the first copy received (``latency_p50_us``, ``latency_p90_us``, ``latency_p99_us``,
-``latency_max_us``; the binding reports these percentiles, not p95), the same from the
+of the first copy received (``latency_p50_us``, ``latency_p90_us``, ``latency_p95_us``,
+``latency_p99_us``, ``latency_max_us``), the same from the
 request to the first ACK known at the sender (``ack_latency_*``), ``copies_on_air``,
 ``copies_cancelled``, ``cancel_too_late`` and ``airtime_saved_ms`` (a lower bound: one
 attempt of each cancelled copy).
@@ -29,10 +29,12 @@ cancelled vary with the host's scheduling; the seed fixes the media's loss draws
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from typing import Any
 
 from .. import _core
+from .report import ci as _ci, comparison, main, sweep_header
 
 MODES = ("one", "two", "two_cancel")
 AP = "02:00:00:00:00:01"
@@ -171,50 +173,38 @@ def run(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
 # ----------------------------------------------------------------------------- summary
 
 
-def _ci(fig: Mapping[str, Any], scale: float = 1.0, digits: int = 3) -> str:
-    """'mean ± half-width' of one aggregated figure, scaled."""
-    return f"{fig['mean'] * scale:.{digits}g} ± {fig['ci_half_width'] * scale:.2g}"
-
-
 def summary(sweep: Mapping[str, Any]) -> str:
     """A Markdown summary of a sweep of this experiment (its ``sweep.json``): a table per
     grid point and, per loss of 10 % or more, whether two channels lost less than one."""
     pts = {(p["params"]["loss"], p["params"].get("payload_len", DEFAULTS["payload_len"]), p["params"]["mode"]): p
            for p in sweep["points"]}
     lines = [
-        f"{len(sweep['seeds'])} seeds per point, mean ± half-width of the "
-        f"{sweep['confidence']:.0%} confidence interval; fixed: "
-        + ", ".join(f"{k} = {v!r}" for k, v in sweep["fixed"].items()),
+        sweep_header(sweep),
         "",
-        "| loss | payload | mode | loss share | latency p50 (ms) | p90 (ms) | p99 (ms) "
+        "| loss | payload | mode | loss share | latency p50 (ms) | p90 (ms) | p95 (ms) | p99 (ms) "
         "| copies on air | cancelled | too late | airtime saved (ms) |",
-        "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for (loss, payload, mode), p in sorted(pts.items(), key=lambda kv: (kv[0][0], kv[0][1], MODES.index(kv[0][2]))):
         f = p["figures"]
         lines.append(
             f"| {loss:.0%} | {payload} | {mode} | {_ci(f['loss_share'])} | {_ci(f['latency_p50_us'], 1e-3)} "
-            f"| {_ci(f['latency_p90_us'], 1e-3)} | {_ci(f['latency_p99_us'], 1e-3)} | {_ci(f['copies_on_air'])} "
+            f"| {_ci(f['latency_p90_us'], 1e-3)} | {_ci(f['latency_p95_us'], 1e-3)} | {_ci(f['latency_p99_us'], 1e-3)} "
+            f"| {_ci(f['copies_on_air'])} "
             f"| {_ci(f['copies_cancelled'])} | {_ci(f['cancel_too_late'])} | {_ci(f['airtime_saved_ms'])} |"
         )
     lines.append("")
     for (loss, payload, mode), p in sorted(pts.items()):
         if mode != "two" or loss < 0.10 or (loss, payload, "one") not in pts:
             continue
-        one = pts[(loss, payload, "one")]["figures"]["loss_share"]
-        two = p["figures"]["loss_share"]
-        verdict = "yes" if two["mean"] < one["mean"] else "NO"
-        apart = "disjoint" if two["ci_high"] < one["ci_low"] else "overlapping"
-        lines.append(
-            f"- loss {loss:.0%}, {payload}-byte payloads: two channels lose less than one: {verdict} "
-            f"({two['mean']:.3f} against {one['mean']:.3f}; intervals {apart})"
-        )
+        lines.append(comparison(
+            f"loss {loss:.0%}, {payload}-byte payloads: two channels lose less than one",
+            p["figures"]["loss_share"],
+            pts[(loss, payload, "one")]["figures"]["loss_share"],
+            higher_is_better=False,
+        ))
     return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":
-    import json
-    import sys
-
-    with open(sys.argv[1]) as fh:
-        print(summary(json.load(fh)), end="")
+    sys.exit(main(summary, "sdmac.experiments.redundancy"))

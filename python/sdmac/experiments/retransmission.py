@@ -43,12 +43,14 @@ seed fixes the medium's random draws.
 from __future__ import annotations
 
 import math
+import sys
 import threading
 import time
 from collections.abc import Mapping
 from typing import Any
 
 from .. import _core
+from .report import ci as _ci, comparison, main, sweep_header
 
 AP = "02:00:00:00:00:01"
 STA = "02:00:00:00:00:02"
@@ -263,20 +265,13 @@ def run(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
 # ----------------------------------------------------------------------------- summary
 
 
-def _ci(fig: Mapping[str, Any], digits: int = 3) -> str:
-    """'mean ± half-width' of one aggregated figure."""
-    return f"{fig['mean']:.{digits}g} ± {fig['ci_half_width']:.2g}"
-
-
 def summary(sweep: Mapping[str, Any]) -> str:
     """A Markdown summary of a sweep of this experiment (its ``sweep.json``): a table per
     policy and burst length and, per burst length, whether retrying beyond the burst
     delivered more within the deadline than the MAC's back-to-back retries."""
     pts = {(p["params"]["burst_frames"], p["params"]["policy"]): p["figures"] for p in sweep["points"]}
     lines = [
-        f"{len(sweep['seeds'])} seeds per point, mean ± half-width of the "
-        f"{sweep['confidence']:.0%} confidence interval; fixed: "
-        + ", ".join(f"{k} = {v!r}" for k, v in sweep["fixed"].items()),
+        sweep_header(sweep),
         "",
         "| burst (frames) | burst measured (ms) | policy | delivered in time | gave up | deadline reached "
         "| requests | MAC attempts | in time from due | handover late (ms) |",
@@ -293,19 +288,16 @@ def summary(sweep: Mapping[str, Any]) -> str:
         if (burst, "beyond_burst") not in pts or (burst, "mac_retries") not in pts:
             continue
         for fig, what in (("delivered", "from the handover"), ("delivered_from_due", "from the due time")):
-            b, m = pts[(burst, "beyond_burst")][fig], pts[(burst, "mac_retries")][fig]
-            verdict = "yes" if b["mean"] > m["mean"] else "NO"
-            apart = "disjoint" if b["ci_low"] > m["ci_high"] else "overlapping"
-            lines.append(
-                f"- bursts of {burst} frames, deadline {what}: beyond the burst delivers more within it "
-                f"than back to back: {verdict} ({b['mean']:.1f} against {m['mean']:.1f}; intervals {apart})"
-            )
+            lines.append(comparison(
+                f"bursts of {burst} frames, deadline {what}: beyond the burst delivers more within it "
+                "than back to back",
+                pts[(burst, "beyond_burst")][fig],
+                pts[(burst, "mac_retries")][fig],
+                higher_is_better=True,
+                fmt=".1f",
+            ))
     return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":
-    import json
-    import sys
-
-    with open(sys.argv[1]) as fh:
-        print(summary(json.load(fh)), end="")
+    sys.exit(main(summary, "sdmac.experiments.retransmission"))

@@ -56,6 +56,8 @@ pub struct Percentiles {
     pub p50: u64,
     /// 90th percentile.
     pub p90: u64,
+    /// 95th percentile.
+    pub p95: u64,
     /// 99th percentile.
     pub p99: u64,
     /// Largest.
@@ -70,7 +72,13 @@ impl Percentiles {
         }
         v.sort_unstable();
         let at = |q: f64| v[((q * v.len() as f64).ceil() as usize).clamp(1, v.len()) - 1];
-        Percentiles { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: v[v.len() - 1] }
+        Percentiles {
+            p50: at(0.5),
+            p90: at(0.9),
+            p95: at(0.95),
+            p99: at(0.99),
+            max: v[v.len() - 1],
+        }
     }
 }
 

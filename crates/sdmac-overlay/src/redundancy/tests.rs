@@ -55,8 +55,15 @@ fn plan_refusals() {
 fn percentiles_by_nearest_rank() {
     let mut v: Vec<u64> = (1..=100).collect();
     let p = Percentiles::of(&mut v);
-    assert_eq!((p.p50, p.p90, p.p99, p.max), (50, 90, 99, 100));
+    assert_eq!((p.p50, p.p90, p.p95, p.p99, p.max), (50, 90, 95, 99, 100));
     assert_eq!(Percentiles::of(&mut []), Percentiles::default());
+    // Nearest rank: of 20 samples the 95th percentile is the 19th, whatever their order.
+    let mut v: Vec<u64> = (1..=20).rev().map(|k| 10 * k).collect();
+    let p = Percentiles::of(&mut v);
+    assert_eq!((p.p50, p.p90, p.p95, p.p99, p.max), (100, 180, 190, 200, 200));
+    let mut one = [7];
+    let p = Percentiles::of(&mut one);
+    assert_eq!((p.p50, p.p95, p.max), (7, 7, 7));
 }
 
 #[test]

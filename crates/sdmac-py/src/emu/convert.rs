@@ -1,12 +1,12 @@
-//! Arguments from Python (AC, MAC, rates, waits, scopes, attribute values) and
-//! values back to Python.
+//! Arguments from Python (AC, MAC, rates, waits, spans of time, scopes, attribute
+//! values) and values back to Python.
 
 use super::{InvalidRequest, InvalidValue};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use sdmac_api::attribute::parse_mac;
-use sdmac_api::{parse_rate_series, Ac, MacAddress, RateSeries, Scope, Time, Value, Wait};
+use sdmac_api::{parse_rate_series, Ac, MacAddress, RateSeries, Scope, Span, Time, Value, Wait};
 use std::time::Duration;
 
 pub(crate) fn parse_ac(s: &str) -> PyResult<Ac> {
@@ -44,6 +44,47 @@ pub(crate) fn rates_arg(v: &Bound<'_, PyAny>) -> PyResult<RateSeries> {
     }
     parse_rate_series(&parts.join(","))
         .map_err(|e| InvalidRequest::new_err(format!("invalid rates: {e}")))
+}
+
+/// The unit a span of time is given in from Python (the suffix of its argument's name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TimeUnit {
+    /// Microseconds (`_us`).
+    Us,
+    /// Milliseconds (`_ms`).
+    Ms,
+}
+
+impl TimeUnit {
+    /// Nanoseconds in one of the unit.
+    fn ns(self) -> f64 {
+        match self {
+            TimeUnit::Us => 1e3,
+            TimeUnit::Ms => 1e6,
+        }
+    }
+
+    /// The unit's name in an error message.
+    fn name(self) -> &'static str {
+        match self {
+            TimeUnit::Us => "microseconds",
+            TimeUnit::Ms => "milliseconds",
+        }
+    }
+}
+
+/// The argument `what`, `v` of `unit`, as a span (rounded to the nanosecond); a
+/// ValueError naming `what` and the unit when `v` is negative, not finite, or longer
+/// than a span can hold.
+pub(crate) fn span_arg(what: &str, v: f64, unit: TimeUnit) -> PyResult<Span> {
+    let ns = (v * unit.ns()).round();
+    if !(v.is_finite() && v >= 0.0 && ns < u64::MAX as f64) {
+        return Err(PyValueError::new_err(format!(
+            "{what} must be a non-negative number of {}, not {v}",
+            unit.name()
+        )));
+    }
+    Ok(Span::from_ns(ns as u64))
 }
 
 pub(super) fn wait_arg(timeout: Option<f64>) -> PyResult<Wait> {

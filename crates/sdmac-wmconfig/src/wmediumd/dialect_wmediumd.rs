@@ -1,7 +1,10 @@
 //! The wmediumd dialect: `ifaces`, `model` and the legacy `path_loss` group.
 
+use super::dialect_common::{
+    interfaces, model_type, prob_model, snr_model, warn_unknown, ModelKeys, ModelType,
+};
 use super::{
-    build_path_loss, index, join, stations, Cx, MediumSpec, Model, Params, ProbModel, SnrModel,
+    build_path_loss, index, join, stations, Cx, MediumSpec, Model, Params, SnrModel,
     DEFAULT_NOISE_DBM, WMEDIUMD_DEFAULT_PROB, WMEDIUMD_DEFAULT_SNR,
 };
 use crate::libconfig::{Group, Pos, Setting};
@@ -28,25 +31,31 @@ const WM_PATH_LOSS_KEYS: &[&str] = &[
     "pL",
     "m",
 ];
+const WM_MODEL_KEYS: ModelKeys = ModelKeys {
+    common: WM_COMMON_MODEL_KEYS,
+    snr: WM_SNR_KEYS,
+    prob: WM_PROB_KEYS,
+    path_loss: WM_PATH_LOSS_KEYS,
+};
+const WM_LEGACY_PATH_LOSS_KEYS: &[&str] = &[
+    "positions",
+    "directions",
+    "tx_powers",
+    "antenna_gain",
+    "isnodeaps",
+    "model_params",
+    "move_interval",
+];
 
 pub(super) fn wmediumd(cx: &mut Cx<'_>, root: &Group) -> Result<MediumSpec, ConfigError> {
-    for s in root {
-        if !matches!(s.name.as_str(), "ifaces" | "model" | "path_loss") {
-            cx.warn(s.pos, &s.name, "unknown setting, ignored");
-        }
-    }
+    warn_unknown(cx, root, "", &["ifaces", "model", "path_loss"]);
     let ifaces_s = root.get("ifaces").ok_or_else(|| cx.err(Pos::new(1, 1), "ifaces", "missing"))?;
     let ifaces = cx.group(&ifaces_s.value, "ifaces")?;
-    for s in ifaces {
-        if !WM_IFACES_KEYS.contains(&s.name.as_str()) {
-            cx.warn(s.pos, &join("ifaces", &s.name), "unknown setting, ignored");
-        }
-    }
+    warn_unknown(cx, ifaces, "ifaces", WM_IFACES_KEYS);
     let ids = ifaces.get("ids").ok_or_else(|| {
         cx.err(ifaces_s.pos, "ifaces.ids", "missing: the MAC address of every interface")
     })?;
-    let mut interfaces = cx.macs(ids, "ifaces.ids")?;
-    cx.warn_multicast(&interfaces, "ifaces.ids");
+    let mut interfaces = interfaces(cx, ids, "ifaces.ids")?;
     let n = interfaces.len();
     if let Some(count) = ifaces.get("count") {
         let c = cx.int(&count.value, "ifaces.count")?;
@@ -162,66 +171,12 @@ pub(super) fn wmediumd(cx: &mut Cx<'_>, root: &Group) -> Result<MediumSpec, Conf
 }
 
 fn wmediumd_model(cx: &mut Cx<'_>, g: &Group, pos: Pos, n: usize) -> Result<Model, ConfigError> {
-    let type_s = g
-        .get("type")
-        .ok_or_else(|| cx.err(pos, "model.type", "missing: \"snr\", \"prob\" or \"path_loss\""))?;
-    let ty = cx.string(&type_s.value, "model.type")?;
-    let own: &[&str] = match ty {
-        "snr" => WM_SNR_KEYS,
-        "prob" => WM_PROB_KEYS,
-        "path_loss" => WM_PATH_LOSS_KEYS,
-        _ => {
-            return Err(cx.err(
-                type_s.value.pos,
-                "model.type",
-                format!("unknown model type {ty:?}: expected \"snr\", \"prob\" or \"path_loss\""),
-            ))
+    match model_type(cx, g, pos, "model", &WM_MODEL_KEYS)? {
+        ModelType::Snr => snr_model(cx, g, "model", n, WMEDIUMD_DEFAULT_SNR, true),
+        ModelType::Prob => {
+            prob_model(cx, g, "model", n, ("default_prob", WMEDIUMD_DEFAULT_PROB), true)
         }
-    };
-    for s in g {
-        let name = s.name.as_str();
-        let key = join("model", name);
-        if WM_COMMON_MODEL_KEYS.contains(&name) || own.contains(&name) {
-            continue;
-        }
-        let owner = if WM_SNR_KEYS.contains(&name) {
-            Some("snr")
-        } else if WM_PROB_KEYS.contains(&name) {
-            Some("prob")
-        } else if WM_PATH_LOSS_KEYS.contains(&name) {
-            Some("path_loss")
-        } else {
-            None
-        };
-        match owner {
-            Some(o) => cx.warn(s.pos, &key, format!("ignored: only used with type = \"{o}\"")),
-            None => cx.warn(s.pos, &key, "unknown setting, ignored"),
-        }
-    }
-    match ty {
-        "snr" => {
-            let default_snr = match g.get("default_snr") {
-                Some(s) => cx.int32(&s.value, "model.default_snr")?,
-                None => WMEDIUMD_DEFAULT_SNR,
-            };
-            let links = match g.get("links") {
-                Some(s) => cx.links(s, "model.links", n, true, |cx, v, k| cx.int32(v, k))?,
-                None => Vec::new(),
-            };
-            Ok(Model::Snr(SnrModel { default_snr, links }))
-        }
-        "prob" => {
-            let default_prob = match g.get("default_prob") {
-                Some(s) => cx.probability(&s.value, "model.default_prob")?,
-                None => WMEDIUMD_DEFAULT_PROB,
-            };
-            let links = match g.get("links") {
-                Some(s) => cx.links(s, "model.links", n, true, |cx, v, k| cx.probability(v, k))?,
-                None => Vec::new(),
-            };
-            Ok(Model::Prob(ProbModel { default_prob, links }))
-        }
-        _ => {
+        ModelType::PathLoss => {
             let name_s = g.get("model_name").ok_or_else(|| {
                 cx.err(pos, "model.model_name", "missing: path_loss needs a model_name")
             })?;
@@ -243,20 +198,7 @@ fn wmediumd_model(cx: &mut Cx<'_>, g: &Group, pos: Pos, n: usize) -> Result<Mode
 /// The legacy layout: a top-level `path_loss` group with `model_params = (name, ...)`.
 fn legacy_path_loss(cx: &mut Cx<'_>, p: &Setting, n: usize) -> Result<Model, ConfigError> {
     let g = cx.group(&p.value, "path_loss")?;
-    for s in g {
-        let known = [
-            "positions",
-            "directions",
-            "tx_powers",
-            "antenna_gain",
-            "isnodeaps",
-            "model_params",
-            "move_interval",
-        ];
-        if !known.contains(&s.name.as_str()) {
-            cx.warn(s.pos, &join("path_loss", &s.name), "unknown setting, ignored");
-        }
-    }
+    warn_unknown(cx, g, "path_loss", WM_LEGACY_PATH_LOSS_KEYS);
     let params_s = g.get("model_params").ok_or_else(|| {
         cx.err(p.pos, "path_loss.model_params", "missing: (model_name, parameters...)")
     })?;

@@ -1,8 +1,11 @@
 //! The yawmd dialect: a list of `medium` groups, each with its own model.
 
+use super::dialect_common::{
+    interfaces, model_type, prob_model, snr_model, warn_unknown, ModelKeys, ModelType,
+};
 use super::{
-    build_path_loss, index, join, stations, Cx, MacAddress, MediumSpec, Model, Params, ProbModel,
-    SnrModel, DEFAULT_NOISE_DBM, YAWMD_DEFAULT_PROB, YAWMD_DEFAULT_SNR,
+    build_path_loss, index, join, stations, Cx, MacAddress, MediumSpec, Model, Params, SnrModel,
+    DEFAULT_NOISE_DBM, YAWMD_DEFAULT_PROB, YAWMD_DEFAULT_SNR,
 };
 use crate::libconfig::{Group, Pos, ValueKind};
 use crate::ConfigError;
@@ -24,13 +27,15 @@ const YA_PATH_LOSS_KEYS: &[&str] = &[
     "model_name",
     "model_params",
 ];
+const YA_MODEL_KEYS: ModelKeys = ModelKeys {
+    common: &["type"],
+    snr: YA_SNR_KEYS,
+    prob: YA_PROB_KEYS,
+    path_loss: YA_PATH_LOSS_KEYS,
+};
 
 pub(super) fn yawmd(cx: &mut Cx<'_>, root: &Group) -> Result<Vec<MediumSpec>, ConfigError> {
-    for s in root {
-        if s.name != "medium" {
-            cx.warn(s.pos, &s.name, "unknown setting, ignored");
-        }
-    }
+    warn_unknown(cx, root, "", &["medium"]);
     let Some(medium_s) = root.get("medium") else {
         return Err(cx.err(Pos::new(1, 1), "medium", "missing"));
     };
@@ -80,11 +85,7 @@ fn yawmd_medium(
     pos: Pos,
     prefix: &str,
 ) -> Result<MediumSpec, ConfigError> {
-    for s in g {
-        if !YA_MEDIUM_KEYS.contains(&s.name.as_str()) {
-            cx.warn(s.pos, &join(prefix, &s.name), "unknown setting, ignored");
-        }
-    }
+    warn_unknown(cx, g, prefix, YA_MEDIUM_KEYS);
     let need = |cx: &Cx<'_>, name: &str, what: &str| {
         g.get(name).ok_or_else(|| {
             cx.err(pos, &join(prefix, name), format!("missing: every medium needs {what}"))
@@ -94,53 +95,12 @@ fn yawmd_medium(
     let id = cx.int32(&id_s.value, &join(prefix, "id"))?;
     let ifaces_s = need(cx, "interfaces", "`interfaces`, an array of MAC addresses")?;
     let ikey = join(prefix, "interfaces");
-    let interfaces = cx.macs(ifaces_s, &ikey)?;
-    cx.warn_multicast(&interfaces, &ikey);
+    let interfaces = interfaces(cx, ifaces_s, &ikey)?;
     let n = interfaces.len();
     let model_s = need(cx, "model", "a `model` group")?;
     let mprefix = join(prefix, "model");
     let mg = cx.group(&model_s.value, &mprefix)?;
-    let type_s = mg.get("type").ok_or_else(|| {
-        cx.err(
-            model_s.value.pos,
-            &join(&mprefix, "type"),
-            "missing: \"snr\", \"prob\" or \"path_loss\"",
-        )
-    })?;
-    let tkey = join(&mprefix, "type");
-    let ty = cx.string(&type_s.value, &tkey)?;
-    let own: &[&str] = match ty {
-        "snr" => YA_SNR_KEYS,
-        "prob" => YA_PROB_KEYS,
-        "path_loss" => YA_PATH_LOSS_KEYS,
-        _ => {
-            return Err(cx.err(
-                type_s.value.pos,
-                &tkey,
-                format!("unknown model type {ty:?}: expected \"snr\", \"prob\" or \"path_loss\""),
-            ))
-        }
-    };
-    for s in mg {
-        let name = s.name.as_str();
-        if name == "type" || own.contains(&name) {
-            continue;
-        }
-        let key = join(&mprefix, name);
-        let owner = if YA_SNR_KEYS.contains(&name) {
-            Some("snr")
-        } else if YA_PROB_KEYS.contains(&name) {
-            Some("prob")
-        } else if YA_PATH_LOSS_KEYS.contains(&name) {
-            Some("path_loss")
-        } else {
-            None
-        };
-        match owner {
-            Some(o) => cx.warn(s.pos, &key, format!("ignored: only used with type = \"{o}\"")),
-            None => cx.warn(s.pos, &key, "unknown setting, ignored"),
-        }
-    }
+    let ty = model_type(cx, mg, model_s.value.pos, &mprefix, &YA_MODEL_KEYS)?;
     let mut spec = MediumSpec {
         id,
         pos,
@@ -151,31 +111,12 @@ fn yawmd_medium(
         medium_detection: None,
         model: Model::Snr(SnrModel { default_snr: YAWMD_DEFAULT_SNR, links: Vec::new() }),
     };
-    let links_key = join(&mprefix, "links");
     spec.model = match ty {
-        "snr" => {
-            let default_snr = match mg.get("default_snr") {
-                Some(s) => cx.int32(&s.value, &join(&mprefix, "default_snr"))?,
-                None => YAWMD_DEFAULT_SNR,
-            };
-            let links = match mg.get("links") {
-                Some(s) => cx.links(s, &links_key, n, false, |cx, v, k| cx.int32(v, k))?,
-                None => Vec::new(),
-            };
-            Model::Snr(SnrModel { default_snr, links })
+        ModelType::Snr => snr_model(cx, mg, &mprefix, n, YAWMD_DEFAULT_SNR, false)?,
+        ModelType::Prob => {
+            prob_model(cx, mg, &mprefix, n, ("default_probability", YAWMD_DEFAULT_PROB), false)?
         }
-        "prob" => {
-            let default_prob = match mg.get("default_probability") {
-                Some(s) => cx.probability(&s.value, &join(&mprefix, "default_probability"))?,
-                None => YAWMD_DEFAULT_PROB,
-            };
-            let links = match mg.get("links") {
-                Some(s) => cx.links(s, &links_key, n, false, |cx, v, k| cx.probability(v, k))?,
-                None => Vec::new(),
-            };
-            Model::Prob(ProbModel { default_prob, links })
-        }
-        _ => {
+        ModelType::PathLoss => {
             if let Some(s) = mg.get("simulate_interference") {
                 spec.interference =
                     cx.boolean(&s.value, &join(&mprefix, "simulate_interference"))?;
