@@ -25,8 +25,8 @@
 //!
 //! It prints the jitter, the synchronisation error, the guard, the plan, per station
 //! sent / acked / failed confirmations (and those failed through a collision), what
-//! the coordinator received per slot, and the overlaps; `--json` prints one JSON
-//! object instead. Exit status 0 when the run completed (whatever it found), 1 on an
+//! the coordinator received per slot, and the overlaps; `--json` adds the same as one
+//! JSON object on the last line. Exit status 0 when the run completed (whatever it found), 1 on an
 //! error, 2 on bad arguments.
 
 use sdmac_api::{
@@ -144,6 +144,7 @@ struct ConRecord {
     status: Status,
     cause: Option<Cause>,
     collisions: u8,
+    len: u32,
     t_start: Time,
     t_end: Time,
 }
@@ -176,6 +177,7 @@ impl<B: Backend> Backend for Rec<B> {
                 status: c.status,
                 cause: c.truth.map(|t| t.cause),
                 collisions: c.truth.map_or(0, |t| t.collisions),
+                len: c.len,
                 t_start: c.ts.t_start,
                 t_end: c.ts.t5,
             });
@@ -433,6 +435,28 @@ fn run<B: Backend + Send>(
         let by_collision =
             failed.iter().filter(|c| c.cause == Some(Cause::Collision) || c.collisions > 0).count();
         let received = creport.received.get(r.slot as usize).copied().unwrap_or(0);
+        // Where the slot's data exchanges were on air, against the slot's window.
+        let (mut lead, mut tail) = (i64::MAX, i64::MAX);
+        for c in mine.iter().filter(|c| {
+            // Data frames by their length (a non-QoS header is 2 bytes shorter).
+            let full = sdmac_overlay::exchange::mpdu_len(a.payload);
+            c.len + 2 >= full && c.len <= full && !c.t_start.is_zero() && !c.t_end.is_zero()
+        }) {
+            let (open, close) = plan.slot_window(plan.round_at(c.t_start), r.slot);
+            lead = lead.min(c.t_start.as_ns() as i64 - open.as_ns() as i64);
+            tail = tail.min(close.as_ns() as i64 - c.t_end.as_ns() as i64);
+        }
+        let (lead_us, tail_us) = if lead == i64::MAX {
+            (None, None)
+        } else {
+            (Some(lead as f64 / 1e3), Some(tail as f64 / 1e3))
+        };
+        if let (Some(l), Some(t)) = (lead_us, tail_us) {
+            push(format!(
+                "station {name} on air: first start {l:.1} µs after its window opened at the earliest, last end {t:.1} µs before it closed at the latest (negative: outside the window, inside the guard is {:.1} µs)",
+                plan.params().guard.total().as_us_f64()
+            ));
+        }
         push(format!(
             "station {name} slot {}: sent {}, acked {}, failed {} (by collision {}), withdrawn {}, outside its window {}, received by the coordinator {}",
             r.slot, r.sent, r.acked, r.sent - r.acked, by_collision, r.withdrawn, r.outside_window, received
@@ -442,6 +466,7 @@ fn run<B: Backend + Send>(
             "failed": r.sent - r.acked, "collisions": r.collisions,
             "failed_confirmations": failed.len(), "failed_by_collision": by_collision,
             "withdrawn": r.withdrawn, "outside_window": r.outside_window,
+            "min_start_after_open_us": lead_us, "min_end_before_close_us": tail_us,
             "received_by_coordinator": received,
         }));
     }
@@ -639,8 +664,12 @@ fn main() {
         }
     };
     match main_inner(&a) {
-        Ok(o) if a.json => println!("{}", o.json),
-        Ok(o) => print!("{}", o.text),
+        Ok(o) => {
+            print!("{}", o.text);
+            if a.json {
+                println!("{}", o.json);
+            }
+        }
         Err(e) => {
             eprintln!("overlay_run: {e}");
             std::process::exit(1);
