@@ -303,7 +303,11 @@ fn address<B: Backend>(i: &mut Interface<B>, name: &str) -> Result<MacAddress, S
 }
 
 fn jitter_json(name: &str, j: &JitterReport) -> Json {
-    json!({"station": name, "min_us": j.min.as_us_f64(), "max_us": j.max.as_us_f64(), "spread_us": j.spread().as_us_f64()})
+    let mut sorted: Vec<Span> = j.latencies.clone();
+    sorted.sort();
+    json!({"station": name, "min_us": j.min.as_us_f64(), "max_us": j.max.as_us_f64(),
+           "median_us": sorted[sorted.len() / 2].as_us_f64(), "spread_us": j.spread().as_us_f64(),
+           "latencies_us": j.latencies.iter().map(|l| l.as_us_f64()).collect::<Vec<_>>()})
 }
 
 /// Everything the run found.
