@@ -12,8 +12,9 @@
 # The daemon (prob model, no loss, all three radios listed) is their medium; the
 # program subscribes to its truth records on the control socket before it sends
 # anything and checks them for exchanges that overlapped on air.
-# The run's stdout (text, then one JSON object on the last line), stderr and exit
-# status go to DIR/out/tdma.{out,err,rc}; the test judges them. This script checks the
+# Then the EDF overlay (and the MAC's FIFO for comparison) on the same two stations.
+# Each run's stdout (text, then one JSON object on the last line), stderr and exit
+# status go to DIR/out/{tdma,edf}.{out,err,rc}; the test judges them. This script checks the
 # set-up ("OH OK: ...") and ends with "OH PASS".
 set -u
 T=/tmp/oh
@@ -52,7 +53,16 @@ echo "part tdma: exit $rc"
 # The text part (the JSON line is for the test).
 grep -v '^{' "$O/tdma.out"
 tail -n 5 "$O/tdma.err"
-echo "---- monitors left after the run"
+# EDF, then the MAC's FIFO, on the same two stations (times scaled by 10: the VM's
+# request path takes milliseconds under TCG).
+timeout 300 "$RUN" edf --coordinator hwsim:wlan0 --station hwsim:wlan1 --station hwsim:wlan2 \
+	--socket "$S" --scale 10 --run-ms 400 --json >"$O/edf.out" 2>"$O/edf.err"
+rc=$?
+echo "$rc" >"$O/edf.rc"
+echo "part edf: exit $rc"
+grep -v '^{' "$O/edf.out"
+tail -n 5 "$O/edf.err"
+echo "---- monitors left after the runs"
 iw dev | grep -c "type monitor"
 stop_daemon "$MD_PID" "$T/mediumd.log"
 echo "OH PASS"

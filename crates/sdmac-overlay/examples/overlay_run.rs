@@ -7,7 +7,14 @@
 //! overlay_run tdma --coordinator hwsim:wlan0 --station hwsim:wlan1 --station hwsim:wlan2 \
 //!     [--socket PATH]
 //! common options: [--rounds N] [--probes N] [--payload BYTES] [--rate MBPS] [--json]
+//! overlay_run edf (the same interface options) [--scale K] [--run-ms MS] [--json]
 //! ```
+//!
+//! `edf` runs, on every station, the two flows of the emu EDF test (bursts of bulk
+//! frames and an urgent periodic frame, times multiplied by `--scale`) to the
+//! coordinator's address, first under [`run_edf`], then under the MAC's FIFO
+//! ([`run_fifo`], 7 tries), `--run-ms` × scale each, and prints per flow what met its
+//! deadline. The rest of this page is about `tdma`.
 //!
 //! What it does, in order:
 //! 1. measures the request path (t_start − t1) of every station with one-try probes to
@@ -38,9 +45,10 @@ use sdmac_control::ext::TruthRecord;
 use sdmac_emu::{EmuIface, EmuOptions, EmuSession};
 use sdmac_medium::{Medium, MediumConfig, StationConfig};
 use sdmac_open::{AnyBackend, OpenOptions};
+use sdmac_overlay::edf::{run_edf, run_fifo, EdfConfig, Flow};
 use sdmac_overlay::tdma::{
-    measure_jitter, Coordinator, CoordinatorReport, Guard, JitterReport, StationReport, TdmaParams,
-    TdmaPlan, TdmaStation,
+    measure_jitter, Coordinator, CoordinatorReport, Guard, JitterReport, StationReport, TdmaError,
+    TdmaParams, TdmaPlan, TdmaStation,
 };
 use sdmac_phy::{Phy, Standard};
 use serde_json::{json, Value as Json};
@@ -52,8 +60,10 @@ use std::time::Duration;
 
 /// Contention periods in which a station asks for its slot before it gives up.
 const JOIN_TRIES: u32 = 6;
+/// Times a station calls `join` before it gives up.
+const JOIN_CALLS: u32 = 3;
 
-const USAGE: &str = "usage: overlay_run tdma (--backend emu [--stations N] | --coordinator NAME --station NAME [--station NAME]...) [--socket PATH] [--rounds N] [--probes N] [--payload BYTES] [--rate MBPS] [--json]";
+const USAGE: &str = "usage: overlay_run (tdma|edf) (--backend emu [--stations N] | --coordinator NAME --station NAME [--station NAME]...) [--socket PATH] [--rounds N] [--probes N] [--payload BYTES] [--rate MBPS] [--json]; edf also [--scale K] [--run-ms MS]";
 
 /// The command line.
 #[derive(Debug)]
@@ -68,15 +78,19 @@ struct Args {
     payload: usize,
     rate: Rate,
     json: bool,
+    edf: bool,
+    scale: u64,
+    run_ms: u64,
 }
 
 fn parse_args(argv: &[String]) -> Result<Args, String> {
     let mut it = argv.iter();
-    match it.next().map(String::as_str) {
-        Some("tdma") => {}
-        Some(o) => return Err(format!("unknown overlay {o:?} (this program runs: tdma)")),
-        None => return Err("no overlay named (this program runs: tdma)".into()),
-    }
+    let edf = match it.next().map(String::as_str) {
+        Some("tdma") => false,
+        Some("edf") => true,
+        Some(o) => return Err(format!("unknown overlay {o:?} (this program runs: tdma, edf)")),
+        None => return Err("no overlay named (this program runs: tdma, edf)".into()),
+    };
     let mut a = Args {
         backend: None,
         coordinator: None,
@@ -88,6 +102,9 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
         payload: 200,
         rate: Rate::Ofdm24,
         json: false,
+        edf,
+        scale: 1,
+        run_ms: 800,
     };
     while let Some(k) = it.next() {
         let mut val = || it.next().cloned().ok_or_else(|| format!("{k} needs a value"));
@@ -108,6 +125,8 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
                 a.rate = v.parse().map_err(|e| format!("--rate {v:?}: {e}"))?;
             }
             "--json" => a.json = true,
+            "--scale" => a.scale = num(val()?, "the time scale")?,
+            "--run-ms" => a.run_ms = num(val()?, "the run length (ms)")?,
             o => return Err(format!("unknown option {o:?}")),
         }
     }
@@ -129,6 +148,9 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
         (None, Some(_)) => {}
         (Some(_), Some(_)) => return Err("give --backend emu or --coordinator/--station, not both".into()),
         (None, None) => return Err("no backend: give --backend emu or --coordinator NAME --station NAME".into()),
+    }
+    if a.scale == 0 || a.run_ms == 0 {
+        return Err("--scale and --run-ms must be at least 1".into());
     }
     if a.rounds == 0 {
         return Err("--rounds 0: at least one round".into());
@@ -404,17 +426,27 @@ fn run<B: Backend + Send>(
             let wait = prev.replace(rx);
             let p = plan.clone();
             let payload = &payload;
-            hs.push(sc.spawn(move || -> Result<(String, StationReport), String> {
+            hs.push(sc.spawn(move || -> Result<(String, StationReport, u32), String> {
                 if let Some(w) = wait {
                     // The previous station has its slot (or gave up).
                     let _ = w.recv();
                 }
                 let mut st = TdmaStation::new(&mut s.iface, p, coord);
-                let joined = st.join(JOIN_TRIES).map_err(|e| format!("{}: joining: {e}", s.name));
+                // A station not granted a slot asks again, as TBMAC stations do, up to
+                // JOIN_CALLS times; the calls made are reported.
+                let mut calls = 0;
+                let joined = loop {
+                    calls += 1;
+                    match st.join(JOIN_TRIES) {
+                        Ok(slot) => break Ok(slot),
+                        Err(TdmaError::NoGrant { .. }) if calls < JOIN_CALLS => continue,
+                        Err(e) => break Err(format!("{}: joining ({calls} calls): {e}", s.name)),
+                    }
+                };
                 drop(tx);
                 joined?;
                 let r = st.run_until(payload, end).map_err(|e| format!("{}: {e}", s.name))?;
-                Ok((s.name.clone(), r))
+                Ok((s.name.clone(), r, calls))
             }));
         }
         let sreports: Vec<_> = hs.into_iter().map(|h| h.join().expect("station thread")).collect();
@@ -428,7 +460,7 @@ fn run<B: Backend + Send>(
     // from the log.
     let log = log.lock().expect("log").clone();
     let mut stations = Vec::new();
-    for (k, (name, r)) in sreports.iter().enumerate() {
+    for (k, (name, r, calls)) in sreports.iter().enumerate() {
         let idx = k + 1;
         let mine: Vec<&ConRecord> =
             log.iter().filter(|c| c.iface == idx && c.id < (1 << 61)).collect();
@@ -462,11 +494,11 @@ fn run<B: Backend + Send>(
             ));
         }
         push(format!(
-            "station {name} slot {}: sent {}, acked {}, failed {} (by collision {}), withdrawn {}, outside its window {}, received by the coordinator {}",
+            "station {name} slot {} (join calls {calls}): sent {}, acked {}, failed {} (by collision {}), withdrawn {}, outside its window {}, received by the coordinator {}",
             r.slot, r.sent, r.acked, r.sent - r.acked, by_collision, r.withdrawn, r.outside_window, received
         ));
         stations.push(json!({
-            "name": name, "slot": r.slot, "sent": r.sent, "acked": r.acked,
+            "name": name, "slot": r.slot, "join_calls": calls, "sent": r.sent, "acked": r.acked,
             "failed": r.sent - r.acked, "collisions": r.collisions,
             "failed_confirmations": failed.len(), "failed_by_collision": by_collision,
             "withdrawn": r.withdrawn, "outside_window": r.outside_window,
@@ -623,7 +655,11 @@ fn main_inner(a: &Args) -> Result<Outcome, String> {
                 )
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let out = run(all, phy, a, "emu", None, log.clone());
+        let out = if a.edf {
+            run_edf_overlay(all, phy, a, "emu")
+        } else {
+            run(all, phy, a, "emu", None, log.clone())
+        };
         session.close();
         return out;
     }
@@ -634,7 +670,7 @@ fn main_inner(a: &Args) -> Result<Outcome, String> {
     let coord = a.coordinator.as_deref().expect("checked");
     let names: Vec<&str> =
         std::iter::once(coord).chain(a.stations.iter().map(String::as_str)).collect();
-    let hwsim = names.iter().all(|n| n.starts_with("hwsim:"));
+    let hwsim = !a.edf && names.iter().all(|n| n.starts_with("hwsim:"));
     // Subscribe before anything is sent, so that every frame of the run is seen.
     let tap = if hwsim { Some(TruthTap::start(&opts.hwsim.socket_path())?) } else { None };
     let mut all = Vec::new();
@@ -655,7 +691,108 @@ fn main_inner(a: &Args) -> Result<Outcome, String> {
     }
     let phy = phy.expect("the coordinator");
     let backend = names.join(",");
+    if a.edf {
+        return run_edf_overlay(all, phy, a, &backend);
+    }
     run(all, phy, a, &backend, tap, log)
+}
+
+/// Each station's flows (as in the emu EDF test, times multiplied by `scale`): a bulk
+/// flow whose bursts of eight 1.4 kB frames (the linux backend's limit is 1467 B) would hold an urgent 100 B frame up in a
+/// FIFO queue; the stations' bursts 10 ms apart.
+fn edf_config(phy: &Phy, dst: MacAddress, station: usize, scale: u64) -> EdfConfig {
+    let ms = |v: u64| Span::from_ms(v * scale);
+    let offset = ms(10 * station as u64);
+    let flow = |name: &str, period, burst, deadline, payload| Flow {
+        name: name.into(),
+        period,
+        offset,
+        burst,
+        deadline,
+        payload,
+        rate: Rate::Ofdm24,
+    };
+    EdfConfig {
+        phy: phy.clone(),
+        dst,
+        flows: vec![flow("bulk", ms(20), 8, ms(40), 1400), flow("urgent", ms(5), 1, ms(4), 100)],
+        tries_per_request: 1,
+        in_mac: 4,
+        max_attempts: 7,
+    }
+}
+
+/// EDF, then the MAC's FIFO with 7 tries, on the same flows: every station (not the
+/// coordinator, which only receives) runs its flows for `run_ms` each time.
+fn run_edf_overlay<B: Backend + Send>(
+    mut all: Vec<Named<B>>,
+    phy: Phy,
+    a: &Args,
+    backend: &str,
+) -> Result<Outcome, String> {
+    let dst = all[0].addr;
+    let mut text = format!(
+        "overlay edf on {backend}: {} stations sending to {} ({dst}), times scaled by {}\n",
+        all.len() - 1,
+        all[0].name,
+        a.scale
+    );
+    let mut runs = Vec::new();
+    for edf in [true, false] {
+        let what = if edf { "EDF" } else { "FIFO (7 MAC tries)" };
+        let start = all[0].iface.now() + Span::from_ms(20);
+        let end = start + Span::from_ms(a.run_ms * a.scale);
+        let reports = std::thread::scope(|sc| {
+            let hs: Vec<_> = all
+                .iter_mut()
+                .skip(1)
+                .enumerate()
+                .map(|(k, s)| {
+                    let cfg = edf_config(&phy, dst, k, a.scale);
+                    sc.spawn(move || {
+                        let r = if edf {
+                            run_edf(&mut s.iface, &cfg, start, end)
+                        } else {
+                            run_fifo(&mut s.iface, &cfg, 7, start, end)
+                        };
+                        r.map(|r| (s.name.clone(), r)).map_err(|e| format!("{}: {e}", s.name))
+                    })
+                })
+                .collect();
+            hs.into_iter().map(|h| h.join().expect("station thread")).collect::<Vec<_>>()
+        });
+        let reports = reports.into_iter().collect::<Result<Vec<_>, _>>()?;
+        let (mut missed, mut done) = (0, 0);
+        let mut js = Vec::new();
+        for (name, r) in &reports {
+            for f in &r.flows {
+                missed += f.late + f.dropped;
+                done += f.met + f.late + f.dropped;
+                text.push_str(&format!(
+                    "{what} {name} {}: released {}, met {}, late {}, dropped {}, unfinished {}, attempts {}\n",
+                    f.name, f.released, f.met, f.late, f.dropped, f.unfinished, f.attempts
+                ));
+                js.push(json!({"station": name, "flow": f.name, "released": f.released,
+                    "met": f.met, "late": f.late, "dropped": f.dropped,
+                    "unfinished": f.unfinished, "attempts": f.attempts}));
+            }
+        }
+        let lag = reports.iter().map(|(_, r)| r.max_host_lag).max().unwrap_or(Span::ZERO);
+        text.push_str(&format!(
+            "{what}: {missed} of {done} finished frames missed their deadline ({:.1} %){}\n",
+            if done == 0 { 0.0 } else { 100.0 * missed as f64 / done as f64 },
+            if edf {
+                format!(", host lag up to {:.1} µs", lag.as_us_f64())
+            } else {
+                String::new()
+            }
+        ));
+        runs.push(json!({"scheduler": if edf { "edf" } else { "fifo" }, "missed": missed,
+            "finished": done, "max_host_lag_us": lag.as_us_f64(), "flows": js}));
+    }
+    let json = json!({"overlay": "edf", "backend": backend, "scale": a.scale,
+        "run_ms": a.run_ms, "runs": runs});
+    Ok(Outcome { text, json })
 }
 
 fn main() {
@@ -704,7 +841,9 @@ mod tests {
     fn bad_arguments_are_refused_with_the_reason() {
         let p = |s: &str| parse_args(&s.split_whitespace().map(String::from).collect::<Vec<_>>());
         assert!(p("tdma --backend emu").is_ok());
-        assert!(p("edf --backend emu").unwrap_err().contains("unknown overlay"));
+        assert!(p("edf --backend emu").is_ok());
+        assert!(p("rate --backend emu").unwrap_err().contains("unknown overlay"));
+        assert!(p("edf --backend emu --scale 0").unwrap_err().contains("--scale"));
         assert!(p("tdma --backend hwsim:wlan0").unwrap_err().contains("--coordinator"));
         assert!(p("tdma --coordinator hwsim:wlan0").unwrap_err().contains("without any --station"));
         assert!(p("tdma --backend emu --rounds x").unwrap_err().contains("whole number"));
