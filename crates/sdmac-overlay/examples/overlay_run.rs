@@ -1,0 +1,852 @@
+//! Runs the TDMA overlay on backends named on the command line: a coordinator and N
+//! stations, each on an interface of its own, with the same overlay code whatever the
+//! backend.
+//!
+//! ```text
+//! overlay_run tdma --backend emu [--stations N]
+//! overlay_run tdma --coordinator hwsim:wlan0 --station hwsim:wlan1 --station hwsim:wlan2 \
+//!     [--socket PATH]
+//! common options: [--rounds N] [--probes N] [--payload BYTES] [--rate MBPS] [--json]
+//! overlay_run edf (the same interface options) [--scale K] [--run-ms MS] [--json]
+//! ```
+//!
+//! `edf` runs, on every station, the two flows of the emu EDF test (bursts of bulk
+//! frames and an urgent periodic frame, times multiplied by `--scale`) to the
+//! coordinator's address, first under [`run_edf`], then under the MAC's FIFO
+//! ([`run_fifo`], 7 tries), `--run-ms` × scale each, and prints per flow what met its
+//! deadline. The rest of this page is about `tdma`.
+//!
+//! What it does, in order:
+//! 1. measures the request path (t_start − t1) of every station with one-try probes to
+//!    the coordinator ([`measure_jitter`]); the guard is the largest spread plus the
+//!    synchronisation error, which is zero here because every interface is on this
+//!    host and shares its `CLOCK_MONOTONIC` (the time base of the plan);
+//! 2. lays out a plan from the guard: each slot holds the two guards and three
+//!    exchanges, the contention period the two guards and six;
+//! 3. starts the coordinator, lets the stations ask for their slots one after the
+//!    other, and has every station send saturating load in its slots until the end;
+//! 4. checks the medium's truth for frames that overlapped on air: on `hwsim`, the
+//!    truth records of `sdmac-mediumd` read from its control socket (every frame of
+//!    every radio, subscribed before the first probe); on `emu`, the on-air times of
+//!    every confirmation of every interface (the emulated medium's truth).
+//!
+//! It prints the jitter, the synchronisation error, the guard, the plan, per station
+//! sent / acked / failed confirmations (and those failed through a collision), what
+//! the coordinator received per slot, and the overlaps; `--json` adds the same as one
+//! JSON object on the last line. Exit status 0 when the run completed (whatever it found), 1 on an
+//! error, 2 on bad arguments.
+
+use sdmac_api::{
+    Backend, BeaconInd, Body, Cause, Confirmation, Indication, Interface, MacAddress, Rate, Scope,
+    Span, Status, Time, TxAttrs, Value, Wait,
+};
+use sdmac_control::client::Client;
+use sdmac_control::ext::TruthRecord;
+use sdmac_emu::{EmuIface, EmuOptions, EmuSession};
+use sdmac_medium::{Medium, MediumConfig, StationConfig};
+use sdmac_open::{AnyBackend, OpenOptions};
+use sdmac_overlay::edf::{run_edf, run_fifo, EdfConfig, Flow};
+use sdmac_overlay::tdma::{
+    measure_jitter, Coordinator, CoordinatorReport, Guard, JitterReport, StationReport, TdmaError,
+    TdmaParams, TdmaPlan, TdmaStation,
+};
+use sdmac_phy::{Phy, Standard};
+use serde_json::{json, Value as Json};
+use std::os::fd::RawFd;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::Duration;
+
+/// Contention periods in which a station asks for its slot before it gives up.
+const JOIN_TRIES: u32 = 6;
+/// Times a station calls `join` before it gives up.
+const JOIN_CALLS: u32 = 3;
+
+const USAGE: &str = "usage: overlay_run (tdma|edf) (--backend emu [--stations N] | --coordinator NAME --station NAME [--station NAME]...) [--socket PATH] [--rounds N] [--probes N] [--payload BYTES] [--rate MBPS] [--json]; edf also [--scale K] [--run-ms MS]";
+
+/// The command line.
+#[derive(Debug)]
+struct Args {
+    backend: Option<String>,
+    coordinator: Option<String>,
+    stations: Vec<String>,
+    emu_stations: usize,
+    socket: Option<PathBuf>,
+    rounds: u64,
+    probes: u32,
+    payload: usize,
+    rate: Rate,
+    json: bool,
+    edf: bool,
+    scale: u64,
+    run_ms: u64,
+}
+
+fn parse_args(argv: &[String]) -> Result<Args, String> {
+    let mut it = argv.iter();
+    let edf = match it.next().map(String::as_str) {
+        Some("tdma") => false,
+        Some("edf") => true,
+        Some(o) => return Err(format!("unknown overlay {o:?} (this program runs: tdma, edf)")),
+        None => return Err("no overlay named (this program runs: tdma, edf)".into()),
+    };
+    let mut a = Args {
+        backend: None,
+        coordinator: None,
+        stations: Vec::new(),
+        emu_stations: 2,
+        socket: None,
+        rounds: 50,
+        probes: 30,
+        payload: 200,
+        rate: Rate::Ofdm24,
+        json: false,
+        edf,
+        scale: 1,
+        run_ms: 800,
+    };
+    while let Some(k) = it.next() {
+        let mut val = || it.next().cloned().ok_or_else(|| format!("{k} needs a value"));
+        let num = |v: String, what: &str| -> Result<u64, String> {
+            v.parse::<u64>().map_err(|_| format!("{k} {v:?}: {what} must be a whole number"))
+        };
+        match k.as_str() {
+            "--backend" => a.backend = Some(val()?),
+            "--coordinator" => a.coordinator = Some(val()?),
+            "--station" => a.stations.push(val()?),
+            "--stations" => a.emu_stations = num(val()?, "the number of stations")? as usize,
+            "--socket" => a.socket = Some(PathBuf::from(val()?)),
+            "--rounds" => a.rounds = num(val()?, "the number of rounds")?,
+            "--probes" => a.probes = num(val()?, "the number of probes")? as u32,
+            "--payload" => a.payload = num(val()?, "the payload size")? as usize,
+            "--rate" => {
+                let v = val()?;
+                a.rate = v.parse().map_err(|e| format!("--rate {v:?}: {e}"))?;
+            }
+            "--json" => a.json = true,
+            "--scale" => a.scale = num(val()?, "the time scale")?,
+            "--run-ms" => a.run_ms = num(val()?, "the run length (ms)")?,
+            o => return Err(format!("unknown option {o:?}")),
+        }
+    }
+    match (&a.backend, &a.coordinator) {
+        (Some(b), None) if b == "emu" => {
+            if !a.stations.is_empty() {
+                return Err("--station names interfaces of other backends; with --backend emu give --stations N".into());
+            }
+            if a.emu_stations == 0 || a.emu_stations > 50 {
+                return Err(format!("--stations {}: from 1 to 50", a.emu_stations));
+            }
+        }
+        (Some(b), None) => {
+            return Err(format!("--backend {b:?}: only emu opens every interface from one name; name the others with --coordinator NAME --station NAME..."))
+        }
+        (None, Some(_)) if a.stations.is_empty() => {
+            return Err("--coordinator without any --station".into())
+        }
+        (None, Some(_)) => {}
+        (Some(_), Some(_)) => return Err("give --backend emu or --coordinator/--station, not both".into()),
+        (None, None) => return Err("no backend: give --backend emu or --coordinator NAME --station NAME".into()),
+    }
+    if a.scale == 0 || a.run_ms == 0 {
+        return Err("--scale and --run-ms must be at least 1".into());
+    }
+    if a.rounds == 0 {
+        return Err("--rounds 0: at least one round".into());
+    }
+    Ok(a)
+}
+
+/// One confirmation as the run saw it.
+#[derive(Clone, Debug)]
+struct ConRecord {
+    iface: usize,
+    id: u64,
+    status: Status,
+    cause: Option<Cause>,
+    collisions: u8,
+    len: u32,
+    t_start: Time,
+    t_end: Time,
+}
+
+/// A backend that keeps a copy of every confirmation read through it (the overlay
+/// reads them itself; this is how the run learns their truth afterwards).
+struct Rec<B: Backend> {
+    inner: Interface<B>,
+    index: usize,
+    log: Arc<Mutex<Vec<ConRecord>>>,
+}
+
+impl<B: Backend> Backend for Rec<B> {
+    fn data_req(
+        &mut self,
+        id: u64,
+        body: Body<'_>,
+        ac: sdmac_api::Ac,
+        attrs: &TxAttrs,
+        t1: Time,
+    ) -> Result<(), sdmac_api::ApiError> {
+        self.inner.data_req_at(t1, id, body, ac, attrs)
+    }
+    fn data_con(&mut self, wait: Wait) -> Result<Option<Confirmation>, sdmac_api::ApiError> {
+        let c = self.inner.data_con(wait)?;
+        if let Some(c) = &c {
+            self.log.lock().expect("log").push(ConRecord {
+                iface: self.index,
+                id: c.id,
+                status: c.status,
+                cause: c.truth.map(|t| t.cause),
+                collisions: c.truth.map_or(0, |t| t.collisions),
+                len: c.len,
+                t_start: c.ts.t_start,
+                t_end: c.ts.t5,
+            });
+        }
+        Ok(c)
+    }
+    fn data_ind(
+        &mut self,
+        buf: &mut Vec<u8>,
+        wait: Wait,
+    ) -> Result<Option<Indication>, sdmac_api::ApiError> {
+        self.inner.data_ind(buf, wait)
+    }
+    fn beacon_ind(&mut self, wait: Wait) -> Result<Option<BeaconInd>, sdmac_api::ApiError> {
+        self.inner.beacon_ind(wait)
+    }
+    fn set(&mut self, name: &str, scope: Scope, value: &Value) -> Result<(), sdmac_api::ApiError> {
+        self.inner.set(name, scope, value.clone())
+    }
+    fn get(&mut self, name: &str, scope: Scope) -> Result<Value, sdmac_api::ApiError> {
+        self.inner.get(name, scope)
+    }
+    fn cancel(&mut self, id: u64) -> Result<bool, sdmac_api::ApiError> {
+        self.inner.cancel(id)
+    }
+    fn queue_len(&self, ac: sdmac_api::Ac) -> usize {
+        self.inner.queue_len(ac)
+    }
+    fn unconfirmed(&self) -> usize {
+        self.inner.unconfirmed()
+    }
+    fn event_fd(&mut self) -> Option<RawFd> {
+        self.inner.event_fd()
+    }
+    fn now(&self) -> Time {
+        self.inner.now()
+    }
+}
+
+/// One frame exchange on air: who sent it and when it started and ended.
+#[derive(Clone, Debug)]
+struct OnAir {
+    who: String,
+    start: u64,
+    end: u64,
+}
+
+/// Pairs of exchanges that overlapped on air (each exchange against the one that
+/// ended last among those before it), with the number of exchanges looked at.
+fn overlaps(mut v: Vec<OnAir>) -> (usize, Vec<(OnAir, OnAir)>) {
+    v.retain(|f| f.end > f.start);
+    v.sort_by_key(|f| (f.start, f.end));
+    let mut found = Vec::new();
+    let mut last: Option<&OnAir> = None;
+    for f in &v {
+        if let Some(l) = last {
+            if f.start < l.end {
+                found.push((l.clone(), f.clone()));
+            }
+            if f.end > l.end {
+                last = Some(f);
+            }
+        } else {
+            last = Some(f);
+        }
+    }
+    (v.len(), found)
+}
+
+/// The daemon's truth records, read on a thread of their own while the run goes.
+struct TruthTap {
+    stop: Arc<AtomicBool>,
+    handle: std::thread::JoinHandle<Result<Vec<TruthRecord>, String>>,
+}
+
+impl TruthTap {
+    fn start(socket: &Path) -> Result<TruthTap, String> {
+        let mut c = Client::connect(socket)
+            .map_err(|e| format!("the medium daemon's control socket {}: {e}", socket.display()))?;
+        c.subscribe(&[]).map_err(|e| format!("subscribing to truth records: {e}"))?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let s = stop.clone();
+        let handle = std::thread::spawn(move || {
+            let mut got = Vec::new();
+            let mut quiet = 0;
+            loop {
+                match c.next_record(Some(Duration::from_millis(100))) {
+                    Ok(Some(r)) => {
+                        quiet = 0;
+                        got.push(r)
+                    }
+                    Ok(None) => quiet += 1,
+                    Err(e) => return Err(format!("reading truth records: {e}")),
+                }
+                // After the stop, read until the stream has been quiet for 0.3 s.
+                if s.load(Ordering::Relaxed) && quiet >= 3 {
+                    return Ok(got);
+                }
+            }
+        });
+        Ok(TruthTap { stop, handle })
+    }
+
+    fn finish(self) -> Result<Vec<TruthRecord>, String> {
+        self.stop.store(true, Ordering::Relaxed);
+        self.handle.join().map_err(|_| "the truth reader panicked".to_string())?
+    }
+}
+
+/// Per interface: its backend name and address.
+struct Named<B: Backend> {
+    name: String,
+    addr: MacAddress,
+    iface: Interface<Rec<B>>,
+}
+
+fn address<B: Backend>(i: &mut Interface<B>, name: &str) -> Result<MacAddress, String> {
+    match i.get("address", Scope::Adapter) {
+        Ok(Value::Mac(m)) => Ok(m),
+        Ok(v) => Err(format!("{name}: attribute address is {v}, not a MAC address")),
+        Err(e) => Err(format!("{name}: reading its address: {e}")),
+    }
+}
+
+fn jitter_json(name: &str, j: &JitterReport) -> Json {
+    let mut sorted: Vec<Span> = j.latencies.clone();
+    sorted.sort();
+    json!({"station": name, "min_us": j.min.as_us_f64(), "max_us": j.max.as_us_f64(),
+           "median_us": sorted[sorted.len() / 2].as_us_f64(), "spread_us": j.spread().as_us_f64(),
+           "latencies_us": j.latencies.iter().map(|l| l.as_us_f64()).collect::<Vec<_>>()})
+}
+
+/// Everything the run found.
+struct Outcome {
+    text: String,
+    json: Json,
+}
+
+fn run<B: Backend + Send>(
+    mut all: Vec<Named<B>>,
+    phy: Phy,
+    a: &Args,
+    backend: &str,
+    truth_tap: Option<TruthTap>,
+    log: Arc<Mutex<Vec<ConRecord>>>,
+) -> Result<Outcome, String> {
+    let coord = all[0].addr;
+    let n = all.len() - 1;
+    let mut text = String::new();
+    let mut push = |s: String| {
+        text.push_str(&s);
+        text.push('\n');
+    };
+    push(format!("overlay tdma on {backend}: coordinator {} ({coord}), {n} stations", all[0].name));
+
+    // 1. The guard, from every station's request path.
+    let mut jitters = Vec::new();
+    let mut spread = Span::ZERO;
+    for s in all.iter_mut().skip(1) {
+        let j = measure_jitter(&mut s.iface, coord, a.rate, a.probes, Span::from_ms(1))
+            .map_err(|e| format!("{}: measuring the request path: {e}", s.name))?;
+        push(format!(
+            "request path t_start - t1 of {} ({} probes): {:.1} .. {:.1} µs, jitter {:.1} µs",
+            s.name,
+            a.probes,
+            j.min.as_us_f64(),
+            j.max.as_us_f64(),
+            j.spread().as_us_f64()
+        ));
+        spread = spread.max(j.spread());
+        jitters.push(jitter_json(&s.name, &j));
+    }
+    let guard = Guard { jitter: spread, sync_error: Span::ZERO };
+    push(format!(
+        "synchronisation error {:.1} µs: every interface shares this host's CLOCK_MONOTONIC",
+        guard.sync_error.as_us_f64()
+    ));
+
+    // 2. The plan.
+    let ex = TdmaPlan::exchange_for(&phy, a.payload, a.rate);
+    let round_up = |s: Span| Span::from_us(s.as_ns().div_ceil(100_000) * 100);
+    let slot = round_up(guard.total().saturating_mul(2) + ex.saturating_mul(3));
+    let contention = round_up(guard.total().saturating_mul(2) + ex.saturating_mul(6));
+    let round = slot.saturating_mul(n as u64) + contention;
+    // Stations join one after the other, each in a few rounds.
+    let join_rounds = 4 * n as u64 + 2;
+    let plan = TdmaPlan::new(TdmaParams {
+        phy: phy.clone(),
+        round,
+        slots: n as u32,
+        slot,
+        contention,
+        guard,
+        payload: a.payload,
+        rate: a.rate,
+        epoch: all[0].iface.now() + Span::from_ms(20),
+    })
+    .map_err(|e| format!("the plan: {e}"))?;
+    push(plan.to_string());
+    let end = plan.round_start(join_rounds + a.rounds);
+    push(format!(
+        "run: {} rounds for joining, then {} rounds of saturating load",
+        join_rounds, a.rounds
+    ));
+
+    // 3. The coordinator and the stations, each on a thread of its own; the stations
+    // ask for their slots one after the other.
+    let mut it = all.iter_mut();
+    let c = it.next().expect("coordinator");
+    let payload = vec![0x5a; a.payload];
+    let (creport, sreports) = std::thread::scope(|sc| {
+        let pc = plan.clone();
+        let hc = sc.spawn(move || -> Result<CoordinatorReport, String> {
+            let mut co = Coordinator::new(&mut c.iface, pc);
+            Ok(co
+                .run_until(end + Span::from_ms(5))
+                .map_err(|e| format!("coordinator: {e}"))?
+                .clone())
+        });
+        let mut prev: Option<mpsc::Receiver<()>> = None;
+        let mut hs = Vec::new();
+        for s in it {
+            let (tx, rx) = mpsc::channel::<()>();
+            let wait = prev.replace(rx);
+            let p = plan.clone();
+            let payload = &payload;
+            hs.push(sc.spawn(move || -> Result<(String, StationReport, u32), String> {
+                if let Some(w) = wait {
+                    // The previous station has its slot (or gave up).
+                    let _ = w.recv();
+                }
+                let mut st = TdmaStation::new(&mut s.iface, p, coord);
+                // A station not granted a slot asks again, as TBMAC stations do, up to
+                // JOIN_CALLS times; the calls made are reported.
+                let mut calls = 0;
+                let joined = loop {
+                    calls += 1;
+                    match st.join(JOIN_TRIES) {
+                        Ok(slot) => break Ok(slot),
+                        Err(TdmaError::NoGrant { .. }) if calls < JOIN_CALLS => continue,
+                        Err(e) => break Err(format!("{}: joining ({calls} calls): {e}", s.name)),
+                    }
+                };
+                drop(tx);
+                joined?;
+                let r = st.run_until(payload, end).map_err(|e| format!("{}: {e}", s.name))?;
+                Ok((s.name.clone(), r, calls))
+            }));
+        }
+        let sreports: Vec<_> = hs.into_iter().map(|h| h.join().expect("station thread")).collect();
+        (hc.join().expect("coordinator thread"), sreports)
+    });
+    let creport = creport?;
+    let sreports = sreports.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let names: Vec<String> = all.iter().map(|s| s.name.clone()).collect();
+
+    // 4. Per station: confirmations of the slot phase (ids below the probes'),
+    // from the log.
+    let log = log.lock().expect("log").clone();
+    let mut stations = Vec::new();
+    for (k, (name, r, calls)) in sreports.iter().enumerate() {
+        let idx = k + 1;
+        let mine: Vec<&ConRecord> =
+            log.iter().filter(|c| c.iface == idx && c.id < (1 << 61)).collect();
+        let failed: Vec<&&ConRecord> = mine
+            .iter()
+            .filter(|c| !matches!(c.status, Status::Acked | Status::Dropped(_)))
+            .collect();
+        let by_collision =
+            failed.iter().filter(|c| c.cause == Some(Cause::Collision) || c.collisions > 0).count();
+        let received = creport.received.get(r.slot as usize).copied().unwrap_or(0);
+        // Where the slot's data exchanges were on air, against the slot's window.
+        let (mut lead, mut tail) = (i64::MAX, i64::MAX);
+        for c in mine.iter().filter(|c| {
+            // Data frames by their length (a non-QoS header is 2 bytes shorter).
+            let full = sdmac_overlay::exchange::mpdu_len(a.payload);
+            c.len + 2 >= full && c.len <= full && !c.t_start.is_zero() && !c.t_end.is_zero()
+        }) {
+            let (open, close) = plan.slot_window(plan.round_at(c.t_start), r.slot);
+            lead = lead.min(c.t_start.as_ns() as i64 - open.as_ns() as i64);
+            tail = tail.min(close.as_ns() as i64 - c.t_end.as_ns() as i64);
+        }
+        let (lead_us, tail_us) = if lead == i64::MAX {
+            (None, None)
+        } else {
+            (Some(lead as f64 / 1e3), Some(tail as f64 / 1e3))
+        };
+        if let (Some(l), Some(t)) = (lead_us, tail_us) {
+            push(format!(
+                "station {name} on air: first start {l:.1} µs after its window opened at the earliest, last end {t:.1} µs before it closed at the latest (negative: outside the window, inside the guard is {:.1} µs)",
+                plan.params().guard.total().as_us_f64()
+            ));
+        }
+        push(format!(
+            "station {name} slot {} (join calls {calls}): sent {}, acked {}, failed {} (by collision {}), withdrawn {}, outside its window {}, received by the coordinator {}",
+            r.slot, r.sent, r.acked, r.sent - r.acked, by_collision, r.withdrawn, r.outside_window, received
+        ));
+        stations.push(json!({
+            "name": name, "slot": r.slot, "join_calls": calls, "sent": r.sent, "acked": r.acked,
+            "failed": r.sent - r.acked, "collisions": r.collisions,
+            "failed_confirmations": failed.len(), "failed_by_collision": by_collision,
+            "withdrawn": r.withdrawn, "outside_window": r.outside_window,
+            "min_start_after_open_us": lead_us, "min_end_before_close_us": tail_us,
+            "received_by_coordinator": received,
+        }));
+    }
+
+    // 5. The medium's truth: did any two exchanges overlap on air?
+    let (source, frames) = match truth_tap {
+        Some(t) => {
+            let recs = t.finish()?;
+            let lost: u64 = recs.iter().map(|r| u64::from(r.lost)).sum();
+            if lost > 0 {
+                return Err(format!(
+                    "the daemon lost {lost} truth records for this run's subscription"
+                ));
+            }
+            let frames = recs
+                .iter()
+                .map(|r| OnAir {
+                    who: format!("{} -> {}", r.transmitter, r.ra),
+                    start: r.t_first_start_ns,
+                    end: r.t_end_ns,
+                })
+                .collect::<Vec<_>>();
+            ("the medium daemon's truth records (control socket)", frames)
+        }
+        None => {
+            let frames = log
+                .iter()
+                .filter(|c| !c.t_start.is_zero() && !c.t_end.is_zero())
+                .map(|c| OnAir {
+                    who: format!("{} id {}", names[c.iface], c.id),
+                    start: c.t_start.as_ns(),
+                    end: c.t_end.as_ns(),
+                })
+                .collect::<Vec<_>>();
+            ("the emulated medium's on-air times of every confirmation", frames)
+        }
+    };
+    let (looked, found) = overlaps(frames);
+    // An overlap concerns the schedule when either exchange started in a
+    // contention-free period; both in contention periods (requests and grants, or the
+    // probes before the first round) is DCF doing what DCF does.
+    let cfp = |t: u64| {
+        let t = Time::from_ns(t);
+        let p = plan.params();
+        t >= p.epoch && t < plan.round_start(plan.round_at(t)) + p.slot.saturating_mul(n as u64)
+    };
+    let (in_slots, in_contention): (Vec<_>, Vec<_>) =
+        found.iter().partition(|(x, y)| cfp(x.start) || cfp(y.start));
+    push(format!(
+        "truth: {looked} exchanges on air from {source}; overlapping pairs: {} in contention-free periods, {} in contention periods",
+        in_slots.len(),
+        in_contention.len()
+    ));
+    for (x, y) in found.iter().take(5) {
+        push(format!(
+            "  overlap: {} [{} .. {}] and {} [{} .. {}] ns",
+            x.who, x.start, x.end, y.who, y.start, y.end
+        ));
+    }
+    push(format!(
+        "coordinator received per slot {:?}, refused {}",
+        creport.received, creport.refused
+    ));
+
+    let json = json!({
+        "overlay": "tdma",
+        "backend": backend,
+        "coordinator": {"name": names[0], "address": coord.to_string(),
+                         "received_per_slot": creport.received, "refused": creport.refused},
+        "jitter": jitters,
+        "guard_us": guard.total().as_us_f64(),
+        "request_path_jitter_us": guard.jitter.as_us_f64(),
+        "sync_error_us": guard.sync_error.as_us_f64(),
+        "plan": {
+            "text": plan.to_string(),
+            "round_us": round.as_us_f64(), "slots": n, "slot_us": slot.as_us_f64(),
+            "contention_us": (round - slot.saturating_mul(n as u64)).as_us_f64(),
+            "exchange_us": plan.exchange().as_us_f64(), "frames_per_slot": plan.frames_per_slot(),
+            "payload": a.payload, "rate": a.rate.to_string(),
+            "join_rounds": join_rounds, "rounds": a.rounds,
+        },
+        "stations": stations,
+        "truth": {"source": source, "exchanges": looked, "overlaps": found.len(),
+                  "overlaps_in_slots": in_slots.len(), "overlaps_in_contention": in_contention.len(),
+                  "examples": found.iter().take(5).map(|(x, y)| json!([
+                      {"who": x.who, "start_ns": x.start, "end_ns": x.end},
+                      {"who": y.who, "start_ns": y.start, "end_ns": y.end}])).collect::<Vec<_>>()},
+    });
+    Ok(Outcome { text, json })
+}
+
+fn wrap<B: Backend>(
+    inner: Interface<B>,
+    index: usize,
+    name: String,
+    log: &Arc<Mutex<Vec<ConRecord>>>,
+) -> Result<Named<B>, String> {
+    let mut iface = Interface::new(Rec { inner, index, log: log.clone() });
+    let addr = address(&mut iface, &name)?;
+    Ok(Named { name, addr, iface })
+}
+
+/// `n` stations around a coordinator on an emulated 802.11a medium, every pair within
+/// 10 m (no hidden station, lossless links).
+fn emu_session(n: usize) -> Result<(EmuSession, Vec<Interface<EmuIface>>, Phy), String> {
+    let phy = Phy::new(Standard::Dot11a);
+    let mut m = Medium::new(MediumConfig::new(phy.clone()));
+    let addr = |k: usize| [2, 0, 0, 0, 0, k as u8 + 1];
+    m.add_station(StationConfig::new(&phy, addr(0), [0.0, 0.0, 0.0]));
+    for k in 1..=n {
+        let a = k as f64 * std::f64::consts::TAU / n as f64;
+        m.add_station(StationConfig::new(&phy, addr(k), [4.0 * a.cos(), 4.0 * a.sin(), 0.0]));
+    }
+    let names: Vec<String> = (0..=n).map(|k| format!("s{k}")).collect();
+    let list: Vec<(&str, u32)> =
+        names.iter().enumerate().map(|(k, s)| (s.as_str(), k as u32)).collect();
+    let mut s = EmuSession::start(m, &list, EmuOptions::default())
+        .map_err(|e| format!("emu session: {e}"))?;
+    let ifaces = (0..=n)
+        .map(|k| s.take_index(k).ok_or_else(|| format!("emu session: no interface {k}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((s, ifaces, phy))
+}
+
+/// Opens `name` on a thread of its own: opening a linux or hwsim radio lowers the
+/// opening thread's capabilities, and the next radio still needs them.
+fn open_named(name: &str, opts: &OpenOptions) -> Result<Interface<AnyBackend>, String> {
+    let parsed = sdmac_api::BackendName::parse(name).map_err(|e| format!("{name}: {e}"))?;
+    let opts = opts.clone();
+    std::thread::scope(|sc| {
+        sc.spawn(move || sdmac_open::open_with(&parsed, &opts).map_err(|e| format!("{name}: {e}")))
+            .join()
+            .expect("open thread")
+    })
+}
+
+fn main_inner(a: &Args) -> Result<Outcome, String> {
+    let log = Arc::new(Mutex::new(Vec::new()));
+    if a.backend.is_some() {
+        let (mut session, ifaces, phy) = emu_session(a.emu_stations)?;
+        let all = ifaces
+            .into_iter()
+            .enumerate()
+            .map(|(k, i)| {
+                wrap(
+                    i,
+                    k,
+                    if k == 0 { "emu:s0 (coordinator)".into() } else { format!("emu:s{k}") },
+                    &log,
+                )
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let out = if a.edf {
+            run_edf_overlay(all, phy, a, "emu")
+        } else {
+            run(all, phy, a, "emu", None, log.clone())
+        };
+        session.close();
+        return out;
+    }
+    let mut opts = OpenOptions::default();
+    if let Some(s) = &a.socket {
+        opts.hwsim.socket = Some(s.clone());
+    }
+    let coord = a.coordinator.as_deref().expect("checked");
+    let names: Vec<&str> =
+        std::iter::once(coord).chain(a.stations.iter().map(String::as_str)).collect();
+    let hwsim = !a.edf && names.iter().all(|n| n.starts_with("hwsim:"));
+    // Subscribe before anything is sent, so that every frame of the run is seen.
+    let tap = if hwsim { Some(TruthTap::start(&opts.hwsim.socket_path())?) } else { None };
+    let mut all = Vec::new();
+    let mut phy = None;
+    for (k, n) in names.iter().enumerate() {
+        let mut i = open_named(n, &opts)?;
+        if k == 0 {
+            // The PHY the frames go out with: the channel's, as the daemon takes it.
+            let freq = match i.get("frequency", Scope::Adapter) {
+                Ok(Value::Int(f)) => f,
+                Ok(v) => return Err(format!("{n}: frequency is {v}, not a number")),
+                Err(e) => return Err(format!("{n}: reading its frequency: {e}")),
+            };
+            phy =
+                Some(Phy::new(if freq >= 4900 { Standard::Dot11ac } else { Standard::Dot11n2_4 }));
+        }
+        all.push(wrap(i, k, n.to_string(), &log)?);
+    }
+    let phy = phy.expect("the coordinator");
+    let backend = names.join(",");
+    if a.edf {
+        return run_edf_overlay(all, phy, a, &backend);
+    }
+    run(all, phy, a, &backend, tap, log)
+}
+
+/// Each station's flows (as in the emu EDF test, times multiplied by `scale`): a bulk
+/// flow whose bursts of eight 1.4 kB frames (the linux backend's limit is 1467 B) would hold an urgent 100 B frame up in a
+/// FIFO queue; the stations' bursts 10 ms apart.
+fn edf_config(phy: &Phy, dst: MacAddress, station: usize, scale: u64) -> EdfConfig {
+    let ms = |v: u64| Span::from_ms(v * scale);
+    let offset = ms(10 * station as u64);
+    let flow = |name: &str, period, burst, deadline, payload| Flow {
+        name: name.into(),
+        period,
+        offset,
+        burst,
+        deadline,
+        payload,
+        rate: Rate::Ofdm24,
+    };
+    EdfConfig {
+        phy: phy.clone(),
+        dst,
+        flows: vec![flow("bulk", ms(20), 8, ms(40), 1400), flow("urgent", ms(5), 1, ms(4), 100)],
+        tries_per_request: 1,
+        in_mac: 4,
+        max_attempts: 7,
+    }
+}
+
+/// EDF, then the MAC's FIFO with 7 tries, on the same flows: every station (not the
+/// coordinator, which only receives) runs its flows for `run_ms` each time.
+fn run_edf_overlay<B: Backend + Send>(
+    mut all: Vec<Named<B>>,
+    phy: Phy,
+    a: &Args,
+    backend: &str,
+) -> Result<Outcome, String> {
+    let dst = all[0].addr;
+    let mut text = format!(
+        "overlay edf on {backend}: {} stations sending to {} ({dst}), times scaled by {}\n",
+        all.len() - 1,
+        all[0].name,
+        a.scale
+    );
+    let mut runs = Vec::new();
+    for edf in [true, false] {
+        let what = if edf { "EDF" } else { "FIFO (7 MAC tries)" };
+        let start = all[0].iface.now() + Span::from_ms(20);
+        let end = start + Span::from_ms(a.run_ms * a.scale);
+        let reports = std::thread::scope(|sc| {
+            let hs: Vec<_> = all
+                .iter_mut()
+                .skip(1)
+                .enumerate()
+                .map(|(k, s)| {
+                    let cfg = edf_config(&phy, dst, k, a.scale);
+                    sc.spawn(move || {
+                        let r = if edf {
+                            run_edf(&mut s.iface, &cfg, start, end)
+                        } else {
+                            run_fifo(&mut s.iface, &cfg, 7, start, end)
+                        };
+                        r.map(|r| (s.name.clone(), r)).map_err(|e| format!("{}: {e}", s.name))
+                    })
+                })
+                .collect();
+            hs.into_iter().map(|h| h.join().expect("station thread")).collect::<Vec<_>>()
+        });
+        let reports = reports.into_iter().collect::<Result<Vec<_>, _>>()?;
+        let (mut missed, mut done) = (0, 0);
+        let mut js = Vec::new();
+        for (name, r) in &reports {
+            for f in &r.flows {
+                missed += f.late + f.dropped;
+                done += f.met + f.late + f.dropped;
+                text.push_str(&format!(
+                    "{what} {name} {}: released {}, met {}, late {}, dropped {}, unfinished {}, attempts {}\n",
+                    f.name, f.released, f.met, f.late, f.dropped, f.unfinished, f.attempts
+                ));
+                js.push(json!({"station": name, "flow": f.name, "released": f.released,
+                    "met": f.met, "late": f.late, "dropped": f.dropped,
+                    "unfinished": f.unfinished, "attempts": f.attempts}));
+            }
+        }
+        let lag = reports.iter().map(|(_, r)| r.max_host_lag).max().unwrap_or(Span::ZERO);
+        text.push_str(&format!(
+            "{what}: {missed} of {done} finished frames missed their deadline ({:.1} %){}\n",
+            if done == 0 { 0.0 } else { 100.0 * missed as f64 / done as f64 },
+            if edf {
+                format!(", host lag up to {:.1} µs", lag.as_us_f64())
+            } else {
+                String::new()
+            }
+        ));
+        runs.push(json!({"scheduler": if edf { "edf" } else { "fifo" }, "missed": missed,
+            "finished": done, "max_host_lag_us": lag.as_us_f64(), "flows": js}));
+    }
+    let json = json!({"overlay": "edf", "backend": backend, "scale": a.scale,
+        "run_ms": a.run_ms, "runs": runs});
+    Ok(Outcome { text, json })
+}
+
+fn main() {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let a = match parse_args(&argv) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("overlay_run: {e}\n{USAGE}");
+            std::process::exit(2);
+        }
+    };
+    match main_inner(&a) {
+        Ok(o) => {
+            print!("{}", o.text);
+            if a.json {
+                println!("{}", o.json);
+            }
+        }
+        Err(e) => {
+            eprintln!("overlay_run: {e}");
+            std::process::exit(1);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(who: &str, start: u64, end: u64) -> OnAir {
+        OnAir { who: who.into(), start, end }
+    }
+
+    #[test]
+    fn overlaps_are_found_and_touching_frames_are_not() {
+        let (n, o) = overlaps(vec![f("a", 0, 10), f("b", 10, 20), f("c", 30, 40)]);
+        assert_eq!((n, o.len()), (3, 0));
+        let (_, o) =
+            overlaps(vec![f("a", 0, 100), f("b", 10, 20), f("c", 30, 40), f("d", 200, 300)]);
+        assert_eq!(o.len(), 2);
+        assert_eq!((o[0].0.who.as_str(), o[0].1.who.as_str()), ("a", "b"));
+        assert_eq!((o[1].0.who.as_str(), o[1].1.who.as_str()), ("a", "c"));
+    }
+
+    #[test]
+    fn bad_arguments_are_refused_with_the_reason() {
+        let p = |s: &str| parse_args(&s.split_whitespace().map(String::from).collect::<Vec<_>>());
+        assert!(p("tdma --backend emu").is_ok());
+        assert!(p("edf --backend emu").is_ok());
+        assert!(p("rate --backend emu").unwrap_err().contains("unknown overlay"));
+        assert!(p("edf --backend emu --scale 0").unwrap_err().contains("--scale"));
+        assert!(p("tdma --backend hwsim:wlan0").unwrap_err().contains("--coordinator"));
+        assert!(p("tdma --coordinator hwsim:wlan0").unwrap_err().contains("without any --station"));
+        assert!(p("tdma --backend emu --rounds x").unwrap_err().contains("whole number"));
+        assert!(p("tdma --backend emu --rate 7").unwrap_err().contains("--rate \"7\""));
+    }
+}
