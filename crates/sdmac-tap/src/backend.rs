@@ -101,6 +101,32 @@ impl Backend for StationBackend {
     }
 }
 
+/// Longer than any 802.11 MPDU: a frame no backend can send, offered only to learn
+/// a radio's limit.
+const PROBE_LEN: usize = 16384;
+
+/// The longest frame (MPDU, bytes without FCS) a radio takes, as its backend says
+/// when offered one longer than any 802.11 MPDU (`TooLong`, nothing sent; a
+/// monitor interface limits frames to its MTU). `None`: it named no limit.
+fn max_frame_len(iface: &mut AnyInterface) -> Option<usize> {
+    let probe = vec![0u8; PROBE_LEN];
+    match iface.data_req(0, Body::Frame(&probe), Ac::Be, &TxAttrs::default()) {
+        Err(ApiError::TooLong { max, .. }) if max < PROBE_LEN => Some(max),
+        _ => None,
+    }
+}
+
+/// A radio opened for a station.
+#[derive(Debug)]
+pub struct Radio {
+    /// Its interface.
+    pub backend: StationBackend,
+    /// Its address, which the station takes.
+    pub address: MacAddress,
+    /// The longest frame (MPDU, no FCS) it takes, if it named a limit.
+    pub max_frame: Option<usize>,
+}
+
 /// Parses `--backend`'s list: one backend name per station of the scenario's first
 /// medium, in order. All `emu` (or an empty list) is the emulated medium of the
 /// scenario, as without the option; otherwise every name must be a radio
@@ -148,7 +174,7 @@ pub fn open_radio(
     name: &BackendName,
     opts: &OpenOptions,
     rates: Option<&str>,
-) -> Result<(StationBackend, MacAddress), String> {
+) -> Result<Radio, String> {
     let (name, opts, rates) = (name.clone(), opts.clone(), rates.map(str::to_string));
     let label = name.to_string();
     std::thread::Builder::new()
@@ -166,7 +192,8 @@ pub fn open_radio(
                     .set("default_rates", Scope::Adapter, Value::Text(r.clone()))
                     .map_err(|e| format!("{name}: default_rates {r:?}: {e}"))?;
             }
-            Ok((StationBackend::Radio(iface), address))
+            let max_frame = max_frame_len(&mut iface);
+            Ok(Radio { backend: StationBackend::Radio(iface), address, max_frame })
         })
         .map_err(|e| format!("{label}: cannot start a thread to open it: {e}"))?
         .join()

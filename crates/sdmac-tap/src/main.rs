@@ -233,17 +233,36 @@ fn ibss_bssid(first: MacAddress) -> MacAddress {
     MacAddress(b)
 }
 
+/// What a data frame adds to an Ethernet payload on air: a 3-address non-QoS header
+/// (24 bytes) and LLC/SNAP (8).
+const DATA_OVERHEAD: usize = 24 + 8;
+
 /// Opens the radios of `--backend` (none: an empty list); each station takes its
-/// radio's address, and the IBSS its BSSID from the first.
-fn open_radios(a: &Args, p: &mut Plan) -> Result<Vec<Option<StationBackend>>, String> {
+/// radio's address, and the IBSS its BSSID from the first. The TAP devices' MTU is
+/// lowered to what the radios carry in one frame, if that is less.
+fn open_radios(a: &mut Args, p: &mut Plan) -> Result<Vec<Option<StationBackend>>, String> {
     let mut opts = sdmac_open::OpenOptions::default();
     opts.linux.freq_mhz = a.freq_mhz;
     let mut radios = Vec::new();
     for (s, name) in p.stations.iter_mut().zip(&a.backends) {
-        let (iface, address) = backend::open_radio(name, &opts, a.radio_rates.as_deref())
+        let r = backend::open_radio(name, &opts, a.radio_rates.as_deref())
             .map_err(|e| format!("station {}: {e}", s.name))?;
-        s.address = address;
-        radios.push(Some(iface));
+        s.address = r.address;
+        if let Some(max) = r.max_frame {
+            // An Ethernet payload goes out behind a 3-address header and LLC/SNAP.
+            let mtu = max.saturating_sub(DATA_OVERHEAD) as u32;
+            if mtu < 68 {
+                return Err(format!(
+                    "station {}: {name} carries frames of {max} bytes at most: too short for IP",
+                    s.name
+                ));
+            }
+            if mtu < a.mtu {
+                eprintln!("sdmac-tap: station {}: {name} carries frames of {max} bytes at most: MTU {mtu}, not {}", s.name, a.mtu);
+                a.mtu = mtu;
+            }
+        }
+        radios.push(Some(r.backend));
     }
     if !radios.is_empty() {
         p.bssid = ibss_bssid(p.stations[0].address);
@@ -271,10 +290,10 @@ fn report_line(name: &str, s: &Stats) -> String {
     )
 }
 
-fn run(a: Args) -> Result<bool, String> {
+fn run(mut a: Args) -> Result<bool, String> {
     netns::check_prerequisites().map_err(|e| e.to_string())?;
     let mut p = plan(&a)?;
-    let mut radios = open_radios(&a, &mut p)?;
+    let mut radios = open_radios(&mut a, &mut p)?;
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         signal_hook::flag::register(sig, stop.clone())
