@@ -2,11 +2,12 @@
 """The tap benchmark: DPDK-WiFi's four scenarios (TCP with iperf3; one-way delay
 at 50,000 pps of 60 B; maximum UDP rate at 1500 B; maximum packets/s at 60 B)
 between two stations, sdmac's user-space path (`sdmac tap` over the emulated
-medium, on the host and in the VM test bed) against the kernel path (two
-mac80211_hwsim radios with sdmac-mediumd, in the VM). The logic is
+medium, on the host and in the VM test bed; and over the kernel path's radios,
+`--backend hwsim:...`, in the VM) against the kernel path (two mac80211_hwsim
+radios with sdmac-mediumd, in the VM). The logic is
 python/sdmac/bench_tap.py, also behind `sdmac bench tap`.
 
-    python3 bench/tap.py [--runs 3] [--seconds 5] [--paths user-host,user-vm,kernel-vm]
+    python3 bench/tap.py [--runs 3] [--seconds 5] [--paths user-host,user-vm,hwsim-vm,kernel-vm]
                          [--json bench/results/tap.json]
 
 Needs root, /dev/net/tun, iperf3, and release builds of sdmac-tap, sdmac-pktgen

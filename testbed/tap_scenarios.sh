@@ -3,10 +3,15 @@
 # bench/tap.py (python/sdmac/bench_tap.py), which runs it on the host (the
 # user-space path) and in the VM test bed (both paths), and reads what it writes.
 #
-#   tap_scenarios.sh PATH_KIND=user|kernel BIN=DIR OUT=DIR [SECONDS=5] [SCEN=FILE]
+#   tap_scenarios.sh PATH_KIND=user|hwsim|kernel BIN=DIR OUT=DIR [SECONDS=5] [SCEN=FILE]
 #
 # user:   BIN/sdmac-tap SCEN (two stations a and b, IBSS) makes namespaces tb-a and
 #         tb-b, each with a TAP device; the frames cross sdmac's emulated medium.
+# hwsim:  the two radios and the daemon of the kernel path below, the kernel's wlan0
+#         and wlan1 left down; BIN/sdmac-tap SCEN --backend hwsim:wlan0,hwsim:wlan1
+#         puts station a on radio 0 and b on radio 1 (namespaces tb-a and tb-b, every
+#         frame at 54 Mb/s on 2412 MHz): sdmac's user-space MAC on the radios'
+#         monitor interfaces, the same radios and medium as the kernel path.
 # kernel: two mac80211_hwsim radios with BIN/sdmac-mediumd as their medium
 #         (SCHED_FIFO 10, as bench/mediumd_pairs.sh runs it), one in each of the
 #         namespaces tb-a and tb-b, an IBSS on 2412 MHz with every frame at
@@ -49,15 +54,17 @@ trap cleanup EXIT
 [ -n "$BIN" ] && [ -x "$BIN/sdmac-pktgen" ] || fail "BIN=$BIN has no sdmac-pktgen"
 [ -n "$OUT" ] && mkdir -p "$OUT" || fail "OUT=$OUT cannot be made"
 A=tb-a B=tb-b IPA=10.0.0.1 IPB=10.0.0.2
-
-if [ "$PATH_KIND" = user ]; then
-	[ -f "$SCEN" ] || fail "SCEN=$SCEN is not a file"
-	# The test bed's kernel has tun as a module and no /dev/net/tun node.
+# The test bed's kernel has tun as a module and no /dev/net/tun node.
+tun_node() {
 	if [ ! -c /dev/net/tun ]; then
 		modprobe tun 2>/dev/null
 		mkdir -p /dev/net && mknod /dev/net/tun c 10 200 2>/dev/null
 	fi
-	"$BIN/sdmac-tap" "$SCEN" --prefix tb- --ready-file "$T/ready.json" --json "$OUT/tap_stats.json" >"$T/tap.log" 2>&1 &
+}
+# start_tap [OPTION...]: BIN/sdmac-tap SCEN with its namespaces tb-a and tb-b, until
+# it says it is ready.
+start_tap() {
+	"$BIN/sdmac-tap" "$SCEN" --prefix tb- --ready-file "$T/ready.json" --json "$OUT/tap_stats.json" "$@" >"$T/tap.log" 2>&1 &
 	TAP_PID=$!
 	n=0
 	until [ -s "$T/ready.json" ]; do
@@ -65,15 +72,37 @@ if [ "$PATH_KIND" = user ]; then
 		n=$((n + 1)); [ $n -gt 300 ] && fail "sdmac-tap not ready after 30 s"
 		sleep 0.1
 	done
-elif [ "$PATH_KIND" = kernel ]; then
+}
+# radios_and_daemon [OPTION...]: two mac80211_hwsim radios, BIN/sdmac-mediumd
+# (given OPTIONs) their medium, at SCHED_FIFO 10.
+radios_and_daemon() {
 	modprobe mac80211_hwsim radios=2 || fail "modprobe mac80211_hwsim radios=2"
 	printf 'ifaces : { ids = ["%s", "%s"]; };\nmodel : { type = "prob"; default_prob = 0.0; };\n' \
 		"$(cat /sys/class/net/wlan0/address)" "$(cat /sys/class/net/wlan1/address)" >"$T/medium.cfg"
-	"$BIN/sdmac-mediumd" -l 0 -c "$T/medium.cfg" >"$T/mediumd.log" 2>&1 &
+	"$BIN/sdmac-mediumd" -l 0 -c "$T/medium.cfg" "$@" >"$T/mediumd.log" 2>&1 &
 	MD_PID=$!
 	chrt -a -f -p 10 "$MD_PID" >/dev/null 2>&1 || fail "chrt -f 10 on sdmac-mediumd"
 	sleep 0.5
 	kill -0 "$MD_PID" 2>/dev/null || fail "sdmac-mediumd exited: $(tail -n 5 "$T/mediumd.log")"
+}
+
+if [ "$PATH_KIND" = user ]; then
+	[ -f "$SCEN" ] || fail "SCEN=$SCEN is not a file"
+	tun_node
+	start_tap
+elif [ "$PATH_KIND" = hwsim ]; then
+	[ -f "$SCEN" ] || fail "SCEN=$SCEN is not a file"
+	tun_node
+	radios_and_daemon -s "$T/ctl.sock"
+	n=0
+	until [ -S "$T/ctl.sock" ]; do
+		n=$((n + 1)); [ $n -gt 100 ] && fail "sdmac-mediumd made no control socket"
+		sleep 0.1
+	done
+	export SDMAC_MEDIUMD_SOCKET=$T/ctl.sock
+	start_tap --backend hwsim:wlan0,hwsim:wlan1 --radio-rates 54x1 --freq 2412
+elif [ "$PATH_KIND" = kernel ]; then
+	radios_and_daemon
 	i=0
 	for ns in $A $B; do
 		ip netns add $ns || fail "ip netns add $ns"
@@ -88,7 +117,7 @@ elif [ "$PATH_KIND" = kernel ]; then
 		i=$((i + 1))
 	done
 else
-	fail "PATH_KIND=$PATH_KIND is not user or kernel"
+	fail "PATH_KIND=$PATH_KIND is not user, hwsim or kernel"
 fi
 if command -v ping >/dev/null 2>&1; then PING=ping; else PING="busybox ping"; fi
 n=0

@@ -153,3 +153,20 @@ def test_pktgen_foreign_packets_are_counted_apart(tmp_path: Path) -> None:
     out, _ = recv.communicate(timeout=20)
     r = json.loads(out.strip().splitlines()[-1])
     assert (r["received"], r["foreign"]) == (1, 3)
+
+
+def test_sdmac_tap_over_hwsim_has_its_own_ratio_column(tmp_path: Path) -> None:
+    runs: Dict[str, Any] = {"user-vm": [], "hwsim-vm": [], "kernel-vm": []}
+    for i, (u, h, k) in enumerate([(3000.0, 1500.0, 1000.0), (3300.0, 1650.0, 1100.0), (2700.0, 1350.0, 900.0)]):
+        for path, rate in (("user-vm", u), ("hwsim-vm", h), ("kernel-vm", k)):
+            d = tmp_path / f"{path}{i}"
+            _write_run(d, 10e6, {"s2": rate, "s3": rate, "s4": rate}, 100.0)
+            runs[path].append(bt.metrics_of_run(d))
+    summary = bt.summarize(runs)
+    assert math.isclose(summary["ratios"]["hwsim-vm"]["s4_rx_pps"]["ratio"], 1.5)
+    assert math.isclose(summary["ratios"]["user-vm"]["s4_rx_pps"]["ratio"], 3.0)
+    head, rule, *rows = bt.table(summary).splitlines()
+    assert head == "| Scenario | user-vm | hwsim-vm | kernel-vm | user-vm / kernel-vm | hwsim-vm / kernel-vm |"
+    assert rule.count("---") == 6
+    s4 = next(r for r in rows if r.startswith("| 4. maximum packets/s"))
+    assert s4.rstrip(" |").split(" | ")[-2:] == ["3.00 [2.45, 3.67]", "1.50 [1.23, 1.83]"]

@@ -9,7 +9,10 @@ to station b, the last three with ``sdmac-pktgen``. Paths:
 
 - ``user-host``: ``sdmac-tap`` on this machine;
 - ``user-vm`` and ``kernel-vm``: the same script in the VM test bed (testbed/run.py),
-  one VM per run, so both paths run under the same (software) emulation.
+  one VM per run, so both paths run under the same (software) emulation;
+- ``hwsim-vm``: ``sdmac-tap`` in the VM on the kernel path's two radios and medium
+  (``--backend hwsim:wlan0,hwsim:wlan1``): sdmac's user-space MAC on their monitor
+  interfaces instead of the kernel's mac80211.
 
 Every figure is the median of the runs with a distribution-free confidence interval
 (order statistics of the runs), and the ratio user / kernel of the medians with the
@@ -34,7 +37,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "testbed" / "tap_scenarios.sh"
-PATHS = ("user-host", "user-vm", "kernel-vm")
+PATHS = ("user-host", "user-vm", "hwsim-vm", "kernel-vm")
+# The paths set against kernel-vm, in the table's order.
+USER_PATHS = ("user-vm", "hwsim-vm", "user-host")
 
 # The station pair of the user-space path: an IBSS, ERP-OFDM at 54 Mb/s like the
 # kernel path's hwsim radios (2412 MHz, every frame at 54 Mb/s).
@@ -160,7 +165,8 @@ def metrics_of_run(out: Path) -> dict[str, float]:
 
 def summarize(runs: Mapping[str, Sequence[Mapping[str, float]]]) -> dict[str, Any]:
     """Per path and metric the runs, median and interval; per metric the ratios
-    user / kernel (user-vm and user-host against kernel-vm) where both exist."""
+    user / kernel (user-vm, hwsim-vm and user-host against kernel-vm) where both
+    exist."""
     paths: dict[str, Any] = {}
     for path, rs in runs.items():
         per: dict[str, Any] = {}
@@ -173,7 +179,7 @@ def summarize(runs: Mapping[str, Sequence[Mapping[str, float]]]) -> dict[str, An
     ratios: dict[str, Any] = {}
     kern = paths.get("kernel-vm")
     if kern:
-        for user in ("user-vm", "user-host"):
+        for user in USER_PATHS:
             up = paths.get(user)
             if not up:
                 continue
@@ -200,14 +206,15 @@ def goals(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
 def table(summary: Mapping[str, Any]) -> str:
     """A Markdown table: per metric each path's median [CI] and the ratios."""
     paths = [p for p in PATHS if p in summary["paths"]]
-    head = "| Scenario | " + " | ".join(paths) + " | user-vm / kernel-vm | user-host / kernel-vm |"
-    lines = [head, "|" + "---|" * (len(paths) + 3)]
+    users = [u for u in USER_PATHS if u in summary.get("ratios", {})] or ["user-vm", "user-host"]
+    head = "| Scenario | " + " | ".join(paths) + " | " + " | ".join(f"{u} / kernel-vm" for u in users) + " |"
+    lines = [head, "|" + "---|" * (len(paths) + len(users) + 1)]
     for k, (label, unit, _) in METRICS.items():
         cells = []
         for p in paths:
             m = summary["paths"][p]["metrics"].get(k)
             cells.append("–" if m is None else f"{_fmt(m['median'])} [{_fmt(m['ci_low'])}, {_fmt(m['ci_high'])}] {unit}")
-        for u in ("user-vm", "user-host"):
+        for u in users:
             r = summary.get("ratios", {}).get(u, {}).get(k)
             if r is None or r["ratio"] is None:
                 cells.append("–")
@@ -286,7 +293,7 @@ def run_once(path: str, target: Path, seconds: int, work: Path, log: Callable[[s
     for b in ("sdmac-tap", "sdmac-pktgen", "sdmac-mediumd"):
         shutil.copy2(target / b, share / "bin" / b)
     (share / "user.toml").write_text(USER_SCENARIO)
-    kind = "user" if path == "user-vm" else "kernel"
+    kind = {"user-vm": "user", "hwsim-vm": "hwsim"}.get(path, "kernel")
     vm = _vm_runner()
     r = vm.run(SCRIPT, args=[f"PATH_KIND={kind}", "BIN=/share/bin", "OUT=/share/out", f"SECONDS={seconds}", "SCEN=/share/user.toml"],
                timeout=seconds * 30 + 300, share=share)
@@ -317,7 +324,7 @@ def bench(paths: Sequence[str], runs: int, seconds: int, target: Path, log: Call
         "machine": _machine(),
         "config": {
             "runs": runs, "seconds_per_scenario": seconds, "paths": list(paths),
-            "phy": "ERP-OFDM 54 Mb/s, 2412 MHz (kernel path: IBSS, bitrates and basic rate 54; user path: 802.11g at 54 in sdmac's emulated medium)",
+            "phy": "ERP-OFDM 54 Mb/s, 2412 MHz (kernel path: IBSS, bitrates and basic rate 54; user path: 802.11g at 54 in sdmac's emulated medium; hwsim path: the kernel path's radios, IBSS, every frame at 54 through the monitor interfaces)",
             "sizes": "UDP payloads: 60 B (s2, s4), 1472 B (s3, 1500 B IP packets)",
         },
         "summary": summary,

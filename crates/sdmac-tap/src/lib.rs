@@ -6,6 +6,8 @@
 //!
 //! - [`convert`]: 802.3 ↔ 802.11 (LLC/SNAP, RFC 1042 and the 802.1H bridge tunnel)
 //!   in place, the 802.11 header written into headroom in front of the payload.
+//! - [`backend`]: which backend a station runs on: the emulated medium, or a
+//!   radio opened by name (`hwsim:IFACE`, `linux:IFACE`) through its monitor interface.
 //! - [`txid`]: TX ids from a bitset over a fixed array.
 //! - [`queue`]: preallocated frame buffers and a bounded queue.
 //! - [`datapath`]: the per-station poll-mode loop between a TAP device and an SDMAC
@@ -21,6 +23,7 @@
 
 #![warn(missing_docs)]
 
+pub mod backend;
 pub mod capture;
 pub mod convert;
 pub mod datapath;

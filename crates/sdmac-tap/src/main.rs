@@ -6,10 +6,16 @@
 //! thread of their own, and their traffic goes through it. Runs until Ctrl-C
 //! (SIGINT) or SIGTERM, or for `--duration` seconds; then removes everything it
 //! made and prints the statistics of each station.
+//!
+//! `--backend hwsim:wlan0,hwsim:wlan1` puts the stations (in order) on radios
+//! instead: each station's frames go through a monitor interface on its radio
+//! (for `hwsim`, with `sdmac-mediumd` as the medium, its control socket in
+//! `SDMAC_MEDIUMD_SOCKET`), and its address is the radio's.
 
-use sdmac_api::Scope;
+use sdmac_api::{BackendName, Interface, Scope};
 use sdmac_emu::{EmuOptions, EmuSession};
 use sdmac_medium::StationId;
+use sdmac_tap::backend::{self, StationBackend};
 use sdmac_tap::capture;
 use sdmac_tap::datapath::{MgmtLink, PathError, PathRole, StationPath, Stats};
 use sdmac_tap::mgmt::{self, Manager, MgmtFrame};
@@ -26,7 +32,8 @@ use std::time::{Duration, Instant};
 
 const USAGE: &str = "usage: sdmac-tap SCENARIO.toml [--subnet A.B.C.D/LEN] [--prefix NAME] \
 [--ifname NAME] [--mtu BYTES] [--duration SECONDS] [--busy-poll] [--seed N] \
-[--json FILE] [--ready-file FILE] [--pcap FILE]";
+[--json FILE] [--ready-file FILE] [--pcap FILE] [--backend NAME,NAME,...] \
+[--radio-rates SERIES] [--freq MHZ]";
 
 /// What a station thread returns: its counters, and why it stopped early.
 type Outcome = (Stats, Option<String>);
@@ -43,6 +50,12 @@ struct Args {
     json: Option<String>,
     ready_file: Option<String>,
     pcap: Option<String>,
+    /// `--backend`: one radio per station, in order; empty: the emulated medium.
+    backends: Vec<BackendName>,
+    /// `--radio-rates`: the radios' `default_rates`.
+    radio_rates: Option<String>,
+    /// `--freq`: the radios' channel (MHz).
+    freq_mhz: Option<u32>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -58,6 +71,9 @@ fn parse_args() -> Result<Args, String> {
         json: None,
         ready_file: None,
         pcap: None,
+        backends: Vec::new(),
+        radio_rates: None,
+        freq_mhz: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -91,6 +107,16 @@ fn parse_args() -> Result<Args, String> {
             "--json" => a.json = Some(val("--json")?),
             "--ready-file" => a.ready_file = Some(val("--ready-file")?),
             "--pcap" => a.pcap = Some(val("--pcap")?),
+            "--backend" => a.backends = backend::parse_list(&val("--backend")?)?,
+            "--radio-rates" => a.radio_rates = Some(val("--radio-rates")?),
+            "--freq" => {
+                let v = val("--freq")?;
+                let f: u32 = v.parse().map_err(|_| format!("--freq {v:?}: not a number of MHz"))?;
+                if !(2400..=7200).contains(&f) {
+                    return Err(format!("--freq {f}: not a 2.4, 5 or 6 GHz channel (MHz)"));
+                }
+                a.freq_mhz = Some(f);
+            }
             s if s.starts_with('-') => return Err(format!("unknown option {s}")),
             s => {
                 if !a.scenario.is_empty() {
@@ -102,6 +128,9 @@ fn parse_args() -> Result<Args, String> {
     }
     if a.scenario.is_empty() {
         return Err("no scenario given".into());
+    }
+    if a.backends.is_empty() && (a.radio_rates.is_some() || a.freq_mhz.is_some()) {
+        return Err("--radio-rates and --freq apply to radios, and --backend names none".into());
     }
     Ok(a)
 }
@@ -173,17 +202,72 @@ fn plan(a: &Args) -> Result<Plan, String> {
             aps.len()
         ));
     }
+    if !a.backends.is_empty() {
+        if a.backends.len() != stations.len() {
+            return Err(format!(
+                "--backend names {} radio(s) and {} has {} stations in its first medium: one radio per station",
+                a.backends.len(),
+                a.scenario,
+                stations.len()
+            ));
+        }
+        if let Some(&k) = aps.first() {
+            return Err(format!(
+                "{}: station {} is an AP, and on radios sdmac tap runs IBSS only (the radio backends hand beacons to beacon_ind, not to the management thread)",
+                a.scenario, stations[k].name
+            ));
+        }
+    }
     let bssid = match aps.first() {
         Some(&k) => stations[k].address,
-        None => {
-            // IBSS: one BSSID, locally administered, derived from the first station.
-            let mut b = stations[0].address.0;
-            b[0] = (b[0] | 0x02) & !0x01;
-            b[5] ^= 0x80;
-            MacAddress(b)
-        }
+        None => ibss_bssid(stations[0].address),
     };
     Ok(Plan { stations, medium: b.medium, bssid, ap: aps.first().copied() })
+}
+
+/// An IBSS's BSSID: locally administered, derived from the first station's address.
+fn ibss_bssid(first: MacAddress) -> MacAddress {
+    let mut b = first.0;
+    b[0] = (b[0] | 0x02) & !0x01;
+    b[5] ^= 0x80;
+    MacAddress(b)
+}
+
+/// What a data frame adds to an Ethernet payload on air: a 3-address non-QoS header
+/// (24 bytes) and LLC/SNAP (8).
+const DATA_OVERHEAD: usize = 24 + 8;
+
+/// Opens the radios of `--backend` (none: an empty list); each station takes its
+/// radio's address, and the IBSS its BSSID from the first. The TAP devices' MTU is
+/// lowered to what the radios carry in one frame, if that is less.
+fn open_radios(a: &mut Args, p: &mut Plan) -> Result<Vec<Option<StationBackend>>, String> {
+    let mut opts = sdmac_open::OpenOptions::default();
+    opts.linux.freq_mhz = a.freq_mhz;
+    let mut radios = Vec::new();
+    for (s, name) in p.stations.iter_mut().zip(&a.backends) {
+        let r = backend::open_radio(name, &opts, a.radio_rates.as_deref())
+            .map_err(|e| format!("station {}: {e}", s.name))?;
+        s.address = r.address;
+        if let Some(max) = r.max_frame {
+            // An Ethernet payload goes out behind a 3-address header and LLC/SNAP.
+            let mtu = max.saturating_sub(DATA_OVERHEAD) as u32;
+            if mtu < 68 {
+                return Err(format!(
+                    "station {}: {name} carries frames of {max} bytes at most: too short for IP",
+                    s.name
+                ));
+            }
+            if mtu < a.mtu {
+                eprintln!("sdmac-tap: station {}: {name} carries frames of {max} bytes at most: MTU {mtu}, not {}", s.name, a.mtu);
+                a.mtu = mtu;
+            }
+        }
+        radios.push(Some(r.backend));
+    }
+    if !radios.is_empty() {
+        p.bssid = ibss_bssid(p.stations[0].address);
+    }
+    Ok(radios)
 }
 
 fn report_line(name: &str, s: &Stats) -> String {
@@ -206,9 +290,10 @@ fn report_line(name: &str, s: &Stats) -> String {
     )
 }
 
-fn run(a: Args) -> Result<bool, String> {
+fn run(mut a: Args) -> Result<bool, String> {
     netns::check_prerequisites().map_err(|e| e.to_string())?;
-    let p = plan(&a)?;
+    let mut p = plan(&a)?;
+    let mut radios = open_radios(&mut a, &mut p)?;
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         signal_hook::flag::register(sig, stop.clone())
@@ -237,7 +322,11 @@ fn run(a: Args) -> Result<bool, String> {
     }
     let ifs: Vec<(&str, StationId)> = p.stations.iter().map(|s| (s.name.as_str(), s.id)).collect();
     let opts = EmuOptions { seed: a.seed, ..EmuOptions::default() };
-    let mut session = EmuSession::start(p.medium, &ifs, opts).map_err(|e| e.to_string())?;
+    let mut session = if radios.is_empty() {
+        Some(EmuSession::start(p.medium, &ifs, opts).map_err(|e| e.to_string())?)
+    } else {
+        None
+    };
     let addrs: Vec<MacAddress> = p.stations.iter().map(|s| s.address).collect();
     let n = p.stations.len();
     let ap_flags: Arc<Vec<AtomicBool>> =
@@ -273,7 +362,12 @@ fn run(a: Args) -> Result<bool, String> {
     let mut threads = Vec::new();
     let mut managers = Vec::new();
     for (k, (s, tap)) in p.stations.iter().zip(taps).enumerate() {
-        let mut iface = session.take(&s.name).expect("one interface per station");
+        let mut iface = Interface::new(match &mut session {
+            Some(session) => {
+                StationBackend::Emu(session.take(&s.name).expect("one interface per station"))
+            }
+            None => radios[k].take().expect("one radio per station"),
+        });
         let ds = match p.ap {
             None => Ds::Ibss,
             Some(ap) if ap == k => Ds::FromAp,
@@ -480,7 +574,9 @@ fn run(a: Args) -> Result<bool, String> {
             mgmt_json[k] = json!({"received": m.received, "sent": m.sent, "state": state});
         }
     }
-    session.close();
+    if let Some(mut session) = session {
+        session.close();
+    }
     let cleanup = spaces.remove_all();
     for e in &cleanup {
         eprintln!("sdmac-tap: cleanup: {e}");
@@ -510,6 +606,7 @@ fn run(a: Args) -> Result<bool, String> {
     let doc = json!({
         "scenario": a.scenario,
         "bssid": p.bssid.to_string(),
+        "backends": a.backends.iter().map(|b| b.to_string()).collect::<Vec<String>>(),
         "duration_s": started.elapsed().as_secs_f64(),
         "stations": out,
         "pcap": pcap_json,

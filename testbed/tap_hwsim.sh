@@ -1,0 +1,107 @@
+#!/bin/bash
+# sdmac tap over two mac80211_hwsim radios (runs in the guest, as root): the
+# user-space data path on the radios' monitor interfaces, sdmac-mediumd as their
+# medium. Used by tests/test_vm_tap_hwsim.py.
+#
+#   python3 testbed/run.py --share DIR testbed/tap_hwsim.sh [SECONDS]
+#
+# DIR holds sdmac-tap, sdmac-mediumd and tap.toml (two stations, a and b). The
+# daemon (prob model, no loss, control socket $T/ctl.sock) is the medium of both
+# radios; the kernel's wlan0 and wlan1 stay down, so only sdmac's MAC uses them.
+# `sdmac-tap tap.toml --backend hwsim:wlan0,hwsim:wlan1` puts station a on radio 0
+# and b on radio 1 (namespaces sdmac-a and sdmac-b, 10.0.0.1 and 10.0.0.2, every
+# frame at 54 Mb/s on 2412 MHz). From sdmac-a to sdmac-b: ping (5 echoes), iperf3
+# UDP (20 Mb/s offered) and iperf3 TCP, SECONDS each. Results go to DIR/out:
+# ready.json (what sdmac-tap set up), ping.txt, udp.json and tcp.json (iperf3 -J),
+# tap.json (sdmac-tap's statistics on exit). This script checks the set-up
+# ("TH OK: ...") and ends with "TH PASS"; the test judges the results.
+set -u
+T=/tmp/th
+mkdir -p "$T"
+PREFIX=TH
+. /vmrun/lib.sh
+
+O=$SHARE/out
+mkdir -p "$O"
+SECS=${1:-3}
+S=$T/ctl.sock
+MD_PID= TAP_PID=
+stop_all() {
+	[ -n "$TAP_PID" ] && kill -INT "$TAP_PID" 2>/dev/null && wait "$TAP_PID" 2>/dev/null
+	[ -n "$MD_PID" ] && kill "$MD_PID" 2>/dev/null
+}
+trap stop_all EXIT
+for b in sdmac-tap sdmac-mediumd; do
+	[ -x "$SHARE/$b" ] || fail "$SHARE/$b is not there"
+done
+[ -f "$SHARE/tap.toml" ] || fail "$SHARE/tap.toml is not there"
+# The test bed's kernel has tun as a module and no /dev/net/tun node.
+if [ ! -c /dev/net/tun ]; then
+	modprobe tun 2>/dev/null
+	mkdir -p /dev/net && mknod /dev/net/tun c 10 200 2>/dev/null
+fi
+[ -c /dev/net/tun ] || fail "no /dev/net/tun"
+
+modprobe mac80211_hwsim radios=2 || fail "modprobe mac80211_hwsim radios=2"
+printf 'ifaces : { ids = ["%s", "%s"]; };\nmodel : { type = "prob"; default_prob = 0.0; };\n' \
+	"$(cat /sys/class/net/wlan0/address)" "$(cat /sys/class/net/wlan1/address)" >"$T/medium.cfg"
+"$SHARE/sdmac-mediumd" -l 0 -c "$T/medium.cfg" -s "$S" >"$T/mediumd.log" 2>&1 &
+MD_PID=$!
+wait_for 20 test -S "$S" || fail "the daemon made no control socket $S"
+kill -0 "$MD_PID" 2>/dev/null || fail "sdmac-mediumd exited"
+ok "sdmac-mediumd is the medium of wlan0 and wlan1"
+
+SDMAC_MEDIUMD_SOCKET=$S "$SHARE/sdmac-tap" "$SHARE/tap.toml" --backend hwsim:wlan0,hwsim:wlan1 \
+	--radio-rates 54x1 --freq 2412 --ready-file "$O/ready.json" --json "$O/tap.json" >"$T/tap.log" 2>&1 &
+TAP_PID=$!
+n=0
+until [ -s "$O/ready.json" ]; do
+	kill -0 "$TAP_PID" 2>/dev/null || { TAP_PID=; fail "sdmac-tap exited: $(tail -n 5 "$T/tap.log")"; }
+	n=$((n + 1))
+	[ $n -gt 300 ] && fail "sdmac-tap not ready after 30 s"
+	sleep 0.1
+done
+ok "sdmac-tap up: $(cat "$O/ready.json")"
+A=sdmac-a B=sdmac-b IPB=10.0.0.2
+if command -v ping >/dev/null 2>&1; then PING=ping; else PING="busybox ping"; fi
+ip netns exec $A $PING -c 5 -W 2 $IPB >"$O/ping.txt" 2>&1
+echo "ping: exit $?"
+cat "$O/ping.txt"
+
+wait_listen() {
+	n=0
+	until ip netns exec $B ss -ln | grep -q ":$1 "; do
+		n=$((n + 1))
+		[ $n -gt 100 ] && return 1
+		sleep 0.1
+	done
+}
+# iperf3 NAME ARGS...: one client run against a one-off server in sdmac-b.
+iperf() {
+	name=$1
+	shift
+	ip netns exec $B iperf3 -s -1 -p 5201 >"$T/${name}_server.log" 2>&1 &
+	srv=$!
+	wait_listen 5201 || fail "$name: iperf3 server not listening"
+	ip netns exec $A iperf3 -c $IPB -p 5201 -t "$SECS" -J "$@" >"$O/$name.json" 2>"$T/${name}_client.log"
+	rc=$?
+	echo "iperf3 $name: exit $rc"
+	[ $rc -eq 0 ] || { cat "$T/${name}_client.log" "$T/${name}_server.log"; tail -c 600 "$O/$name.json"; }
+	# The one-off server ends with the client's run; a failed client may leave it.
+	n=0
+	while kill -0 "$srv" 2>/dev/null && [ $n -lt 50 ]; do sleep 0.2; n=$((n + 1)); done
+	kill "$srv" 2>/dev/null
+	wait "$srv" 2>/dev/null
+}
+iperf udp -u -b 20M -l 1400
+iperf tcp
+
+kill -INT "$TAP_PID"
+wait "$TAP_PID"
+echo "sdmac-tap: exit $?"
+TAP_PID=
+tail -n 8 "$T/tap.log"
+kill "$MD_PID" 2>/dev/null
+wait "$MD_PID" 2>/dev/null
+MD_PID=
+echo "TH PASS"
