@@ -14,6 +14,10 @@ use sdmac_netlink::nl80211::{
     SetTxBitrateMask, SetWiphy, TxPower,
 };
 
+/// The MTU a monitor interface is given: the largest MSDU, 2304 octets, which is
+/// the most mac80211 allows.
+pub const MONITOR_MTU: u32 = 2304;
+
 /// How to create the monitor interface.
 #[derive(Clone, Debug, Default)]
 pub struct MonitorOptions {
@@ -156,6 +160,11 @@ impl MonitorInterface {
         }
         {
             let _admin = AdminGuard::raise();
+            // A new interface gets an MTU of 1500, which would refuse 802.11 frames
+            // longer than that (AF_PACKET checks the MTU); mac80211 allows up to the
+            // largest MSDU, 2304 octets. A driver that refuses keeps its MTU, which
+            // the backend reads and reports as its frame limit.
+            let _ = netdev::set_mtu(&mon.name, MONITOR_MTU);
             netdev::set_up(&mon.name, true).map_err(|err| ControlError::Io {
                 op: format!("{rname}: bringing {} up", mon.name),
                 err,

@@ -67,6 +67,19 @@ pub fn is_up(name: &str) -> bool {
     flags(name).map(|f| f & libc::IFF_UP as u32 != 0).unwrap_or(false)
 }
 
+/// Sets interface `name`'s MTU.
+pub fn set_mtu(name: &str, mtu: u32) -> io::Result<()> {
+    let s = ctl_socket()?;
+    let mut r = ifreq(name)?;
+    r.ifr_ifru.ifru_mtu = libc::c_int::try_from(mtu)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "MTU out of range"))?;
+    // SAFETY: SIOCSIFMTU reads an ifreq whose mtu member is set.
+    if unsafe { libc::ioctl(s.as_raw_fd(), libc::SIOCSIFMTU, &r) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
 /// Brings interface `name` up or down.
 pub fn set_up(name: &str, up: bool) -> io::Result<()> {
     let s = ctl_socket()?;
