@@ -30,6 +30,7 @@ mod control;
 mod coordinator;
 mod error;
 mod guard;
+mod periodic;
 mod plan;
 mod station;
 mod sync;
@@ -39,6 +40,9 @@ mod tests;
 pub use coordinator::{Coordinator, CoordinatorReport};
 pub use error::TdmaError;
 pub use guard::{measure_jitter, Guard, JitterReport};
+pub use periodic::{
+    run_periodic, FrameRecord, PeriodicConfig, PeriodicReport, Releases, SlotTimes,
+};
 pub use plan::{TdmaParams, TdmaPlan};
 pub use station::{StationReport, TdmaStation};
 pub use sync::TsfSync;
