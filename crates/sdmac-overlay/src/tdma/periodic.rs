@@ -15,7 +15,7 @@ use super::plan::TdmaPlan;
 use crate::exchange::{confirmation_of, wait_until};
 use sdmac_api::{
     Ac, Backend, Body, DropReason, FrameClass, Interface, MacAddress, Rate, RateSeries, Span,
-    Status, Time, TxAttrs, Wait,
+    Status, Time, Timestamps, TxAttrs, Wait,
 };
 use std::collections::VecDeque;
 
@@ -133,6 +133,10 @@ pub struct PeriodicConfig {
     pub tries: u8,
     /// Payload of periodic frames (a heard frame's replies carry its own).
     pub payload: Vec<u8>,
+    /// Where a periodic frame's payload carries its number (from 1, 4 bytes big-endian),
+    /// if anywhere; it must lie inside the payload. A reply reads the heard frame's
+    /// number from there.
+    pub number_at: Option<usize>,
     /// When frames are released.
     pub releases: Releases,
     /// Relative deadline: each frame is due this long after its release.
@@ -146,6 +150,9 @@ pub struct PeriodicConfig {
 /// What became of one frame.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct FrameRecord {
+    /// Its number: from 1 in release order for periodic frames; for a reply, the
+    /// number the heard frame carried at `number_at` (0 when there is none).
+    pub number: u32,
     /// When it was released.
     pub release: Time,
     /// When it was due.
@@ -174,6 +181,8 @@ pub struct FrameRecord {
     pub outside_window: bool,
     /// Its deadline passed before a window could take it: never sent.
     pub expired: bool,
+    /// The confirmation's timestamps (all zero before it is confirmed).
+    pub ts: Timestamps,
 }
 
 impl FrameRecord {
@@ -252,6 +261,14 @@ pub fn run_periodic<B: Backend>(
             return Err(TdmaError::Schedule("the release period is 0".into()));
         }
     }
+    if let (Some(at), Releases::Periodic { .. }) = (cfg.number_at, &cfg.releases) {
+        if at + 4 > cfg.payload.len() {
+            return Err(TdmaError::Schedule(format!(
+                "number_at {at}: a 4-byte number does not fit a payload of {} bytes",
+                cfg.payload.len()
+            )));
+        }
+    }
     let now = iface.now();
     if end <= now {
         return Err(TdmaError::Schedule(format!("the run's end is {} in the past", now - end)));
@@ -270,6 +287,7 @@ pub fn run_periodic<B: Backend>(
         Releases::Heard { .. } => Time::MAX,
     };
     let mut buf = Vec::with_capacity(2400);
+    let mut numbered = cfg.payload.clone();
     let mut k = times.first_round_from(now);
     loop {
         let (open, close) = times.window(k);
@@ -323,7 +341,14 @@ pub fn run_periodic<B: Backend>(
                 continue;
             }
             pending.pop_front();
-            let body = if heard { &payloads[i][..] } else { &cfg.payload[..] };
+            let body = if heard {
+                &payloads[i][..]
+            } else if let Some(at) = cfg.number_at {
+                numbered[at..at + 4].copy_from_slice(&(i as u32 + 1).to_be_bytes());
+                &numbered[..]
+            } else {
+                &cfg.payload[..]
+            };
             let id = i as u64 + 1;
             match iface.data_req_at(now, id, Body::Payload(body), cfg.ac, &attrs) {
                 Ok(()) => {}
@@ -351,6 +376,7 @@ pub fn run_periodic<B: Backend>(
                 break;
             }
             f.status = Some(c.status);
+            f.ts = c.ts;
             f.attempts = c.attempts;
             f.collisions = c.truth.map_or(0, |t| t.collisions);
             f.t_start = (!c.ts.t_start.is_zero()).then_some(c.ts.t_start);
@@ -379,6 +405,7 @@ fn release_periodic(
     let Releases::Periodic { period, .. } = cfg.releases else { return };
     while *next_rel <= upto && *next_rel < end {
         rep.frames.push(FrameRecord {
+            number: rep.frames.len() as u32 + 1,
             release: *next_rel,
             deadline: next_rel.saturating_add(cfg.deadline),
             ..Default::default()
@@ -421,8 +448,13 @@ fn listen<B: Backend>(
         if let Some(b) = p.get_mut(tag_at) {
             *b = tag;
         }
+        let number = cfg
+            .number_at
+            .and_then(|at| p.get(at..at + 4))
+            .map_or(0, |b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
         payloads.push(p);
         rep.frames.push(FrameRecord {
+            number,
             release: ind.rx.t_end,
             deadline: ind.rx.t_end.saturating_add(cfg.deadline),
             ..Default::default()
