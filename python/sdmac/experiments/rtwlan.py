@@ -88,6 +88,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import _core
+from . import rtwlan_tdma
 from .rtwlan_loop import _Loop, _payload, _percentile, _quantities, _Schedule, _Send, _us
 from .rtwlan_params import (
     _SCENARIO,
@@ -258,14 +259,15 @@ def run(params: Mapping[str, Any], seed: int, progress: ProgressFn | None = None
             path_min, path_q = rehearse(o, min(p["spacing_ms"], REHEARSAL_GAP_MS) * 1000.0, b.airtime_us)
         timing = Timing(api_min_us=api_min, api_q_us=api_q, path_min_us=path_min, path_q_us=path_q,
                         sync_error_us=SYNC_ERROR_US)
-    with _core.Session.from_scenario(scenario, names, name="rtwlan", seed=seed) as session:
+    with rtwlan_tdma.session(scenario, names, seed, realtime=p["mode"] == "tdma") as session:
         ifaces = [session.interface(name) for name in names]
         b = bounds(aifsn=int(ifaces[0].get("aifsn", ac="BE")), cw_min=int(ifaces[0].get("cw_min", ac="BE")))
         if p["mode"] == "tdma":
             assert timing is not None
-            plan = SlotPlan(spacing_us=spacing_us, repliers=p["repliers"], bounds=b, guard_us=timing.guard_us)
+            plan = SlotPlan(spacing_us=spacing_us, repliers=p["repliers"], bounds=b, guard_us=timing.tdma_guard_us,
+                            handover_us=rtwlan_tdma.SLACK_US)
             if not plan.fits:
-                return {"tdma_fits": 0, "guard_us": timing.guard_us, "params": dict(p), "bounds": b.as_dict(),
+                return {"tdma_fits": 0, "guard_us": plan.guard_us, "params": dict(p), "bounds": b.as_dict(),
                         "timing": timing.as_dict(), "plan": plan.as_dict(), "refused": plan.reason(),
                         "samples": {}, "notes": [plan.reason()]}
         start_ns = time.monotonic_ns() + int(LEAD_IN_S * 1e9)
@@ -282,8 +284,15 @@ def run(params: Mapping[str, Any], seed: int, progress: ProgressFn | None = None
                 offset_ns=int((plan.guard_us - timing.path_min_us) * 1000),
                 budget_ns=int(timing.path_q_us * 1000),
             )
-        loop = _Loop(ifaces, p, progress, sched)
-        wall_s = loop.run()
+        loop: _Loop | rtwlan_tdma.TdmaBooks
+        if plan is None:
+            loop = _Loop(ifaces, p, progress, sched)
+            wall_s = loop.run()
+        else:
+            loop = rtwlan_tdma.run(ifaces, p["packets"], plan, start_ns, b.difs_us + b.airtime_us)
+            wall_s = (time.monotonic_ns() - start_ns) / 1e9
+            if progress is not None:
+                progress(p["packets"], p["packets"])
     if loop.lengths and loop.lengths != {FRAME_OCTETS}:
         raise RuntimeError(f"rtwlan: frames went on air with {sorted(loop.lengths)} octets, not {FRAME_OCTETS}")
     result = _figures(p, b, loop, wall_s)
@@ -299,8 +308,12 @@ def run(params: Mapping[str, Any], seed: int, progress: ProgressFn | None = None
             f"cop{'y' if sched.copies == 1 else 'ies'} per reply, one cycle of {p['repliers']} steps apart"
         )
     if plan is not None:
+        assert isinstance(loop, rtwlan_tdma.TdmaBooks)
+        result["guard_us"] = plan.guard_us
         result["plan"] = plan.as_dict()
         result["tdma_fits"] = 1
+        result["tdma_collisions"] = loop.collisions
+        result["tdma_realtime"] = int(loop.realtime)
         books = [loop.requests, *loop.replies]
         for k, (who, count) in enumerate(zip(["request", *(f"{h}_reply" for h in HOSTS)], loop.stalls)):
             result[f"{who}_stalls"] = count
@@ -321,7 +334,7 @@ def _outside_slot(book: Mapping[int, _Send], sched: _Schedule, slot: int, airtim
     return out
 
 
-def _figures(p: Mapping[str, Any], b: Bounds, loop: _Loop, wall_s: float) -> dict[str, Any]:
+def _figures(p: Mapping[str, Any], b: Bounds, loop: _Loop | rtwlan_tdma.TdmaBooks, wall_s: float) -> dict[str, Any]:
     n = p["packets"]
     figures: dict[str, Any] = {}
     samples: dict[str, Any] = {}
