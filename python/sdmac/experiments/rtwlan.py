@@ -252,9 +252,13 @@ def run(params: Mapping[str, Any], seed: int, progress: ProgressFn | None = None
     spacing_us = p["spacing_ms"] * 1000.0
     if p["mode"] != "dcf":
         # Measured on a session of its own, before the run: nothing of the run is sent yet.
-        with _core.Session.from_scenario(scenario, ["originator", "host1"], name="rtwlan-probe", seed=seed) as probe:
+        # In tdma mode the stations run real-time (where the process may), so the API's
+        # path they rely on is measured the same way.
+        rt = p["mode"] == "tdma"
+        with rtwlan_tdma.session(scenario, ["originator", "host1"], seed, realtime=rt, name="rtwlan-probe") as probe:
             o = probe.interface("originator")
-            api_min, api_q = measure_path(o, probe.interface("host1").address)
+            with rtwlan_tdma.realtime(rt):
+                api_min, api_q = measure_path(o, probe.interface("host1").address)
             b = bounds(aifsn=int(o.get("aifsn", ac="BE")), cw_min=int(o.get("cw_min", ac="BE")))
             path_min, path_q = rehearse(o, min(p["spacing_ms"], REHEARSAL_GAP_MS) * 1000.0, b.airtime_us)
         timing = Timing(api_min_us=api_min, api_q_us=api_q, path_min_us=path_min, path_q_us=path_q,

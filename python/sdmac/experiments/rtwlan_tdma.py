@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,7 +53,19 @@ class TdmaBooks:
     realtime: bool = False
 
 
-def session(scenario: str, names: Sequence[str], seed: int, realtime: bool) -> _core.Session:
+@contextmanager
+def realtime(on: bool) -> Iterator[bool]:
+    """Runs the calling thread under SCHED_FIFO at RT_PRIORITY while in the block, where
+    `on` and the process may; yields whether it does."""
+    raised = on and _realtime()
+    try:
+        yield raised
+    finally:
+        if raised:
+            os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
+
+
+def session(scenario: str, names: Sequence[str], seed: int, realtime: bool, name: str = "rtwlan") -> _core.Session:
     """The run's emu session; with `realtime`, where the process may use SCHED_FIFO, its
     device thread runs 10 levels above the stations (it inherits the policy of the
     thread that opens the session), so that their polling never holds the medium up."""
@@ -64,7 +77,7 @@ def session(scenario: str, names: Sequence[str], seed: int, realtime: bool) -> _
         except (PermissionError, OSError):
             pass
     try:
-        return _core.Session.from_scenario(scenario, names, name="rtwlan", seed=seed)
+        return _core.Session.from_scenario(scenario, names, name=name, seed=seed)
     finally:
         if raised:
             os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
