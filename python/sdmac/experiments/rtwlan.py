@@ -43,34 +43,35 @@ Three modes (``mode``):
 - ``policy``: a software retransmission policy spreads the replies. Host k (counting
   from 0) waits k × step after the request ended on air (or after it heard the
   request, if later) before its first copy, where step = airtime + DIFS + margin and
-  the margin is the measured timing spread (the guard below), capped so that the
+  the margin is the measured timing spread — the loop's own request path, from a
+  send's due time to its start on air, measured by a rehearsal of timed broadcasts on a
+  probe session before the run: its GUARD_QUANTILE − its minimum — capped so that the
   hosts' first copies fit in the spacing. The reply is a
   broadcast, so no confirmation says whether it arrived: the policy repeats it up to
   ``POLICY_MAX_COPIES`` times, one copy per host per cycle of repliers × step, as
   many as end before the next request may start.
 - ``tdma``: a fixed schedule in rounds equal to the spacing: a slot for the request at
   the round's start, then one per replier at its end, so that the hosts have the
-  round's slack to hear the request (the RTT is then set by the schedule). A slot holds
-  DIFS + airtime + a guard at each end; each send is due a guard − the path's minimum
-  after its slot opens, so that its frame starts on air within the slot's first two
-  guards, finds the medium idle for DIFS and goes at once. After the last slot the
-  round must hold DIFS + CWmin·slot, so that each station's post-backoff ends before
-  its next slot. The guard is the measured request-path jitter + the synchronisation
-  error. The request path is the loop's own, from a send's due time to its start on
-  air, measured by a rehearsal (timed broadcasts on a probe session before the run):
-  its 90th percentile − its minimum. (The API's path alone, t_start − t1 from
-  ``sdmac._core.tdma_measure_jitter``, is reported beside it; the loop's wake-ups add
-  to it.) The synchronisation error is 0 on emu, where every station reads the
-  medium's clock. The plan is checked before anything is sent: where it does not fit
-  the spacing the run is refused (``refused`` says why) and nothing else is reported.
-  A send that the loop reaches later than the path's 90th percentile could only start
-  after its first two guards: it is skipped and counted as a stall; a frame whose time
-  on air (t5 − airtime … t5) left its slot all the same is counted as outside its slot.
+  round's slack to hear the request (the RTT is then set by the schedule). The
+  originator and each host run their whole run in Rust on the overlay's periodic TDMA
+  station (``rtwlan_tdma``, ``sdmac._core.tdma_periodic``), one thread each, under
+  SCHED_FIFO where the process may. A slot holds DIFS + airtime + a guard at each end +
+  a hand-over slack; a station hands its frame over as its window opens, so that it
+  finds the medium idle for DIFS and goes at once. After the last slot the round must
+  hold DIFS + CWmin·slot, so that each station's post-backoff ends before its next
+  slot. The guard is the API's request-path jitter (``tdma_measure_jitter``, t_start −
+  t1: its GUARD_QUANTILE − its minimum) + the synchronisation error (0 on emu, where
+  every station reads the medium's clock). The plan is checked before anything is
+  sent: where it does not fit the spacing the run is refused (``refused`` says why)
+  and nothing else is reported. A frame whose window passed before its station could
+  hand it over is counted as a stall; a frame whose time on air (t5 − airtime … t5)
+  left its slot all the same is counted as outside its slot; ``tdma_collisions`` is
+  the attempts lost to collisions in the medium's truth.
 
   The overlay's ``TdmaPlan`` is not used for the slots: it budgets a unicast exchange
   (a full CWmin backoff, then DATA and the ACK or its timeout) and a contention period
   for slot requests, which these unacknowledged broadcasts on a fixed schedule do not
-  need; with it only the 20 ms spacing would fit.
+  need; the stations take their windows directly.
 
 The run happens on the wall clock, so its figures vary from run to run with the
 host's scheduling; the seed fixes the medium's random draws (backoffs).
