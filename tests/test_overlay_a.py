@@ -18,6 +18,7 @@ from sdmac._core import (
     retransmit,
     tdma_coordinator,
     tdma_measure_jitter,
+    tdma_periodic,
     tdma_station,
 )
 
@@ -153,6 +154,13 @@ def test_edf_counts_every_frame_and_refuses_a_hopeless_flow() -> None:
             assert f["met"] + f["late"] + f["dropped"] + f["unfinished"] == f["released"], f
             assert f["met"] > 0, f
         assert 0.0 <= r["miss_ratio"] <= 1.0
+        # One record per frame, whose fates add up to the counts.
+        assert len(r["frames"]) == sum(f["released"] for f in r["flows"])
+        assert sum(x["met"] for x in r["frames"]) == sum(f["met"] for f in r["flows"])
+        for x in r["frames"]:
+            assert x["met"] == (x["fate"] == "met")
+            if x["acked_ns"] is not None:
+                assert x["first_tx_ns"] is not None and x["first_tx_ns"] < x["acked_ns"]
     with Session.paper(beacon_interval_tu=1000) as s:
         sta = s.interface("sta")
         with pytest.raises(ValueError, match="shorter than one exchange"):
@@ -176,3 +184,30 @@ def test_tsf_sync_fits_offset_and_drift() -> None:
     want = t + 3e9 + 50e-6 * (t - 1_000_000)
     got = s.to_local_ns(t)
     assert got is not None and abs(got - want) <= err * 1000
+
+
+def test_tdma_periodic_records_every_frame_and_refuses_what_cannot_work() -> None:
+    with Session.from_scenario(THREE, ["ap", "a"]) as s:
+        a = s.interface("a")
+        start = time.monotonic_ns() + 20_000_000
+        plan = _plan(1, start, jitter_us=50)
+        end = plan.round_start_ns(10)
+        with pytest.raises(ValueError, match="exactly one of period_us"):
+            tdma_periodic(a, plan=plan, slot=0, dst=AP, deadline_us=2_000, end_ns=end)
+        with pytest.raises(ValueError, match="slot 1 is not a slot of the plan"):
+            tdma_periodic(a, plan=plan, slot=1, dst=AP, deadline_us=2_000, end_ns=end, period_us=5_000)
+        with pytest.raises(ValueError, match="shorter than one exchange"):
+            tdma_periodic(a, plan=plan, slot=0, dst=AP, deadline_us=10, end_ns=end, period_us=5_000)
+        with pytest.raises(ValueError, match="does not fit the window"):
+            tdma_periodic(a, epoch_ns=start, round_us=5_000, open_us=100, close_us=200, exchange_us=318,
+                          dst=AP, deadline_us=2_000, end_ns=end, period_us=5_000)
+        r = tdma_periodic(a, plan=plan, slot=0, dst=AP, deadline_us=2_000, end_ns=end,
+                          period_us=plan.round_us, payload=bytes(200), number_at=0, lead_us=300)
+    assert r["released"] == len(r["frames"]) == 10
+    assert [f["number"] for f in r["frames"]] == list(range(1, 11))
+    assert r["collisions"] == 0 and r["met"] == sum(f["met"] for f in r["frames"])
+    for f in r["frames"]:
+        assert f["deadline_ns"] == f["release_ns"] + 2_000_000
+        if f["status"] == "acked":
+            ts = f["timestamps"]
+            assert ts["t1"] == f["t1_ns"] and f["t1_ns"] <= ts["t_start"] == f["t_start_ns"] < f["t5_ns"]

@@ -397,7 +397,37 @@ def edf_run(
     fifo: bool = False,
     mac_tries: int = 7,
 ) -> dict[str, Any]:
-    """Runs periodic flows with deadlines under EDF (or the MAC's FIFO with fifo=True)."""
+    """Runs periodic flows with deadlines under EDF (or the MAC's FIFO with fifo=True):
+    per-flow counts, and `frames`, one record per frame released."""
+
+def tdma_periodic(
+    iface: Interface,
+    *,
+    dst: str,
+    deadline_us: float,
+    end_ns: int,
+    plan: TdmaPlan | None = None,
+    slot: int | None = None,
+    epoch_ns: int = 0,
+    round_us: float = 0.0,
+    open_us: float = 0.0,
+    close_us: float = 0.0,
+    exchange_us: float = 0.0,
+    period_us: float | None = None,
+    first_ns: int | None = None,
+    heard_from: str | None = None,
+    tag_at: int = 4,
+    tag: int = 1,
+    payload: bytes = b"",
+    number_at: int | None = None,
+    rate: str = "24",
+    tries: int = 1,
+    no_ack: bool = False,
+    lead_us: float = 0.0,
+    ac: str = "BE",
+) -> dict[str, Any]:
+    """Runs a TDMA station for a whole run on the backend's clock (periodic releases, or
+    replies to frames heard) and returns one record per frame and the counts."""
 
 
 # ------------------------------------------- overlays: redundancy and rate adaptation

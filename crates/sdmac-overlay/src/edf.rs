@@ -214,11 +214,80 @@ impl FlowReport {
     }
 }
 
-/// What a run did, per flow.
+/// How a frame ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum EdfFate {
+    /// Acknowledged, with the outcome known at the MAC (t5) by its deadline.
+    Met,
+    /// Acknowledged after its deadline.
+    Late,
+    /// Dropped: its deadline could no longer be met, its attempts ran out, or the MAC
+    /// dropped it.
+    Dropped,
+    /// Still pending when the run ended, its deadline not yet past.
+    Unfinished,
+}
+
+impl EdfFate {
+    /// The fate's name: "met", "late", "dropped" or "unfinished".
+    pub fn name(self) -> &'static str {
+        match self {
+            EdfFate::Met => "met",
+            EdfFate::Late => "late",
+            EdfFate::Dropped => "dropped",
+            EdfFate::Unfinished => "unfinished",
+        }
+    }
+}
+
+/// What became of one frame.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct EdfFrame {
+    /// Its flow (index in the configuration).
+    pub flow: usize,
+    /// When it was released.
+    pub release: Time,
+    /// When it was due.
+    pub deadline: Time,
+    /// When its first attempt started on air (None: never on air).
+    pub first_tx: Option<Time>,
+    /// When the MAC knew it was acknowledged (t5; None: never acknowledged).
+    pub acked_at: Option<Time>,
+    /// MAC attempts made for it.
+    pub attempts: u32,
+    /// How it ended.
+    pub fate: EdfFate,
+}
+
+impl EdfFrame {
+    fn new(flow: usize, release: Time, deadline: Time) -> EdfFrame {
+        EdfFrame {
+            flow,
+            release,
+            deadline,
+            first_tx: None,
+            acked_at: None,
+            attempts: 0,
+            fate: EdfFate::Unfinished,
+        }
+    }
+
+    /// Books one confirmation of a request for this frame.
+    fn confirmed(&mut self, c: &Confirmation) {
+        self.attempts += u32::from(c.attempts);
+        if self.first_tx.is_none() && !c.ts.t_start.is_zero() {
+            self.first_tx = Some(c.ts.t_start);
+        }
+    }
+}
+
+/// What a run did, per flow and per frame.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EdfReport {
     /// One per flow, in the configuration's order.
     pub flows: Vec<FlowReport>,
+    /// One per frame released, in release order.
+    pub frames: Vec<EdfFrame>,
     /// How far the host let the scheduler's timing slip, on the backend's clock: the
     /// longest it woke up after the moment it asked to, or read a confirmation after
     /// the MAC knew the outcome (t9 − t5). EDF only (zero for FIFO).
@@ -263,12 +332,15 @@ fn releases(cfg: &EdfConfig, start: Time, end: Time) -> Vec<(Time, usize)> {
     v
 }
 
-fn finish(rep: &mut FlowReport, c: &Confirmation, deadline: Time) {
+fn finish(rep: &mut FlowReport, fr: &mut EdfFrame, c: &Confirmation) {
     let t = if c.ts.t5.is_zero() { c.ts.t9 } else { c.ts.t5 };
-    if t <= deadline {
+    fr.acked_at = Some(t);
+    if t <= fr.deadline {
         rep.met += 1;
+        fr.fate = EdfFate::Met;
     } else {
         rep.late += 1;
+        fr.fate = EdfFate::Late;
     }
 }
 
@@ -292,6 +364,7 @@ pub fn run_edf<B: Backend>(
             .iter()
             .map(|f| FlowReport { name: f.name.clone(), ..Default::default() })
             .collect(),
+        frames: Vec::new(),
         max_host_lag: Span::ZERO,
     };
     let exchange: Vec<Span> = cfg.flows.iter().map(|f| Span::from_ns(cfg.exchange_ns(f))).collect();
@@ -309,6 +382,7 @@ pub fn run_edf<B: Backend>(
             let (t, f) = rel[next_rel];
             next_rel += 1;
             rep.flows[f].released += 1;
+            rep.frames.push(EdfFrame::new(f, t, t + cfg.flows[f].deadline));
             frames.insert(seq, Frame { flow: f, deadline: t + cfg.flows[f].deadline, attempts: 0 });
             pending.push(Reverse((t + cfg.flows[f].deadline, seq)));
             seq += 1;
@@ -323,6 +397,7 @@ pub fn run_edf<B: Backend>(
                 let fr = &frames[&s];
                 if now + exchange[fr.flow] > d {
                     rep.flows[fr.flow].dropped += 1;
+                    rep.frames[s as usize].fate = EdfFate::Dropped;
                     frames.remove(&s);
                     continue;
                 }
@@ -360,12 +435,20 @@ pub fn run_edf<B: Backend>(
             let (_, s) = in_flight.remove(k);
             let mut fr = frames.remove(&s).expect("frame in flight");
             let r = &mut rep.flows[fr.flow];
+            let rec = &mut rep.frames[s as usize];
             r.attempts += u64::from(c.attempts);
             fr.attempts += u32::from(c.attempts);
+            rec.confirmed(&c);
             match c.status {
-                Status::Acked => finish(r, &c, fr.deadline),
-                _ if fr.attempts >= cfg.max_attempts => r.dropped += 1,
-                Status::Dropped(_) => r.dropped += 1,
+                Status::Acked => finish(r, rec, &c),
+                _ if fr.attempts >= cfg.max_attempts => {
+                    r.dropped += 1;
+                    rec.fate = EdfFate::Dropped;
+                }
+                Status::Dropped(_) => {
+                    r.dropped += 1;
+                    rec.fate = EdfFate::Dropped;
+                }
                 _ => {
                     // Early failure: back among the pending frames, by its deadline.
                     pending.push(Reverse((fr.deadline, s)));
@@ -375,9 +458,10 @@ pub fn run_edf<B: Backend>(
         }
     }
     let now = iface.now();
-    for fr in frames.values() {
+    for (&s, fr) in &frames {
         if fr.deadline <= now {
             rep.flows[fr.flow].dropped += 1;
+            rep.frames[s as usize].fate = EdfFate::Dropped;
         } else {
             rep.flows[fr.flow].unfinished += 1;
         }
@@ -412,17 +496,24 @@ pub fn run_fifo<B: Backend>(
             .iter()
             .map(|f| FlowReport { name: f.name.clone(), ..Default::default() })
             .collect(),
+        frames: Vec::new(),
         max_host_lag: Span::ZERO,
     };
     let payloads: Vec<Vec<u8>> = cfg.flows.iter().map(|f| vec![0x3c; f.payload]).collect();
-    let mut sent: HashMap<u64, (usize, Time)> = HashMap::new();
-    let take = |c: Confirmation, sent: &mut HashMap<u64, (usize, Time)>, rep: &mut EdfReport| {
-        if let Some((f, d)) = sent.remove(&c.id) {
+    // Request ids are release indices + 1.
+    let mut sent: HashMap<u64, usize> = HashMap::new();
+    let take = |c: Confirmation, sent: &mut HashMap<u64, usize>, rep: &mut EdfReport| {
+        if let Some(f) = sent.remove(&c.id) {
             let r = &mut rep.flows[f];
+            let rec = &mut rep.frames[c.id as usize - 1];
             r.attempts += u64::from(c.attempts);
+            rec.confirmed(&c);
             match c.status {
-                Status::Acked => finish(r, &c, d),
-                _ => r.dropped += 1,
+                Status::Acked => finish(r, rec, &c),
+                _ => {
+                    r.dropped += 1;
+                    rec.fate = EdfFate::Dropped;
+                }
             }
         }
     };
@@ -439,11 +530,15 @@ pub fn run_fifo<B: Backend>(
         };
         let id = k as u64 + 1;
         rep.flows[f].released += 1;
+        rep.frames.push(EdfFrame::new(f, t, t + fl.deadline));
         match iface.data_req(id, Body::Payload(&payloads[f]), Ac::Be, &attrs) {
             Ok(()) => {
-                sent.insert(id, (f, t + fl.deadline));
+                sent.insert(id, f);
             }
-            Err(ApiError::QueueFull { .. }) => rep.flows[f].dropped += 1,
+            Err(ApiError::QueueFull { .. }) => {
+                rep.flows[f].dropped += 1;
+                rep.frames[k].fate = EdfFate::Dropped;
+            }
             Err(e) => return Err(e.into()),
         }
     }

@@ -28,9 +28,8 @@ pub fn series_ns(phy: &Phy, len: u32, rates: &RateSeries) -> u64 {
     rates.entries().iter().map(|&(r, t)| u64::from(t) * (phy.difs_ns() + try_ns(phy, len, r))).sum()
 }
 
-/// Blocks until `at` on the interface's clock, by waiting for confirmations (in
-/// slices of at most 50 ms). Returns the confirmations that arrived meanwhile, so
-/// that the caller decides what they mean.
+/// Blocks until `at` on the interface's clock, by waiting for confirmations. Returns
+/// the confirmations that arrived meanwhile, so that the caller decides what they mean.
 pub fn wait_until<B: Backend>(
     iface: &mut Interface<B>,
     at: Time,
@@ -41,16 +40,14 @@ pub fn wait_until<B: Backend>(
         if now >= at {
             return Ok(got);
         }
-        let slice = (at - now).min(Span::from_ms(50));
-        if let Some(c) = iface.data_con(Wait::For(slice.into()))? {
+        if let Some(c) = iface.data_con(Wait::For((at - now).into()))? {
             got.push(c);
         }
     }
 }
 
-/// Reads confirmations until the one of request `id`, waiting at most `limit` in all
-/// (in slices of 50 ms, so a wake-up that is missed costs at most one slice). Others
-/// read meanwhile are discarded. `None` if it did not come in time.
+/// Reads confirmations until the one of request `id`, waiting at most `limit` in all.
+/// Others read meanwhile are discarded. `None` if it did not come in time.
 pub fn confirmation_of<B: Backend>(
     iface: &mut Interface<B>,
     id: u64,
@@ -62,8 +59,7 @@ pub fn confirmation_of<B: Backend>(
         if now >= end {
             return Ok(None);
         }
-        let slice = (end - now).min(Span::from_ms(50));
-        match iface.data_con(Wait::For(slice.into()))? {
+        match iface.data_con(Wait::For((end - now).into()))? {
             Some(c) if c.id == id => return Ok(Some(c)),
             _ => continue,
         }

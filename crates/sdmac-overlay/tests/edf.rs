@@ -5,7 +5,7 @@
 use sdmac_api::{Interface, MacAddress, Rate, Span};
 use sdmac_emu::{EmuIface, EmuOptions, EmuSession};
 use sdmac_medium::{Medium, MediumConfig, StationConfig};
-use sdmac_overlay::edf::{run_edf, run_fifo, EdfConfig, EdfError, EdfReport, Flow};
+use sdmac_overlay::edf::{run_edf, run_fifo, EdfConfig, EdfError, EdfFate, EdfReport, Flow};
 use sdmac_phy::{Phy, Standard};
 
 const STATIONS: usize = 2;
@@ -98,6 +98,30 @@ fn ratio(r: &[EdfReport]) -> (u64, u64) {
 /// within it.
 const SLACK: Span = Span::from_ms(4);
 
+/// Every frame released has a record, and the records' fates add up to the flows'
+/// counts; an acknowledged frame went on air before it was acknowledged.
+fn records_agree_with_counts(r: &EdfReport) {
+    let released: u64 = r.flows.iter().map(|f| f.released).sum();
+    assert_eq!(r.frames.len() as u64, released);
+    for (k, f) in r.flows.iter().enumerate() {
+        let of = |fate: EdfFate| {
+            r.frames.iter().filter(|x| x.flow == k && x.fate == fate).count() as u64
+        };
+        assert_eq!(
+            (of(EdfFate::Met), of(EdfFate::Late), of(EdfFate::Dropped), of(EdfFate::Unfinished)),
+            (f.met, f.late, f.dropped, f.unfinished),
+            "flow {}",
+            f.name
+        );
+    }
+    for x in &r.frames {
+        if let Some(a) = x.acked_at {
+            assert!(x.first_tx.is_some_and(|t| t < a), "{x:?}");
+            assert_eq!(a <= x.deadline, x.fate == EdfFate::Met, "{x:?}");
+        }
+    }
+}
+
 #[test]
 fn edf_misses_fewer_deadlines_than_fifo() {
     // A run in which the host held the EDF scheduler up longer than the urgent
@@ -114,6 +138,9 @@ fn edf_misses_fewer_deadlines_than_fifo() {
         let late = edf.iter().map(|r| r.max_host_lag).max().unwrap();
         println!("run {run_no}: FIFO {fm} of {fd} missed {fifo:?}\nEDF {em} of {ed} missed, host lag up to {late} {edf:?}");
         assert!(fd > 100 && ed > 100, "too few frames finished: FIFO {fd}, EDF {ed}");
+        for r in fifo.iter().chain(&edf) {
+            records_agree_with_counts(r);
+        }
         assert!(fm > 0, "the bursts never held an urgent frame up under FIFO");
         let better = (em as f64) / (ed as f64) < (fm as f64) / (fd as f64);
         if !better && late > SLACK && run_no < 3 {

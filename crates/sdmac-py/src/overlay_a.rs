@@ -15,6 +15,7 @@ use sdmac_overlay::retransmit::{
 use sdmac_overlay::tdma::{
     measure_jitter, Coordinator, Guard, TdmaError, TdmaParams, TdmaPlan, TdmaStation, TsfSync,
 };
+use sdmac_overlay::tdma::{run_periodic, PeriodicConfig, Releases, SlotTimes};
 use sdmac_phy::{Phy, Standard};
 use std::sync::Mutex;
 
@@ -434,8 +435,22 @@ fn edf_report(py: Python<'_>, r: &EdfReport) -> PyResult<Py<PyDict>> {
         d.set_item("miss_ratio", f.miss_ratio())?;
         flows.append(d)?;
     }
+    let frames = PyList::empty(py);
+    for f in &r.frames {
+        let d = PyDict::new(py);
+        d.set_item("flow", f.flow)?;
+        d.set_item("release_ns", f.release.as_ns())?;
+        d.set_item("deadline_ns", f.deadline.as_ns())?;
+        d.set_item("first_tx_ns", f.first_tx.map(|t| t.as_ns()))?;
+        d.set_item("acked_ns", f.acked_at.map(|t| t.as_ns()))?;
+        d.set_item("attempts", f.attempts)?;
+        d.set_item("fate", f.fate.name())?;
+        d.set_item("met", f.fate == sdmac_overlay::edf::EdfFate::Met)?;
+        frames.append(d)?;
+    }
     let d = PyDict::new(py);
     d.set_item("flows", flows)?;
+    d.set_item("frames", frames)?;
     d.set_item("miss_ratio", r.miss_ratio())?;
     Ok(d.unbind())
 }
@@ -445,7 +460,9 @@ fn edf_report(py: Python<'_>, r: &EdfReport) -> PyResult<Py<PyDict>> {
 /// `tries_per_request` tries each, re-planned after each failure, at most
 /// `max_attempts` in all, `in_mac` frames in the MAC at once), or with `fifo=True` handed to the MAC as released with
 /// `mac_tries` tries. `flows`: dicts with period_us, deadline_us, payload, and
-/// optionally name, offset_us, burst, rate. Returns per-flow counts and miss ratios.
+/// optionally name, offset_us, burst, rate. Returns per-flow counts and miss ratios,
+/// and `frames`: one record per frame released (flow, release_ns, deadline_ns,
+/// first_tx_ns, acked_ns, attempts, fate "met"/"late"/"dropped"/"unfinished", met).
 #[pyfunction]
 #[pyo3(signature = (iface, flows, *, dst, start_ns, end_ns, standard = "802.11a", tries_per_request = 1, max_attempts = 7, in_mac = 1, fifo = false, mac_tries = 7))]
 #[allow(clippy::too_many_arguments)]
@@ -490,6 +507,136 @@ fn edf_run(
     edf_report(py, &r)
 }
 
+/// Runs a TDMA station on `iface` for a whole run, on the backend's clock, and returns
+/// one record per frame. Its window repeats every `round_us` from `epoch_ns`, open
+/// from `open_us` to `close_us` into the round; an exchange (`exchange_us`, channel
+/// access included) starts only where it ends by the close. With `plan` and `slot`
+/// the window and exchange are that slot's of the plan instead. Frames are released
+/// every `period_us` from `first_ns`, or, with `heard_from`, one for each data frame
+/// heard from that address (its payload with byte `tag_at` set to `tag`); each is due
+/// `deadline_us` after its release. A periodic frame carries its number (from 1, 4
+/// bytes big-endian) at `number_at` of `payload`, if given. The station blocks until `lead_us` before its
+/// window, then polls until it opens. Returns frames (number, release_ns, deadline_ns, round,
+/// t1_ns, lag_ns, t_start_ns, t5_ns, status, attempts, collisions, withdrawn,
+/// outside_window, expired, met, timestamps) and the counts released, sent, met, collisions,
+/// withdrawn, outside_window, expired, max_lag_ns.
+#[pyfunction]
+#[pyo3(signature = (iface, *, dst, deadline_us, end_ns, plan = None, slot = None, epoch_ns = 0, round_us = 0.0, open_us = 0.0, close_us = 0.0, exchange_us = 0.0, period_us = None, first_ns = None, heard_from = None, tag_at = 4, tag = 1, payload = Vec::new(), number_at = None, rate = "24", tries = 1, no_ack = false, lead_us = 0.0, ac = "BE"))]
+#[allow(clippy::too_many_arguments)]
+fn tdma_periodic(
+    py: Python<'_>,
+    iface: PyRef<'_, PyInterface>,
+    dst: &str,
+    deadline_us: f64,
+    end_ns: u64,
+    plan: Option<PyRef<'_, PyTdmaPlan>>,
+    slot: Option<u32>,
+    epoch_ns: u64,
+    round_us: f64,
+    open_us: f64,
+    close_us: f64,
+    exchange_us: f64,
+    period_us: Option<f64>,
+    first_ns: Option<u64>,
+    heard_from: Option<&str>,
+    tag_at: usize,
+    tag: u8,
+    payload: Vec<u8>,
+    number_at: Option<usize>,
+    rate: &str,
+    tries: u8,
+    no_ack: bool,
+    lead_us: f64,
+    ac: &str,
+) -> PyResult<Py<PyDict>> {
+    let times = match (plan, slot) {
+        (Some(p), Some(s)) => SlotTimes::of_plan(&p.plan, s).map_err(tdma_err)?,
+        (None, None) => SlotTimes {
+            epoch: Time::from_ns(epoch_ns),
+            round: span_us("round_us", round_us)?,
+            open: span_us("open_us", open_us)?,
+            close: span_us("close_us", close_us)?,
+            exchange: span_us("exchange_us", exchange_us)?,
+        },
+        _ => return Err(PyValueError::new_err("plan and slot go together")),
+    };
+    let releases = match (period_us, heard_from) {
+        (Some(per), None) => Releases::Periodic {
+            first: Time::from_ns(first_ns.unwrap_or(times.epoch.as_ns())),
+            period: span_us("period_us", per)?,
+        },
+        (None, Some(src)) => Releases::Heard { from: mac_arg("heard_from", src)?, tag_at, tag },
+        _ => {
+            return Err(PyValueError::new_err(
+                "give exactly one of period_us (periodic releases) and heard_from (replies)",
+            ))
+        }
+    };
+    let cfg = PeriodicConfig {
+        dst: mac_arg("dst", dst)?,
+        no_ack,
+        rate: rate_arg("rate", rate)?,
+        tries,
+        payload,
+        number_at,
+        releases,
+        deadline: span_us("deadline_us", deadline_us)?,
+        lead: span_us("lead_us", lead_us)?,
+        ac: parse_ac(ac)?,
+    };
+    let end = Time::from_ns(end_ns);
+    let i: &PyInterface = &iface;
+    let r = py.detach(move || i.with(|i| run_periodic(i, &times, &cfg, end))).map_err(tdma_err)?;
+    let frames = PyList::empty(py);
+    let ns = |t: Option<Time>| t.map(|t| t.as_ns());
+    for f in &r.frames {
+        let d = PyDict::new(py);
+        d.set_item("number", f.number)?;
+        d.set_item("release_ns", f.release.as_ns())?;
+        d.set_item("deadline_ns", f.deadline.as_ns())?;
+        d.set_item("round", f.round)?;
+        d.set_item("t1_ns", ns(f.t1))?;
+        d.set_item("lag_ns", f.lag.as_ns())?;
+        d.set_item("t_start_ns", ns(f.t_start))?;
+        d.set_item("t5_ns", ns(f.t5))?;
+        d.set_item("status", f.status.map(|s| s.name()))?;
+        d.set_item("attempts", f.attempts)?;
+        d.set_item("collisions", f.collisions)?;
+        d.set_item("withdrawn", f.withdrawn)?;
+        d.set_item("outside_window", f.outside_window)?;
+        d.set_item("expired", f.expired)?;
+        d.set_item("met", f.met(r.no_ack))?;
+        let ts = PyDict::new(py);
+        let t = &f.ts;
+        for (k, v) in [
+            ("t1", t.t1),
+            ("t2", t.t2),
+            ("t3", t.t3),
+            ("t4", t.t4),
+            ("t_start", t.t_start),
+            ("t5", t.t5),
+            ("t7", t.t7),
+            ("t8", t.t8),
+            ("t9", t.t9),
+        ] {
+            ts.set_item(k, (!v.is_zero()).then_some(v.as_ns()))?;
+        }
+        d.set_item("timestamps", ts)?;
+        frames.append(d)?;
+    }
+    let d = PyDict::new(py);
+    d.set_item("frames", frames)?;
+    d.set_item("released", r.frames.len())?;
+    d.set_item("sent", r.sent())?;
+    d.set_item("met", r.met())?;
+    d.set_item("collisions", r.collisions())?;
+    d.set_item("withdrawn", r.withdrawn())?;
+    d.set_item("outside_window", r.outside_window())?;
+    d.set_item("expired", r.frames.iter().filter(|f| f.expired).count())?;
+    d.set_item("max_lag_ns", r.max_lag().as_ns())?;
+    Ok(d.unbind())
+}
+
 /// Registers the part-A overlays.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(retransmit, m)?)?;
@@ -499,5 +646,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tdma_coordinator, m)?)?;
     m.add_function(wrap_pyfunction!(tdma_station, m)?)?;
     m.add_function(wrap_pyfunction!(edf_run, m)?)?;
+    m.add_function(wrap_pyfunction!(tdma_periodic, m)?)?;
     Ok(())
 }

@@ -11,22 +11,35 @@ of sending it (`scheme`):
 ``tdma``
     A TDMA plan (``sdmac._core.TdmaPlan``): a round is one period, made of one slot per
     station (slots assigned in station order) and a contention period. A slot holds two
-    guards of `guard_us` and one exchange as the plan gives it (DIFS, CWmin backoff
-    slots, DATA, the longer of SIFS + ACK and the ACKTimeout). Each station hands its
-    packet to the MAC with one try when its slot's window opens; a packet still queued
-    when it could no longer end inside its slot is cancelled (withdrawn). The schedule is
+    guards of `guard_us`, one exchange as the plan gives it (DIFS, CWmin backoff slots,
+    DATA, the longer of SIFS + ACK and the ACKTimeout) and `slack_us`: the station may
+    hand its packet over up to `slack_us` after its window opens. Every station runs
+    ``sdmac._core.tdma_periodic`` for the whole run, in a thread of its own, on the
+    medium's clock: it blocks in ``data_con`` until `lead_us` before its window, polls
+    until the window opens, hands its packet over with one try, and cancels it
+    (withdrawn, retried in a later window while its deadline allows) if it is still
+    queued when its exchange could no longer end inside the window. The schedule is
     refused before anything is sent when the slots and the contention period do not fit
-    the period, or when the last slot ends after the deadline.
+    the period, or (uniform deadlines) when the last slot ends after the deadline.
 ``edf``
-    The EDF overlay (``sdmac._core.edf_run``) on every station: one periodic flow each,
-    `edf_tries` tries per request, re-planned on each failure, at most `mac_tries`
-    attempts, a frame whose deadline can no longer be met dropped unsent.
+    The EDF overlay (``sdmac._core.edf_run``) on every station, one thread each: one
+    periodic flow, `edf_tries` tries per request, re-planned on each failure, at most
+    `mac_tries` attempts, a frame whose deadline can no longer be met dropped unsent.
+
+``dcf`` runs ``edf_run(fifo=True)`` on every station, one thread each: each packet is
+handed to the MAC at its release. So every scheme runs each station's whole run in
+Rust, on the medium's clock; Python only starts the threads and reads the records.
+
+Deadlines (`deadlines`): ``uniform`` — every packet is due `deadline_ms` after its
+release; ``slot`` — station i's packet is due when its TDMA slot ends, (i + 1) slots
+after the release less the trailing guard, under every scheme (the TDMA layout
+defines the deadlines; DCF and EDF face the same ones). `rt_priority` > 0 runs the
+station threads under SCHED_FIFO at that priority (needs the privilege).
 
 Per packet: released, sent (went on air), acknowledged, and met (acknowledged with the
 outcome known at the MAC, t5, by its deadline) or missed (never acknowledged, or
 acknowledged after its deadline). The latency is t5 minus the release instant, over
-the acknowledged packets; for ``dcf`` and ``tdma`` it is read from each confirmation,
-while ``edf_run`` reports per-flow counts only, so ``edf`` has no latency figures.
+the acknowledged packets, read from each packet's record.
 
 The run happens on the wall clock (the emu medium's clock is ``CLOCK_MONOTONIC``), so
 its figures vary with the host's scheduling; the seed fixes the medium's random draws.
@@ -34,12 +47,11 @@ its figures vary with the host's scheduling; the seed fixes the medium's random 
 
 from __future__ import annotations
 
-import heapq
 import math
-import select
+import os
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,17 +67,11 @@ OFDM_SLOT_US = 9.0
 #: QoS data header (26) + LLC/SNAP (8) + FCS (4): what a payload gains on air.
 MAC_OVERHEAD = 38
 MAX_PAYLOAD = 2304 - MAC_OVERHEAD
-#: Wall-clock margin before the first release: the session settles, threads start.
-LEAD_IN_S = 0.1
-#: After the last deadline: time for the confirmations of packets acked in time to be
-#: read, before anything still queued is cancelled.
-SETTLE_S = 0.1
-#: How long to wait, after cancelling, for the confirmations still outstanding.
-DRAIN_MAX_S = 5.0
-#: Before a planned request the loop may stop sleeping this long ahead and poll instead
-#: (0: it sleeps until the instant; on a loaded 2-core host spinning starved the emu
-#: device thread and made the timing worse).
-SPIN_S = 0.0
+#: Wall-clock margin from the moment every station's thread has started to the first
+#: release.
+LEAD_IN_S = 0.2
+#: How deadlines are set: one for every station, or each station's slot end.
+DEADLINE_MODES = ("uniform", "slot")
 
 DEFAULTS: dict[str, Any] = {
     "stations": 5,
@@ -80,6 +86,10 @@ DEFAULTS: dict[str, Any] = {
     "mac_tries": 7,
     "edf_tries": 1,
     "edf_in_mac": 1,
+    "deadlines": "uniform",
+    "lead_us": 500.0,
+    "slack_us": 100.0,
+    "rt_priority": 0,
 }
 
 _HEAD = """
@@ -157,6 +167,12 @@ def check_params(params: Mapping[str, Any]) -> dict[str, Any]:
     out["mac_tries"] = _integer(p, "mac_tries", 1, 15)
     out["edf_tries"] = _integer(p, "edf_tries", 1, 15)
     out["edf_in_mac"] = _integer(p, "edf_in_mac", 1, 4)
+    if p["deadlines"] not in DEADLINE_MODES:
+        raise ValueError(f"deadlines: deadlines must be one of {', '.join(DEADLINE_MODES)}, not {p['deadlines']!r}")
+    out["deadlines"] = p["deadlines"]
+    out["lead_us"] = _number(p, "lead_us", 0.0, 1e6, "microseconds")
+    out["slack_us"] = _number(p, "slack_us", 0.0, 1e6, "microseconds")
+    out["rt_priority"] = _integer(p, "rt_priority", 0, 89)
     rounds = int(out["duration_s"] * 1000.0 / out["period_ms"] + 1e-9)
     if rounds < 1:
         raise ValueError(
@@ -209,17 +225,17 @@ def tdma_layout(p: Mapping[str, Any]) -> Layout:
     TdmaPlan's own check)."""
     n, g = p["stations"], p["guard_us"]
     ex = exchange_us(p)
-    slot = 2.0 * g + ex
+    slot = slot_us(p)
     round_us = p["period_ms"] * 1000.0
     cfp = n * slot
     if cfp >= round_us:
         raise ValueError(
             f"deadlines: tdma: the load does not fit the schedule: {n} slots of {slot:.0f} µs "
-            f"(2 guards of {g:.0f} µs + one exchange of {ex:.0f} µs) take {cfp / 1000:.2f} ms, "
+            f"(2 guards of {g:.0f} µs + one exchange of {ex:.0f} µs + {p['slack_us']:.0f} µs of slack) take {cfp / 1000:.2f} ms, "
             f"more than the round of {round_us / 1000:.2f} ms (one period)"
         )
     last_end = cfp
-    if last_end > p["deadline_ms"] * 1000.0 + g:
+    if p["deadlines"] == "uniform" and last_end > p["deadline_ms"] * 1000.0 + g:
         raise ValueError(
             f"deadlines: tdma: the load does not fit the schedule: the last of {n} slots of {slot:.0f} µs "
             f"ends {(last_end - g) / 1000:.2f} ms after the release (less its trailing guard), "
@@ -254,204 +270,167 @@ def scenario(n: int, seed: int, standard: str, rate: str) -> str:
     return "".join(parts)
 
 
-# ----------------------------------------------------------------------------- packets
+# ----------------------------------------------------------------------------- stations
 
 
-@dataclass
-class Packet:
-    """One released packet and what became of it."""
-
-    station: int
-    release_ns: int
-    deadline_ns: int
-    #: When the host handed it to the MAC (None: never), and when it planned to.
-    t1: int | None = None
-    planned_ns: int | None = None
-    status: str | None = None
-    attempts: int = 0
-    t_start: int | None = None
-    t5: int | None = None
-    withdrawn: bool = False
-
-    @property
-    def sent(self) -> bool:
-        """Went on air at least once."""
-        return self.attempts > 0
-
-    @property
-    def acked(self) -> bool:
-        """Acknowledged."""
-        return self.status == "acked"
-
-    @property
-    def met(self) -> bool:
-        """Acknowledged with the outcome known by the deadline."""
-        return self.acked and self.t5 is not None and self.t5 <= self.deadline_ns
+def slot_us(p: Mapping[str, Any]) -> float:
+    """A TDMA slot (µs): two guards, one exchange and the hand-over slack."""
+    return float(2.0 * p["guard_us"] + exchange_us(p) + p["slack_us"])
 
 
-def _confirm(pk: Packet, c: _core.Confirmation) -> None:
-    pk.status = c.status
-    pk.attempts = c.attempts
-    ts = c.timestamps
-    pk.t_start = ts.get("t_start") or None
-    pk.t5 = ts.get("t5") or None
+def deadline_us(p: Mapping[str, Any], i: int) -> float:
+    """Station i's relative deadline (µs): `deadline_ms`, or with ``deadlines = "slot"``
+    the end of its TDMA slot, (i + 1) slots after the release less the trailing guard
+    (at most `deadline_ms`, where the slots do not fit the period)."""
+    uniform = float(p["deadline_ms"] * 1000.0)
+    if p["deadlines"] == "slot":
+        return min(uniform, (i + 1) * slot_us(p) - float(p["guard_us"]))
+    return uniform
 
 
-class _Driver:
-    """Stations served by one loop on their eventfds: requests at planned instants,
-    confirmations as they come."""
-
-    def __init__(self, ifaces: Sequence[_core.Interface], rates: str) -> None:
-        self.ifaces = list(ifaces)
-        self.rates = rates
-        self.fds = [i.fileno() for i in self.ifaces]
-        self.by_fd = {fd: k for k, fd in enumerate(self.fds)}
-        self.packets: dict[int, Packet] = {}
-        self.outstanding: list[set[int]] = [set() for _ in self.ifaces]
-
-    def send(self, pid: int, pk: Packet, payload: bytes) -> None:
-        pk.t1 = time.monotonic_ns()
-        self.packets[pid] = pk
-        try:
-            self.ifaces[pk.station].data_req(pid, payload, dst=SINK, rates=self.rates, t1=pk.t1)
-        except (_core.QueueFull, _core.ConfirmationBacklog) as e:
-            pk.status = f"refused ({type(e).__name__})"
-            return
-        self.outstanding[pk.station].add(pid)
-
-    def poll(self, timeout_s: float) -> None:
-        ready, _, _ = select.select(self.fds, [], [], max(0.0, timeout_s))
-        for fd in ready:
-            k = self.by_fd[fd]
-            iface = self.ifaces[k]
-            iface.clear_event()
-            while (c := iface.data_con(timeout=0)) is not None:
-                pk = self.packets.get(c.id)
-                if pk is not None and c.id in self.outstanding[k]:
-                    self.outstanding[k].discard(c.id)
-                    _confirm(pk, c)
-
-    def wait_until(self, t_ns: int) -> None:
-        """Serves confirmations until `t_ns`: sleeping in select until SPIN_S before it,
-        then polling without sleeping, so that a late wake-up of the host's scheduler
-        does not delay the request planned at `t_ns`."""
-        while (now := time.monotonic_ns()) < t_ns:
-            left = (t_ns - now) / 1e9
-            self.poll(left - SPIN_S if left > SPIN_S else 0.0)
-
-    def pending(self) -> int:
-        return sum(len(s) for s in self.outstanding)
-
-    def finish(self) -> None:
-        """Cancels what is still queued, then waits for the outstanding confirmations."""
-        for k, ids in enumerate(self.outstanding):
-            for pid in sorted(ids):
-                self.ifaces[k].cancel(pid)
-        end = time.monotonic() + DRAIN_MAX_S
-        while self.pending() and time.monotonic() < end:
-            self.poll(0.02)
+def _session(text: str, names: Sequence[str], seed: int, rt_priority: int) -> _core.Session:
+    """The emu session; with `rt_priority` > 0 its device thread runs under SCHED_FIFO
+    10 levels above the stations (it inherits the policy of the thread that opens the
+    session), so that the stations' polling never holds the medium up."""
+    if rt_priority <= 0:
+        return _core.Session.from_scenario(text, names, name="deadlines", seed=seed)
+    try:
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(min(99, rt_priority + 10)))
+    except PermissionError as e:
+        raise ValueError(f"deadlines: rt_priority = {rt_priority} needs the privilege to use SCHED_FIFO: {e}") from None
+    try:
+        return _core.Session.from_scenario(text, names, name="deadlines", seed=seed)
+    finally:
+        os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
 
 
-def _run_dcf(session: _core.Session, p: Mapping[str, Any], epoch: int) -> list[Packet]:
-    n, period = p["stations"], int(p["period_ms"] * 1e6)
-    deadline = int(p["deadline_ms"] * 1e6)
-    d = _Driver([session.interface(f"s{i}") for i in range(n)], f"{p['rate']}x{p['mac_tries']}")
-    payload = bytes(p["payload"])
-    out: list[Packet] = []
-    for r in range(p["rounds"]):
-        release = epoch + r * period
-        d.wait_until(release)
-        for i in range(n):
-            pk = Packet(i, release, release + deadline, planned_ns=release)
-            out.append(pk)
-            d.send(r * n + i + 1, pk, payload)
-    last = epoch + (p["rounds"] - 1) * period + deadline + int(SETTLE_S * 1e9)
-    while d.pending() and (now := time.monotonic_ns()) < last:
-        d.poll((last - now) / 1e9)
-    d.finish()
-    return out
-
-
-def _run_tdma(session: _core.Session, p: Mapping[str, Any], plan: _core.TdmaPlan, lay: Layout) -> list[Packet]:
-    n = p["stations"]
-    deadline = int(p["deadline_ms"] * 1e6)
-    d = _Driver([session.interface(f"s{i}") for i in range(n)], f"{p['rate']}x1")
-    payload = bytes(p["payload"])
-    exchange_ns = int(lay.exchange_us * 1000)
-    out: list[Packet] = []
-    # (time, order, kind, packet id): "send" when the slot's window opens, "late" when the
-    # exchange could no longer end inside the slot (the end of the trailing guard).
-    events: list[tuple[int, int, str, int]] = []
-    for r in range(p["rounds"]):
-        release = plan.round_start_ns(r)
-        for i in range(n):
-            opens, closes = plan.slot_window_ns(r, i)
-            pid = r * n + i + 1
-            pk = Packet(i, release, release + deadline, planned_ns=opens)
-            out.append(pk)
-            d.packets[pid] = pk
-            heapq.heappush(events, (opens, 2 * pid, "send", pid))
-            heapq.heappush(events, (closes + int(lay.guard_us * 1000) - exchange_ns, 2 * pid + 1, "late", pid))
-    while events:
-        at, _, kind, pid = heapq.heappop(events)
-        d.wait_until(at)
-        now = time.monotonic_ns()
-        pk = d.packets[pid]
-        if kind == "send":
-            # The exchange still ends inside the slot if it starts by the end of the
-            # window's leading guard (the trailing guard absorbs the delay).
-            if now < at + int(lay.guard_us * 1000):
-                d.send(pid, pk, payload)
-            else:
-                pk.withdrawn = True
-                pk.status = "withdrawn"
-        elif pid in d.outstanding[pk.station] and d.ifaces[pk.station].cancel(pid):
-            pk.withdrawn = True
-    last = plan.round_start_ns(p["rounds"] - 1) + deadline + int(SETTLE_S * 1e9)
-    while d.pending() and (now := time.monotonic_ns()) < last:
-        d.poll((last - now) / 1e9)
-    d.finish()
-    return out
-
-
-def _run_edf(session: _core.Session, p: Mapping[str, Any], epoch: int) -> list[dict[str, Any]]:
-    n = p["stations"]
-    ifaces = [session.interface(f"s{i}") for i in range(n)]
-    flow = {
-        "name": "periodic",
-        "period_us": p["period_ms"] * 1000.0,
-        "deadline_us": p["deadline_ms"] * 1000.0,
-        "payload": p["payload"],
-        "rate": p["rate"],
-    }
-    end = epoch + int(p["rounds"] * p["period_ms"] * 1e6)
+def _in_threads(
+    n: int, work: Callable[[int, int], dict[str, Any]], rt_priority: int
+) -> tuple[list[dict[str, Any]], int]:
+    """Runs work(i, epoch) for every station, one thread each (each call releases the GIL
+    for its whole run); with `rt_priority` > 0 each thread first asks for SCHED_FIFO at
+    it. The epoch (the first release, ns) is fixed LEAD_IN_S after every thread has
+    started, so that a slow start on a loaded host does not eat into the run. Returns
+    the results and the epoch."""
     results: list[dict[str, Any] | None] = [None] * n
     errors: list[BaseException] = []
+    ready = threading.Barrier(n + 1)
+    go = threading.Event()
+    epoch = [0]
 
-    def work(i: int) -> None:
+    def body(i: int) -> None:
         try:
-            results[i] = _core.edf_run(
-                ifaces[i],
-                [flow],
-                dst=SINK,
-                start_ns=epoch,
-                end_ns=end,
-                standard=p["standard"],
-                tries_per_request=p["edf_tries"],
-                max_attempts=p["mac_tries"],
-                in_mac=p["edf_in_mac"],
-            )
+            if rt_priority > 0:
+                os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(rt_priority))
+        except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
+            errors.append(e)
+        ready.wait()
+        go.wait()
+        if errors:
+            return
+        try:
+            results[i] = work(i, epoch[0])
         except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
             errors.append(e)
 
-    threads = [threading.Thread(target=work, args=(i,), name=f"edf-s{i}") for i in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    threads = [threading.Thread(target=body, args=(i,), name=f"deadlines-s{i}") for i in range(n)]
+    # The calling thread too, while it hands the stations their start: a thread the host
+    # preempts while it holds the GIL would hold every station up on its way into Rust.
+    if rt_priority > 0:
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(rt_priority))
+    try:
+        for t in threads:
+            t.start()
+        ready.wait()
+        epoch[0] = time.monotonic_ns() + int(LEAD_IN_S * 1e9)
+        go.set()
+        for t in threads:
+            t.join()
+    finally:
+        if rt_priority > 0:
+            os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
     if errors:
         raise errors[0]
-    return [r for r in results if r is not None]
+    return [r for r in results if r is not None], epoch[0]
+
+
+def _run_fifo_or_edf(session: _core.Session, p: Mapping[str, Any], fifo: bool) -> list[dict[str, Any]]:
+    n = p["stations"]
+    ifaces = [session.interface(f"s{i}") for i in range(n)]
+
+    def work(i: int, epoch: int) -> dict[str, Any]:
+        end = epoch + int(p["rounds"] * p["period_ms"] * 1e6)
+        flow = {
+            "name": f"s{i}",
+            "period_us": p["period_ms"] * 1000.0,
+            "deadline_us": deadline_us(p, i),
+            "payload": p["payload"],
+            "rate": p["rate"],
+        }
+        return _core.edf_run(
+            ifaces[i],
+            [flow],
+            dst=SINK,
+            start_ns=epoch,
+            end_ns=end,
+            standard=p["standard"],
+            tries_per_request=p["edf_tries"],
+            max_attempts=p["mac_tries"],
+            in_mac=p["edf_in_mac"],
+            fifo=fifo,
+            mac_tries=p["mac_tries"],
+        )
+
+    out, _ = _in_threads(n, work, p["rt_priority"])
+    return [
+        {
+            "release_ns": f["release_ns"],
+            "t5_ns": f["acked_ns"],
+            "acked": f["acked_ns"] is not None,
+            "met": f["met"],
+            "sent": f["first_tx_ns"] is not None,
+            "attempts": f["attempts"],
+            "fate": f["fate"],
+        }
+        for r in out
+        for f in r["frames"]
+    ]
+
+
+def _run_tdma(session: _core.Session, p: Mapping[str, Any], lay: Layout) -> tuple[list[dict[str, Any]], int]:
+    n = p["stations"]
+    ifaces = [session.interface(f"s{i}") for i in range(n)]
+    payload = bytes(p["payload"])
+
+    def work(i: int, epoch: int) -> dict[str, Any]:
+        plan = _plan(p, lay, epoch)
+        end = plan.round_start_ns(p["rounds"])
+        return _core.tdma_periodic(
+            ifaces[i],
+            plan=plan,
+            slot=i,
+            dst=SINK,
+            period_us=p["period_ms"] * 1000.0,
+            first_ns=plan.epoch_ns,
+            deadline_us=deadline_us(p, i),
+            end_ns=end,
+            payload=payload,
+            rate=p["rate"],
+            tries=1,
+            lead_us=p["lead_us"],
+        )
+
+    out, epoch = _in_threads(n, work, p["rt_priority"])
+    frames = [
+        {
+            **f,
+            "acked": f["status"] == "acked",
+            "sent": f["attempts"] > 0,
+        }
+        for r in out
+        for f in r["frames"]
+    ]
+    return frames, epoch
 
 
 # ----------------------------------------------------------------------------- figures
@@ -482,76 +461,54 @@ def run(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
     lay = tdma_layout(p) if p["scheme"] == "tdma" else None
     if lay is not None:
         _plan(p, lay, 0)  # the plan's own checks, before anything is sent
+
     n = p["stations"]
     names = ["sink", *(f"s{i}" for i in range(n))]
     text = scenario(n, seed, p["standard"], p["rate"])
     notes: list[str] = []
     figures: dict[str, Any] = {}
     t0 = time.monotonic()
-    with _core.Session.from_scenario(text, names, name="deadlines", seed=seed) as session:
-        epoch = time.monotonic_ns() + int(LEAD_IN_S * 1e9)
-        if p["scheme"] == "dcf":
-            packets = _run_dcf(session, p, epoch)
-        elif p["scheme"] == "tdma":
-            assert lay is not None
-            plan = _plan(p, lay, epoch)
-            notes.append(str(plan))
-            packets = _run_tdma(session, p, plan, lay)
-        else:
-            edf = _run_edf(session, p, epoch)
-    wall_s = time.monotonic() - t0
-    if p["scheme"] == "edf":
-        flows = [r["flows"][0] for r in edf]
-        released = sum(f["released"] for f in flows)
-        met = sum(f["met"] for f in flows)
-        late = sum(f["late"] for f in flows)
-        figures.update(
-            released=released,
-            met=met,
-            late=late,
-            dropped=sum(f["dropped"] for f in flows),
-            unfinished=sum(f["unfinished"] for f in flows),
-            attempts_per_packet=sum(f["attempts"] for f in flows) / released if released else None,
-        )
-        acked = met + late
-        notes.append("edf_run reports counts per flow, not per packet: no latency figures")
-    else:
-        released = len(packets)
-        met = sum(1 for pk in packets if pk.met)
-        acked = sum(1 for pk in packets if pk.acked)
-        lat = [(pk.t5 - pk.release_ns) / 1000.0 for pk in packets if pk.acked and pk.t5 is not None]
-        lag = [(pk.t1 - pk.planned_ns) / 1000.0 for pk in packets if pk.t1 is not None and pk.planned_ns is not None]
-        figures.update(
-            released=released,
-            met=met,
-            late=acked - met,
-            sent=sum(1 for pk in packets if pk.sent),
-            not_acked=released - acked,
-            attempts_per_packet=sum(pk.attempts for pk in packets) / released if released else None,
-            latency_p50_us=_percentile(lat, 0.50),
-            latency_p95_us=_percentile(lat, 0.95),
-            latency_p99_us=_percentile(lat, 0.99),
-            latency_max_us=max(lat) if lat else None,
-            host_lag_p99_us=_percentile(lag, 0.99),
-        )
+    with _session(text, names, seed, p["rt_priority"]) as session:
         if p["scheme"] == "tdma":
             assert lay is not None
-            g = int(lay.guard_us * 1000)
-            outside = 0
-            for k, pk in enumerate(packets):
-                if pk.t_start is None or pk.t5 is None:
-                    continue
-                r, i = divmod(k, n)
-                opens, closes = plan.slot_window_ns(r, i)
-                if pk.t_start < opens - g or pk.t5 > closes + g:
-                    outside += 1
-            figures.update(
-                withdrawn=sum(1 for pk in packets if pk.withdrawn),
-                outside_slot=outside,
-                tdma_slot_us=lay.slot_us,
-                tdma_guard_us=lay.guard_us,
-                tdma_contention_us=lay.contention_us,
-            )
+            frames, epoch = _run_tdma(session, p, lay)
+            notes.append(str(_plan(p, lay, epoch)))
+        else:
+            frames = _run_fifo_or_edf(session, p, fifo=p["scheme"] == "dcf")
+    wall_s = time.monotonic() - t0
+    released = len(frames)
+    met = sum(1 for f in frames if f["met"])
+    acked = sum(1 for f in frames if f["acked"])
+    lat = [(f["t5_ns"] - f["release_ns"]) / 1000.0 for f in frames if f["acked"] and f["t5_ns"] is not None]
+    figures.update(
+        released=released,
+        met=met,
+        late=acked - met,
+        sent=sum(1 for f in frames if f["sent"]),
+        not_acked=released - acked,
+        attempts_per_packet=sum(f["attempts"] for f in frames) / released if released else None,
+        latency_p50_us=_percentile(lat, 0.50),
+        latency_p95_us=_percentile(lat, 0.95),
+        latency_p99_us=_percentile(lat, 0.99),
+        latency_max_us=max(lat) if lat else None,
+    )
+    if p["scheme"] == "tdma":
+        assert lay is not None
+        lag = [f["lag_ns"] / 1000.0 for f in frames if f["t1_ns"] is not None]
+        figures.update(
+            withdrawn=sum(f["withdrawn"] for f in frames),
+            expired=sum(1 for f in frames if f["expired"]),
+            outside_slot=sum(1 for f in frames if f["outside_window"]),
+            collisions=sum(f["collisions"] for f in frames),
+            host_lag_p99_us=_percentile(lag, 0.99),
+            host_lag_max_us=max(lag) if lag else None,
+            tdma_slot_us=lay.slot_us,
+            tdma_guard_us=lay.guard_us,
+            tdma_contention_us=lay.contention_us,
+        )
+    else:
+        figures["dropped"] = sum(1 for f in frames if f["fate"] == "dropped")
+        figures["unfinished"] = sum(1 for f in frames if f["fate"] == "unfinished")
     figures["miss_ratio"] = (released - met) / released if released else None
     figures["delivered_share"] = acked / released if released else None
     figures["offered_airtime_share"] = offered_share(p)

@@ -43,34 +43,35 @@ Three modes (``mode``):
 - ``policy``: a software retransmission policy spreads the replies. Host k (counting
   from 0) waits k × step after the request ended on air (or after it heard the
   request, if later) before its first copy, where step = airtime + DIFS + margin and
-  the margin is the measured timing spread (the guard below), capped so that the
+  the margin is the measured timing spread — the loop's own request path, from a
+  send's due time to its start on air, measured by a rehearsal of timed broadcasts on a
+  probe session before the run: its GUARD_QUANTILE − its minimum — capped so that the
   hosts' first copies fit in the spacing. The reply is a
   broadcast, so no confirmation says whether it arrived: the policy repeats it up to
   ``POLICY_MAX_COPIES`` times, one copy per host per cycle of repliers × step, as
   many as end before the next request may start.
 - ``tdma``: a fixed schedule in rounds equal to the spacing: a slot for the request at
   the round's start, then one per replier at its end, so that the hosts have the
-  round's slack to hear the request (the RTT is then set by the schedule). A slot holds
-  DIFS + airtime + a guard at each end; each send is due a guard − the path's minimum
-  after its slot opens, so that its frame starts on air within the slot's first two
-  guards, finds the medium idle for DIFS and goes at once. After the last slot the
-  round must hold DIFS + CWmin·slot, so that each station's post-backoff ends before
-  its next slot. The guard is the measured request-path jitter + the synchronisation
-  error. The request path is the loop's own, from a send's due time to its start on
-  air, measured by a rehearsal (timed broadcasts on a probe session before the run):
-  its 90th percentile − its minimum. (The API's path alone, t_start − t1 from
-  ``sdmac._core.tdma_measure_jitter``, is reported beside it; the loop's wake-ups add
-  to it.) The synchronisation error is 0 on emu, where every station reads the
-  medium's clock. The plan is checked before anything is sent: where it does not fit
-  the spacing the run is refused (``refused`` says why) and nothing else is reported.
-  A send that the loop reaches later than the path's 90th percentile could only start
-  after its first two guards: it is skipped and counted as a stall; a frame whose time
-  on air (t5 − airtime … t5) left its slot all the same is counted as outside its slot.
+  round's slack to hear the request (the RTT is then set by the schedule). The
+  originator and each host run their whole run in Rust on the overlay's periodic TDMA
+  station (``rtwlan_tdma``, ``sdmac._core.tdma_periodic``), one thread each, under
+  SCHED_FIFO where the process may. A slot holds DIFS + airtime + a guard at each end +
+  a hand-over slack; a station hands its frame over as its window opens, so that it
+  finds the medium idle for DIFS and goes at once. After the last slot the round must
+  hold DIFS + CWmin·slot, so that each station's post-backoff ends before its next
+  slot. The guard is the API's request-path jitter (``tdma_measure_jitter``, t_start −
+  t1: its GUARD_QUANTILE − its minimum) + the synchronisation error (0 on emu, where
+  every station reads the medium's clock). The plan is checked before anything is
+  sent: where it does not fit the spacing the run is refused (``refused`` says why)
+  and nothing else is reported. A frame whose window passed before its station could
+  hand it over is counted as a stall; a frame whose time on air (t5 − airtime … t5)
+  left its slot all the same is counted as outside its slot; ``tdma_collisions`` is
+  the attempts lost to collisions in the medium's truth.
 
   The overlay's ``TdmaPlan`` is not used for the slots: it budgets a unicast exchange
   (a full CWmin backoff, then DATA and the ACK or its timeout) and a contention period
   for slot requests, which these unacknowledged broadcasts on a fixed schedule do not
-  need; with it only the 20 ms spacing would fit.
+  need; the stations take their windows directly.
 
 The run happens on the wall clock, so its figures vary from run to run with the
 host's scheduling; the seed fixes the medium's random draws (backoffs).
@@ -88,6 +89,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import _core
+from . import rtwlan_tdma
 from .rtwlan_loop import _Loop, _payload, _percentile, _quantities, _Schedule, _Send, _us
 from .rtwlan_params import (
     _SCENARIO,
@@ -251,21 +253,26 @@ def run(params: Mapping[str, Any], seed: int, progress: ProgressFn | None = None
     spacing_us = p["spacing_ms"] * 1000.0
     if p["mode"] != "dcf":
         # Measured on a session of its own, before the run: nothing of the run is sent yet.
-        with _core.Session.from_scenario(scenario, ["originator", "host1"], name="rtwlan-probe", seed=seed) as probe:
+        # In tdma mode the stations run real-time (where the process may), so the API's
+        # path they rely on is measured the same way.
+        rt = p["mode"] == "tdma"
+        with rtwlan_tdma.session(scenario, ["originator", "host1"], seed, realtime=rt, name="rtwlan-probe") as probe:
             o = probe.interface("originator")
-            api_min, api_q = measure_path(o, probe.interface("host1").address)
+            with rtwlan_tdma.realtime(rt):
+                api_min, api_q = measure_path(o, probe.interface("host1").address)
             b = bounds(aifsn=int(o.get("aifsn", ac="BE")), cw_min=int(o.get("cw_min", ac="BE")))
             path_min, path_q = rehearse(o, min(p["spacing_ms"], REHEARSAL_GAP_MS) * 1000.0, b.airtime_us)
         timing = Timing(api_min_us=api_min, api_q_us=api_q, path_min_us=path_min, path_q_us=path_q,
                         sync_error_us=SYNC_ERROR_US)
-    with _core.Session.from_scenario(scenario, names, name="rtwlan", seed=seed) as session:
+    with rtwlan_tdma.session(scenario, names, seed, realtime=p["mode"] == "tdma") as session:
         ifaces = [session.interface(name) for name in names]
         b = bounds(aifsn=int(ifaces[0].get("aifsn", ac="BE")), cw_min=int(ifaces[0].get("cw_min", ac="BE")))
         if p["mode"] == "tdma":
             assert timing is not None
-            plan = SlotPlan(spacing_us=spacing_us, repliers=p["repliers"], bounds=b, guard_us=timing.guard_us)
+            plan = SlotPlan(spacing_us=spacing_us, repliers=p["repliers"], bounds=b, guard_us=timing.tdma_guard_us,
+                            handover_us=rtwlan_tdma.SLACK_US)
             if not plan.fits:
-                return {"tdma_fits": 0, "guard_us": timing.guard_us, "params": dict(p), "bounds": b.as_dict(),
+                return {"tdma_fits": 0, "guard_us": plan.guard_us, "params": dict(p), "bounds": b.as_dict(),
                         "timing": timing.as_dict(), "plan": plan.as_dict(), "refused": plan.reason(),
                         "samples": {}, "notes": [plan.reason()]}
         start_ns = time.monotonic_ns() + int(LEAD_IN_S * 1e9)
@@ -282,8 +289,15 @@ def run(params: Mapping[str, Any], seed: int, progress: ProgressFn | None = None
                 offset_ns=int((plan.guard_us - timing.path_min_us) * 1000),
                 budget_ns=int(timing.path_q_us * 1000),
             )
-        loop = _Loop(ifaces, p, progress, sched)
-        wall_s = loop.run()
+        loop: _Loop | rtwlan_tdma.TdmaBooks
+        if plan is None:
+            loop = _Loop(ifaces, p, progress, sched)
+            wall_s = loop.run()
+        else:
+            loop = rtwlan_tdma.run(ifaces, p["packets"], plan, start_ns, b.difs_us + b.airtime_us)
+            wall_s = (time.monotonic_ns() - start_ns) / 1e9
+            if progress is not None:
+                progress(p["packets"], p["packets"])
     if loop.lengths and loop.lengths != {FRAME_OCTETS}:
         raise RuntimeError(f"rtwlan: frames went on air with {sorted(loop.lengths)} octets, not {FRAME_OCTETS}")
     result = _figures(p, b, loop, wall_s)
@@ -299,8 +313,12 @@ def run(params: Mapping[str, Any], seed: int, progress: ProgressFn | None = None
             f"cop{'y' if sched.copies == 1 else 'ies'} per reply, one cycle of {p['repliers']} steps apart"
         )
     if plan is not None:
+        assert isinstance(loop, rtwlan_tdma.TdmaBooks)
+        result["guard_us"] = plan.guard_us
         result["plan"] = plan.as_dict()
         result["tdma_fits"] = 1
+        result["tdma_collisions"] = loop.collisions
+        result["tdma_realtime"] = int(loop.realtime)
         books = [loop.requests, *loop.replies]
         for k, (who, count) in enumerate(zip(["request", *(f"{h}_reply" for h in HOSTS)], loop.stalls)):
             result[f"{who}_stalls"] = count
@@ -321,7 +339,7 @@ def _outside_slot(book: Mapping[int, _Send], sched: _Schedule, slot: int, airtim
     return out
 
 
-def _figures(p: Mapping[str, Any], b: Bounds, loop: _Loop, wall_s: float) -> dict[str, Any]:
+def _figures(p: Mapping[str, Any], b: Bounds, loop: _Loop | rtwlan_tdma.TdmaBooks, wall_s: float) -> dict[str, Any]:
     n = p["packets"]
     figures: dict[str, Any] = {}
     samples: dict[str, Any] = {}

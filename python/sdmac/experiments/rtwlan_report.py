@@ -81,6 +81,12 @@ def mode_lines(result: Mapping[str, Any]) -> list[str]:
             f"{t['api_jitter_us']:.1f}) + synchronisation error {t['sync_error_us']:.1f} µs (emu: one clock) "
             f"= guard {t['guard_us']:.1f} µs"
         )
+        if p["mode"] == "tdma" and "tdma_guard_us" in t:
+            lines.append(
+                f"TDMA's stations run in Rust and hand over as their windows open: their guard is the API's "
+                f"request-path jitter {t['api_jitter_us']:.1f} µs + synchronisation error "
+                f"{t['sync_error_us']:.1f} µs = guard {t['tdma_guard_us']:.1f} µs"
+            )
     if p["mode"] == "policy" and "policy_step_us" in result:
         lines.append(
             f"policy: host k waits k × {result['policy_step_us']:.0f} µs (airtime + DIFS + the margin: the guard "
@@ -92,7 +98,8 @@ def mode_lines(result: Mapping[str, Any]) -> list[str]:
     if plan is not None:
         lines.append(
             f"TDMA plan: round {plan['round_us']:.0f} µs = the spacing; {plan['slots']:.0f} slots of "
-            f"{plan['slot_us']:.0f} µs (DIFS + airtime + 2 × guard {plan['guard_us']:.1f} µs), the request's first, "
+            f"{plan['slot_us']:.0f} µs (DIFS + airtime + 2 × guard {plan['guard_us']:.1f} µs + hand-over slack "
+            f"{plan.get('handover_us', 0.0):.0f} µs), the request's first, "
             f"the replies' last; post-backoff {plan['post_backoff_us']:.0f} µs; needs {plan['needed_us']:.0f} µs: "
             + ("fits" if plan["fits"] else "does not fit")
         )
@@ -103,7 +110,9 @@ def mode_lines(result: Mapping[str, Any]) -> list[str]:
                   [("requests", "request"), *((h, f"{h}_reply") for h in HOSTS)] if f"{key}_stalls" in result]
         outside = [f"{who} {result[f'{key}_outside_slot']}" for who, key in
                    [("requests", "request"), *((h, f"{h}_reply") for h in HOSTS)] if f"{key}_outside_slot" in result]
-        lines.append(f"  stalls (sends skipped: the loop came too late for the guard): {', '.join(stalls)}")
+        lines.append(f"  stalls (sends skipped: the station came too late for its window): {', '.join(stalls)}")
+        if "tdma_collisions" in result:
+            lines.append(f"  attempts lost to collisions (the medium's truth): {result['tdma_collisions']}")
         lines.append(f"  frames on air outside their slot (a stall after the hand-over): {', '.join(outside)}")
     return lines
 

@@ -74,6 +74,13 @@ class Timing:
         """The request path's jitter + the synchronisation error."""
         return self.jitter_us + self.sync_error_us
 
+    @property
+    def tdma_guard_us(self) -> float:
+        """TDMA's guard: the API's request-path jitter (its GUARD_QUANTILE − its minimum)
+        + the synchronisation error. The TDMA stations run in Rust and hand their frames
+        over as their windows open, so the Python loop's wake-ups do not enter it."""
+        return self.api_q_us - self.api_min_us + self.sync_error_us
+
     def as_dict(self) -> dict[str, float]:
         """The parts and the guard."""
         return {
@@ -85,6 +92,7 @@ class Timing:
             "jitter_us": self.jitter_us,
             "sync_error_us": self.sync_error_us,
             "guard_us": self.guard_us,
+            "tdma_guard_us": self.tdma_guard_us,
         }
 
 
@@ -96,11 +104,13 @@ class SlotPlan:
     repliers: int
     bounds: Bounds
     guard_us: float
+    #: How late after its window opens a frame may still be handed over (µs).
+    handover_us: float = 0.0
 
     @property
     def slot_us(self) -> float:
-        """DIFS + airtime + a guard at each end."""
-        return self.bounds.difs_us + self.bounds.airtime_us + 2 * self.guard_us
+        """DIFS + airtime + a guard at each end + the hand-over slack."""
+        return self.bounds.difs_us + self.bounds.airtime_us + 2 * self.guard_us + self.handover_us
 
     @property
     def post_backoff_us(self) -> float:
@@ -138,7 +148,7 @@ class SlotPlan:
         return (
             f"TDMA cannot fit a {self.spacing_us / 1000:g} ms round: {n} slots × {self.slot_us:.0f} µs "
             f"(DIFS {self.bounds.difs_us:.0f} + airtime {self.bounds.airtime_us:.0f} + 2 × guard "
-            f"{self.guard_us:.1f}) + post-backoff {self.post_backoff_us:.0f} µs (DIFS + CWmin·slot) = "
+            f"{self.guard_us:.1f} + hand-over slack {self.handover_us:.0f}) + post-backoff {self.post_backoff_us:.0f} µs (DIFS + CWmin·slot) = "
             f"{self.needed_us:.0f} µs > {self.spacing_us:.0f} µs"
         )
 
@@ -148,6 +158,7 @@ class SlotPlan:
             "slots": float(1 + self.repliers),
             "slot_us": self.slot_us,
             "guard_us": self.guard_us,
+            "handover_us": self.handover_us,
             "post_backoff_us": self.post_backoff_us,
             "needed_us": self.needed_us,
             "round_us": self.spacing_us,

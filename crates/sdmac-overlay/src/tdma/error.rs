@@ -59,6 +59,8 @@ pub enum TdmaError {
         /// The request.
         id: u64,
     },
+    /// A station's schedule or run cannot work (what is wrong, in words).
+    Schedule(String),
     /// A primitive failed.
     Api(ApiError),
 }
@@ -91,6 +93,7 @@ impl fmt::Display for TdmaError {
             TdmaError::NoConfirmation { id } => {
                 write!(f, "TDMA: no confirmation for request {id} within {CONFIRMATION_LIMIT}")
             }
+            TdmaError::Schedule(m) => write!(f, "TDMA schedule: {m}"),
             TdmaError::Api(e) => write!(f, "{e}"),
         }
     }

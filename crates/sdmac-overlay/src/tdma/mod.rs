@@ -19,6 +19,15 @@
 //! [`measure_jitter`]) plus the synchronisation error; [`Guard`] keeps both, and a
 //! [`TdmaPlan`] prints them.
 //!
+//! # Periodic stations
+//!
+//! [`run_periodic`] runs one station for a whole run on the backend's clock: frames
+//! released periodically (or one per frame heard from a source, for replies) go in the
+//! station's window ([`SlotTimes`], from a plan's slot or given directly), and every
+//! frame's fate is recorded ([`FrameRecord`]). The station blocks in `data_con` until a
+//! lead before its window and polls until the window opens, so the host's wake-up
+//! latency is absorbed by the lead, not by the guard.
+//!
 //! # Refusals
 //!
 //! [`TdmaPlan::new`] refuses, before anything is sent: no slots, slots (and the
@@ -30,6 +39,7 @@ mod control;
 mod coordinator;
 mod error;
 mod guard;
+mod periodic;
 mod plan;
 mod station;
 mod sync;
@@ -39,6 +49,9 @@ mod tests;
 pub use coordinator::{Coordinator, CoordinatorReport};
 pub use error::TdmaError;
 pub use guard::{measure_jitter, Guard, JitterReport};
+pub use periodic::{
+    run_periodic, FrameRecord, PeriodicConfig, PeriodicReport, Releases, SlotTimes,
+};
 pub use plan::{TdmaParams, TdmaPlan};
 pub use station::{StationReport, TdmaStation};
 pub use sync::TsfSync;

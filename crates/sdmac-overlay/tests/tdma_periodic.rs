@@ -1,0 +1,280 @@
+//! The periodic TDMA station on the emu backend: N stations release a frame at the same
+//! instant every round, station i's frame due by the end of its slot i. Under TDMA each
+//! frame goes in its own slot, so no attempt collides and every deadline is met; the
+//! same frames handed to DCF at their release contend, collide and miss some of those
+//! deadlines. Also: impossible schedules are refused before anything is sent, and a
+//! wait on the backend's clock ends at its deadline.
+
+use sdmac_api::{Ac, Interface, MacAddress, Rate, Span, Time};
+use sdmac_emu::{EmuIface, EmuOptions, EmuSession};
+use sdmac_medium::{Medium, MediumConfig, StationConfig};
+use sdmac_overlay::edf::{run_fifo, EdfConfig, EdfFate, Flow};
+use sdmac_overlay::exchange::wait_until;
+use sdmac_overlay::tdma::{
+    measure_jitter, run_periodic, Guard, PeriodicConfig, PeriodicReport, Releases, SlotTimes,
+    TdmaError, TdmaParams, TdmaPlan,
+};
+use sdmac_phy::{Phy, Standard};
+
+const RATE: Rate = Rate::Ofdm24;
+const PAYLOAD: usize = 200;
+const ROUNDS: u64 = 40;
+/// Slack for the host in each slot, beyond the measured guard: the station polls for
+/// `LEAD` before its window, and may hand its frame over up to `SLACK` after it opens.
+const SLACK: Span = Span::from_us(50);
+const LEAD: Span = Span::from_us(300);
+/// The timed tests run one at a time: stations of two tests polling at once under
+/// SCHED_FIFO would hold each other up on a two-core host.
+static TIMED: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Asks for SCHED_FIFO at `prio` for the calling thread (threads it starts inherit
+/// it), so that a host loaded by other work wakes the stations on time; without the
+/// privilege the test runs at normal priority.
+fn realtime(prio: i32) {
+    let p = libc::sched_param { sched_priority: prio };
+    // SAFETY: sched_setscheduler reads the parameter struct for the calling thread.
+    let r = unsafe { libc::sched_setscheduler(0, libc::SCHED_FIFO, &p) };
+    if r != 0 {
+        println!(
+            "SCHED_FIFO refused ({}): running at normal priority",
+            std::io::Error::last_os_error()
+        );
+    }
+}
+
+fn normal() {
+    let p = libc::sched_param { sched_priority: 0 };
+    // SAFETY: as above.
+    unsafe { libc::sched_setscheduler(0, libc::SCHED_OTHER, &p) };
+}
+
+fn addr(k: usize) -> [u8; 6] {
+    [2, 0, 0, 0, 0, k as u8 + 1]
+}
+
+fn session(n: usize, seed: u64) -> (EmuSession, Vec<Interface<EmuIface>>, Phy) {
+    let phy = Phy::new(Standard::Dot11a);
+    let mut cfg = MediumConfig::new(phy.clone());
+    cfg.seed = seed;
+    let mut m = Medium::new(cfg);
+    m.add_station(StationConfig::new(&phy, addr(0), [0.0, 0.0, 0.0]));
+    for k in 1..=n {
+        let a = k as f64 * std::f64::consts::TAU / n as f64;
+        m.add_station(StationConfig::new(&phy, addr(k), [5.0 * a.cos(), 5.0 * a.sin(), 0.0]));
+    }
+    let names: Vec<String> = (0..=n).map(|k| format!("s{k}")).collect();
+    let list: Vec<(&str, u32)> =
+        names.iter().enumerate().map(|(k, s)| (s.as_str(), k as u32)).collect();
+    // The device thread inherits SCHED_FIFO 20: above the stations, so that their
+    // polling never holds the medium up.
+    realtime(20);
+    let mut s = EmuSession::start(m, &list, EmuOptions::default()).unwrap();
+    normal();
+    let ifaces = (0..=n).map(|k| s.take_index(k).unwrap()).collect();
+    (s, ifaces, phy)
+}
+
+/// `n` slots, each two measured guards + one exchange + SLACK, then a contention
+/// period; round 0 starts 20 ms after `now`.
+fn plan(n: usize, guard: Guard, phy: &Phy, now: Time) -> TdmaPlan {
+    let ex = TdmaPlan::exchange_for(phy, PAYLOAD, RATE);
+    let slot = guard.total().saturating_mul(2) + ex + SLACK;
+    let contention = guard.total().saturating_mul(2) + ex.saturating_mul(3);
+    TdmaPlan::new(TdmaParams {
+        phy: phy.clone(),
+        round: slot.saturating_mul(n as u64) + contention,
+        slots: n as u32,
+        slot,
+        contention,
+        guard,
+        payload: PAYLOAD,
+        rate: RATE,
+        epoch: now + Span::from_ms(20),
+    })
+    .unwrap()
+}
+
+fn measured_guard(n: usize) -> Guard {
+    let (mut s, mut ifaces, _) = session(n, 1);
+    realtime(10);
+    let j = measure_jitter(&mut ifaces[1], MacAddress(addr(0)), RATE, 30, Span::from_ms(1));
+    normal();
+    let j = j.unwrap();
+    s.close();
+    Guard { jitter: j.spread(), sync_error: Span::ZERO }
+}
+
+/// Station i (from 0) is due by the end of its slot: i + 1 slots after the release.
+fn deadline(p: &TdmaPlan, i: usize) -> Span {
+    p.params().slot.saturating_mul(i as u64 + 1)
+}
+
+fn tdma(n: usize, guard: Guard) -> (TdmaPlan, Vec<PeriodicReport>) {
+    let (mut s, ifaces, phy) = session(n, 7);
+    let p = plan(n, guard, &phy, ifaces[0].now());
+    println!("{p}");
+    let end = p.round_start(ROUNDS);
+    let hs: Vec<_> = ifaces
+        .into_iter()
+        .skip(1)
+        .enumerate()
+        .map(|(i, mut iface)| {
+            // The window holds one exchange + SLACK: the frame may go up to SLACK late.
+            let times = SlotTimes::of_plan(&p, i as u32).unwrap();
+            let cfg = PeriodicConfig {
+                dst: MacAddress(addr(0)),
+                no_ack: false,
+                rate: RATE,
+                tries: 1,
+                payload: vec![0x5a; PAYLOAD],
+                number_at: None,
+                releases: Releases::Periodic { first: p.round_start(0), period: p.params().round },
+                deadline: deadline(&p, i),
+                lead: LEAD,
+                ac: Ac::Be,
+            };
+            std::thread::spawn(move || {
+                realtime(10);
+                run_periodic(&mut iface, &times, &cfg, end).unwrap()
+            })
+        })
+        .collect();
+    let reps = hs.into_iter().map(|h| h.join().unwrap()).collect();
+    s.close();
+    (p, reps)
+}
+
+/// The same releases and deadlines under DCF: each frame handed to the MAC at its
+/// release, with the MAC's 7 tries. Returns (frames, met, retries). A frame misses when
+/// it waits behind the others' exchanges and backoffs, or collides.
+fn dcf(n: usize, p: &TdmaPlan) -> (usize, usize, u64) {
+    let (mut s, ifaces, phy) = session(n, 7);
+    let start = ifaces[0].now() + Span::from_ms(20);
+    let end = start.saturating_add(p.params().round.saturating_mul(ROUNDS));
+    let round = p.params().round;
+    let hs: Vec<_> = ifaces
+        .into_iter()
+        .skip(1)
+        .enumerate()
+        .map(|(i, mut iface)| {
+            let cfg = EdfConfig {
+                phy: phy.clone(),
+                dst: MacAddress(addr(0)),
+                flows: vec![Flow {
+                    name: format!("s{i}"),
+                    period: round,
+                    offset: Span::ZERO,
+                    burst: 1,
+                    deadline: deadline(p, i),
+                    payload: PAYLOAD,
+                    rate: RATE,
+                }],
+                tries_per_request: 1,
+                max_attempts: 7,
+                in_mac: 1,
+            };
+            std::thread::spawn(move || {
+                realtime(10);
+                run_fifo(&mut iface, &cfg, 7, start, end).unwrap()
+            })
+        })
+        .collect();
+    let reps: Vec<_> = hs.into_iter().map(|h| h.join().unwrap()).collect();
+    s.close();
+    let frames = reps.iter().map(|r| r.frames.len()).sum();
+    let met = reps.iter().flat_map(|r| &r.frames).filter(|f| f.fate == EdfFate::Met).count();
+    // Any attempt beyond a frame's first followed a failed one.
+    let retries =
+        reps.iter().flat_map(|r| &r.frames).map(|f| u64::from(f.attempts.max(1) - 1)).sum();
+    (frames, met, retries)
+}
+
+fn tdma_meets_what_dcf_misses(n: usize) {
+    let _one_at_a_time = TIMED.lock().unwrap_or_else(|e| e.into_inner());
+    let guard = measured_guard(n);
+    let (p, reps) = tdma(n, guard);
+    let mut frames = 0;
+    let mut met = 0;
+    for (i, r) in reps.iter().enumerate() {
+        println!(
+            "TDMA station {i}: {} frames, {} sent, {} met, {} collisions, {} withdrawn, max lag {}",
+            r.frames.len(),
+            r.sent(),
+            r.met(),
+            r.collisions(),
+            r.withdrawn(),
+            r.max_lag()
+        );
+        assert!(r.sent() > 0, "station {i} sent nothing: {r:?}");
+        assert_eq!(r.collisions(), 0, "a TDMA attempt of station {i} collided");
+        assert_eq!(r.outside_window(), 0, "station {i} sent outside its window");
+        frames += r.frames.len();
+        met += r.met();
+    }
+    let (dframes, dmet, dretries) = dcf(n, &p);
+    println!(
+        "N = {n}: TDMA met {met} of {frames}; DCF met {dmet} of {dframes} ({dretries} retries)"
+    );
+    assert_eq!(frames, dframes, "both schemes release the same frames");
+    assert!(
+        met > dmet,
+        "TDMA met {met} of {frames} deadlines, not more than DCF's {dmet} of {dframes}"
+    );
+}
+
+#[test]
+fn two_periodic_tdma_stations_meet_deadlines_dcf_misses() {
+    tdma_meets_what_dcf_misses(2);
+}
+
+#[test]
+fn five_periodic_tdma_stations_meet_deadlines_dcf_misses() {
+    tdma_meets_what_dcf_misses(5);
+}
+
+#[test]
+fn impossible_periodic_schedules_are_refused_before_sending() {
+    let (mut s, mut ifaces, phy) = session(1, 1);
+    let g = Guard { jitter: Span::from_us(20), sync_error: Span::ZERO };
+    let p = plan(1, g, &phy, ifaces[1].now());
+    let cfg = PeriodicConfig {
+        dst: MacAddress(addr(0)),
+        no_ack: false,
+        rate: RATE,
+        tries: 1,
+        payload: vec![0; PAYLOAD],
+        number_at: None,
+        releases: Releases::Periodic { first: p.round_start(0), period: p.params().round },
+        deadline: p.params().slot,
+        lead: Span::ZERO,
+        ac: Ac::Be,
+    };
+    let end = p.round_start(3);
+    let e = SlotTimes::of_plan(&p, 1).unwrap_err();
+    assert!(e.to_string().contains("slot 1 is not a slot of the plan"), "{e}");
+    let t = SlotTimes::of_plan(&p, 0).unwrap();
+    let short = SlotTimes { close: t.open + p.exchange() - Span::from_ns(1), ..t };
+    let e = run_periodic(&mut ifaces[1], &short, &cfg, end).unwrap_err();
+    assert!(e.to_string().contains("does not fit the window"), "{e}");
+    let tight = PeriodicConfig { deadline: p.exchange() - Span::from_us(1), ..cfg.clone() };
+    let e = run_periodic(&mut ifaces[1], &t, &tight, end).unwrap_err();
+    assert!(e.to_string().contains("shorter than one exchange"), "{e}");
+    let past = ifaces[1].now() - Span::from_ms(1);
+    let e = run_periodic(&mut ifaces[1], &t, &cfg, past).unwrap_err();
+    assert!(matches!(e, TdmaError::Schedule(_)) && e.to_string().contains("in the past"), "{e}");
+    assert_eq!(ifaces[1].unconfirmed(), 0, "nothing was sent");
+    s.close();
+}
+
+#[test]
+fn a_wait_on_the_backends_clock_ends_at_its_deadline() {
+    let (mut s, mut ifaces, _) = session(1, 1);
+    for ms in [1, 30, 120] {
+        let at = ifaces[1].now() + Span::from_ms(ms);
+        let got = wait_until(&mut ifaces[1], at).unwrap();
+        let now = ifaces[1].now();
+        assert!(got.is_empty());
+        assert!(now >= at, "the wait for {ms} ms returned {} early", at - now);
+    }
+    s.close();
+}
