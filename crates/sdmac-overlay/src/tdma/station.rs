@@ -6,8 +6,8 @@ use super::guard::read_con;
 use super::plan::TdmaPlan;
 use crate::exchange::{confirmation_of, wait_until};
 use sdmac_api::{
-    Ac, Backend, Body, DropReason, FrameClass, Interface, MacAddress, RateSeries, Status, Time,
-    TxAttrs, Wait,
+    Ac, Backend, Body, DropReason, FrameClass, Interface, MacAddress, RateSeries, Scope, Status,
+    Time, TxAttrs, Value, Wait,
 };
 
 /// What a station saw in its slots.
@@ -58,6 +58,13 @@ impl<'a, B: Backend> TdmaStation<'a, B> {
     /// Asks for a slot in the next contention periods, at most `rounds` of them;
     /// returns the slot granted.
     pub fn join(&mut self, rounds: u32) -> Result<u32, TdmaError> {
+        // On a monitor interface (hwsim, linux) every frame on the channel comes up,
+        // including grants the coordinator sends to other stations: only a grant
+        // addressed to this interface counts.
+        let own = match self.iface.get("address", Scope::Adapter) {
+            Ok(Value::Mac(m)) => Some(m),
+            _ => None,
+        };
         let now = self.iface.now();
         let mut buf = Vec::with_capacity(2400);
         let first = self.plan.round_at(now);
@@ -93,7 +100,10 @@ impl<'a, B: Backend> TdmaStation<'a, B> {
                 let w: std::time::Duration = (until - now).into();
                 let w = w.min(std::time::Duration::from_millis(1));
                 let Some(ind) = self.iface.data_ind(&mut buf, Wait::For(w))? else { continue };
-                if ind.class != FrameClass::Data || ind.src != self.coordinator {
+                if ind.class != FrameClass::Data
+                    || ind.src != self.coordinator
+                    || own.is_some_and(|m| ind.dst != m)
+                {
                     continue;
                 }
                 if let Some((KIND_GRANT, s)) = parse_control(&buf[ind.payload_offset..]) {
