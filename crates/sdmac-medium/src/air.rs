@@ -90,7 +90,9 @@ pub(crate) struct HeardPower {
 }
 
 impl HeardPower {
-    /// Starts a new epoch of empty sums for `stations` stations.
+    /// Starts a new epoch of empty sums for `stations` stations (sized here, at a
+    /// medium's first transmission and after stations join, so that a station that
+    /// never hears a frame on air costs nothing).
     pub fn clear(&mut self, stations: usize) {
         if self.sum_mw.len() < stations {
             self.sum_mw.resize(stations, 0.0);

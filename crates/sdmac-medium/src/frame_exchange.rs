@@ -201,10 +201,11 @@ impl Medium {
     /// (just started), rebuilding them if a frame ended or a link changed since.
     fn refresh_heard(&mut self, slot: u32) {
         let heard = &mut self.air.heard;
-        if heard.valid && heard.links_gen == self.links.gen {
+        let n = self.stations.len();
+        if heard.valid && heard.links_gen == self.links.gen && heard.stamp.len() >= n {
             return;
         }
-        heard.clear(self.stations.len());
+        heard.clear(n);
         for &o in &self.air.on_air {
             let y = &self.air.txs[o as usize];
             if o != slot && !y.ended {

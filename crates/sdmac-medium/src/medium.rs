@@ -224,8 +224,6 @@ impl Medium {
         self.is_dirty.push(false);
         self.detached.push(false);
         self.late_ok.push(false);
-        self.air.heard.sum_mw.push(0.0);
-        self.air.heard.stamp.push(0);
         self.links.from.push(None);
         self.compute_links_of(id);
         let n = self.stations.len();
