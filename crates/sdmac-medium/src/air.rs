@@ -66,6 +66,64 @@ pub(crate) struct Air {
     pub active_count: u32,
     /// When the current busy period of the medium (some frame on air) began.
     pub busy_start: Time,
+    /// The power each station receives from the frames on air, kept as they start.
+    pub heard: HeardPower,
+}
+
+/// The power (mW) each station receives from the frames on air (not ended), summed in
+/// the order they started, which is `on_air` order: the same additions, in the same
+/// order, as summing over `on_air` at each start, without walking every interferer's
+/// links again. A frame that ends, or a link that changes, cannot be subtracted
+/// exactly, so either makes the sums stale; the next start rebuilds them.
+#[derive(Debug, Default)]
+pub(crate) struct HeardPower {
+    /// Per station: the sum, valid when its `stamp` is `epoch` (else 0).
+    pub sum_mw: Vec<f64>,
+    /// Per station: the epoch `sum_mw` was last written in.
+    pub stamp: Vec<u32>,
+    /// The current epoch; bumped at each rebuild, so stale sums read as 0.
+    pub epoch: u32,
+    /// The sums cover every frame on air, with the links as they are.
+    pub valid: bool,
+    /// The link generation (`LinkTable::gen`) the sums were made with.
+    pub links_gen: u64,
+}
+
+impl HeardPower {
+    /// Starts a new epoch of empty sums for `stations` stations (sized here, at a
+    /// medium's first transmission and after stations join, so that a station that
+    /// never hears a frame on air costs nothing).
+    pub fn clear(&mut self, stations: usize) {
+        if self.sum_mw.len() < stations {
+            self.sum_mw.resize(stations, 0.0);
+            self.stamp.resize(stations, 0);
+        }
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            // Wrapped: no stamp may equal the new epoch by accident.
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.epoch = 1;
+        }
+    }
+
+    /// The sum at station `j` (0 if nothing on air reaches it).
+    pub fn at(&self, j: StationId) -> f64 {
+        if self.stamp[j as usize] == self.epoch {
+            self.sum_mw[j as usize]
+        } else {
+            0.0
+        }
+    }
+
+    /// Adds `mw` to the sum at station `j`.
+    pub fn add(&mut self, j: StationId, mw: f64) {
+        let j = j as usize;
+        if self.stamp[j] != self.epoch {
+            self.stamp[j] = self.epoch;
+            self.sum_mw[j] = 0.0;
+        }
+        self.sum_mw[j] += mw;
+    }
 }
 
 impl Air {

@@ -121,29 +121,13 @@ impl Medium {
         self.air.active_count += 1;
         let (kind, dst) = (tx.kind, tx.dst);
         // The interference at each receiver from the other transmissions on air, summed
-        // in `on_air` order: each sender's links are sorted by receiver, as are this
-        // one's, so a cursor per interferer walks them alongside.
-        let mut interferers = std::mem::take(&mut self.interferers);
-        interferers.clear();
-        for &o in &self.air.on_air {
-            let y = &self.air.txs[o as usize];
-            if o != slot && !y.ended {
-                interferers.push((y.src, 0));
-            }
-        }
+        // in `on_air` order (see `HeardPower`).
+        self.refresh_heard(slot);
         for li in 0..self.links.of(s).len() {
             let l = self.links.of(s)[li];
             let j = l.rx as usize;
-            let mut interference = 0.0;
-            for (src, cur) in interferers.iter_mut() {
-                let list = self.links.of(*src);
-                while *cur < list.len() && list[*cur].rx < l.rx {
-                    *cur += 1;
-                }
-                if *cur < list.len() && list[*cur].rx == l.rx {
-                    interference += list[*cur].power_mw;
-                }
-            }
+            let interference = self.air.heard.at(l.rx);
+            self.air.heard.add(l.rx, l.power_mw);
             let st = &mut self.stations[j];
             let was_idle = st.access.idle_since.is_some();
             if l.cs {
@@ -209,9 +193,29 @@ impl Medium {
                 self.on_busy(t, l.rx);
             }
         }
-        self.interferers = interferers;
         let end = self.air.txs[slot as usize].end;
         self.events.push(end, Event::TxEnd { slot });
+    }
+
+    /// Makes `air.heard` the sums over every transmission on air but the one in `slot`
+    /// (just started), rebuilding them if a frame ended or a link changed since.
+    fn refresh_heard(&mut self, slot: u32) {
+        let heard = &mut self.air.heard;
+        let n = self.stations.len();
+        if heard.valid && heard.links_gen == self.links.gen && heard.stamp.len() >= n {
+            return;
+        }
+        heard.clear(n);
+        for &o in &self.air.on_air {
+            let y = &self.air.txs[o as usize];
+            if o != slot && !y.ended {
+                for l in self.links.of(y.src) {
+                    heard.add(l.rx, l.power_mw);
+                }
+            }
+        }
+        heard.valid = true;
+        heard.links_gen = self.links.gen;
     }
 
     /// The ACK that station `s` waits for will not be received: remember why, for the
@@ -250,6 +254,7 @@ impl Medium {
     /// become idle resume their backoff.
     pub(crate) fn tx_end<S: Sink + ?Sized>(&mut self, t: Time, slot: u32, sink: &mut S) {
         self.air.txs[slot as usize].ended = true;
+        self.air.heard.valid = false;
         let tx = self.air.txs[slot as usize];
         let s = tx.src;
         self.air.active_count -= 1;

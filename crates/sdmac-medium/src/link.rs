@@ -43,6 +43,9 @@ pub(crate) struct LinkTable {
     pub fading: Option<Fading>,
     /// The fading (dB) of the reception decided last; 0 when fading is off.
     pub last_fade_db: f64,
+    /// Bumped whenever a built list changes (a link replaced, added or removed, or a
+    /// list rebuilt), so that sums over links can tell they are stale.
+    pub gen: u64,
 }
 
 impl LinkTable {
@@ -50,6 +53,14 @@ impl LinkTable {
     /// The list of `tx` must be built.
     pub fn get(&self, tx: StationId, rx: StationId) -> Option<&Link> {
         let list = self.from.get(tx as usize)?.as_ref()?;
+        // Where every other station is in range, `rx` sits at its own index (less one
+        // past `tx`): try there before searching.
+        let guess = rx as usize - usize::from(rx > tx);
+        if let Some(l) = list.get(guess) {
+            if l.rx == rx {
+                return Some(l);
+            }
+        }
         list.binary_search_by_key(&rx, |l| l.rx).ok().map(|i| &list[i])
     }
 
@@ -104,6 +115,7 @@ impl LinkTable {
     /// `tx` is built.
     pub fn put(&mut self, tx: StationId, link: Option<Link>, rx: StationId) {
         let Some(list) = self.from[tx as usize].as_mut() else { return };
+        self.gen += 1;
         match (list.binary_search_by_key(&rx, |l| l.rx), link) {
             (Ok(i), Some(l)) => list[i] = l,
             (Ok(i), None) => {

@@ -94,6 +94,7 @@ impl Medium {
     pub(crate) fn compute_links_of(&mut self, id: StationId) {
         if self.links.from[id as usize].is_some() {
             self.links.from[id as usize] = Some(self.build_links(id));
+            self.links.gen += 1;
         }
         for k in 0..self.links.built.len() {
             let other = self.links.built[k];

@@ -82,9 +82,6 @@ pub struct Medium {
     /// Scratch of reception: each interferer overlapping a frame, as (start, end,
     /// received power in mW).
     pub(crate) scratch: Vec<(Time, Time, f64)>,
-    /// Scratch of `start_transmission`: the senders of the other transmissions on air,
-    /// each with a cursor into its links.
-    pub(crate) interferers: Vec<(StationId, usize)>,
     /// Scratch of `access`: the stations whose backoff ends now.
     pub(crate) ready: Vec<StationId>,
     /// EIFS − DIFS: the extra wait after a frame received in error.
@@ -137,7 +134,6 @@ impl Medium {
             backlog_start: 0,
             next_handle: GENERATED_HANDLE_BASE,
             scratch: Vec::new(),
-            interferers: Vec::new(),
             ready: Vec::new(),
             eifs_extra,
             force_scan: false,
@@ -239,7 +235,6 @@ impl Medium {
             // Access events superseded by a later one stay queued until their time:
             // the queue's high-water mark comes late in a lossy run.
             self.events.reserve(EVENTS_PER_STATION * n);
-            self.interferers.reserve((2 * n).saturating_sub(self.interferers.len()));
         }
         self.reschedule(id, self.now);
         let now = self.now;
