@@ -19,7 +19,7 @@ use sdmac_overlay::tdma::{run_periodic, PeriodicConfig, Releases, SlotTimes};
 use sdmac_phy::{Phy, Standard};
 use std::sync::Mutex;
 
-use crate::emu::{api_err, mac_arg, parse_ac, rates_arg, PyInterface};
+use crate::emu::{api_err, mac_arg, parse_ac, rates_arg, span_arg, PyInterface, TimeUnit};
 
 fn phy_arg(standard: &str) -> PyResult<Phy> {
     let s: Standard = standard
@@ -36,12 +36,7 @@ fn rate_arg(what: &str, s: &str) -> PyResult<Rate> {
 
 /// A non-negative finite number of microseconds as a span.
 fn span_us(what: &str, us: f64) -> PyResult<Span> {
-    if !(us.is_finite() && us >= 0.0) {
-        return Err(PyValueError::new_err(format!(
-            "{what} must be a non-negative number of microseconds, not {us}"
-        )));
-    }
-    Ok(Span::from_ns((us * 1000.0).round() as u64))
+    span_arg(what, us, TimeUnit::Us)
 }
 
 fn retransmit_err(e: RetransmitError) -> PyErr {

@@ -12,8 +12,9 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
+
+from sdmac.experiments import report
 
 
 def _mean(fig: Mapping[str, Any] | None, scale: float = 1.0, digits: int = 3) -> str:
@@ -64,14 +65,5 @@ def table(doc: Mapping[str, Any]) -> str:
     return "\n".join(rows)
 
 
-def main(argv: list[str]) -> int:
-    """Prints the table of the sweep.json named in `argv`."""
-    if len(argv) != 1:
-        print("usage: python -m sdmac.experiments.deadlines_report DIR/sweep.json", file=sys.stderr)
-        return 2
-    print(table(json.loads(Path(argv[0]).read_text())))
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(report.main(lambda doc: table(doc) + "\n", "sdmac.experiments.deadlines_report"))
