@@ -10,6 +10,7 @@
 //! - [`queue`]: preallocated frame buffers and a bounded queue.
 //! - [`datapath`]: the per-station poll-mode loop between a TAP device and an SDMAC
 //!   interface, with its counters.
+//! - [`tapio`]: batched TAP reads and writes on io_uring, with registered buffers.
 //! - [`mgmt`]: open-system authentication and association between an AP and its
 //!   stations, as real management frames, for a thread apart from the data path.
 //! - [`capture`]: `--pcap`, written by a thread apart from the data paths.
@@ -28,6 +29,7 @@ pub mod mgmt;
 pub mod netns;
 pub mod pktgen;
 pub mod queue;
+pub mod tapio;
 pub mod txid;
 
 pub use convert::{eth_to_wlan, wlan_to_eth, DropReason, Ds, TxParams, HEADROOM};

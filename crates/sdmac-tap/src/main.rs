@@ -25,7 +25,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 const USAGE: &str = "usage: sdmac-tap SCENARIO.toml [--subnet A.B.C.D/LEN] [--prefix NAME] \
-[--ifname NAME] [--mtu BYTES] [--duration SECONDS] [--busy-poll] [--seed N] \
+[--ifname NAME] [--mtu BYTES] [--duration SECONDS] [--busy-poll] [--tap-io uring|syscalls] [--seed N] \
 [--json FILE] [--ready-file FILE] [--pcap FILE]";
 
 /// What a station thread returns: its counters, and why it stopped early.
@@ -39,6 +39,8 @@ struct Args {
     mtu: u32,
     duration: Option<f64>,
     busy_poll: bool,
+    /// Serve the TAP devices with io_uring (`--tap-io uring`, the default).
+    uring: bool,
     seed: u64,
     json: Option<String>,
     ready_file: Option<String>,
@@ -54,6 +56,7 @@ fn parse_args() -> Result<Args, String> {
         mtu: 1500,
         duration: None,
         busy_poll: false,
+        uring: true,
         seed: 1,
         json: None,
         ready_file: None,
@@ -84,6 +87,13 @@ fn parse_args() -> Result<Args, String> {
                 a.duration = Some(d);
             }
             "--busy-poll" => a.busy_poll = true,
+            "--tap-io" => {
+                a.uring = match val("--tap-io")?.as_str() {
+                    "uring" => true,
+                    "syscalls" => false,
+                    v => return Err(format!("--tap-io {v:?}: must be uring or syscalls")),
+                }
+            }
             "--seed" => {
                 let v = val("--seed")?;
                 a.seed = v.parse().map_err(|_| format!("--seed {v:?}: not a number"))?;
@@ -344,6 +354,7 @@ fn run(a: Args) -> Result<bool, String> {
         let stop = stop.clone();
         let addrs = addrs.clone();
         let busy = a.busy_poll;
+        let uring = a.uring;
         let cap = capture_ends.get_mut(k).and_then(Option::take);
         let label = format!("{} (namespace {})", s.name, s.netns);
         let t = std::thread::Builder::new()
@@ -351,6 +362,13 @@ fn run(a: Args) -> Result<bool, String> {
             .spawn(move || {
                 use std::os::fd::AsRawFd;
                 let mut path = StationPath::new(iface, tap.as_raw_fd(), params, addrs, busy);
+                if uring {
+                    if let Err(e) = path.use_io_uring() {
+                        eprintln!(
+                            "sdmac-tap: station {label}: io_uring not available ({e}); one read or write per frame"
+                        );
+                    }
+                }
                 if let Some((role, link)) = role_link {
                     path = path.with_role(role, link);
                 }
