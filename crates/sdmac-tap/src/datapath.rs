@@ -195,6 +195,8 @@ pub struct StationPath<B: Backend> {
     /// Parameters of frames an AP relays (From DS).
     relay: TxParams,
     capture: Option<CaptureEnd>,
+    /// A fault injected for tests: panic once this many frames went through.
+    panic_after: Option<u64>,
     /// The counters.
     pub stats: Stats,
 }
@@ -236,6 +238,7 @@ impl<B: Backend> StationPath<B> {
             mgmt_pending: None,
             relay: TxParams { ds: Ds::FromAp, ..params },
             capture: None,
+            panic_after: None,
             stats: Stats::default(),
         }
     }
@@ -259,6 +262,13 @@ impl<B: Backend> StationPath<B> {
         // ring first.
         self.ring = Some(unsafe { TapRing::new(self.fd, self.event_fd, &self.pool.addresses()) }?);
         Ok(())
+    }
+
+    /// Makes the loop panic once `frames` frames went through it (read from the TAP
+    /// device and written to it): a fault injected to test the clean-up after a
+    /// station thread crashes.
+    pub fn panic_after(&mut self, frames: u64) {
+        self.panic_after = Some(frames);
     }
 
     /// Whether the TAP device is served by io_uring, and with registered buffers.
@@ -298,6 +308,10 @@ impl<B: Backend> StationPath<B> {
 
     /// One pass of the loop; returns how many frames and confirmations it handled.
     pub fn pass(&mut self) -> Result<usize, PathError> {
+        if let Some(n) = self.panic_after {
+            let frames = self.stats.tap_rx_frames + self.stats.tap_tx_frames;
+            assert!(frames < n, "injected fault: panic after {n} frames (SDMAC_TAP_PANIC_AFTER)");
+        }
         let mut work = self.reap()?;
         work += self.confirmations()?;
         work += self.management_out()?;

@@ -216,9 +216,20 @@ fn report_line(name: &str, s: &Stats) -> String {
     )
 }
 
+/// The hidden fault injection `SDMAC_TAP_PANIC_AFTER=STATION:FRAMES`: that station's
+/// thread panics once that many frames went through its data path (for the test of
+/// the clean-up after a crash).
+fn panic_after() -> Result<Option<(String, u64)>, String> {
+    let Ok(v) = std::env::var("SDMAC_TAP_PANIC_AFTER") else { return Ok(None) };
+    let bad = || format!("SDMAC_TAP_PANIC_AFTER={v:?}: must be STATION:FRAMES");
+    let (name, n) = v.split_once(':').ok_or_else(bad)?;
+    Ok(Some((name.to_string(), n.parse().map_err(|_| bad())?)))
+}
+
 fn run(a: Args) -> Result<bool, String> {
     netns::check_prerequisites().map_err(|e| e.to_string())?;
     let p = plan(&a)?;
+    let fault = panic_after()?;
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         signal_hook::flag::register(sig, stop.clone())
@@ -357,6 +368,7 @@ fn run(a: Args) -> Result<bool, String> {
         let uring = a.uring;
         let cap = capture_ends.get_mut(k).and_then(Option::take);
         let label = format!("{} (namespace {})", s.name, s.netns);
+        let fault = fault.as_ref().filter(|f| f.0 == s.name).map(|f| f.1);
         let t = std::thread::Builder::new()
             .name(format!("tap-{}", s.name))
             .spawn(move || {
@@ -374,6 +386,9 @@ fn run(a: Args) -> Result<bool, String> {
                 }
                 if let Some(c) = cap {
                     path = path.with_capture(c);
+                }
+                if let Some(n) = fault {
+                    path.panic_after(n);
                 }
                 let r = path.run(&stop);
                 if let Err(e) = &r {
