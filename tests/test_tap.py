@@ -322,6 +322,64 @@ def test_a_station_thread_that_panics_is_reported_and_everything_is_removed(tap_
     assert tap.prefix not in links
 
 
+def _control(path: Path, request: bytes, reply_len: int) -> bytes:
+    """One request on the control socket (sdmac-mediumd's protocol) and its reply."""
+    import socket
+
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as c:
+        c.settimeout(10)
+        c.connect(str(path))
+        c.sendall(request)
+        out = b""
+        while len(out) < reply_len:
+            chunk = c.recv(reply_len - len(out))
+            assert chunk, f"the control socket closed after {out!r}"
+            out += chunk
+        return out
+
+
+@needs_root
+def test_stations_added_weakened_and_removed_at_run_time(tap_factory: Any, tmp_path: Path) -> None:
+    import struct
+
+    sock = tmp_path / "control.sock"
+    tap = tap_factory(extra=["--control", str(sock), "--reserve", "2"])
+    r1 = next(s for s in tap.info["reserved"] if s["name"] == "r1")
+    mac = bytes.fromhex(r1["address"].replace(":", ""))
+    assert tap.ns("r1") not in _namespaces(), "a reserved station is down until added"
+    # ADD (7): reply 8, the request echoed, the station id (i32), result 0.
+    add = bytes([7]) + mac
+    reply = _control(sock, add, 13)
+    assert reply[:8] == bytes([8]) + add and reply[12] == 0, reply
+    assert struct.unpack(">i", reply[8:12])[0] == r1["id"]
+    assert tap.ns("r1") in _namespaces()
+    assert _control(sock, add, 13)[12] == 2, "added twice: duplicate"
+    p = tap.run("a", "ping", "-c", "3", "-i", "0.2", "-W", "2", r1["ipv4"])
+    assert p.returncode == 0, "the added station answers: " + p.stdout + p.stderr
+    # The emulated medium cannot move a station while it runs: POSITION (13) is
+    # answered "wrong mode" (3).
+    pos = bytes([13]) + mac + struct.pack(">fff", 500.0, 0.0, 0.0)
+    assert _control(sock, pos, 21)[20] == 3
+    # TXPOWER (15) changes the link budget: at -50 dBm nothing r1 sends is heard.
+    weak = bytes([15]) + mac + struct.pack(">i", -50)
+    assert _control(sock, weak, 13)[12] == 0
+    p = tap.run("a", "ping", "-c", "3", "-i", "0.2", "-W", "1", r1["ipv4"])
+    assert p.returncode != 0, "r1 is out of reach: " + p.stdout
+    assert _control(sock, bytes([15]) + mac + struct.pack(">i", 20), 13)[12] == 0
+    p = tap.run("a", "ping", "-c", "3", "-i", "0.2", "-W", "2", r1["ipv4"])
+    assert p.returncode == 0, "back in reach: " + p.stdout
+    # DEL_BY_MAC (3): the namespace goes; unknown addresses are "not found" (1).
+    assert _control(sock, bytes([3]) + mac, 9)[8] == 0
+    assert tap.ns("r1") not in _namespaces()
+    assert _control(sock, bytes([3]) + mac, 9)[8] == 1
+    assert _control(sock, bytes([7, 2, 9, 9, 9, 9, 9]), 13)[12] == 1, "not in the pool"
+    stats = tap.stop()
+    s = tap.station_stats(stats, "r1")
+    assert s["reserved"] and s["tap_tx"]["frames"] >= 3, s
+    assert not any(x["station"] == "r2" for x in stats["stations"]), "r2 was never added"
+    assert not sock.exists(), "the socket file is removed on exit"
+
+
 @needs_root
 def test_a_stale_namespace_is_refused_by_name(tap_factory: Any, tmp_path: Path) -> None:
     prefix = f"stale{os.getpid() % 10000}-"

@@ -295,8 +295,20 @@ impl<B: Backend> StationPath<B> {
 
     /// Runs until `stop` is set or something fails; returns why it stopped early.
     pub fn run(&mut self, stop: &AtomicBool) -> Result<(), PathError> {
+        self.run_with(stop, |_| {})
+    }
+
+    /// As [`StationPath::run`], calling `between` with the interface after every
+    /// pass (for requests the station's owner has for its MAC, such as its transmit
+    /// power).
+    pub fn run_with(
+        &mut self,
+        stop: &AtomicBool,
+        mut between: impl FnMut(&mut Interface<B>),
+    ) -> Result<(), PathError> {
         while !stop.load(Ordering::Relaxed) {
             let work = self.pass()?;
+            between(&mut self.iface);
             if work == 0 && !self.busy_poll {
                 // Frames from the management thread do not wake the poll: with one,
                 // the wait is short, so that an exchange takes milliseconds.

@@ -13,6 +13,7 @@
 //! - [`tapio`]: batched TAP reads and writes on io_uring, with registered buffers.
 //! - [`mgmt`]: open-system authentication and association between an AP and its
 //!   stations, as real management frames, for a thread apart from the data path.
+//! - [`control`]: `--control`, the control socket (the protocol of `sdmac-mediumd`).
 //! - [`capture`]: `--pcap`, written by a thread apart from the data paths.
 //! - [`netns`]: namespaces and TAP devices, created and removed.
 //! - [`pktgen`]: the stamped UDP packets and receiver statistics of `sdmac-pktgen`.
@@ -23,6 +24,7 @@
 #![warn(missing_docs)]
 
 pub mod capture;
+pub mod control;
 pub mod convert;
 pub mod datapath;
 pub mod mgmt;
