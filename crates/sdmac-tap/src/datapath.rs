@@ -15,6 +15,7 @@
 use crate::capture::CaptureEnd;
 use crate::convert::{eth_to_wlan, wlan_to_eth, DropReason, Ds, TxParams, HEADROOM, MAX_ETH_FRAME};
 use crate::mgmt::MgmtFrame;
+use crate::qos::classify;
 use crate::queue::{Bounded, FrameBuf, Pool, BUF_LEN};
 use crate::tapio::{Done, TapRing};
 use crate::txid::TxIds;
@@ -67,6 +68,10 @@ pub struct Stats {
     /// System calls made on the TAP device and for waiting: `read`, `write` and
     /// `poll`, or with io_uring `io_uring_enter` (each carries many operations).
     pub io_syscalls: u64,
+    /// Frames handed to the MAC, by access category (indexed by `Ac as usize`).
+    pub tx_by_ac: [u64; 4],
+    /// Data frames received, by the access category they were sent on.
+    pub rx_by_ac: [u64; 4],
     /// Frames dropped, by reason (indexed by [`DropReason::index`]).
     pub drops: [u64; DropReason::ALL.len()],
 }
@@ -104,6 +109,10 @@ impl Stats {
             "tap_tx": {"frames": self.tap_tx_frames, "bytes": self.tap_tx_bytes},
             "relayed": self.relayed,
             "io_syscalls": self.io_syscalls,
+            "by_ac": {
+                "tx": {"BK": self.tx_by_ac[0], "BE": self.tx_by_ac[1], "VI": self.tx_by_ac[2], "VO": self.tx_by_ac[3]},
+                "rx": {"BK": self.rx_by_ac[0], "BE": self.rx_by_ac[1], "VI": self.rx_by_ac[2], "VO": self.rx_by_ac[3]},
+            },
             "drops": drops,
         })
     }
@@ -150,6 +159,7 @@ struct Waiting {
     start: usize,
     len: usize,
     multicast: bool,
+    ac: Ac,
 }
 
 /// Why a data path stopped before it was asked to.
@@ -197,6 +207,9 @@ pub struct StationPath<B: Backend> {
     capture: Option<CaptureEnd>,
     /// A fault injected for tests: panic once this many frames went through.
     panic_after: Option<u64>,
+    /// QoS station: frames go on the access category of their priority, as QoS
+    /// data frames.
+    qos: bool,
     /// The counters.
     pub stats: Stats,
 }
@@ -239,6 +252,7 @@ impl<B: Backend> StationPath<B> {
             relay: TxParams { ds: Ds::FromAp, ..params },
             capture: None,
             panic_after: None,
+            qos: false,
             stats: Stats::default(),
         }
     }
@@ -262,6 +276,14 @@ impl<B: Backend> StationPath<B> {
         // ring first.
         self.ring = Some(unsafe { TapRing::new(self.fd, self.event_fd, &self.pool.addresses()) }?);
         Ok(())
+    }
+
+    /// Makes the path a QoS station's: every frame goes on the access category of
+    /// its user priority (its VLAN tag's PCP, else its DSCP: [`crate::qos`]) as a
+    /// QoS data frame with that TID. Without it everything is AC_BE, plain data.
+    pub fn with_qos(mut self, on: bool) -> StationPath<B> {
+        self.qos = on;
+        self
     }
 
     /// Makes the loop panic once `frames` frames went through it (read from the TAP
@@ -483,7 +505,7 @@ impl<B: Backend> StationPath<B> {
     /// submissions above, so that no two frames in a row from a station carry the
     /// same id (a receiver takes a repeated id for a retransmission); the count
     /// also numbers the frame's 802.11 sequence control.
-    fn submit(&mut self, buf: &mut [u8], multicast: bool) -> Result<bool, PathError> {
+    fn submit(&mut self, buf: &mut [u8], multicast: bool, ac: Ac) -> Result<bool, PathError> {
         let Some(slot) = self.ids.alloc(TxMeta { len: buf.len() as u16 }) else {
             return Ok(false);
         };
@@ -492,9 +514,10 @@ impl<B: Backend> StationPath<B> {
         let seq = ((count & 0x0fff) << 4) as u16;
         buf[22..24].copy_from_slice(&seq.to_le_bytes());
         let attrs = if multicast { &self.group } else { &self.unicast };
-        match self.iface.data_req(id, Body::Frame(buf), Ac::Be, attrs) {
+        match self.iface.data_req(id, Body::Frame(buf), ac, attrs) {
             Ok(()) => {
                 self.stats.tx_submitted += 1;
+                self.stats.tx_by_ac[ac as usize] += 1;
                 if let Some(cap) = &mut self.capture {
                     cap.tap.refill(&cap.back);
                     cap.tap.record(buf);
@@ -528,12 +551,22 @@ impl<B: Backend> StationPath<B> {
             };
             let group = f.bytes[4] & 1 != 0;
             let len = f.len;
-            if !self.submit(&mut f.bytes[..len], group)? {
+            if !self.submit(&mut f.bytes[..len], group, Ac::Be)? {
                 self.mgmt_pending = Some(f);
                 return Ok(n);
             }
             n += 1;
         }
+    }
+
+    /// The access category of the Ethernet frame `eth`, and `params` with its TID
+    /// (QoS station); AC_BE and `params` unchanged otherwise.
+    fn classify(&self, eth: &[u8], params: TxParams) -> (Ac, TxParams) {
+        if !self.qos || eth.len() < 14 {
+            return (Ac::Be, params);
+        }
+        let (ac, up) = classify(eth);
+        (ac, TxParams { qos_tid: Some(up), ..params })
     }
 
     /// Index of `a` among the path's stations.
@@ -553,7 +586,7 @@ impl<B: Backend> StationPath<B> {
     fn retry_backlog(&mut self) -> Result<usize, PathError> {
         let mut n = 0;
         while let Some(mut w) = self.backlog.pop() {
-            if self.submit(&mut w.buf[w.start..w.start + w.len], w.multicast)? {
+            if self.submit(&mut w.buf[w.start..w.start + w.len], w.multicast, w.ac)? {
                 self.pool.put(w.buf);
                 n += 1;
             } else {
@@ -603,7 +636,8 @@ impl<B: Backend> StationPath<B> {
                 self.pool.put(buf);
                 return Ok(());
             }
-            let c = match eth_to_wlan(&mut buf[..], HEADROOM, len, &self.params) {
+            let (ac, params) = self.classify(&buf[HEADROOM..HEADROOM + len], self.params);
+            let c = match eth_to_wlan(&mut buf[..], HEADROOM, len, &params) {
                 Ok(c) => c,
                 Err(why) => {
                     self.stats.drop(why);
@@ -630,11 +664,13 @@ impl<B: Backend> StationPath<B> {
                 self.pool.put(buf);
                 return Ok(());
             }
-            if self.backlog.is_empty() && self.submit(&mut buf[c.start..c.start + c.len], group)? {
+            if self.backlog.is_empty()
+                && self.submit(&mut buf[c.start..c.start + c.len], group, ac)?
+            {
                 self.pool.put(buf);
                 return Ok(());
             }
-            let w = Waiting { buf, start: c.start, len: c.len, multicast: group };
+            let w = Waiting { buf, start: c.start, len: c.len, multicast: group, ac };
             if let Err(w) = self.backlog.push(w) {
                 self.stats.drop(DropReason::QueueFull);
                 self.pool.put(w.buf);
@@ -748,6 +784,7 @@ impl<B: Backend> StationPath<B> {
                 }
                 return Ok(Some(None));
             }
+            self.stats.rx_by_ac[ind.ac as usize] += 1;
             let e = match wlan_to_eth(rx, len) {
                 Ok(e) => e,
                 Err(why) => {
@@ -802,10 +839,11 @@ impl<B: Backend> StationPath<B> {
     /// The AP sends the Ethernet frame at `rx[start..start + len]` on to its
     /// destination (From DS), converting it in place again.
     fn relay(&mut self, rx: &mut [u8], start: usize, len: usize) -> Result<(), PathError> {
-        match eth_to_wlan(rx, start, len, &self.relay) {
+        let (ac, params) = self.classify(&rx[start..start + len], self.relay);
+        match eth_to_wlan(rx, start, len, &params) {
             Ok(c) => {
                 let group = c.receiver.is_multicast();
-                if self.submit(&mut rx[c.start..c.start + c.len], group)? {
+                if self.submit(&mut rx[c.start..c.start + c.len], group, ac)? {
                     self.stats.relayed += 1;
                 } else {
                     self.stats.drop(DropReason::QueueFull);

@@ -6,6 +6,7 @@
 //!
 //! - [`convert`]: 802.3 ↔ 802.11 (LLC/SNAP, RFC 1042 and the 802.1H bridge tunnel)
 //!   in place, the 802.11 header written into headroom in front of the payload.
+//! - [`qos`]: a frame's user priority and access category (802.1Q PCP or DSCP).
 //! - [`txid`]: TX ids from a bitset over a fixed array.
 //! - [`queue`]: preallocated frame buffers and a bounded queue.
 //! - [`datapath`]: the per-station poll-mode loop between a TAP device and an SDMAC
@@ -30,6 +31,7 @@ pub mod datapath;
 pub mod mgmt;
 pub mod netns;
 pub mod pktgen;
+pub mod qos;
 pub mod queue;
 pub mod tapio;
 pub mod txid;

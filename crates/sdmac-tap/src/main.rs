@@ -147,6 +147,8 @@ struct Station {
     ap: bool,
     /// From the reserved pool (`--reserve`): up only once added at run time.
     reserved: bool,
+    /// A QoS station (`qos = true`): frames go on the AC of their priority.
+    qos: bool,
 }
 
 struct Plan {
@@ -190,6 +192,7 @@ fn plan(a: &Args) -> Result<Plan, String> {
             ipv4,
             ap: spec.raw.ap == Some(true),
             reserved: false,
+            qos: b.medium.station(k as StationId).is_some_and(|c| c.qos),
         });
     }
     if stations.len() < 2 {
@@ -252,6 +255,7 @@ fn plan(a: &Args) -> Result<Plan, String> {
             ipv4,
             ap: false,
             reserved: true,
+            qos: base.qos,
         });
     }
     Ok(Plan { stations, medium: Some(medium), bssid, ap: aps.first().copied() })
@@ -405,6 +409,7 @@ fn start_station(
     };
     let stop = station_stop.clone();
     let addrs = sh.addrs.clone();
+    let qos = s.qos;
     let busy = sh.a.busy_poll;
     let uring = sh.a.uring;
     let label = format!("{} (namespace {})", s.name, s.netns);
@@ -414,7 +419,8 @@ fn start_station(
         .name(format!("tap-{}", s.name))
         .spawn(move || {
             use std::os::fd::AsRawFd;
-            let mut path = StationPath::new(iface, tap.as_raw_fd(), params, addrs, busy);
+            let mut path =
+                StationPath::new(iface, tap.as_raw_fd(), params, addrs, busy).with_qos(qos);
             if uring {
                 if let Err(e) = path.use_io_uring() {
                     eprintln!(
