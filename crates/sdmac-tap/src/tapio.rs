@@ -328,6 +328,8 @@ impl Drop for TapRing {
     fn drop(&mut self) {
         // The kernel may still write into the buffers of armed reads: cancel
         // everything and wait for the completions before any buffer is freed.
+        // (No poll is armed again while waiting.)
+        self.efd = None;
         let cancel =
             opcode::AsyncCancel2::new(types::CancelBuilder::any()).build().user_data(TAG_CANCEL);
         let _ = self.push(cancel);
