@@ -79,7 +79,7 @@ def _namespaces() -> List[str]:
 class Tap:
     """A running `sdmac tap` and what it reported."""
 
-    def __init__(self, tmp: Path, scenario: str, prefix: str, extra: List[str]) -> None:
+    def __init__(self, tmp: Path, scenario: str, prefix: str, extra: List[str], env: Optional[Dict[str, str]] = None) -> None:
         self.prefix = prefix
         self.path = tmp / "scenario.toml"
         self.path.write_text(scenario)
@@ -87,7 +87,7 @@ class Tap:
         self.json = tmp / "stats.json"
         self.stderr = tmp / "stderr.txt"
         cmd = sdmac_cmd("tap", self.path, "--prefix", prefix, "--ready-file", self.ready, "--json", self.json, *extra)
-        self.proc = subprocess.Popen(cmd, env=_env(), stderr=self.stderr.open("w"), preexec_fn=_child_setup)
+        self.proc = subprocess.Popen(cmd, env={**_env(), **(env or {})}, stderr=self.stderr.open("w"), preexec_fn=_child_setup)
         deadline = time.monotonic() + 30
         while not self.ready.exists():
             if self.proc.poll() is not None:
@@ -130,12 +130,12 @@ def tap_factory(tmp_path: Path) -> Iterator[Any]:
     started: List[Tap] = []
     prefixes: List[str] = []
 
-    def start(scenario: str = SCENARIO, extra: Optional[List[str]] = None) -> Tap:
+    def start(scenario: str = SCENARIO, extra: Optional[List[str]] = None, env: Optional[Dict[str, str]] = None) -> Tap:
         prefix = f"st{os.getpid() % 10000}{len(prefixes)}-"
         prefixes.append(prefix)
         d = tmp_path / str(len(prefixes))
         d.mkdir()
-        t = Tap(d, scenario, prefix, extra or [])
+        t = Tap(d, scenario, prefix, extra or [], env)
         started.append(t)
         return t
 
@@ -294,6 +294,90 @@ def test_a_tap_device_removed_is_reported_and_the_rest_keep_running(tap_factory:
     assert s3["error"] and "TAP device failed" in s3["error"], s3
     assert tap.station_stats(stats, "s1")["error"] is None
     assert "s3" in tap.stderr.read_text() and "keep running" in tap.stderr.read_text()
+
+
+@needs_root
+def test_a_station_thread_that_panics_is_reported_and_everything_is_removed(tap_factory: Any) -> None:
+    # The hidden fault injection: s2's thread panics after 6 frames through its path.
+    tap = tap_factory(_many(3, False), env={"SDMAC_TAP_PANIC_AFTER": "s2:6"})
+    made = [tap.ns(f"s{k}") for k in (1, 2, 3)]
+    assert all(n in _namespaces() for n in made)
+    tap.run("s1", "ping", "-c", "10", "-i", "0.1", "-W", "1", tap.ip("s2"))
+    try:
+        tap.proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        raise AssertionError("sdmac tap kept running after a station thread panicked") from None
+    err = tap.stderr.read_text()
+    assert tap.proc.returncode != 0, err
+    assert "injected fault" in err and "station s2: its thread panicked" in err, err
+    stats: Dict[str, Any] = json.loads(tap.json.read_text())
+    assert tap.station_stats(stats, "s2")["error"] == "crashed"
+    for k in (1, 3):
+        s = tap.station_stats(stats, f"s{k}")
+        assert s["error"] is None and "tap_rx" in s, s
+    assert tap.station_stats(stats, "s1")["tap_rx"]["frames"] > 0
+    left = [n for n in made if n in _namespaces()]
+    assert not left, f"namespaces left after the crash: {left}"
+    links = subprocess.run(["ip", "-o", "link"], capture_output=True, text=True, check=True).stdout
+    assert tap.prefix not in links
+
+
+def _control(path: Path, request: bytes, reply_len: int) -> bytes:
+    """One request on the control socket (sdmac-mediumd's protocol) and its reply."""
+    import socket
+
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as c:
+        c.settimeout(10)
+        c.connect(str(path))
+        c.sendall(request)
+        out = b""
+        while len(out) < reply_len:
+            chunk = c.recv(reply_len - len(out))
+            assert chunk, f"the control socket closed after {out!r}"
+            out += chunk
+        return out
+
+
+@needs_root
+def test_stations_added_weakened_and_removed_at_run_time(tap_factory: Any, tmp_path: Path) -> None:
+    import struct
+
+    sock = tmp_path / "control.sock"
+    tap = tap_factory(extra=["--control", str(sock), "--reserve", "2"])
+    r1 = next(s for s in tap.info["reserved"] if s["name"] == "r1")
+    mac = bytes.fromhex(r1["address"].replace(":", ""))
+    assert tap.ns("r1") not in _namespaces(), "a reserved station is down until added"
+    # ADD (7): reply 8, the request echoed, the station id (i32), result 0.
+    add = bytes([7]) + mac
+    reply = _control(sock, add, 13)
+    assert reply[:8] == bytes([8]) + add and reply[12] == 0, reply
+    assert struct.unpack(">i", reply[8:12])[0] == r1["id"]
+    assert tap.ns("r1") in _namespaces()
+    assert _control(sock, add, 13)[12] == 2, "added twice: duplicate"
+    p = tap.run("a", "ping", "-c", "3", "-i", "0.2", "-W", "2", r1["ipv4"])
+    assert p.returncode == 0, "the added station answers: " + p.stdout + p.stderr
+    # The emulated medium cannot move a station while it runs: POSITION (13) is
+    # answered "wrong mode" (3).
+    pos = bytes([13]) + mac + struct.pack(">fff", 500.0, 0.0, 0.0)
+    assert _control(sock, pos, 21)[20] == 3
+    # TXPOWER (15) changes the link budget: at -50 dBm nothing r1 sends is heard.
+    weak = bytes([15]) + mac + struct.pack(">i", -50)
+    assert _control(sock, weak, 13)[12] == 0
+    p = tap.run("a", "ping", "-c", "3", "-i", "0.2", "-W", "1", r1["ipv4"])
+    assert p.returncode != 0, "r1 is out of reach: " + p.stdout
+    assert _control(sock, bytes([15]) + mac + struct.pack(">i", 20), 13)[12] == 0
+    p = tap.run("a", "ping", "-c", "3", "-i", "0.2", "-W", "2", r1["ipv4"])
+    assert p.returncode == 0, "back in reach: " + p.stdout
+    # DEL_BY_MAC (3): the namespace goes; unknown addresses are "not found" (1).
+    assert _control(sock, bytes([3]) + mac, 9)[8] == 0
+    assert tap.ns("r1") not in _namespaces()
+    assert _control(sock, bytes([3]) + mac, 9)[8] == 1
+    assert _control(sock, bytes([7, 2, 9, 9, 9, 9, 9]), 13)[12] == 1, "not in the pool"
+    stats = tap.stop()
+    s = tap.station_stats(stats, "r1")
+    assert s["reserved"] and s["tap_tx"]["frames"] >= 3, s
+    assert not any(x["station"] == "r2" for x in stats["stations"]), "r2 was never added"
+    assert not sock.exists(), "the socket file is removed on exit"
 
 
 @needs_root

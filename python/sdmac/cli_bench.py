@@ -254,7 +254,7 @@ def oneshot(
 @bench.command("tap", context_settings=CONTEXT_SETTINGS)
 @click.option("--runs", default=3, show_default=True, type=click.IntRange(1, 100), help="Runs of every path (interleaved); each figure is their median.")
 @click.option("--seconds", default=5, show_default=True, type=click.IntRange(1, 600), help="Seconds of every scenario.")
-@click.option("--paths", default="user-host,user-vm,hwsim-vm,kernel-vm", show_default=True, help="Paths, comma-separated: user-host (sdmac tap here), user-vm, hwsim-vm and kernel-vm (the VM test bed; hwsim: sdmac tap on the kernel path's radios; kernel: mac80211_hwsim with sdmac-mediumd).")
+@click.option("--paths", default="user-host,user-vm,hwsim-vm,kernel-vm", show_default=True, help="Paths, comma-separated: user-host (sdmac tap here), user-vm, hwsim-vm and kernel-vm (the VM test bed; hwsim: sdmac tap on the kernel path's radios; kernel: mac80211_hwsim with sdmac-mediumd), user-host-unbound (sdmac tap here on a custom PHY whose air does not cap 60 B frames).")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, writable=True, path_type=Path), help="Write the report (machine, date, runs, medians, intervals, ratios, goals) to FILE.")
 def tap_bench(runs: int, seconds: int, paths: str, json_path: Path | None) -> None:
     """DPDK-WiFi's four scenarios between two stations, sdmac's user-space path

@@ -46,6 +46,9 @@ def tap_command(
     ready_file: str | None = None,
     prefix: str | None = None,
     pcap: str | None = None,
+    tap_io: str | None = None,
+    control: str | None = None,
+    reserve: int | None = None,
 ) -> list[str]:
     """The command line that runs ``sdmac-tap`` with these options."""
     cmd = [str(tap_binary()), scenario]
@@ -65,6 +68,12 @@ def tap_command(
         cmd += ["--prefix", prefix]
     if pcap:
         cmd += ["--pcap", pcap]
+    if tap_io:
+        cmd += ["--tap-io", tap_io]
+    if control:
+        cmd += ["--control", control]
+    if reserve:
+        cmd += ["--reserve", str(reserve)]
     return cmd
 
 
@@ -72,7 +81,10 @@ def tap_command(
 @click.argument("scenario", type=click.Path(exists=True, dir_okay=False))
 @click.option("--subnet", default=None, metavar="A.B.C.D/LEN", help="Station addresses: host N+1 of this subnet for station N [default: 10.0.0.0/24].")
 @click.option("--duration", type=float, default=None, help="Stop after this many seconds (default: until Ctrl-C).")
-@click.option("--busy-poll", is_flag=True, help="Station loops spin instead of sleeping in poll(2).")
+@click.option("--busy-poll", is_flag=True, help="Station loops spin instead of sleeping (costs a core per station).")
+@click.option("--tap-io", type=click.Choice(["uring", "syscalls"]), default=None, help="TAP reads and writes batched on io_uring, or one system call per frame [default: uring].")
+@click.option("--control", default=None, metavar="SOCKET", help="Listen for control requests (sdmac-mediumd's protocol: add, delete, tx power) at this UNIX socket.")
+@click.option("--reserve", type=int, default=None, metavar="N", help="N stations on the medium from the start, brought up by an add on the control socket.")
 @click.option("--seed", type=int, default=None, help="Seed of the emulated device.")
 @click.option("--json", "json_path", default=None, metavar="FILE", help="Write the statistics to FILE (default: stdout).")
 @click.option("--ready-file", default=None, metavar="FILE", help="Write the stations' namespaces and addresses to FILE once all are up.")
@@ -88,6 +100,9 @@ def tap(
     ready_file: str | None,
     prefix: str | None,
     pcap: str | None,
+    tap_io: str | None,
+    control: str | None,
+    reserve: int | None,
 ) -> None:
     """Give every station of SCENARIO a TAP device in its own network namespace.
 
@@ -95,7 +110,7 @@ def tap(
     Ctrl-C stops it, removes the namespaces and prints per-station statistics
     (frames each way, retries, drops by reason).
     """
-    cmd = tap_command(scenario, subnet, duration, busy_poll, seed, json_path, ready_file, prefix, pcap)
+    cmd = tap_command(scenario, subnet, duration, busy_poll, seed, json_path, ready_file, prefix, pcap, tap_io, control, reserve)
     try:
         os.execv(cmd[0], cmd)
     except OSError as e:

@@ -6,11 +6,18 @@
 //! batch of received ones; only when a pass found nothing to do does it wait in
 //! `poll(2)` on the TAP descriptor and the interface's event descriptor (or, in
 //! busy-poll mode, go round again at once).
+//!
+//! With [`StationPath::use_io_uring`] the TAP device is served by a ring
+//! ([`crate::tapio`]) instead: reads stay armed on it, writes are queued on it,
+//! and all a pass queued goes to the kernel with one system call; the idle wait is
+//! on the ring too.
 
 use crate::capture::CaptureEnd;
 use crate::convert::{eth_to_wlan, wlan_to_eth, DropReason, Ds, TxParams, HEADROOM, MAX_ETH_FRAME};
 use crate::mgmt::MgmtFrame;
+use crate::qos::classify;
 use crate::queue::{Bounded, FrameBuf, Pool, BUF_LEN};
+use crate::tapio::{Done, TapRing};
 use crate::txid::TxIds;
 use sdmac_api::{ApiError, Backend, Body, FrameClass, Interface, Status, TxAttrs, Wait, MAX_ID};
 use sdmac_types::{Ac, MacAddress};
@@ -58,6 +65,13 @@ pub struct Stats {
     pub tap_tx_bytes: u64,
     /// Frames an AP relayed from one station to others.
     pub relayed: u64,
+    /// System calls made on the TAP device and for waiting: `read`, `write` and
+    /// `poll`, or with io_uring `io_uring_enter` (each carries many operations).
+    pub io_syscalls: u64,
+    /// Frames handed to the MAC, by access category (indexed by `Ac as usize`).
+    pub tx_by_ac: [u64; 4],
+    /// Data frames received, by the access category they were sent on.
+    pub rx_by_ac: [u64; 4],
     /// Frames dropped, by reason (indexed by [`DropReason::index`]).
     pub drops: [u64; DropReason::ALL.len()],
 }
@@ -94,6 +108,11 @@ impl Stats {
             "rx": {"indications": self.rx_indications},
             "tap_tx": {"frames": self.tap_tx_frames, "bytes": self.tap_tx_bytes},
             "relayed": self.relayed,
+            "io_syscalls": self.io_syscalls,
+            "by_ac": {
+                "tx": {"BK": self.tx_by_ac[0], "BE": self.tx_by_ac[1], "VI": self.tx_by_ac[2], "VO": self.tx_by_ac[3]},
+                "rx": {"BK": self.rx_by_ac[0], "BE": self.rx_by_ac[1], "VI": self.rx_by_ac[2], "VO": self.rx_by_ac[3]},
+            },
             "drops": drops,
         })
     }
@@ -140,6 +159,7 @@ struct Waiting {
     start: usize,
     len: usize,
     multicast: bool,
+    ac: Ac,
 }
 
 /// Why a data path stopped before it was asked to.
@@ -166,6 +186,9 @@ impl std::error::Error for PathError {}
 pub struct StationPath<B: Backend> {
     iface: Interface<B>,
     fd: RawFd,
+    /// The ring serving the TAP device, if io_uring is used (dropped first: it
+    /// cancels what is in flight before the buffers go).
+    ring: Option<TapRing>,
     event_fd: Option<RawFd>,
     params: TxParams,
     stations: Vec<MacAddress>,
@@ -182,6 +205,11 @@ pub struct StationPath<B: Backend> {
     /// Parameters of frames an AP relays (From DS).
     relay: TxParams,
     capture: Option<CaptureEnd>,
+    /// A fault injected for tests: panic once this many frames went through.
+    panic_after: Option<u64>,
+    /// QoS station: frames go on the access category of their priority, as QoS
+    /// data frames.
+    qos: bool,
     /// The counters.
     pub stats: Stats,
 }
@@ -207,6 +235,7 @@ impl<B: Backend> StationPath<B> {
         StationPath {
             iface,
             fd,
+            ring: None,
             event_fd,
             params,
             stations,
@@ -222,6 +251,8 @@ impl<B: Backend> StationPath<B> {
             mgmt_pending: None,
             relay: TxParams { ds: Ds::FromAp, ..params },
             capture: None,
+            panic_after: None,
+            qos: false,
             stats: Stats::default(),
         }
     }
@@ -234,6 +265,37 @@ impl<B: Backend> StationPath<B> {
         self.role = role;
         self.mgmt = Some(mgmt);
         self
+    }
+
+    /// Serves the TAP device with io_uring ([`crate::tapio`]): reads kept armed,
+    /// writes queued, one system call per pass for all of them. Fails where the
+    /// kernel has no usable io_uring (the path is then as it was).
+    pub fn use_io_uring(&mut self) -> io::Result<()> {
+        // SAFETY: the pool's buffers are boxes allocated once, kept (and not
+        // moved: a box's contents stay put) as long as the path, which drops the
+        // ring first.
+        self.ring = Some(unsafe { TapRing::new(self.fd, self.event_fd, &self.pool.addresses()) }?);
+        Ok(())
+    }
+
+    /// Makes the path a QoS station's: every frame goes on the access category of
+    /// its user priority (its VLAN tag's PCP, else its DSCP: [`crate::qos`]) as a
+    /// QoS data frame with that TID. Without it everything is AC_BE, plain data.
+    pub fn with_qos(mut self, on: bool) -> StationPath<B> {
+        self.qos = on;
+        self
+    }
+
+    /// Makes the loop panic once `frames` frames went through it (read from the TAP
+    /// device and written to it): a fault injected to test the clean-up after a
+    /// station thread crashes.
+    pub fn panic_after(&mut self, frames: u64) {
+        self.panic_after = Some(frames);
+    }
+
+    /// Whether the TAP device is served by io_uring, and with registered buffers.
+    pub fn io_uring(&self) -> Option<bool> {
+        self.ring.as_ref().map(TapRing::registered)
     }
 
     /// Records what the path sends, the ACKs of what the MAC confirms as
@@ -255,8 +317,20 @@ impl<B: Backend> StationPath<B> {
 
     /// Runs until `stop` is set or something fails; returns why it stopped early.
     pub fn run(&mut self, stop: &AtomicBool) -> Result<(), PathError> {
+        self.run_with(stop, |_| {})
+    }
+
+    /// As [`StationPath::run`], calling `between` with the interface after every
+    /// pass (for requests the station's owner has for its MAC, such as its transmit
+    /// power).
+    pub fn run_with(
+        &mut self,
+        stop: &AtomicBool,
+        mut between: impl FnMut(&mut Interface<B>),
+    ) -> Result<(), PathError> {
         while !stop.load(Ordering::Relaxed) {
             let work = self.pass()?;
+            between(&mut self.iface);
             if work == 0 && !self.busy_poll {
                 // Frames from the management thread do not wake the poll: with one,
                 // the wait is short, so that an exchange takes milliseconds.
@@ -268,16 +342,104 @@ impl<B: Backend> StationPath<B> {
 
     /// One pass of the loop; returns how many frames and confirmations it handled.
     pub fn pass(&mut self) -> Result<usize, PathError> {
-        let mut work = self.confirmations()?;
+        if let Some(n) = self.panic_after {
+            let frames = self.stats.tap_rx_frames + self.stats.tap_tx_frames;
+            assert!(frames < n, "injected fault: panic after {n} frames (SDMAC_TAP_PANIC_AFTER)");
+        }
+        let mut work = self.reap()?;
+        work += self.confirmations()?;
         work += self.management_out()?;
         work += self.retry_backlog()?;
-        work += self.tap_to_mac()?;
+        if self.ring.is_some() {
+            self.arm_reads()?;
+        } else {
+            work += self.tap_to_mac()?;
+        }
         work += self.mac_to_tap()?;
+        if let Some(r) = &mut self.ring {
+            let before = r.enters;
+            r.submit().map_err(PathError::Device)?;
+            self.stats.io_syscalls += r.enters - before;
+        }
         Ok(work)
+    }
+
+    /// With io_uring: takes the completions (frames read, writes ended, wake-ups).
+    fn reap(&mut self) -> Result<usize, PathError> {
+        let mut n = 0;
+        while let Some(d) = self.ring.as_mut().and_then(TapRing::next_done) {
+            n += 1;
+            match d {
+                Done::Read(buf, Ok(0)) => {
+                    self.pool.put(buf);
+                    return Err(PathError::Device(io::Error::other("end of file")));
+                }
+                Done::Read(buf, Ok(len)) => self.take_frame(buf, len)?,
+                Done::Read(buf, Err(e)) => {
+                    self.pool.put(buf);
+                    match e.kind() {
+                        io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted => {}
+                        _ if e.raw_os_error() == Some(libc::ECANCELED) => {}
+                        _ => return Err(PathError::Device(e)),
+                    }
+                }
+                Done::Write(slot, buf, want, res) => {
+                    if let Some(r) = &mut self.ring {
+                        r.put_write_buf(slot, buf);
+                    }
+                    self.wrote(want, res.map_err(|e| e.raw_os_error().unwrap_or(0)))?;
+                }
+                Done::Wake => {}
+            }
+        }
+        Ok(n)
+    }
+
+    /// Counts a write to the TAP device of `want` bytes that gave `res` (bytes,
+    /// or the error number).
+    fn wrote(&mut self, want: usize, res: Result<usize, i32>) -> Result<(), PathError> {
+        match res {
+            Ok(_) => {
+                self.stats.tap_tx_frames += 1;
+                self.stats.tap_tx_bytes += want as u64;
+            }
+            Err(libc::EAGAIN | libc::ENOBUFS | libc::EINTR | libc::EINVAL | libc::ECANCELED) => {
+                self.stats.drop(DropReason::TapWrite);
+            }
+            Err(e) => return Err(PathError::Device(io::Error::from_raw_os_error(e))),
+        }
+        Ok(())
+    }
+
+    /// With io_uring: arms reads while the path has room for what they bring.
+    fn arm_reads(&mut self) -> Result<(), PathError> {
+        let Some(r) = &mut self.ring else { return Ok(()) };
+        while r.can_arm_read() {
+            let flight = r.reads_in_flight();
+            let room = self.backlog.len() + flight < BACKLOG
+                && self.ids.used() + flight < TxIds::<TxMeta, TX_ID_WORDS>::CAPACITY;
+            if !room {
+                break;
+            }
+            let Some(buf) = self.pool.get() else { break };
+            if let Err(buf) = r.arm_read(buf, HEADROOM) {
+                self.pool.put(buf);
+                break;
+            }
+        }
+        Ok(())
     }
 
     /// Waits up to `timeout_ms` for the TAP device or the interface.
     pub fn wait(&mut self, timeout_ms: i32) -> Result<(), PathError> {
+        if let Some(r) = &mut self.ring {
+            let before = r.enters;
+            let t = if self.event_fd.is_some() { timeout_ms } else { timeout_ms.min(1) };
+            r.wait(t.max(0) as u32).map_err(PathError::Device)?;
+            self.stats.io_syscalls += r.enters - before;
+            return Ok(());
+        }
+        self.stats.io_syscalls += 1;
         let mut fds = [
             libc::pollfd { fd: self.fd, events: 0, revents: 0 },
             libc::pollfd { fd: self.event_fd.unwrap_or(-1), events: libc::POLLIN, revents: 0 },
@@ -343,7 +505,7 @@ impl<B: Backend> StationPath<B> {
     /// submissions above, so that no two frames in a row from a station carry the
     /// same id (a receiver takes a repeated id for a retransmission); the count
     /// also numbers the frame's 802.11 sequence control.
-    fn submit(&mut self, buf: &mut [u8], multicast: bool) -> Result<bool, PathError> {
+    fn submit(&mut self, buf: &mut [u8], multicast: bool, ac: Ac) -> Result<bool, PathError> {
         let Some(slot) = self.ids.alloc(TxMeta { len: buf.len() as u16 }) else {
             return Ok(false);
         };
@@ -352,9 +514,10 @@ impl<B: Backend> StationPath<B> {
         let seq = ((count & 0x0fff) << 4) as u16;
         buf[22..24].copy_from_slice(&seq.to_le_bytes());
         let attrs = if multicast { &self.group } else { &self.unicast };
-        match self.iface.data_req(id, Body::Frame(buf), Ac::Be, attrs) {
+        match self.iface.data_req(id, Body::Frame(buf), ac, attrs) {
             Ok(()) => {
                 self.stats.tx_submitted += 1;
+                self.stats.tx_by_ac[ac as usize] += 1;
                 if let Some(cap) = &mut self.capture {
                     cap.tap.refill(&cap.back);
                     cap.tap.record(buf);
@@ -388,12 +551,22 @@ impl<B: Backend> StationPath<B> {
             };
             let group = f.bytes[4] & 1 != 0;
             let len = f.len;
-            if !self.submit(&mut f.bytes[..len], group)? {
+            if !self.submit(&mut f.bytes[..len], group, Ac::Be)? {
                 self.mgmt_pending = Some(f);
                 return Ok(n);
             }
             n += 1;
         }
+    }
+
+    /// The access category of the Ethernet frame `eth`, and `params` with its TID
+    /// (QoS station); AC_BE and `params` unchanged otherwise.
+    fn classify(&self, eth: &[u8], params: TxParams) -> (Ac, TxParams) {
+        if !self.qos || eth.len() < 14 {
+            return (Ac::Be, params);
+        }
+        let (ac, up) = classify(eth);
+        (ac, TxParams { qos_tid: Some(up), ..params })
     }
 
     /// Index of `a` among the path's stations.
@@ -413,7 +586,7 @@ impl<B: Backend> StationPath<B> {
     fn retry_backlog(&mut self) -> Result<usize, PathError> {
         let mut n = 0;
         while let Some(mut w) = self.backlog.pop() {
-            if self.submit(&mut w.buf[w.start..w.start + w.len], w.multicast)? {
+            if self.submit(&mut w.buf[w.start..w.start + w.len], w.multicast, w.ac)? {
                 self.pool.put(w.buf);
                 n += 1;
             } else {
@@ -429,6 +602,7 @@ impl<B: Backend> StationPath<B> {
         let mut n = 0;
         while n < BATCH && self.can_take_more() {
             let Some(mut buf) = self.pool.get() else { break };
+            self.stats.io_syscalls += 1;
             // SAFETY: reads at most BUF_LEN - HEADROOM bytes into the buffer's tail.
             let r = unsafe {
                 libc::read(self.fd, buf[HEADROOM..].as_mut_ptr().cast(), BUF_LEN - HEADROOM)
@@ -446,27 +620,36 @@ impl<B: Backend> StationPath<B> {
                 return Err(PathError::Device(io::Error::other("end of file")));
             }
             n += 1;
-            let len = r as usize;
-            self.stats.tap_rx_frames += 1;
-            self.stats.tap_rx_bytes += len as u64;
+            self.take_frame(buf, r as usize)?;
+        }
+        Ok(n)
+    }
+
+    /// Converts the Ethernet frame of `len` bytes read at the headroom of `buf` and
+    /// hands it to the MAC (or the backlog, or drops it with its reason).
+    fn take_frame(&mut self, mut buf: FrameBuf, len: usize) -> Result<(), PathError> {
+        self.stats.tap_rx_frames += 1;
+        self.stats.tap_rx_bytes += len as u64;
+        {
             if len > MAX_ETH_FRAME {
                 self.stats.drop(DropReason::Oversized);
                 self.pool.put(buf);
-                continue;
+                return Ok(());
             }
-            let c = match eth_to_wlan(&mut buf[..], HEADROOM, len, &self.params) {
+            let (ac, params) = self.classify(&buf[HEADROOM..HEADROOM + len], self.params);
+            let c = match eth_to_wlan(&mut buf[..], HEADROOM, len, &params) {
                 Ok(c) => c,
                 Err(why) => {
                     self.stats.drop(why);
                     self.pool.put(buf);
-                    continue;
+                    return Ok(());
                 }
             };
             let multicast = c.dst.is_multicast();
             if !multicast && !self.stations.contains(&c.dst) {
                 self.stats.drop(DropReason::UnknownDestination);
                 self.pool.put(buf);
-                continue;
+                return Ok(());
             }
             let allowed = match &self.role {
                 PathRole::Ibss => true,
@@ -479,41 +662,107 @@ impl<B: Backend> StationPath<B> {
             if !allowed {
                 self.stats.drop(DropReason::NotAssociated);
                 self.pool.put(buf);
-                continue;
+                return Ok(());
             }
-            if self.backlog.is_empty() && self.submit(&mut buf[c.start..c.start + c.len], group)? {
+            if self.backlog.is_empty()
+                && self.submit(&mut buf[c.start..c.start + c.len], group, ac)?
+            {
                 self.pool.put(buf);
-                continue;
+                return Ok(());
             }
-            let w = Waiting { buf, start: c.start, len: c.len, multicast: group };
+            let w = Waiting { buf, start: c.start, len: c.len, multicast: group, ac };
             if let Err(w) = self.backlog.push(w) {
                 self.stats.drop(DropReason::QueueFull);
                 self.pool.put(w.buf);
             }
         }
-        Ok(n)
+        Ok(())
     }
 
     fn mac_to_tap(&mut self) -> Result<usize, PathError> {
-        // The receive buffer is taken out of `self` for the pass, so that a frame
-        // the AP relays can be submitted from it (an empty Vec allocates nothing).
-        let mut rx = std::mem::take(&mut self.rx);
-        let r = self.mac_to_tap_with(&mut rx);
-        self.rx = rx;
-        r
+        if self.ring.is_none() {
+            // The receive buffer is taken out of `self` for the pass, so that a
+            // frame the AP relays can be submitted from it (an empty Vec allocates
+            // nothing).
+            let mut rx = std::mem::take(&mut self.rx);
+            let r = self.mac_to_tap_with(&mut rx);
+            self.rx = rx;
+            return r;
+        }
+        // With io_uring every frame is received into a write buffer of the ring,
+        // which stays with the ring while its write is in flight.
+        let mut n = 0;
+        while n < BATCH {
+            let Some((slot, mut rx)) = self.ring.as_mut().and_then(TapRing::get_write_buf) else {
+                break;
+            };
+            let got = self.one_indication(&mut rx);
+            let ring = self.ring.as_mut().expect("io_uring");
+            match got {
+                Ok(Some(Some((start, len)))) => {
+                    n += 1;
+                    if let Err(e) = ring.write(slot, rx, start, len) {
+                        return Err(PathError::Device(e));
+                    }
+                }
+                Ok(Some(None)) => {
+                    n += 1;
+                    ring.put_write_buf(slot, rx);
+                }
+                Ok(None) => {
+                    ring.put_write_buf(slot, rx);
+                    break;
+                }
+                Err(e) => {
+                    ring.put_write_buf(slot, rx);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(n)
     }
 
     fn mac_to_tap_with(&mut self, rx: &mut Vec<u8>) -> Result<usize, PathError> {
         let mut n = 0;
         while n < BATCH {
-            let Some(ind) = self.iface.data_ind(rx, Wait::NoWait).map_err(PathError::Mac)? else {
-                break;
-            };
+            match self.one_indication(rx)? {
+                None => break,
+                Some(None) => {}
+                Some(Some((start, len))) => {
+                    let frame = &rx[start..start + len];
+                    self.stats.io_syscalls += 1;
+                    // SAFETY: writes `frame`, a valid slice, to the descriptor.
+                    let w = unsafe { libc::write(self.fd, frame.as_ptr().cast(), frame.len()) };
+                    let res = if w < 0 {
+                        Err(io::Error::last_os_error().raw_os_error().unwrap_or(0))
+                    } else {
+                        Ok(w as usize)
+                    };
+                    self.wrote(len, res)?;
+                }
+            }
             n += 1;
+        }
+        Ok(n)
+    }
+
+    /// Takes one indication into `rx`: `None` when there is none; otherwise the
+    /// Ethernet frame to write to the TAP device (start and length in `rx`), if
+    /// there is one left to write (a frame the AP also relays is written here, before
+    /// the relay converts it again).
+    #[allow(clippy::type_complexity)]
+    fn one_indication(
+        &mut self,
+        rx: &mut Vec<u8>,
+    ) -> Result<Option<Option<(usize, usize)>>, PathError> {
+        {
+            let Some(ind) = self.iface.data_ind(rx, Wait::NoWait).map_err(PathError::Mac)? else {
+                return Ok(None);
+            };
             self.stats.rx_indications += 1;
             if ind.duplicate {
                 self.stats.drop(DropReason::Duplicate);
-                continue;
+                return Ok(Some(None));
             }
             let len = ind.len.min(rx.len());
             if ind.class == FrameClass::Management {
@@ -533,13 +782,14 @@ impl<B: Backend> StationPath<B> {
                     }
                     None => self.stats.drop(DropReason::NotData),
                 }
-                continue;
+                return Ok(Some(None));
             }
+            self.stats.rx_by_ac[ind.ac as usize] += 1;
             let e = match wlan_to_eth(rx, len) {
                 Ok(e) => e,
                 Err(why) => {
                     self.stats.drop(why);
-                    continue;
+                    return Ok(Some(None));
                 }
             };
             let own = self.params.own;
@@ -548,14 +798,14 @@ impl<B: Backend> StationPath<B> {
                 PathRole::Ap { .. } => {
                     if !self.is_associated(e.src) {
                         self.stats.drop(DropReason::NotAssociated);
-                        continue;
+                        return Ok(Some(None));
                     }
                     group || (e.dst != own && self.is_associated(e.dst))
                 }
                 PathRole::Sta { .. } if e.src == own => {
                     // Its own group frame, relayed back by the AP.
                     self.stats.drop(DropReason::NotForUs);
-                    continue;
+                    return Ok(Some(None));
                 }
                 _ => false,
             };
@@ -565,38 +815,35 @@ impl<B: Backend> StationPath<B> {
                 } else {
                     self.stats.drop(DropReason::NotForUs);
                 }
-                continue;
+                return Ok(Some(None));
             }
+            if !relay {
+                return Ok(Some(Some((e.start, e.len))));
+            }
+            // Written now: the relay converts the frame in place again.
             let frame = &rx[e.start..e.start + e.len];
+            self.stats.io_syscalls += 1;
             // SAFETY: writes `frame`, a valid slice, to the descriptor.
             let w = unsafe { libc::write(self.fd, frame.as_ptr().cast(), frame.len()) };
-            if w < 0 {
-                let err = io::Error::last_os_error();
-                match err.raw_os_error() {
-                    Some(libc::EAGAIN) | Some(libc::ENOBUFS) | Some(libc::EINTR)
-                    | Some(libc::EINVAL) => {
-                        self.stats.drop(DropReason::TapWrite);
-                    }
-                    _ => return Err(PathError::Device(err)),
-                }
+            let res = if w < 0 {
+                Err(io::Error::last_os_error().raw_os_error().unwrap_or(0))
             } else {
-                self.stats.tap_tx_frames += 1;
-                self.stats.tap_tx_bytes += e.len as u64;
-            }
-            if relay {
-                self.relay(rx, e.start, e.len)?;
-            }
+                Ok(w as usize)
+            };
+            self.wrote(e.len, res)?;
+            self.relay(rx, e.start, e.len)?;
+            Ok(Some(None))
         }
-        Ok(n)
     }
 
     /// The AP sends the Ethernet frame at `rx[start..start + len]` on to its
     /// destination (From DS), converting it in place again.
     fn relay(&mut self, rx: &mut [u8], start: usize, len: usize) -> Result<(), PathError> {
-        match eth_to_wlan(rx, start, len, &self.relay) {
+        let (ac, params) = self.classify(&rx[start..start + len], self.relay);
+        match eth_to_wlan(rx, start, len, &params) {
             Ok(c) => {
                 let group = c.receiver.is_multicast();
-                if self.submit(&mut rx[c.start..c.start + c.len], group)? {
+                if self.submit(&mut rx[c.start..c.start + c.len], group, ac)? {
                     self.stats.relayed += 1;
                 } else {
                     self.stats.drop(DropReason::QueueFull);

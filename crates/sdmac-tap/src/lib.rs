@@ -8,12 +8,15 @@
 //!   in place, the 802.11 header written into headroom in front of the payload.
 //! - [`backend`]: which backend a station runs on: the emulated medium, or a
 //!   radio opened by name (`hwsim:IFACE`, `linux:IFACE`) through its monitor interface.
+//! - [`qos`]: a frame's user priority and access category (802.1Q PCP or DSCP).
 //! - [`txid`]: TX ids from a bitset over a fixed array.
 //! - [`queue`]: preallocated frame buffers and a bounded queue.
 //! - [`datapath`]: the per-station poll-mode loop between a TAP device and an SDMAC
 //!   interface, with its counters.
+//! - [`tapio`]: batched TAP reads and writes on io_uring, with registered buffers.
 //! - [`mgmt`]: open-system authentication and association between an AP and its
 //!   stations, as real management frames, for a thread apart from the data path.
+//! - [`control`]: `--control`, the control socket (the protocol of `sdmac-mediumd`).
 //! - [`capture`]: `--pcap`, written by a thread apart from the data paths.
 //! - [`netns`]: namespaces and TAP devices, created and removed.
 //! - [`pktgen`]: the stamped UDP packets and receiver statistics of `sdmac-pktgen`.
@@ -25,12 +28,15 @@
 
 pub mod backend;
 pub mod capture;
+pub mod control;
 pub mod convert;
 pub mod datapath;
 pub mod mgmt;
 pub mod netns;
 pub mod pktgen;
+pub mod qos;
 pub mod queue;
+pub mod tapio;
 pub mod txid;
 
 pub use convert::{eth_to_wlan, wlan_to_eth, DropReason, Ds, TxParams, HEADROOM};

@@ -13,10 +13,12 @@
 //! `SDMAC_MEDIUMD_SOCKET`), and its address is the radio's.
 
 use sdmac_api::{BackendName, Interface, Scope};
+use sdmac_control::mininet::{Request, UpdateResult};
 use sdmac_emu::{EmuOptions, EmuSession};
 use sdmac_medium::StationId;
 use sdmac_tap::backend::{self, StationBackend};
 use sdmac_tap::capture;
+use sdmac_tap::control::ControlServer;
 use sdmac_tap::datapath::{MgmtLink, PathError, PathRole, StationPath, Stats};
 use sdmac_tap::mgmt::{self, Manager, MgmtFrame};
 use sdmac_tap::netns::{self, Namespaces, SetupError, TapConfig};
@@ -26,14 +28,15 @@ use serde_json::{json, Value};
 use std::net::Ipv4Addr;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{sync_channel, RecvTimeoutError};
+use std::sync::mpsc::{sync_channel, RecvTimeoutError, SyncSender};
 use std::sync::Arc;
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 const USAGE: &str = "usage: sdmac-tap SCENARIO.toml [--subnet A.B.C.D/LEN] [--prefix NAME] \
-[--ifname NAME] [--mtu BYTES] [--duration SECONDS] [--busy-poll] [--seed N] \
-[--json FILE] [--ready-file FILE] [--pcap FILE] [--backend NAME,NAME,...] \
-[--radio-rates SERIES] [--freq MHZ]";
+[--ifname NAME] [--mtu BYTES] [--duration SECONDS] [--busy-poll] [--tap-io uring|syscalls] [--seed N] \
+[--json FILE] [--ready-file FILE] [--pcap FILE] [--control SOCKET] [--reserve N] \
+[--backend NAME,NAME,...] [--radio-rates SERIES] [--freq MHZ]";
 
 /// What a station thread returns: its counters, and why it stopped early.
 type Outcome = (Stats, Option<String>);
@@ -46,10 +49,16 @@ struct Args {
     mtu: u32,
     duration: Option<f64>,
     busy_poll: bool,
+    /// Serve the TAP devices with io_uring (`--tap-io uring`, the default).
+    uring: bool,
     seed: u64,
     json: Option<String>,
     ready_file: Option<String>,
     pcap: Option<String>,
+    /// `--control PATH`: the control socket.
+    control: Option<String>,
+    /// `--reserve N`: stations on the medium from the start, brought up at run time.
+    reserve: usize,
     /// `--backend`: one radio per station, in order; empty: the emulated medium.
     backends: Vec<BackendName>,
     /// `--radio-rates`: the radios' `default_rates`.
@@ -67,10 +76,13 @@ fn parse_args() -> Result<Args, String> {
         mtu: 1500,
         duration: None,
         busy_poll: false,
+        uring: true,
         seed: 1,
         json: None,
         ready_file: None,
         pcap: None,
+        control: None,
+        reserve: 0,
         backends: Vec::new(),
         radio_rates: None,
         freq_mhz: None,
@@ -100,6 +112,13 @@ fn parse_args() -> Result<Args, String> {
                 a.duration = Some(d);
             }
             "--busy-poll" => a.busy_poll = true,
+            "--tap-io" => {
+                a.uring = match val("--tap-io")?.as_str() {
+                    "uring" => true,
+                    "syscalls" => false,
+                    v => return Err(format!("--tap-io {v:?}: must be uring or syscalls")),
+                }
+            }
             "--seed" => {
                 let v = val("--seed")?;
                 a.seed = v.parse().map_err(|_| format!("--seed {v:?}: not a number"))?;
@@ -117,6 +136,14 @@ fn parse_args() -> Result<Args, String> {
                 }
                 a.freq_mhz = Some(f);
             }
+            "--control" => a.control = Some(val("--control")?),
+            "--reserve" => {
+                let v = val("--reserve")?;
+                a.reserve = v.parse().map_err(|_| format!("--reserve {v:?}: not a number"))?;
+                if a.reserve > 64 {
+                    return Err(format!("--reserve {}: at most 64", a.reserve));
+                }
+            }
             s if s.starts_with('-') => return Err(format!("unknown option {s}")),
             s => {
                 if !a.scenario.is_empty() {
@@ -129,8 +156,14 @@ fn parse_args() -> Result<Args, String> {
     if a.scenario.is_empty() {
         return Err("no scenario given".into());
     }
+    if a.reserve > 0 && a.control.is_none() {
+        return Err("--reserve needs --control (stations are added through it)".into());
+    }
     if a.backends.is_empty() && (a.radio_rates.is_some() || a.freq_mhz.is_some()) {
         return Err("--radio-rates and --freq apply to radios, and --backend names none".into());
+    }
+    if !a.backends.is_empty() && a.reserve > 0 {
+        return Err("--reserve applies to the emulated medium, and --backend names radios".into());
     }
     Ok(a)
 }
@@ -144,11 +177,16 @@ struct Station {
     ipv4: Ipv4Addr,
     /// The scenario marks it an AP (`ap = true`).
     ap: bool,
+    /// From the reserved pool (`--reserve`): up only once added at run time.
+    reserved: bool,
+    /// A QoS station (`qos = true`): frames go on the AC of their priority.
+    qos: bool,
 }
 
 struct Plan {
     stations: Vec<Station>,
-    medium: sdmac_medium::Medium,
+    /// The medium, until the session takes it.
+    medium: Option<sdmac_medium::Medium>,
     bssid: MacAddress,
     /// Index of the AP in `stations`; `None`: an IBSS.
     ap: Option<usize>,
@@ -185,6 +223,8 @@ fn plan(a: &Args) -> Result<Plan, String> {
             netns,
             ipv4,
             ap: spec.raw.ap == Some(true),
+            reserved: false,
+            qos: b.medium.station(k as StationId).is_some_and(|c| c.qos),
         });
     }
     if stations.len() < 2 {
@@ -222,7 +262,45 @@ fn plan(a: &Args) -> Result<Plan, String> {
         Some(&k) => stations[k].address,
         None => ibss_bssid(stations[0].address),
     };
-    Ok(Plan { stations, medium: b.medium, bssid, ap: aps.first().copied() })
+    // The reserved pool: stations on the medium from the start (the emulated medium
+    // cannot take a station once it runs), silent until added through the control
+    // socket. Each is a copy of the first non-AP station (its PHY settings, rates
+    // and queues), without flows, 1 m further along x per slot.
+    let mut medium = b.medium;
+    let model = (0..stations.len()).find(|&k| !stations[k].ap).unwrap_or(0);
+    let base = medium.station(stations[model].id).expect("a station of the medium").clone();
+    let first = stations.len();
+    for r in 0..a.reserve {
+        let name = format!("r{}", r + 1);
+        if stations.iter().any(|s| s.name == name) {
+            return Err(format!("--reserve: the scenario has a station named {name} already"));
+        }
+        let address = MacAddress([0x02, 0x5d, 0xac, 0xfe, 0x00, r as u8 + 1]);
+        if stations.iter().any(|s| s.address == address) {
+            return Err(format!("--reserve: the scenario uses address {address}, reserved"));
+        }
+        let mut cfg = base.clone();
+        cfg.address = address.0;
+        cfg.position = [base.position[0] + 1.0 + r as f64, base.position[1], base.position[2]];
+        cfg.beacon = None;
+        cfg.flows.clear();
+        let id = medium.add_station(cfg);
+        let k = first + r;
+        let ipv4 = netns::host_address(a.subnet, k as u32 + 1).ok_or_else(|| {
+            format!("subnet {}/{} has no room for {} stations", a.subnet.0, a.subnet.1, k + 1)
+        })?;
+        stations.push(Station {
+            netns: format!("{}{name}", a.prefix),
+            name,
+            id,
+            address,
+            ipv4,
+            ap: false,
+            reserved: true,
+            qos: base.qos,
+        });
+    }
+    Ok(Plan { stations, medium: Some(medium), bssid, ap: aps.first().copied() })
 }
 
 /// An IBSS's BSSID: locally administered, derived from the first station's address.
@@ -290,40 +368,233 @@ fn report_line(name: &str, s: &Stats) -> String {
     )
 }
 
+/// The hidden fault injection `SDMAC_TAP_PANIC_AFTER=STATION:FRAMES`: that station's
+/// thread panics once that many frames went through its data path (for the test of
+/// the clean-up after a crash).
+fn panic_after() -> Result<Option<(String, u64)>, String> {
+    let Ok(v) = std::env::var("SDMAC_TAP_PANIC_AFTER") else { return Ok(None) };
+    let bad = || format!("SDMAC_TAP_PANIC_AFTER={v:?}: must be STATION:FRAMES");
+    let (name, n) = v.split_once(':').ok_or_else(bad)?;
+    Ok(Some((name.to_string(), n.parse().map_err(|_| bad())?)))
+}
+
+/// A request for a running station's MAC, from the control socket.
+enum StationCtl {
+    /// Set the transmit power (dBm); the answer goes back on the channel.
+    TxPower(f64, SyncSender<Result<(), String>>),
+}
+
+/// A station whose data path runs.
+struct Running {
+    thread: JoinHandle<Outcome>,
+    stop: Arc<AtomicBool>,
+    mgmt: Option<JoinHandle<Manager>>,
+    ctl: SyncSender<StationCtl>,
+}
+
+/// What a station is at a moment of the run.
+#[allow(clippy::large_enum_variant)] // one per station
+enum Slot {
+    /// Reserved, not added: its interface waits here.
+    Idle(Box<Interface<StationBackend>>),
+    /// Up.
+    Up(Running),
+    /// Ended: what its thread returned (None: it panicked), and its management
+    /// thread's counters.
+    Done(Option<Outcome>, Option<Manager>),
+}
+
+/// What every station thread is started with.
+struct Shared<'a> {
+    a: &'a Args,
+    p: &'a Plan,
+    addrs: Vec<MacAddress>,
+    ap_flags: Arc<Vec<AtomicBool>>,
+    sta_flags: Vec<Arc<AtomicBool>>,
+    fault: Option<(String, u64)>,
+}
+
+/// Starts station `k`'s data path (and, in an AP's BSS, its management thread) on
+/// `iface` and its TAP device.
+fn start_station(
+    sh: &Shared,
+    k: usize,
+    mut iface: Interface<StationBackend>,
+    tap: netns::TapDevice,
+    cap: Option<capture::CaptureEnd>,
+) -> Result<Running, String> {
+    let (p, s) = (sh.p, &sh.p.stations[k]);
+    let n = p.stations.len();
+    let station_stop = Arc::new(AtomicBool::new(false));
+    let ds = match p.ap {
+        None => Ds::Ibss,
+        Some(ap) if ap == k => Ds::FromAp,
+        Some(_) => Ds::ToAp,
+    };
+    let params = TxParams { own: s.address, bssid: p.bssid, ds, qos_tid: None };
+    // Management (AP role): its own thread, linked to the data path by two bounded
+    // channels.
+    let mut mgmt_thread = None;
+    let role_link = match p.ap {
+        None => None,
+        Some(ap) => {
+            iface
+                .set("rx_management", Scope::Adapter, true)
+                .map_err(|e| format!("station {}: rx_management: {e}", s.name))?;
+            let (to_mgmt, mgmt_rx) = sync_channel::<MgmtFrame>(64);
+            let (mgmt_tx, from_mgmt) = sync_channel::<MgmtFrame>(64);
+            let (role, path_role) = if ap == k {
+                (
+                    mgmt::Role::Ap {
+                        stations: sh.addrs.clone(),
+                        associated: sh.ap_flags.clone(),
+                        aids: vec![0; n],
+                    },
+                    PathRole::Ap { associated: sh.ap_flags.clone() },
+                )
+            } else {
+                (
+                    mgmt::Role::Sta {
+                        state: mgmt::StaState::Scanning,
+                        associated: sh.sta_flags[k].clone(),
+                    },
+                    PathRole::Sta { associated: sh.sta_flags[k].clone() },
+                )
+            };
+            let mut m = Manager {
+                own: s.address,
+                bssid: p.bssid,
+                ssid: b"sdmac".to_vec(),
+                role,
+                received: 0,
+                sent: 0,
+            };
+            let stop = station_stop.clone();
+            let t = std::thread::Builder::new()
+                .name(format!("mgmt-{}", s.name))
+                .spawn(move || {
+                    let t0 = Instant::now();
+                    while !stop.load(Ordering::Relaxed) {
+                        let now = t0.elapsed().as_nanos() as u64;
+                        let out = match mgmt_rx.recv_timeout(Duration::from_millis(20)) {
+                            Ok(f) => m.handle(f.as_slice(), now),
+                            Err(RecvTimeoutError::Timeout) => m.tick(now),
+                            Err(RecvTimeoutError::Disconnected) => break,
+                        };
+                        if let Some(f) = out {
+                            if mgmt_tx.send(f).is_err() {
+                                break;
+                            }
+                        }
+                    }
+                    m
+                })
+                .map_err(|e| format!("cannot start a management thread: {e}"))?;
+            mgmt_thread = Some(t);
+            Some((path_role, MgmtLink { to_mgmt, from_mgmt }))
+        }
+    };
+    let stop = station_stop.clone();
+    let addrs = sh.addrs.clone();
+    let qos = s.qos;
+    let busy = sh.a.busy_poll;
+    let uring = sh.a.uring;
+    let label = format!("{} (namespace {})", s.name, s.netns);
+    let fault = sh.fault.as_ref().filter(|f| f.0 == s.name).map(|f| f.1);
+    let (ctl, ctl_rx) = sync_channel::<StationCtl>(4);
+    let thread = std::thread::Builder::new()
+        .name(format!("tap-{}", s.name))
+        .spawn(move || {
+            use std::os::fd::AsRawFd;
+            let mut path =
+                StationPath::new(iface, tap.as_raw_fd(), params, addrs, busy).with_qos(qos);
+            if uring {
+                if let Err(e) = path.use_io_uring() {
+                    eprintln!(
+                        "sdmac-tap: station {label}: io_uring not available ({e}); one read or write per frame"
+                    );
+                }
+            }
+            if let Some((role, link)) = role_link {
+                path = path.with_role(role, link);
+            }
+            if let Some(c) = cap {
+                path = path.with_capture(c);
+            }
+            if let Some(n) = fault {
+                path.panic_after(n);
+            }
+            let r = path.run_with(&stop, |iface| {
+                while let Ok(StationCtl::TxPower(dbm, answer)) = ctl_rx.try_recv() {
+                    let r = iface.set("tx_power", Scope::Adapter, dbm).map_err(|e| e.to_string());
+                    let _ = answer.send(r);
+                }
+            });
+            if let Err(e) = &r {
+                if !stop.load(Ordering::Relaxed) {
+                    eprintln!("sdmac-tap: station {label}: {e}; the other stations keep running");
+                }
+            }
+            let stats = path.stats.clone();
+            // The path first: its ring cancels the reads armed on the device.
+            drop(path);
+            drop(tap);
+            (stats, r.err().map(|e: PathError| e.to_string()))
+        });
+    let thread = thread.map_err(|e| format!("cannot start a station thread: {e}"))?;
+    Ok(Running { thread, stop: station_stop, mgmt: mgmt_thread, ctl })
+}
+
+/// Creates station `k`'s namespace and TAP device.
+fn make_tap(a: &Args, s: &Station, spaces: &mut Namespaces) -> Result<netns::TapDevice, String> {
+    spaces.create(&s.netns).map_err(|e: SetupError| e.to_string())?;
+    let cfg = TapConfig {
+        netns: s.netns.clone(),
+        ifname: a.ifname.clone(),
+        mac: s.address,
+        ipv4: Some((s.ipv4, a.subnet.1)),
+        mtu: a.mtu,
+    };
+    netns::create_tap(&cfg).map_err(|e| format!("station {} (namespace {}): {e}", s.name, s.netns))
+}
+
+/// Stops a running station and waits for its threads.
+fn stop_station(r: Running) -> Slot {
+    r.stop.store(true, Ordering::Relaxed);
+    let out = r.thread.join().ok();
+    let m = r.mgmt.and_then(|t| t.join().ok());
+    Slot::Done(out, m)
+}
+
 fn run(mut a: Args) -> Result<bool, String> {
     netns::check_prerequisites().map_err(|e| e.to_string())?;
     let mut p = plan(&a)?;
     let mut radios = open_radios(&mut a, &mut p)?;
+    let fault = panic_after()?;
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         signal_hook::flag::register(sig, stop.clone())
             .map_err(|e| format!("cannot handle signal {sig}: {e}"))?;
     }
+    let mut control = match &a.control {
+        Some(path) => Some(ControlServer::bind(std::path::Path::new(path))?),
+        None => None,
+    };
     // From here on, everything made is owned by `spaces` (namespaces) and the TAP
     // descriptors, which the station threads hold; both go on every way out.
     let mut spaces = Namespaces::new();
     let mut taps = Vec::new();
-    for s in &p.stations {
+    for s in p.stations.iter().filter(|s| !s.reserved) {
         if stop.load(Ordering::Relaxed) {
             return Err("interrupted during set-up".into());
         }
-        spaces.create(&s.netns).map_err(|e: SetupError| e.to_string())?;
-        let cfg = TapConfig {
-            netns: s.netns.clone(),
-            ifname: a.ifname.clone(),
-            mac: s.address,
-            ipv4: Some((s.ipv4, a.subnet.1)),
-            mtu: a.mtu,
-        };
-        taps.push(
-            netns::create_tap(&cfg)
-                .map_err(|e| format!("station {} (namespace {}): {e}", s.name, s.netns))?,
-        );
+        taps.push(Some(make_tap(&a, s, &mut spaces)?));
     }
+    let medium = p.medium.take().expect("the plan's medium");
     let ifs: Vec<(&str, StationId)> = p.stations.iter().map(|s| (s.name.as_str(), s.id)).collect();
     let opts = EmuOptions { seed: a.seed, ..EmuOptions::default() };
     let mut session = if radios.is_empty() {
-        Some(EmuSession::start(p.medium, &ifs, opts).map_err(|e| e.to_string())?)
+        Some(EmuSession::start(medium, &ifs, opts).map_err(|e| e.to_string())?)
     } else {
         None
     };
@@ -359,128 +630,43 @@ fn run(mut a: Args) -> Result<bool, String> {
                 .map_err(|e| format!("cannot start the capture thread: {e}"))?,
         );
     }
-    let mut threads = Vec::new();
-    let mut managers = Vec::new();
-    for (k, (s, tap)) in p.stations.iter().zip(taps).enumerate() {
-        let mut iface = Interface::new(match &mut session {
+    let p = &p;
+    let sh = Shared { a: &a, p, addrs, ap_flags: ap_flags.clone(), sta_flags, fault };
+    let mut slots: Vec<Slot> = Vec::with_capacity(n);
+    let mut taps = taps.into_iter();
+    for (k, s) in p.stations.iter().enumerate() {
+        let iface = Interface::new(match &mut session {
             Some(session) => {
                 StationBackend::Emu(session.take(&s.name).expect("one interface per station"))
             }
             None => radios[k].take().expect("one radio per station"),
         });
-        let ds = match p.ap {
-            None => Ds::Ibss,
-            Some(ap) if ap == k => Ds::FromAp,
-            Some(_) => Ds::ToAp,
-        };
-        let params = TxParams { own: s.address, bssid: p.bssid, ds, qos_tid: None };
-        // Management (AP role): its own thread, linked to the data path by two
-        // bounded channels.
-        let role_link = match p.ap {
-            None => None,
-            Some(ap) => {
-                iface
-                    .set("rx_management", Scope::Adapter, true)
-                    .map_err(|e| format!("station {}: rx_management: {e}", s.name))?;
-                let (to_mgmt, mgmt_rx) = sync_channel::<MgmtFrame>(64);
-                let (mgmt_tx, from_mgmt) = sync_channel::<MgmtFrame>(64);
-                let (role, path_role) = if ap == k {
-                    (
-                        mgmt::Role::Ap {
-                            stations: addrs.clone(),
-                            associated: ap_flags.clone(),
-                            aids: vec![0; n],
-                        },
-                        PathRole::Ap { associated: ap_flags.clone() },
-                    )
-                } else {
-                    (
-                        mgmt::Role::Sta {
-                            state: mgmt::StaState::Scanning,
-                            associated: sta_flags[k].clone(),
-                        },
-                        PathRole::Sta { associated: sta_flags[k].clone() },
-                    )
-                };
-                let mut m = Manager {
-                    own: s.address,
-                    bssid: p.bssid,
-                    ssid: b"sdmac".to_vec(),
-                    role,
-                    received: 0,
-                    sent: 0,
-                };
-                let stop = stop.clone();
-                let t = std::thread::Builder::new()
-                    .name(format!("mgmt-{}", s.name))
-                    .spawn(move || {
-                        let t0 = Instant::now();
-                        while !stop.load(Ordering::Relaxed) {
-                            let now = t0.elapsed().as_nanos() as u64;
-                            let out = match mgmt_rx.recv_timeout(Duration::from_millis(20)) {
-                                Ok(f) => m.handle(f.as_slice(), now),
-                                Err(RecvTimeoutError::Timeout) => m.tick(now),
-                                Err(RecvTimeoutError::Disconnected) => break,
-                            };
-                            if let Some(f) = out {
-                                if mgmt_tx.send(f).is_err() {
-                                    break;
-                                }
-                            }
-                        }
-                        m
-                    })
-                    .map_err(|e| format!("cannot start a management thread: {e}"))?;
-                managers.push((k, t));
-                Some((path_role, MgmtLink { to_mgmt, from_mgmt }))
-            }
-        };
-        let stop = stop.clone();
-        let addrs = addrs.clone();
-        let busy = a.busy_poll;
+        if s.reserved {
+            slots.push(Slot::Idle(Box::new(iface)));
+            continue;
+        }
+        let tap = taps.next().flatten().expect("a TAP device per station");
         let cap = capture_ends.get_mut(k).and_then(Option::take);
-        let label = format!("{} (namespace {})", s.name, s.netns);
-        let t = std::thread::Builder::new()
-            .name(format!("tap-{}", s.name))
-            .spawn(move || {
-                use std::os::fd::AsRawFd;
-                let mut path = StationPath::new(iface, tap.as_raw_fd(), params, addrs, busy);
-                if let Some((role, link)) = role_link {
-                    path = path.with_role(role, link);
-                }
-                if let Some(c) = cap {
-                    path = path.with_capture(c);
-                }
-                let r = path.run(&stop);
-                if let Err(e) = &r {
-                    if !stop.load(Ordering::Relaxed) {
-                        eprintln!(
-                            "sdmac-tap: station {label}: {e}; the other stations keep running"
-                        );
-                    }
-                }
-                drop(tap);
-                (path.stats.clone(), r.err().map(|e: PathError| e.to_string()))
-            })
-            .map_err(|e| format!("cannot start a station thread: {e}"))?;
-        threads.push(t);
+        slots.push(Slot::Up(start_station(&sh, k, iface, tap, cap)?));
     }
     let names: Vec<String> = p
         .stations
         .iter()
+        .filter(|s| !s.reserved)
         .map(|s| format!("{} {} {} {}/{}", s.name, s.netns, s.address, s.ipv4, a.subnet.1))
         .collect();
+    let up = |k: usize| !p.stations[k].reserved;
     if let Some(ap) = p.ap {
         // The stations find the AP's beacons, authenticate and associate.
         let t0 = Instant::now();
         while t0.elapsed() < Duration::from_secs(10)
             && !stop.load(Ordering::Relaxed)
-            && !ap_flags.iter().all(|f| f.load(Ordering::Acquire))
+            && !(0..n).filter(|&k| up(k)).all(|k| ap_flags[k].load(Ordering::Acquire))
         {
             std::thread::sleep(Duration::from_millis(10));
         }
         let missing: Vec<&str> = (0..n)
-            .filter(|&k| !ap_flags[k].load(Ordering::Acquire))
+            .filter(|&k| up(k) && !ap_flags[k].load(Ordering::Acquire))
             .map(|k| p.stations[k].name.as_str())
             .collect();
         if !missing.is_empty() {
@@ -497,60 +683,95 @@ fn run(mut a: Args) -> Result<bool, String> {
     };
     eprintln!(
         "sdmac-tap: {} stations up ({mode}, BSSID {}): {}",
-        p.stations.len(),
+        names.len(),
         p.bssid,
         names.join(", ")
     );
+    let station_json = |k: usize, s: &Station| {
+        json!({
+            "name": s.name, "netns": s.netns, "ifname": a.ifname,
+            "address": s.address.to_string(), "ipv4": s.ipv4.to_string(), "id": s.id,
+            "role": match p.ap { None => "ibss", Some(ap) if ap == k => "ap", _ => "sta" },
+            "associated": ap_flags[k].load(Ordering::Acquire) || p.ap.is_none(),
+        })
+    };
     if let Some(f) = &a.ready_file {
         let doc = json!({
             "bssid": p.bssid.to_string(),
             "mode": if p.ap.is_some() { "ap" } else { "ibss" },
-            "stations": p.stations.iter().enumerate().map(|(k, s)| json!({
-                "name": s.name, "netns": s.netns, "ifname": a.ifname,
-                "address": s.address.to_string(), "ipv4": s.ipv4.to_string(),
-                "role": match p.ap { None => "ibss", Some(ap) if ap == k => "ap", _ => "sta" },
-                "associated": ap_flags[k].load(Ordering::Acquire) || p.ap.is_none(),
-            })).collect::<Vec<Value>>(),
+            "stations": p.stations.iter().enumerate().filter(|(_, s)| !s.reserved)
+                .map(|(k, s)| station_json(k, s)).collect::<Vec<Value>>(),
+            "reserved": p.stations.iter().enumerate().filter(|(_, s)| s.reserved)
+                .map(|(k, s)| station_json(k, s)).collect::<Vec<Value>>(),
+            "control": a.control,
         });
         std::fs::write(f, doc.to_string()).map_err(|e| format!("cannot write {f}: {e}"))?;
     }
     let started = Instant::now();
-    let mut results: Vec<Option<Outcome>> = vec![None; threads.len()];
-    let mut handles: Vec<Option<_>> = threads.into_iter().map(Some).collect();
     let mut crashed = Vec::new();
-    let reap = |handles: &mut Vec<Option<std::thread::JoinHandle<Outcome>>>,
-                results: &mut Vec<Option<Outcome>>,
-                crashed: &mut Vec<String>,
-                all: bool| {
-        for (k, h) in handles.iter_mut().enumerate() {
-            if h.as_ref().is_some_and(|t| all || t.is_finished()) {
-                match h.take().expect("checked").join() {
-                    Ok(r) => results[k] = Some(r),
-                    Err(_) => {
-                        eprintln!("sdmac-tap: station {}: its thread panicked", p.stations[k].name);
-                        crashed.push(p.stations[k].name.clone());
-                    }
-                }
-            }
-        }
-    };
+    let mut position_warned = false;
     while !stop.load(Ordering::Relaxed) {
         std::thread::sleep(Duration::from_millis(20));
         if a.duration.is_some_and(|d| started.elapsed().as_secs_f64() >= d) {
             break;
         }
-        reap(&mut handles, &mut results, &mut crashed, false);
+        if let Some(c) = &mut control {
+            let r = c.serve(|req| {
+                control_request(
+                    req,
+                    &sh,
+                    &mut slots,
+                    &mut spaces,
+                    &mut capture_ends,
+                    &mut position_warned,
+                )
+            });
+            match r {
+                Ok(true) => {
+                    eprintln!("sdmac-tap: shutdown requested on the control socket");
+                    break;
+                }
+                Ok(false) => {}
+                Err(e) => eprintln!("sdmac-tap: control socket: {e}"),
+            }
+        }
+        for (k, slot) in slots.iter_mut().enumerate() {
+            if matches!(slot, Slot::Up(r) if r.thread.is_finished()) {
+                let Slot::Up(r) = std::mem::replace(slot, Slot::Done(None, None)) else {
+                    unreachable!("checked")
+                };
+                *slot = stop_station(r);
+                if let Slot::Done(None, _) = slot {
+                    eprintln!("sdmac-tap: station {}: its thread panicked", p.stations[k].name);
+                    crashed.push(p.stations[k].name.clone());
+                }
+            }
+        }
         if !crashed.is_empty() {
             eprintln!("sdmac-tap: stopping after a station thread crashed");
             break;
         }
-        if handles.iter().all(|h| h.is_none()) {
+        if slots.iter().all(|s| !matches!(s, Slot::Up(_))) && control.is_none() {
             eprintln!("sdmac-tap: no station left running");
             break;
         }
     }
     stop.store(true, Ordering::Relaxed);
-    reap(&mut handles, &mut results, &mut crashed, true);
+    for (k, slot) in slots.iter_mut().enumerate() {
+        if matches!(slot, Slot::Up(_)) {
+            let Slot::Up(r) = std::mem::replace(slot, Slot::Done(None, None)) else {
+                unreachable!("checked")
+            };
+            *slot = stop_station(r);
+            if let Slot::Done(None, _) = slot {
+                eprintln!("sdmac-tap: station {}: its thread panicked", p.stations[k].name);
+                crashed.push(p.stations[k].name.clone());
+            }
+        }
+    }
+    drop(control);
+    // Capture ends of stations never added hold the writer's channel open.
+    capture_ends.clear();
     let mut pcap_json = Value::Null;
     if let (Some(w), Some(path)) = (writer, &a.pcap) {
         // The data paths have ended, so the writer has seen its last record.
@@ -563,17 +784,6 @@ fn run(mut a: Args) -> Result<bool, String> {
             Err(_) => eprintln!("sdmac-tap: the capture thread panicked"),
         }
     }
-    let mut mgmt_json: Vec<Value> = vec![Value::Null; n];
-    for (k, t) in managers {
-        if let Ok(m) = t.join() {
-            let state = match m.sta_state() {
-                None => "ap".to_string(),
-                Some(mgmt::StaState::Associated(aid)) => format!("associated (AID {aid})"),
-                Some(st) => format!("{st:?}").to_lowercase(),
-            };
-            mgmt_json[k] = json!({"received": m.received, "sent": m.sent, "state": state});
-        }
-    }
     if let Some(mut session) = session {
         session.close();
     }
@@ -582,10 +792,25 @@ fn run(mut a: Args) -> Result<bool, String> {
         eprintln!("sdmac-tap: cleanup: {e}");
     }
     let mut out = Vec::new();
-    for (k, (s, r)) in p.stations.iter().zip(&results).enumerate() {
+    for (s, slot) in p.stations.iter().zip(&slots) {
+        let Slot::Done(r, m) = slot else {
+            // Reserved and never added.
+            continue;
+        };
+        let mgmt_json = match m {
+            Some(m) => {
+                let state = match m.sta_state() {
+                    None => "ap".to_string(),
+                    Some(mgmt::StaState::Associated(aid)) => format!("associated (AID {aid})"),
+                    Some(st) => format!("{st:?}").to_lowercase(),
+                };
+                json!({"received": m.received, "sent": m.sent, "state": state})
+            }
+            None => Value::Null,
+        };
         let mut v = json!({
             "station": s.name, "netns": s.netns, "address": s.address.to_string(),
-            "ipv4": s.ipv4.to_string(), "management": mgmt_json[k],
+            "ipv4": s.ipv4.to_string(), "management": mgmt_json, "reserved": s.reserved,
         });
         match r {
             Some((stats, err)) => {
@@ -618,6 +843,115 @@ fn run(mut a: Args) -> Result<bool, String> {
         None => println!("{text}"),
     }
     Ok(crashed.is_empty() && cleanup.is_empty())
+}
+
+/// Carries out one control request; the result and (for an add) the station id.
+fn control_request(
+    req: &Request,
+    sh: &Shared,
+    slots: &mut [Slot],
+    spaces: &mut Namespaces,
+    capture_ends: &mut [Option<capture::CaptureEnd>],
+    position_warned: &mut bool,
+) -> (UpdateResult, i32) {
+    let p = sh.p;
+    let find = |m: &MacAddress| p.stations.iter().position(|s| s.address == *m);
+    let by_id = |id: i32| p.stations.iter().position(|s| s.id as i32 == id);
+    match req {
+        Request::Add(mac) => {
+            let Some(k) = find(mac) else {
+                eprintln!("sdmac-tap: control: add {mac}: not an address of the reserved pool");
+                return (UpdateResult::NotFound, -1);
+            };
+            let s = &p.stations[k];
+            if !matches!(slots[k], Slot::Idle(_)) {
+                return (UpdateResult::Duplicate, s.id as i32);
+            }
+            let tap = match make_tap(sh.a, s, spaces) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("sdmac-tap: control: add {}: {e}", s.name);
+                    let _ = spaces.remove(&s.netns);
+                    return (UpdateResult::NotFound, -1);
+                }
+            };
+            let Slot::Idle(iface) = std::mem::replace(&mut slots[k], Slot::Done(None, None)) else {
+                unreachable!("checked")
+            };
+            let cap = capture_ends.get_mut(k).and_then(Option::take);
+            match start_station(sh, k, *iface, tap, cap) {
+                Ok(r) => {
+                    slots[k] = Slot::Up(r);
+                    eprintln!(
+                        "sdmac-tap: added {} {} {} {}/{}",
+                        s.name, s.netns, s.address, s.ipv4, sh.a.subnet.1
+                    );
+                    (UpdateResult::Success, s.id as i32)
+                }
+                Err(e) => {
+                    eprintln!("sdmac-tap: control: add {}: {e}", s.name);
+                    let _ = spaces.remove(&s.netns);
+                    (UpdateResult::NotFound, -1)
+                }
+            }
+        }
+        Request::DelByMac(_) | Request::DelById(_) => {
+            let k = match req {
+                Request::DelByMac(m) => find(m),
+                Request::DelById(id) => by_id(*id),
+                _ => None,
+            };
+            let Some(k) = k.filter(|&k| matches!(slots[k], Slot::Up(_))) else {
+                return (UpdateResult::NotFound, 0);
+            };
+            let Slot::Up(r) = std::mem::replace(&mut slots[k], Slot::Done(None, None)) else {
+                unreachable!("checked")
+            };
+            slots[k] = stop_station(r);
+            sh.ap_flags[k].store(false, Ordering::Release);
+            let s = &p.stations[k];
+            if let Err(e) = spaces.remove(&s.netns) {
+                eprintln!("sdmac-tap: control: removing {}: {e}", s.netns);
+            }
+            eprintln!("sdmac-tap: removed {} (namespace {})", s.name, s.netns);
+            (UpdateResult::Success, 0)
+        }
+        Request::TxPower { mac, dbm } => {
+            let Some(k) = find(mac) else { return (UpdateResult::NotFound, 0) };
+            let r = match &mut slots[k] {
+                Slot::Idle(iface) => {
+                    iface.set("tx_power", Scope::Adapter, *dbm as f64).map_err(|e| e.to_string())
+                }
+                Slot::Up(r) => {
+                    let (tx, rx) = sync_channel(1);
+                    match r.ctl.try_send(StationCtl::TxPower(*dbm as f64, tx)) {
+                        Ok(()) => rx
+                            .recv_timeout(Duration::from_secs(2))
+                            .unwrap_or_else(|_| Err("the station did not answer".into())),
+                        Err(_) => Err("the station is busy or gone".into()),
+                    }
+                }
+                Slot::Done(..) => return (UpdateResult::NotFound, 0),
+            };
+            match r {
+                Ok(()) => (UpdateResult::Success, 0),
+                Err(e) => {
+                    eprintln!("sdmac-tap: control: tx power of {}: {e}", p.stations[k].name);
+                    (UpdateResult::WrongMode, 0)
+                }
+            }
+        }
+        Request::Position { .. } => {
+            if !std::mem::replace(position_warned, true) {
+                eprintln!(
+                    "sdmac-tap: control: position requests are refused (wrong mode): the emulated \
+                     medium cannot move a station while it runs"
+                );
+            }
+            (UpdateResult::WrongMode, 0)
+        }
+        _ => (UpdateResult::WrongMode, 0),
+    }
 }
 
 fn main() -> ExitCode {

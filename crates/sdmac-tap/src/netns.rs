@@ -144,6 +144,17 @@ impl Namespaces {
         &self.names
     }
 
+    /// Deletes namespace `name` now (one of those made).
+    pub fn remove(&mut self, name: &str) -> Result<(), String> {
+        let k = self
+            .names
+            .iter()
+            .position(|n| n == name)
+            .ok_or_else(|| format!("namespace {name} was not made here"))?;
+        self.names.remove(k);
+        ip(&["netns", "del", name]).map_err(|e| e.to_string())
+    }
+
     /// Deletes them all now; returns the errors met (a namespace already gone is
     /// one).
     pub fn remove_all(&mut self) -> Vec<String> {

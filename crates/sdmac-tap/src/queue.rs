@@ -42,6 +42,12 @@ impl Pool {
         self.free.push(b);
     }
 
+    /// The start addresses of the free buffers (all of them, before any is taken):
+    /// what an io_uring registers. A buffer keeps its address wherever it goes.
+    pub fn addresses(&self) -> Vec<*const u8> {
+        self.free.iter().map(|b| b.as_ptr()).collect()
+    }
+
     /// Buffers free.
     pub fn available(&self) -> usize {
         self.free.len()
