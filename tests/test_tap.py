@@ -417,5 +417,15 @@ def test_bad_scenario_is_named(tmp_path: Path) -> None:
     assert "one.toml" in p.stderr and "traffic needs two" in p.stderr, p.stderr
 
 
+def test_the_cli_passes_the_radio_options_through() -> None:
+    from sdmac.cli_tap import tap_command
+
+    cmd = tap_command("s.toml", backend="hwsim:wlan0,hwsim:wlan1", radio_rates="54x1", freq=2412)
+    assert cmd[1] == "s.toml"
+    tail = cmd[2:]
+    assert tail == ["--backend", "hwsim:wlan0,hwsim:wlan1", "--radio-rates", "54x1", "--freq", "2412"], cmd
+    assert "--backend" not in tap_command("s.toml")
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(pytest.main([__file__, "-x", "-q"]))

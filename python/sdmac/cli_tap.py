@@ -49,6 +49,9 @@ def tap_command(
     tap_io: str | None = None,
     control: str | None = None,
     reserve: int | None = None,
+    backend: str | None = None,
+    radio_rates: str | None = None,
+    freq: int | None = None,
 ) -> list[str]:
     """The command line that runs ``sdmac-tap`` with these options."""
     cmd = [str(tap_binary()), scenario]
@@ -74,6 +77,12 @@ def tap_command(
         cmd += ["--control", control]
     if reserve:
         cmd += ["--reserve", str(reserve)]
+    if backend:
+        cmd += ["--backend", backend]
+    if radio_rates:
+        cmd += ["--radio-rates", radio_rates]
+    if freq is not None:
+        cmd += ["--freq", str(freq)]
     return cmd
 
 
@@ -85,6 +94,9 @@ def tap_command(
 @click.option("--tap-io", type=click.Choice(["uring", "syscalls"]), default=None, help="TAP reads and writes batched on io_uring, or one system call per frame [default: uring].")
 @click.option("--control", default=None, metavar="SOCKET", help="Listen for control requests (sdmac-mediumd's protocol: add, delete, tx power) at this UNIX socket.")
 @click.option("--reserve", type=int, default=None, metavar="N", help="N stations on the medium from the start, brought up by an add on the control socket.")
+@click.option("--backend", default=None, metavar="NAME,NAME,...", help="One radio per station, in order (hwsim:IFACE or linux:IFACE) instead of the emulated medium.")
+@click.option("--radio-rates", default=None, metavar="SERIES", help="The radios' default_rates, e.g. 54x1 (with --backend).")
+@click.option("--freq", type=int, default=None, metavar="MHZ", help="The radios' channel (with --backend).")
 @click.option("--seed", type=int, default=None, help="Seed of the emulated device.")
 @click.option("--json", "json_path", default=None, metavar="FILE", help="Write the statistics to FILE (default: stdout).")
 @click.option("--ready-file", default=None, metavar="FILE", help="Write the stations' namespaces and addresses to FILE once all are up.")
@@ -103,6 +115,9 @@ def tap(
     tap_io: str | None,
     control: str | None,
     reserve: int | None,
+    backend: str | None,
+    radio_rates: str | None,
+    freq: int | None,
 ) -> None:
     """Give every station of SCENARIO a TAP device in its own network namespace.
 
@@ -110,7 +125,7 @@ def tap(
     Ctrl-C stops it, removes the namespaces and prints per-station statistics
     (frames each way, retries, drops by reason).
     """
-    cmd = tap_command(scenario, subnet, duration, busy_poll, seed, json_path, ready_file, prefix, pcap, tap_io, control, reserve)
+    cmd = tap_command(scenario, subnet, duration, busy_poll, seed, json_path, ready_file, prefix, pcap, tap_io, control, reserve, backend, radio_rates, freq)
     try:
         os.execv(cmd[0], cmd)
     except OSError as e:
