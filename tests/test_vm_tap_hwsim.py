@@ -107,6 +107,14 @@ def test_iperf3_tcp_completes_with_bytes(guest):
     assert r["end"]["sum_received"]["bytes"] > 0, f"{r['end']}\n{detail}"
 
 
+def test_full_size_ip_packets_fit_one_frame(guest):
+    # The monitor interfaces get the 2304-octet MTU, so the TAP devices keep their
+    # 1500 and TCP its full segment (1500 - 20 IP - 20 TCP - 12 timestamp option).
+    out, detail = guest
+    r = _json(out, "tcp.json", detail)
+    assert r["start"]["tcp_mss_default"] == 1448, f"{r['start']}\n{detail}"
+
+
 def test_frames_crossed_the_radios(guest):
     out, detail = guest
     doc = _json(out, "tap.json", detail)
