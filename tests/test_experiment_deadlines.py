@@ -151,12 +151,13 @@ def test_the_mixed_report_table_gives_each_class_its_ci() -> None:
         return {"n": 5, "mean": mean, "ci_low": mean - 0.1, "ci_high": mean + 0.1}
 
     figures = {"miss_ratio": fig(0.3), "miss_ratio_urgent": fig(0.8), "miss_ratio_bulk": fig(0.2),
-               "latency_p99_urgent_us": fig(6500.0), "latency_p99_bulk_us": fig(9000.0)}
+               "latency_p50_urgent_us": fig(3200.0), "latency_p99_urgent_us": fig(6500.0),
+               "latency_p50_bulk_us": fig(4100.0), "latency_p99_bulk_us": fig(9000.0)}
     doc = {"confidence": 0.95, "seeds": [1], "fixed": {},
            "points": [{"index": 0, "params": {"stations": 5, "scheme": "dcf"}, "runs": 5, "figures": figures}]}
     lines = deadlines_report.table(doc).splitlines()
     assert "urgent miss ratio [95 % CI]" in lines[0] and "bulk miss ratio" in lines[0]
-    assert lines[2].startswith("| 5 | dcf | 5 | 0.800 [0.700, 0.900] | 0.200 [0.100, 0.300] | 0.300 [0.200, 0.400] | 6.5 | 9.0 |")
+    assert lines[2].startswith("| 5 | dcf | 5 | 0.800 [0.700, 0.900] | 0.200 [0.100, 0.300] | 0.300 [0.200, 0.400] | 3.2 / 6.5 | 4.1 / 9.0 |")
 
 
 def test_the_mixed_example_sweep_is_valid_and_its_urgent_frames_fit_their_deadline() -> None:
