@@ -36,6 +36,18 @@ after the release less the trailing guard, under every scheme (the TDMA layout
 defines the deadlines; DCF and EDF face the same ones). `rt_priority` > 0 runs the
 station threads under SCHED_FIFO at that priority (needs the privilege).
 
+Flows per station (`mix`): ``single`` — the one periodic flow above; ``urgent+bulk`` —
+two periodic flows per station, both released every `period_ms` at the same instants,
+as in mixed-criticality industrial traffic: a **bulk** flow of `bulk_burst` frames of
+`bulk_payload` bytes due `deadline_ms` after release, and an **urgent** flow of one
+frame of `urgent_payload` bytes due `urgent_deadline_ms` after release. The bulk flow
+comes first in the station's release order, so under ``dcf`` (first in first out) the
+urgent frame waits in the MAC's queue behind the burst; under ``edf`` it goes first.
+``tdma`` refuses ``urgent+bulk``: its station (``tdma_periodic``) carries one periodic
+flow in one slot, so it cannot serve two; and so does ``deadlines = "slot"`` (the slot
+layout defines one deadline per station). `payload` is unused with ``urgent+bulk``.
+The figures then come per class too (``miss_ratio_urgent``, ``miss_ratio_bulk``, …).
+
 Per packet: released, sent (went on air), acknowledged, and met (acknowledged with the
 outcome known at the MAC, t5, by its deadline) or missed (never acknowledged, or
 acknowledged after its deadline). The latency is t5 minus the release instant, over
@@ -72,6 +84,10 @@ MAX_PAYLOAD = 2304 - MAC_OVERHEAD
 LEAD_IN_S = 0.2
 #: How deadlines are set: one for every station, or each station's slot end.
 DEADLINE_MODES = ("uniform", "slot")
+#: The flows of each station: one, or an urgent and a bulk flow.
+MIXES = ("single", "urgent+bulk")
+#: The frame classes of ``mix = "urgent+bulk"``, in the station's flow order.
+CLASSES = ("bulk", "urgent")
 
 DEFAULTS: dict[str, Any] = {
     "stations": 5,
@@ -90,6 +106,11 @@ DEFAULTS: dict[str, Any] = {
     "lead_us": 500.0,
     "slack_us": 100.0,
     "rt_priority": 0,
+    "mix": "single",
+    "urgent_payload": 64,
+    "urgent_deadline_ms": 5.0,
+    "bulk_payload": 500,
+    "bulk_burst": 3,
 }
 
 _HEAD = """
@@ -173,6 +194,31 @@ def check_params(params: Mapping[str, Any]) -> dict[str, Any]:
     out["lead_us"] = _number(p, "lead_us", 0.0, 1e6, "microseconds")
     out["slack_us"] = _number(p, "slack_us", 0.0, 1e6, "microseconds")
     out["rt_priority"] = _integer(p, "rt_priority", 0, 89)
+    if p["mix"] not in MIXES:
+        raise ValueError(f"deadlines: mix must be one of {', '.join(MIXES)}, not {p['mix']!r}")
+    out["mix"] = p["mix"]
+    out["urgent_payload"] = _integer(p, "urgent_payload", 1, MAX_PAYLOAD)
+    out["urgent_deadline_ms"] = _number(
+        p, "urgent_deadline_ms", 0.0, out["period_ms"], "milliseconds (at most period_ms)"
+    )
+    out["bulk_payload"] = _integer(p, "bulk_payload", 1, MAX_PAYLOAD)
+    out["bulk_burst"] = _integer(p, "bulk_burst", 1, 100)
+    if out["mix"] == "urgent+bulk":
+        if out["scheme"] == "tdma":
+            raise ValueError(
+                "deadlines: scheme tdma cannot run mix = 'urgent+bulk': a TDMA station carries one "
+                "periodic flow in its slot, not two (run dcf or edf, or mix = 'single')"
+            )
+        if out["deadlines"] != "uniform":
+            raise ValueError(
+                "deadlines: mix = 'urgent+bulk' needs deadlines = 'uniform' (the slot layout gives one deadline per station)"
+            )
+        u = exchange_us({**out, "payload": out["urgent_payload"]}, backoff=False)
+        if out["urgent_deadline_ms"] * 1000.0 < u:
+            raise ValueError(
+                f"deadlines: urgent_deadline_ms = {out['urgent_deadline_ms']} is shorter than one exchange of "
+                f"the urgent frame ({u:.0f} µs)"
+            )
     rounds = int(out["duration_s"] * 1000.0 / out["period_ms"] + 1e-9)
     if rounds < 1:
         raise ValueError(
@@ -180,6 +226,8 @@ def check_params(params: Mapping[str, Any]) -> dict[str, Any]:
         )
     out["rounds"] = rounds
     one = exchange_us(out, backoff=False)
+    if out["mix"] == "urgent+bulk":
+        one = exchange_us({**out, "payload": out["bulk_payload"]}, backoff=False)
     if out["deadline_ms"] * 1000.0 < one:
         raise ValueError(
             f"deadlines: deadline_ms = {out['deadline_ms']} is shorter than one exchange of the frame "
@@ -354,22 +402,48 @@ def _in_threads(
     return [r for r in results if r is not None], epoch[0]
 
 
+def station_flows(p: Mapping[str, Any], i: int) -> list[dict[str, Any]]:
+    """Station i's flows for ``edf_run``: its one flow, or (``urgent+bulk``) the bulk
+    flow then the urgent flow (in that order, so that FIFO queues urgent behind bulk)."""
+    period = p["period_ms"] * 1000.0
+    if p["mix"] == "single":
+        return [
+            {
+                "name": f"s{i}",
+                "period_us": period,
+                "deadline_us": deadline_us(p, i),
+                "payload": p["payload"],
+                "rate": p["rate"],
+            }
+        ]
+    return [
+        {
+            "name": f"s{i}-bulk",
+            "period_us": period,
+            "deadline_us": p["deadline_ms"] * 1000.0,
+            "payload": p["bulk_payload"],
+            "burst": p["bulk_burst"],
+            "rate": p["rate"],
+        },
+        {
+            "name": f"s{i}-urgent",
+            "period_us": period,
+            "deadline_us": p["urgent_deadline_ms"] * 1000.0,
+            "payload": p["urgent_payload"],
+            "rate": p["rate"],
+        },
+    ]
+
+
 def _run_fifo_or_edf(session: _core.Session, p: Mapping[str, Any], fifo: bool) -> list[dict[str, Any]]:
     n = p["stations"]
     ifaces = [session.interface(f"s{i}") for i in range(n)]
 
     def work(i: int, epoch: int) -> dict[str, Any]:
         end = epoch + int(p["rounds"] * p["period_ms"] * 1e6)
-        flow = {
-            "name": f"s{i}",
-            "period_us": p["period_ms"] * 1000.0,
-            "deadline_us": deadline_us(p, i),
-            "payload": p["payload"],
-            "rate": p["rate"],
-        }
         return _core.edf_run(
             ifaces[i],
-            [flow],
+            station_flows(p, i),
             dst=SINK,
             start_ns=epoch,
             end_ns=end,
@@ -391,6 +465,7 @@ def _run_fifo_or_edf(session: _core.Session, p: Mapping[str, Any], fifo: bool) -
             "sent": f["first_tx_ns"] is not None,
             "attempts": f["attempts"],
             "fate": f["fate"],
+            "class": CLASSES[f["flow"]] if p["mix"] == "urgent+bulk" else "single",
         }
         for r in out
         for f in r["frames"]
@@ -447,10 +522,34 @@ def _percentile(xs: Sequence[float], q: float) -> float | None:
     return s[lo] + (s[hi] - s[lo]) * (pos - lo)
 
 
+def station_airtime_us(p: Mapping[str, Any]) -> float:
+    """The airtime one station's frames of one period take at one try each (µs): DIFS,
+    DATA, SIFS and ACK per frame, no backoff."""
+    if p["mix"] == "single":
+        return exchange_us(p, backoff=False)
+    bulk = exchange_us({**p, "payload": p["bulk_payload"]}, backoff=False)
+    return float(p["bulk_burst"] * bulk) + exchange_us({**p, "payload": p["urgent_payload"]}, backoff=False)
+
+
 def offered_share(p: Mapping[str, Any]) -> float:
     """The share of each period the stations' frames take on air at one try each
     (DIFS, DATA, SIFS and ACK, no backoff)."""
-    return float(p["stations"] * exchange_us(p, backoff=False) / (p["period_ms"] * 1000.0))
+    return float(p["stations"] * station_airtime_us(p) / (p["period_ms"] * 1000.0))
+
+
+def _class_figures(frames: Sequence[Mapping[str, Any]], cls: str) -> dict[str, Any]:
+    """The figures of one class of frames (``urgent`` or ``bulk``), suffixed with it."""
+    own = [f for f in frames if f["class"] == cls]
+    released = len(own)
+    met = sum(1 for f in own if f["met"])
+    lat = [(f["t5_ns"] - f["release_ns"]) / 1000.0 for f in own if f["acked"] and f["t5_ns"] is not None]
+    return {
+        f"released_{cls}": released,
+        f"met_{cls}": met,
+        f"miss_ratio_{cls}": (released - met) / released if released else None,
+        f"latency_p50_{cls}_us": _percentile(lat, 0.50),
+        f"latency_p99_{cls}_us": _percentile(lat, 0.99),
+    }
 
 
 def run(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
@@ -509,6 +608,9 @@ def run(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
     else:
         figures["dropped"] = sum(1 for f in frames if f["fate"] == "dropped")
         figures["unfinished"] = sum(1 for f in frames if f["fate"] == "unfinished")
+        if p["mix"] == "urgent+bulk":
+            for cls in CLASSES:
+                figures.update(_class_figures(frames, cls))
     figures["miss_ratio"] = (released - met) / released if released else None
     figures["delivered_share"] = acked / released if released else None
     figures["offered_airtime_share"] = offered_share(p)

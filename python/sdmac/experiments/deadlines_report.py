@@ -4,7 +4,9 @@
 
 One row per grid point (stations × scheme): the runs, the deadline-miss ratio with its
 confidence interval, the delivered share, the latency p99, the TDMA frames withdrawn,
-and for a point whose runs all failed the reason (a schedule that does not fit).
+and for a point whose runs all failed the reason (a schedule that does not fit). A sweep
+of ``mix = "urgent+bulk"`` runs gets the miss ratio and latency p50 and p99 of the urgent and the
+bulk frames too.
 """
 
 from __future__ import annotations
@@ -43,13 +45,30 @@ def _reason(doc: Mapping[str, Any], index: int) -> str:
 def table(doc: Mapping[str, Any]) -> str:
     """The Markdown table of the sweep document `doc`."""
     level = round(100 * float(doc.get("confidence", 0.95)))
-    rows = [
-        f"| N | scheme | runs | miss ratio, mean [{level} % CI] | delivered | latency p99 (ms) | TDMA withdrawn | refused |",
-        "|---:|---|---:|---|---:|---:|---:|---|",
-    ]
+    mixed = any("miss_ratio_urgent" in pt["figures"] for pt in doc["points"])
+    if mixed:
+        rows = [
+            f"| N | scheme | runs | urgent miss ratio [{level} % CI] | bulk miss ratio [{level} % CI] | "
+            f"overall miss ratio [{level} % CI] | urgent latency p50 / p99 (ms) | bulk latency p50 / p99 (ms) | refused |",
+            "|---:|---|---:|---|---|---|---:|---:|---|",
+        ]
+    else:
+        rows = [
+            f"| N | scheme | runs | miss ratio, mean [{level} % CI] | delivered | latency p99 (ms) | TDMA withdrawn | refused |",
+            "|---:|---|---:|---|---:|---:|---:|---|",
+        ]
     for pt in doc["points"]:
         f = pt["figures"]
         prm = pt["params"]
+        if mixed:
+            rows.append(
+                f"| {prm.get('stations', '?')} | {prm.get('scheme', '?')} | {pt['runs']} | "
+                f"{_ci(f.get('miss_ratio_urgent'))} | {_ci(f.get('miss_ratio_bulk'))} | {_ci(f.get('miss_ratio'))} | "
+                f"{_mean(f.get('latency_p50_urgent_us'), 1e-3, 1)} / {_mean(f.get('latency_p99_urgent_us'), 1e-3, 1)} | "
+                f"{_mean(f.get('latency_p50_bulk_us'), 1e-3, 1)} / {_mean(f.get('latency_p99_bulk_us'), 1e-3, 1)} | "
+                f"{_reason(doc, pt['index'])} |"
+            )
+            continue
         rows.append(
             f"| {prm.get('stations', '?')} | {prm.get('scheme', '?')} | {pt['runs']} | {_ci(f.get('miss_ratio'))} | "
             f"{_mean(f.get('delivered_share'))} | {_mean(f.get('latency_p99_us'), 1e-3, 1)} | "
