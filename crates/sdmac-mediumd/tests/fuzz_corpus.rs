@@ -34,3 +34,24 @@ fn the_seeds_hold_every_request_type() {
     }
     assert_eq!(types, vec![1, 3, 5, 7, 9, 9, 11, 13, 15, 17, 19, 21, 23, 0]);
 }
+
+mod kernel_msg {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fuzz/checks/kernel_msg.rs"));
+}
+mod mediumd_config {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fuzz/checks/mediumd_config.rs"));
+}
+
+/// The `hwsim_msg` target's corpus through the daemon's intake (its second check).
+#[test]
+fn hwsim_msg_corpus_through_the_daemon() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/seeds/hwsim_msg");
+    assert!(replay::replay(&dir, kernel_msg::check) > 0);
+}
+
+/// The `wmconfig` target's corpus through the daemon's set-up (its second check).
+#[test]
+fn wmconfig_corpus_through_the_daemon() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/seeds/wmconfig");
+    assert!(replay::replay(&dir, mediumd_config::check) > 0);
+}
