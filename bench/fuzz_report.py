@@ -13,7 +13,8 @@ figures are libFuzzer's final statistics (`-print_final_stats=1`:
 when a run ends, is interrupted or crashes; the corpus and coverage are those of its
 last `#N` status line. A crash names the input it wrote (`Test unit written to PATH`).
 Several logs (targets run separately) make one file; a target in two logs is taken
-from the later one."""
+from the later one, and its earlier run (one that crashed before a fix, say) is kept
+under `earlier_runs`."""
 from __future__ import annotations
 
 import argparse
@@ -110,7 +111,9 @@ def parse(lines: Iterable[str]) -> List[Dict[str, Any]]:
             continue
         m = WRITTEN.search(line)
         if m:
-            cur["artifacts"].append(m.group(1))
+            # relative to the repository (libFuzzer names it from the root down)
+            path = m.group(1)
+            cur["artifacts"].append(path[path.find("fuzz/artifacts/"):] if "fuzz/artifacts/" in path else path)
     for t in targets:
         stats = t.pop("_stats")
         if "number_of_executed_units" in stats:
@@ -131,9 +134,12 @@ def parse(lines: Iterable[str]) -> List[Dict[str, Any]]:
 def report(logs: List[List[str]]) -> Dict[str, Any]:
     """The result file of one or more logs (a target in a later log replaces it)."""
     by_name: Dict[str, Dict[str, Any]] = {}
+    earlier: List[Dict[str, Any]] = []
     for lines in logs:
         for t in parse(lines):
-            by_name.pop(t["target"], None)
+            old = by_name.pop(t["target"], None)
+            if old is not None:
+                earlier.append(old)
             by_name[t["target"]] = t
     targets = list(by_name.values())
     return {
@@ -143,6 +149,7 @@ def report(logs: List[List[str]]) -> Dict[str, Any]:
         "total_executions": sum(t["executions"] for t in targets),
         "total_crashes": sum(t["crashes"] for t in targets),
         "failed_targets": [t["target"] for t in targets if t["crashes"] or (t["exit"] or 0) != 0],
+        "earlier_runs": earlier,
     }
 
 

@@ -72,6 +72,10 @@ def _num(v: Any) -> str:
     return f"{v:,}"
 
 
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" if n == 1 else f"{n} {what}es"
+
+
 def render(d: Optional[Dict[str, Any]] = None) -> str:
     if d is None:
         d = json.loads(RESULT.read_text(encoding="utf-8"))
@@ -89,7 +93,7 @@ def render(d: Optional[Dict[str, Any]] = None) -> str:
         "",
         ran + ".",
         "",
-        "| target | what it feeds | executions | goal | seconds | exec/s | corpus | coverage | crashes |",
+        "| target | what it feeds | executions | goal (runs or time cap) | seconds | exec/s | corpus | coverage | crashes |",
         "|---|---|---:|---|---:|---:|---:|---:|---:|",
     ]
     for t in d["targets"]:
@@ -97,7 +101,8 @@ def render(d: Optional[Dict[str, Any]] = None) -> str:
         if goal is None:
             g = "time"
         else:
-            g = f"{goal:,}" + (" reached" if t.get("reached_goal") else " **not reached**")
+            cap = f" or {t['limit_seconds']:,} s" if t.get("limit_seconds") else ""
+            g = f"{goal:,}{cap}: " + ("reached" if t.get("reached_goal") else "**not reached**")
         out.append(
             f"| `{t['target']}` | {WHAT.get(t['target'], '')} | {_num(t['executions'])} | {g} | "
             f"{_num(t.get('seconds'))} | {_num(t.get('exec_per_s'))} | {_num(t.get('corpus_units'))} | "
@@ -105,7 +110,7 @@ def render(d: Optional[Dict[str, Any]] = None) -> str:
         )
     out += [
         "",
-        f"Total: {_num(d.get('total_executions'))} executions, {d.get('total_crashes', 0)} crashes"
+        f"Total: {_num(d.get('total_executions'))} executions, {_count(d.get('total_crashes', 0), 'crash')}"
         + (f"; failed: {', '.join(d['failed_targets'])}." if d.get("failed_targets") else "."),
         "",
         "*executions*: libFuzzer's `stat::number_of_executed_units`; *exec/s*: its "
@@ -114,10 +119,19 @@ def render(d: Optional[Dict[str, Any]] = None) -> str:
         "*coverage*: the edges libFuzzer's last status line counts (`cov`).",
         "",
     ]
-    for t in d["targets"]:
-        if t.get("artifacts") or t.get("errors"):
-            out.append(f"- `{t['target']}`: {'; '.join(t.get('errors') or [])} "
-                       f"{', '.join('`' + a + '`' for a in t.get('artifacts') or [])}".rstrip())
+    def found(t: Dict[str, Any]) -> str:
+        arts = ", ".join(f"`{a}`" for a in t.get("artifacts") or [])
+        errs = "; ".join(t.get("errors") or [])
+        return (f"- `{t['target']}`: {_num(t['executions'])} executions, {_count(t['crashes'], 'crash')}"
+                + (f" ({errs})" if errs else "") + (f"; input {arts}" if arts else ""))
+
+    crashed = [t for t in d["targets"] if t.get("crashes")]
+    if crashed:
+        out += ["Crashes of this campaign:", ""] + [found(t) for t in crashed] + [""]
+    if d.get("earlier_runs"):
+        out += ["Earlier runs of a target in this campaign, replaced by the run above (after a fix; "
+                "the fix and the crashing input, now a seed, are in the git log):", ""]
+        out += [found(t) for t in d["earlier_runs"]] + [""]
     return "\n".join(out).rstrip() + "\n"
 
 

@@ -61,3 +61,4 @@ def test_report_reads_final_stats_and_crashes() -> None:
     rep2 = report.report([LOG.splitlines(keepends=True), again.splitlines(keepends=True)])
     assert [t["target"] for t in rep2["targets"]] == ["hwsim_msg", "wmconfig"]
     assert rep2["targets"][1]["goal_runs"] == 2000
+    assert [(t["target"], t["goal_runs"]) for t in rep2["earlier_runs"]] == [("wmconfig", 1000)]
