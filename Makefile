@@ -11,7 +11,8 @@
 #                 cargo doc with warnings denied; every crate warns on missing docs) and
 #                 lint-py (ruff check on python/sdmac and tests/, mypy --strict on python/sdmac)
 #   make fuzz     the fuzzing campaign: cargo fuzz on nightly (both installed here if
-#                 missing), FUZZ_SECONDS (default 60) per target
+#                 missing), FUZZ_SECONDS (default 60) per target, or FUZZ_RUNS executions
+#                 each; writes bench/results/fuzz.json and docs/fuzz.md
 #   make demo     sdmac bench oneshot: the SDMAC paper's experiment on the emulated medium
 #   make bench    bench/run.sh: every benchmark, and the goals (exits non-zero when one is missed)
 #   make bench-mediumd   the medium-daemon benchmark alone (VM; N pairs, iperf3);
@@ -177,26 +178,40 @@ lint-rust: check-cargo deps
 	PYO3_PYTHON=$(VPY) RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 
 # cargo-fuzz needs nightly Rust (libFuzzer, sanitizer flags): both are installed when
-# missing. All targets live in one cargo-fuzz workspace, fuzz/. Each runs FUZZ_SECONDS
-# from its committed seeds (fuzz/seeds/T, read only) and its growing corpus
-# (fuzz/corpus/T, ignored by git); crashes land in fuzz/artifacts/T. A target that fails
-# does not stop the others; the run fails at the end, naming them.
-# bench/fuzz_report.py turns this target's output into bench/results/fuzz.json.
-FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := hwsim_msg nl80211_msg wmconfig control_decoder \
+# missing. All targets live in one cargo-fuzz workspace, fuzz/. Each runs from its
+# committed seeds (fuzz/seeds/T, read only) and its growing corpus (fuzz/corpus/T,
+# ignored by git); crashes land in fuzz/artifacts/T. Time mode (the default):
+# FUZZ_SECONDS (60) per target. Run-count mode: FUZZ_RUNS=N runs each target for N
+# executions (libFuzzer -runs=), capped at FUZZ_SECONDS when that is given too.
+# FUZZ_TARGETS picks targets. A target that fails does not stop the others. The output
+# goes to FUZZ_LOG; at the end bench/fuzz_report.py turns it into bench/results/fuzz.json
+# (from libFuzzer's final stats) and bench/render_fuzz.py into docs/fuzz.md, then the run
+# fails if a target did, naming them. Not part of make test.
+FUZZ_SECONDS ?=
+FUZZ_RUNS ?=
+FUZZ_TARGETS ?= hwsim_msg nl80211_msg wmconfig control_decoder \
                 ieee80211_parse radiotap_parse pcapng_read
+FUZZ_LOG ?= bench/out/fuzz.log
+FUZZ_LIMIT = $(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS)$(if $(FUZZ_SECONDS), -max_total_time=$(FUZZ_SECONDS)),-max_total_time=$(or $(FUZZ_SECONDS),60))
+FUZZ_WHAT = $(if $(FUZZ_RUNS),$(FUZZ_RUNS) runs$(if $(FUZZ_SECONDS), or $(FUZZ_SECONDS) s),$(or $(FUZZ_SECONDS),60) s)
 
 fuzz: check-cargo
 	@rustup run nightly rustc --version >/dev/null 2>&1 || rustup toolchain install nightly --profile minimal
 	@cargo +nightly fuzz --version >/dev/null 2>&1 || cargo +nightly install cargo-fuzz --locked
-	@failed=""; \
+	@mkdir -p "$$(dirname $(FUZZ_LOG))"; : > $(FUZZ_LOG); failed=""; \
 	for t in $(FUZZ_TARGETS); do \
-	  echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
-	  mkdir -p "fuzz/corpus/$$t"; \
-	  cargo +nightly fuzz run "$$t" "fuzz/corpus/$$t" "fuzz/seeds/$$t" -- -max_total_time=$(FUZZ_SECONDS) \
-	    || failed="$$failed $$t"; \
+	  echo "fuzz: $$t for $(FUZZ_WHAT)" | tee -a $(FUZZ_LOG); \
+	  mkdir -p "fuzz/corpus/$$t"; start=$$EPOCHREALTIME; rc=0; \
+	  cargo +nightly fuzz run "$$t" "fuzz/corpus/$$t" "fuzz/seeds/$$t" -- \
+	    $(FUZZ_LIMIT) -print_final_stats=1 2>&1 | tee -a $(FUZZ_LOG) || rc=$$?; \
+	  took=$$(awk "BEGIN { printf \"%.1f\", $$EPOCHREALTIME - $$start }"); \
+	  echo "fuzz: $$t ended after $$took s, exit $$rc" | tee -a $(FUZZ_LOG); \
+	  [ $$rc -eq 0 ] || failed="$$failed $$t"; \
 	done; \
-	if [ -n "$$failed" ]; then echo "fuzz: failed:$$failed (inputs in fuzz/artifacts/)" >&2; exit 1; fi
+	[ -z "$$failed" ] || echo "fuzz: failed:$$failed (inputs in fuzz/artifacts/)" | tee -a $(FUZZ_LOG) >&2; \
+	python3 bench/fuzz_report.py $(FUZZ_LOG) --command "make fuzz$(if $(FUZZ_RUNS), FUZZ_RUNS=$(FUZZ_RUNS))$(if $(FUZZ_SECONDS), FUZZ_SECONDS=$(FUZZ_SECONDS))"; \
+	python3 bench/render_fuzz.py; \
+	[ -z "$$failed" ]
 
 demo: build
 	mkdir -p bench/out

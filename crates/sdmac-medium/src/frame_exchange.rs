@@ -12,6 +12,11 @@ use crate::station::{Exchange, BEACON_QUEUE, NO_SLOT};
 use crate::time::{at, Time, MICROS};
 use sdmac_phy::ACK_LEN;
 
+/// The most attempts a frame gets, whatever its rate series allows (four entries of up
+/// to 255 tries each): 255, the top of 802.11's retry limits (dot11ShortRetryLimit and
+/// dot11LongRetryLimit are 1..=255), and what a queue's attempt counters hold.
+const MAX_ATTEMPTS: u32 = u8::MAX as u32;
+
 impl Medium {
     /// Sends the head frame of queue `qi` of station `s` (its backoff just ended).
     pub(crate) fn begin_data<S: Sink + ?Sized>(
@@ -555,7 +560,7 @@ impl Medium {
         };
         let q = &self.stations[s as usize].queues[qi];
         let f = q.frames.front().expect("exchange without a frame");
-        if (q.attempts as u32) < f.rates.total_tries() {
+        if (q.attempts as u32) < f.rates.total_tries().min(MAX_ATTEMPTS) {
             self.new_backoff(s, qi, true);
         } else {
             self.stats.failed[ac] += 1;
