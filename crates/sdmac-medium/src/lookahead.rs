@@ -92,7 +92,7 @@ impl Medium {
                 Event::Access { .. } => {}
             }
         }
-        let (sifs, slot) = (self.cfg.phy.sifs_ns, self.cfg.phy.slot_ns);
+        let (sifs, slot, cca) = (self.cfg.phy.sifs_ns, self.cfg.phy.slot_ns, self.cfg.phy.cca_ns);
         let mut quiet = NEVER;
         for (s, st) in self.stations.iter().enumerate() {
             if self.detached[s] {
@@ -106,7 +106,13 @@ impl Medium {
                 let txop = st
                     .exchange
                     .is_some_and(|ex| st.queues[ex.queue as usize].access.params.txop_limit_ns > 0);
-                if txop {
+                // A station that was idle until a transmission arrived less than
+                // aCCATime ago has not sensed it yet: a frame given to it now goes on
+                // air (`unsensed_access`), so it is not blocked.
+                let unsensed = cca > 0
+                    && st.access.idle_before.is_some()
+                    && now < st.access.busy_from.saturating_add(cca);
+                if txop || unsensed {
                     now
                 } else {
                     touch[s]
@@ -115,7 +121,9 @@ impl Medium {
                 // Idle (the SIFS before an ACK): a frame given to it now could go on
                 // air AIFS after the medium became idle at the earliest. If the ACK
                 // makes it busy before that, the frame draws its backoff then, as it
-                // would when given during the ACK: blocked from now to the ACK's end.
+                // would when given during the ACK: blocked from now to the ACK's end —
+                // unless it is given within aCCATime of the ACK's arrival and could go
+                // on air before it senses it.
                 let idle = st.access.idle_since.unwrap_or(now);
                 let extra = if st.access.eifs { self.eifs_extra } else { 0 };
                 let aifs = st
@@ -124,7 +132,7 @@ impl Medium {
                     .map(|&qi| st.queues[qi].access.aifs(sifs, slot, 0))
                     .min()
                     .unwrap_or(sifs + slot);
-                if busy_at[s] < idle + aifs + extra && touch[s] > busy_at[s] {
+                if busy_at[s].saturating_add(cca) < idle + aifs + extra && touch[s] > busy_at[s] {
                     touch[s]
                 } else {
                     now

@@ -148,6 +148,18 @@ fn a_busy_medium_takes_many_requests_late_and_reports_the_same() {
 }
 
 #[test]
+fn a_frame_within_accatime_of_an_arrival_is_not_run_past() {
+    // Station 1 broadcasts at 121 µs; station 0 is given a frame 3 µs later, within
+    // 802.11a's aCCATime (4 µs): it has not sensed station 1 yet and sends at once,
+    // so the two collide. Running ahead must not take station 0 as blocked then.
+    let b = |at: u64, station: u32| Req { at, station, dst: None, len: 14, rate: Rate::Ofdm6 };
+    let reqs = [b(121 * US, 1), b(121 * US, 1), b(124 * US, 0)];
+    let a = every_event(medium(2, &[], 0, 1), &reqs);
+    let (r, _, _) = run(medium(2, &[], 0, 1), &reqs, true);
+    assert_eq!(a, r);
+}
+
+#[test]
 fn one_exchange_needs_one_wake_up() {
     // One unicast frame at 54 Mb/s: at the DATA frame's end (reception) every station
     // is blocked until the ACK's end, so the outcome is known then too.
