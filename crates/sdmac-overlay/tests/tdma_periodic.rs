@@ -223,23 +223,29 @@ fn tdma_meets_what_dcf_misses(n: usize) {
 }
 
 // Not in `make test`: on this 2-core host about half the runs see a frame handed over
-// as its window opens wait 150-280 µs before it goes on air (more than the DIFS + CWmin
-// backoff the plan budgets), so its exchange ends after the window closes; the cause
-// (EIFS, a backoff left from the previous round, or the device thread) is not found
-// yet. `cargo test -p sdmac-overlay --test tdma_periodic -- --ignored` runs them.
+// as its window opens wait 150-280 µs before it goes on air, so its exchange ends after
+// the window closes. The wait is the emu device thread's: parked while the medium is
+// idle, it takes the request (t3) that long after it was queued (t2). With the device
+// spinning (`DeviceWait::Spin`) two stations keep their windows, five (all spinning
+// under SCHED_FIFO on two cores) still do not. The measured guard (spread of a short
+// probe burst) misses that tail. `cargo test -p sdmac-overlay --test tdma_periodic --
+// --ignored` runs them.
 #[test]
-#[ignore = "slot overruns on the emulated device, cause not found; see above"]
+#[ignore = "the emu device thread wakes late on this host; see above"]
 fn two_periodic_tdma_stations_meet_deadlines_dcf_misses() {
     tdma_meets_what_dcf_misses(2);
 }
 
 // Not in `make test`: on this 2-core host about half the runs see a frame handed over
-// as its window opens wait 150-280 µs before it goes on air (more than the DIFS + CWmin
-// backoff the plan budgets), so its exchange ends after the window closes; the cause
-// (EIFS, a backoff left from the previous round, or the device thread) is not found
-// yet. `cargo test -p sdmac-overlay --test tdma_periodic -- --ignored` runs them.
+// as its window opens wait 150-280 µs before it goes on air, so its exchange ends after
+// the window closes. The wait is the emu device thread's: parked while the medium is
+// idle, it takes the request (t3) that long after it was queued (t2). With the device
+// spinning (`DeviceWait::Spin`) two stations keep their windows, five (all spinning
+// under SCHED_FIFO on two cores) still do not. The measured guard (spread of a short
+// probe burst) misses that tail. `cargo test -p sdmac-overlay --test tdma_periodic --
+// --ignored` runs them.
 #[test]
-#[ignore = "slot overruns on the emulated device, cause not found; see above"]
+#[ignore = "the emu device thread wakes late on this host; see above"]
 fn five_periodic_tdma_stations_meet_deadlines_dcf_misses() {
     tdma_meets_what_dcf_misses(5);
 }
