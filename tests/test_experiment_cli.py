@@ -17,6 +17,13 @@ from helpers import run_sdmac
 from sdmac import experiments
 from sdmac.experiments import report
 
+
+@pytest.fixture(autouse=True)
+def _wide_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    # pytest-xdist sets COLUMNS=80, and the figure tables checked here row by row are
+    # wider: the command inherits a width that holds them.
+    monkeypatch.setenv("COLUMNS", "160")
+
 #: Parameters that make each experiment's run short (well under a few seconds).
 SHORT: Dict[str, List[str]] = {
     "deadlines": ["stations=2", "duration_s=0.1", "scheme=dcf"],

@@ -181,12 +181,12 @@ def run_one(name: str, module: ModuleType, params: dict[str, Any], seed: int, ou
         for line in report.notes(figures):
             console.print(f"note: {line}")
         if "plot" in figures:
-            console.print(f"plot: {figures['plot']}")
+            console.print(f"plot: {figures['plot']}", soft_wrap=True)
     if out_dir is not None:
         path = out_dir / f"{name}.json"
         _write_json(path, doc)
         if not quiet:
-            _console().print(f"JSON: {path}")
+            _console().print(f"JSON: {path}", soft_wrap=True)
 
 
 def _known(module: ModuleType, message: str) -> str:
@@ -297,7 +297,7 @@ def rtwlan_cmd(
         if not quiet:
             rtwlan_report.print_run(result, console)
             if "plot" in result:
-                console.print(f"plot: {result['plot']}\n")
+                console.print(f"plot: {result['plot']}\n", soft_wrap=True)
     if not quiet and len(results) > 1:
         console.print(rtwlan_report.summary_table(results))
     if not quiet:
@@ -311,4 +311,4 @@ def rtwlan_cmd(
         doc = {"experiment": "rtwlan", "seed": seed, "runs": results}
         _write_json(path, doc)
         if not quiet:
-            console.print(f"JSON: {path}")
+            console.print(f"JSON: {path}", soft_wrap=True)
