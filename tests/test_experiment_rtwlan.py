@@ -132,9 +132,10 @@ def test_second_reply_collides_with_the_first_at_20ms(two_repliers_20: Dict[str,
     # Both hosts answer the same request from one loop, a few microseconds apart: the
     # second reply starts before its radio can sense the first (aCCATime, 15 µs for
     # DSSS), so the two collide at the originator, which mostly keeps neither, or the
-    # first. RT-WLAN's second replier lost 76 % of its replies at this spacing.
+    # first. RT-WLAN's second replier lost 76 % of its replies at this spacing. When the
+    # originator keeps neither, both lose every colliding reply (equal shares).
     assert r["replies_within_slot_share"] > 0.5
-    assert r["host2_reply_lost_share"] > r["host1_reply_lost_share"]
+    assert r["host2_reply_lost_share"] >= r["host1_reply_lost_share"]
     assert r["host2_reply_lost_share"] > 0.25, r["host2_reply_lost_share"]
     # Causality across stations: a reply reaches its host's queue after the request ended on air.
     assert min(r["samples"]["host1_turnaround_us"] + r["samples"]["host2_turnaround_us"]) > 0
