@@ -21,30 +21,15 @@ import shutil
 
 import pytest
 
+from sdmac.bench_tap import USER_SCENARIO
 from vmbed import TARGET, TESTBED, daemon_share, run
 
 TAP = TARGET / "release" / "sdmac-tap"
 SECONDS = 3
 
-SCENARIO = """\
-name = "tap over hwsim"
-duration = 1.0
-seed = 1
-
-[phy]
-standard = "802.11g"
-rate = 54
-
-[[station]]
-name = "a"
-address = "02:00:00:00:0b:01"
-position = [0, 0]
-
-[[station]]
-name = "b"
-address = "02:00:00:00:0b:02"
-position = [5, 0]
-"""
+# The station pair of `sdmac bench tap`'s paths; over radios its PHY and positions
+# do not apply (the daemon's medium and the radios' rates do).
+SCENARIO = USER_SCENARIO
 
 
 @pytest.fixture(scope="module")
