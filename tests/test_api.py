@@ -314,6 +314,22 @@ def test_duplicate_id_is_dropped():
         assert (second.id, second.status, second.attempts) == (5, "ack_timeout", 3)
 
 
+def test_timed_requests_start_at_their_time_or_are_dropped_late():
+    with paper() as (_, sta, _ap):
+        assert sta.timed_sends is True
+        at = time.monotonic_ns() + 30_000_000
+        sta.data_req(1, PAYLOAD, rates="54x1", not_before=at)
+        c = con(sta)
+        assert (c.id, c.status) == (1, "acked")
+        assert c.timestamps["t4"] == at  # handed to channel access at not_before, to the ns
+        sta.data_req(2, PAYLOAD, rates="54x1", not_after=time.monotonic_ns() - 1_000_000)
+        late = con(sta)
+        assert (late.id, late.status, late.reason, late.attempts) == (2, "dropped", "late", 0)
+        assert late.components is None  # never on air
+        with pytest.raises(InvalidRequest, match="after not_after"):
+            sta.data_req(3, PAYLOAD, not_before=at + 2, not_after=at + 1)
+
+
 def test_data_con_timeouts():
     with paper(quiet=False) as (_, sta, _ap):
         assert sta.data_con(timeout=0) is None

@@ -237,8 +237,14 @@ class Interface:
         no_ack: bool = False,
         timestamps: bool = True,
         t1: int | None = None,
+        not_before: int | None = None,
+        not_after: int | None = None,
     ) -> None:
-        """DATA_req: queue one packet (`payload`, or a whole MPDU as `frame`)."""
+        """DATA_req: queue one packet (`payload`, or a whole MPDU as `frame`).
+
+        `not_before` / `not_after`: time.monotonic_ns() times before which it is not
+        handed to channel access / after which it is dropped unsent ("late").
+        """
     def data_con(self, timeout: float | None = None) -> Confirmation | None:
         """DATA_con: the next confirmation; None on timeout (0 = do not wait, None = forever)."""
     def data_ind(self, timeout: float | None = None) -> Indication | None:
@@ -253,6 +259,9 @@ class Interface:
         """Cancels a packet still queued: True if it was, False if on air or done."""
     def queue_len(self, ac: str = "BE") -> int: ...
     def unconfirmed(self) -> int: ...
+    @property
+    def timed_sends(self) -> bool:
+        """Whether data_req takes not_before / not_after on this backend."""
     def fileno(self) -> int:
         """An eventfd that becomes readable when something arrives (for asyncio)."""
     def clear_event(self) -> None: ...

@@ -67,6 +67,9 @@ pub trait Backend {
     /// arrives (for event loops), if the backend has one. Asking for it turns the
     /// signalling on.
     fn event_fd(&mut self) -> Option<RawFd>;
+    /// Whether the backend takes timed requests ([`TxAttrs::not_before`],
+    /// [`TxAttrs::not_after`]) and keeps them exactly on its own clock.
+    fn timed_sends(&self) -> bool;
     /// The current time on the backend's clock (`CLOCK_MONOTONIC`).
     fn now(&self) -> Time {
         Time::from_ns(sdmac_rt::monotonic_ns())

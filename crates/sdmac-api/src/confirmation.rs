@@ -15,6 +15,8 @@ pub enum DropReason {
     Refused,
     /// The session closed before it was sent.
     Closed,
+    /// It could not be handed to channel access by its `not_after` time.
+    Late,
 }
 
 impl DropReason {
@@ -25,6 +27,7 @@ impl DropReason {
             DropReason::DuplicateId => "duplicate_id",
             DropReason::Refused => "refused",
             DropReason::Closed => "closed",
+            DropReason::Late => "late",
         }
     }
 }

@@ -43,7 +43,7 @@ impl<B: Backend> Interface<B> {
         attrs: &TxAttrs,
     ) -> Result<(), ApiError> {
         let t1 = if attrs.timestamps { self.backend.now() } else { Time::ZERO };
-        self.backend.data_req(id, body, ac, attrs, t1)
+        self.data_req_at(t1, id, body, ac, attrs)
     }
 
     /// `DATA_req` with t1 taken by the caller (e.g. in Python, before the binding).
@@ -56,7 +56,19 @@ impl<B: Backend> Interface<B> {
         ac: Ac,
         attrs: &TxAttrs,
     ) -> Result<(), ApiError> {
+        if attrs.is_timed() && !self.backend.timed_sends() {
+            return Err(ApiError::Unsupported {
+                what: "timed requests (not_before / not_after): this backend cannot hand a \
+                       frame to channel access at a time of its clock"
+                    .into(),
+            });
+        }
         self.backend.data_req(id, body, ac, attrs, if attrs.timestamps { t1 } else { Time::ZERO })
+    }
+
+    /// Whether the backend takes timed requests (`not_before` / `not_after`).
+    pub fn timed_sends(&self) -> bool {
+        self.backend.timed_sends()
     }
 
     /// `DATA_con`: the next confirmation, waiting as `wait` says.

@@ -142,6 +142,8 @@ pub fn run<B: Backend>(
         rates: Some(RateSeries::single(p.rate, 1)),
         no_ack: false,
         timestamps: true,
+        not_before: None,
+        not_after: None,
     };
     let mut last_con = Time::ZERO;
     for i in 0..p.count {

@@ -2,6 +2,7 @@
 
 use sdmac_types::MacAddress;
 use sdmac_types::RateSeries;
+use sdmac_types::Time;
 
 /// Largest MSDU payload (bytes) a `data_req` accepts (IEEE 802.11 MSDU limit).
 pub const MAX_PAYLOAD: usize = 2304;
@@ -41,15 +42,36 @@ pub struct TxAttrs {
     pub no_ack: bool,
     /// Record timestamps (t1..t9) for this packet.
     pub timestamps: bool,
+    /// Hand the packet to channel access (its AC queue, t4) at this time on the
+    /// backend's clock, not before; `None`: as soon as the request arrives. A request
+    /// that reaches the device after this time is handed over at once. Only backends
+    /// whose [`Backend::timed_sends`](crate::Backend::timed_sends) is true take it.
+    pub not_before: Option<Time>,
+    /// Drop the packet, unsent, with `Dropped(Late)` if it would be handed to channel
+    /// access after this time on the backend's clock. Only backends whose
+    /// [`Backend::timed_sends`](crate::Backend::timed_sends) is true take it.
+    pub not_after: Option<Time>,
 }
 
 impl Default for TxAttrs {
     fn default() -> Self {
-        TxAttrs { dst: None, rates: None, no_ack: false, timestamps: true }
+        TxAttrs {
+            dst: None,
+            rates: None,
+            no_ack: false,
+            timestamps: true,
+            not_before: None,
+            not_after: None,
+        }
     }
 }
 
 impl TxAttrs {
+    /// Whether the request names a time (`not_before` or `not_after`).
+    pub fn is_timed(&self) -> bool {
+        self.not_before.is_some() || self.not_after.is_some()
+    }
+
     /// Attributes for a confirmed one-shot: one try at `rate` to `dst`.
     pub fn one_shot(dst: MacAddress, rate: sdmac_phy::Rate) -> TxAttrs {
         TxAttrs { dst: Some(dst), rates: Some(RateSeries::single(rate, 1)), ..TxAttrs::default() }

@@ -114,6 +114,8 @@ typedef enum sdmac_drop_reason {
   SDMAC_DROP_REFUSED = 3,
   // The session closed before it was sent.
   SDMAC_DROP_CLOSED = 4,
+  // It could not be handed to channel access by its `not_after` time.
+  SDMAC_DROP_LATE = 5,
 } sdmac_drop_reason;
 
 // Access categories, numbered as 802.11 numbers them (ACI): a zeroed field is best effort.
@@ -167,6 +169,13 @@ typedef struct sdmac_tx_attrs {
   // Rate series as text, up to four RATExTRIES entries, e.g. "54x1" (a confirmed
   // one-shot) or "54x2,24x2"; NULL: the adapter's default series.
   const char *rates;
+  // Nonzero: hand the packet to channel access at this CLOCK_MONOTONIC time (ns),
+  // not before (backends with timed sends only: emu).
+  uint64_t not_before_ns;
+  // Nonzero: drop the packet unsent (SDMAC_DROP_LATE) if it would be handed to
+  // channel access after this CLOCK_MONOTONIC time (ns) (backends with timed sends
+  // only: emu).
+  uint64_t not_after_ns;
 } sdmac_tx_attrs;
 
 // A rate, and the attempts made at it.

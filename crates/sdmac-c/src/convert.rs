@@ -73,6 +73,7 @@ pub(crate) fn confirmation_to_c(c: &Confirmation) -> sdmac_confirmation {
                 DropReason::DuplicateId => sdmac_drop_reason::SDMAC_DROP_DUPLICATE_ID,
                 DropReason::Refused => sdmac_drop_reason::SDMAC_DROP_REFUSED,
                 DropReason::Closed => sdmac_drop_reason::SDMAC_DROP_CLOSED,
+                DropReason::Late => sdmac_drop_reason::SDMAC_DROP_LATE,
             },
         ),
     };

@@ -4,7 +4,7 @@ use crate::boundary::{arg, guard, out, text};
 use crate::convert::*;
 use crate::error::{sdmac_error, Fail};
 use crate::types::*;
-use sdmac_api::{parse_rate_series, Body, Indication, MacAddress, TxAttrs, Wait};
+use sdmac_api::{parse_rate_series, Body, Indication, MacAddress, Time, TxAttrs, Wait};
 use sdmac_open::AnyInterface;
 use std::cell::UnsafeCell;
 use std::ffi::c_char;
@@ -132,6 +132,8 @@ pub unsafe extern "C" fn sdmac_tx_attrs_init(attrs: *mut sdmac_tx_attrs) -> sdma
             timestamps: 1,
             raw_frame: 0,
             rates: std::ptr::null(),
+            not_before_ns: 0,
+            not_after_ns: 0,
         };
         Ok(())
     })
@@ -177,6 +179,8 @@ pub unsafe extern "C" fn sdmac_data_req(
             rates,
             no_ack: a.no_ack != 0,
             timestamps: a.timestamps != 0,
+            not_before: (a.not_before_ns != 0).then(|| Time::from_ns(a.not_before_ns)),
+            not_after: (a.not_after_ns != 0).then(|| Time::from_ns(a.not_after_ns)),
         };
         let body = if a.raw_frame != 0 { Body::Frame(bytes) } else { Body::Payload(bytes) };
         with(h, |i| i.iface.data_req(id, body, ac, &tx).map_err(Fail::from))

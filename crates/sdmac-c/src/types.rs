@@ -59,6 +59,8 @@ pub enum sdmac_drop_reason {
     SDMAC_DROP_REFUSED = 3,
     /// The session closed before it was sent.
     SDMAC_DROP_CLOSED = 4,
+    /// It could not be handed to channel access by its `not_after` time.
+    SDMAC_DROP_LATE = 5,
 }
 
 /// Class of a received frame.
@@ -91,6 +93,13 @@ pub struct sdmac_tx_attrs {
     /// Rate series as text, up to four RATExTRIES entries, e.g. "54x1" (a confirmed
     /// one-shot) or "54x2,24x2"; NULL: the adapter's default series.
     pub rates: *const c_char,
+    /// Nonzero: hand the packet to channel access at this CLOCK_MONOTONIC time (ns),
+    /// not before (backends with timed sends only: emu).
+    pub not_before_ns: u64,
+    /// Nonzero: drop the packet unsent (SDMAC_DROP_LATE) if it would be handed to
+    /// channel access after this CLOCK_MONOTONIC time (ns) (backends with timed sends
+    /// only: emu).
+    pub not_after_ns: u64,
 }
 
 /// Timestamps of a confirmed transmission: ns on CLOCK_MONOTONIC, 0 = not recorded.

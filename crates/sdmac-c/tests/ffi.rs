@@ -254,6 +254,18 @@ fn a_confirmed_one_shot_and_a_cancel() {
         );
         assert_eq!(t.t5 - t.t_start, 96_000, "DATA 36 + SIFS 16 + ACK 44 µs");
 
+        // A packet that had to reach channel access 1 ns after boot: dropped, unsent.
+        a.not_after_ns = 1;
+        assert_eq!(sdmac_data_req(h, 8, body.as_ptr(), body.len(), &a), SDMAC_OK, "{}", last());
+        let mut c = std::mem::MaybeUninit::<sdmac_confirmation>::uninit();
+        assert_eq!(sdmac_data_con(h, 5_000_000_000, c.as_mut_ptr()), SDMAC_OK, "{}", last());
+        let c = c.assume_init();
+        assert_eq!(
+            (c.id, c.status, c.drop_reason, c.attempts),
+            (8, sdmac_status::SDMAC_STATUS_DROPPED, sdmac_drop_reason::SDMAC_DROP_LATE, 0)
+        );
+        a.not_after_ns = 0;
+
         // Many queued at 6 Mb/s: the last one is still queued and can be cancelled.
         a.rates = c"6x1".as_ptr();
         let big = [0u8; 1500];

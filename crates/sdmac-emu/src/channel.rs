@@ -35,6 +35,10 @@ pub(crate) struct DataMsg {
     pub len: u32,
     /// t1 and t2 (zero when not recorded).
     pub ts: Timestamps,
+    /// Handed to the medium no earlier than this (`CLOCK_MONOTONIC` ns; 0: at once).
+    pub not_before: u64,
+    /// Dropped as late if it would reach the medium after this (`u64::MAX`: never).
+    pub not_after: u64,
 }
 
 /// Application → device.

@@ -4,9 +4,11 @@
 //! beacons.
 
 mod attributes;
+mod held;
 mod outputs;
 
 use attributes::{get_attribute, set_attribute};
+pub(crate) use held::HeldRequests;
 use outputs::Outputs;
 
 use crate::channel::{
@@ -147,7 +149,7 @@ pub(crate) struct Device {
     pub profile: DeviceProfile,
     pub rng: Xoshiro256PlusPlus,
     pub wait: DeviceWait,
-    pub held_reqs: VecDeque<(u64, usize, DataMsg)>,
+    pub held_reqs: HeldRequests,
     pub held_cons: VecDeque<(u64, usize, ConMsg)>,
     pub stats: DeviceStats,
     pub beacon_interval_tu: Vec<u16>,
@@ -178,6 +180,20 @@ impl Device {
     /// Medium time of a `CLOCK_MONOTONIC` instant (never before the medium's own).
     fn medium_time(&self, mono: u64) -> u64 {
         self.clock.medium_time(mono).max(self.medium.now())
+    }
+
+    /// Hands every held request due by `mono` to the medium at its own time, earliest
+    /// first, then processes the medium's events due by `mono`: a request is never
+    /// handed over later on the medium's clock than its time, however late the
+    /// thread runs. True if a request was released.
+    fn catch_up(&mut self, mono: u64) -> bool {
+        let mut any = false;
+        while let Some((at, i, m)) = self.held_reqs.pop_due(mono) {
+            self.enqueue_one(i, m, at);
+            any = true;
+        }
+        self.advance_to(mono);
+        any
     }
 
     /// Processes every medium event due by `mono`; the clock measures the lateness.
@@ -214,8 +230,8 @@ impl Device {
     fn idle(&mut self, now: u64) {
         let mut next =
             self.medium.next_event_time().map(|t| self.clock.monotonic_of(t)).unwrap_or(u64::MAX);
-        if let Some(h) = self.held_reqs.front() {
-            next = next.min(h.0);
+        if let Some(h) = self.held_reqs.next_time() {
+            next = next.min(h);
         }
         if let Some(h) = self.held_cons.front() {
             next = next.min(h.0);
@@ -265,11 +281,13 @@ impl Device {
                     m.ts.t3 = Time::from_ns(now);
                 }
                 let d = self.profile.req.sample(&mut self.rng);
-                if d == 0 && self.held_reqs.is_empty() {
+                if m.not_before > now + d {
+                    // Timed: the request latency is spent before its time.
+                    self.held_reqs.push_timed(m.not_before, i, m);
+                } else if d == 0 && self.held_reqs.no_delayed() {
                     self.enqueue(i, m, now);
                 } else {
-                    let release = (now + d).max(self.held_reqs.back().map_or(0, |h| h.0));
-                    self.held_reqs.push_back((release, i, m));
+                    self.held_reqs.push_delayed(now + d, i, m);
                 }
             }
             Cmd::Cancel(id) => {
@@ -290,12 +308,25 @@ impl Device {
         }
     }
 
-    /// Puts a request on its station's AC queue at `mono` (t4).
-    fn enqueue(&mut self, i: usize, mut m: DataMsg, mono: u64) {
+    /// Puts a request on its station's AC queue at `mono` (t4), after the held
+    /// requests due by then.
+    fn enqueue(&mut self, i: usize, m: DataMsg, mono: u64) {
+        self.catch_up(mono);
+        self.enqueue_one(i, m, mono);
+    }
+
+    /// Puts a request on its station's AC queue at `mono` (t4), or drops it as late
+    /// if that is after its `not_after`.
+    fn enqueue_one(&mut self, i: usize, mut m: DataMsg, mono: u64) {
         self.advance_to(mono);
         let t = self.medium_time(mono);
+        let t4 = self.clock.monotonic_of(t);
         if !m.ts.t1.is_zero() {
-            m.ts.t4 = Time::from_ns(self.clock.monotonic_of(t));
+            m.ts.t4 = Time::from_ns(t4);
+        }
+        if t4 > m.not_after {
+            self.refuse(i, m, DropReason::Late, Cause::None);
+            return;
         }
         let station = self.ifaces[i].station;
         if self.ifaces[i].pending.contains_key(&m.id) {
@@ -358,15 +389,14 @@ impl Device {
 
     /// Cancels a request still held by the device or queued in the medium.
     fn cancel(&mut self, i: usize, id: u64) -> bool {
-        if let Some(k) = self.held_reqs.iter().position(|h| h.1 == i && h.2.id == id) {
-            let (_, _, m) = self.held_reqs.remove(k).expect("index from position");
+        if let Some(m) = self.held_reqs.remove(i, id) {
             self.refuse(i, m, DropReason::Cancelled, Cause::Cancelled);
             return true;
         }
         if !self.ifaces[i].pending.contains_key(&id) {
             return false;
         }
-        self.advance_to(monotonic_ns());
+        self.catch_up(monotonic_ns());
         let station = self.ifaces[i].station;
         match self.medium.cancel(station, id) {
             Some(report) => {
@@ -382,9 +412,8 @@ impl Device {
     /// Releases held requests and confirmations whose time has come.
     fn release_held(&mut self, now: u64) -> bool {
         let mut any = false;
-        while self.held_reqs.front().is_some_and(|h| h.0 <= now) {
-            let (at, i, m) = self.held_reqs.pop_front().expect("front exists");
-            self.enqueue(i, m, at);
+        while let Some((at, i, m)) = self.held_reqs.pop_due(now) {
+            self.enqueue_one(i, m, at);
             any = true;
         }
         while self.held_cons.front().is_some_and(|h| h.0 <= now) {
@@ -398,7 +427,7 @@ impl Device {
 
     /// The session ends: every request still held or queued is confirmed as dropped.
     fn close(&mut self) {
-        while let Some((_, i, m)) = self.held_reqs.pop_front() {
+        while let Some((_, i, m)) = self.held_reqs.take_all() {
             self.refuse(i, m, DropReason::Closed, Cause::None);
         }
         while let Some((_, i, m)) = self.held_cons.pop_front() {
@@ -422,6 +451,8 @@ impl Device {
                         buf: p.buf,
                         len: p.len,
                         ts: p.ts,
+                        not_before: 0,
+                        not_after: u64::MAX,
                     };
                     self.refuse(i, m, DropReason::Closed, Cause::None);
                 }

@@ -149,6 +149,14 @@ impl Backend for EmuIface {
         if self.submitted_total - self.confirmed_read >= self.con_capacity as u64 {
             return Err(ApiError::ConfirmationBacklog { limit: self.con_capacity });
         }
+        if let (Some(a), Some(b)) = (attrs.not_before, attrs.not_after) {
+            if a > b {
+                return Err(ApiError::InvalidRequest {
+                    what: "not_before",
+                    reason: format!("{a} is after not_after {b}: the packet could never be sent"),
+                });
+            }
+        }
         if let Some(r) = &attrs.rates {
             sdmac_api::check_tries(r)
                 .map_err(|reason| ApiError::InvalidRequest { what: "rates", reason })?;
@@ -204,6 +212,8 @@ impl Backend for EmuIface {
             buf,
             len: len as u32,
             ts: Timestamps { t1, t2, ..Timestamps::default() },
+            not_before: attrs.not_before.map_or(0, |t| t.as_ns()),
+            not_after: attrs.not_after.map_or(u64::MAX, |t| t.as_ns()),
         };
         match self.ends.cmd.push(Cmd::Data(msg)) {
             Ok(()) => {}
@@ -343,5 +353,11 @@ impl Backend for EmuIface {
     fn event_fd(&mut self) -> Option<RawFd> {
         self.shared.efd_on.store(true, Ordering::SeqCst);
         Some(self.shared.efd.as_raw_fd())
+    }
+
+    fn timed_sends(&self) -> bool {
+        // The device thread holds a timed request and hands it to the medium at the
+        // medium time of `not_before`, however late it wakes.
+        true
     }
 }

@@ -228,6 +228,8 @@ fn run_case(
                     rates: Some(series),
                     no_ack: *no_ack,
                     timestamps: true,
+                    not_before: None,
+                    not_after: None,
                 };
                 let id = next_id;
                 next_id += 1;

@@ -101,7 +101,14 @@ fn send(args: &[String]) {
     } else {
         Some(parse_rate_series(&args[4]).unwrap_or_else(|e| die(&e)))
     };
-    let attrs = TxAttrs { dst: Some(dst), rates, no_ack, timestamps: true };
+    let attrs = TxAttrs {
+        dst: Some(dst),
+        rates,
+        no_ack,
+        timestamps: true,
+        not_before: None,
+        not_after: None,
+    };
     let (mut next, mut confirmed) = (0u64, 0u64);
     let mut by_status = std::collections::BTreeMap::<&'static str, u64>::new();
     let mut closed = None;
@@ -229,6 +236,8 @@ fn refuse(args: &[String]) {
         rates: Some(parse_rate_series(r).unwrap_or_else(|e| die(&e))),
         no_ack: false,
         timestamps: true,
+        not_before: None,
+        not_after: None,
     };
     let cases: Vec<(&str, Result<(), ApiError>)> = vec![
         (

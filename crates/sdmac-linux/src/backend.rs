@@ -560,4 +560,9 @@ impl Backend for LinuxBackend {
         }
         Some(self.shared.efd.as_raw_fd())
     }
+
+    fn timed_sends(&self) -> bool {
+        // The driver sends a frame when it arrives; nothing here holds it for a time.
+        false
+    }
 }

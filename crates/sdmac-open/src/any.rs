@@ -54,6 +54,9 @@ macro_rules! forward_backend {
         fn event_fd(&mut self) -> Option<RawFd> {
             self.$mut_().event_fd()
         }
+        fn timed_sends(&self) -> bool {
+            self.$ref_().timed_sends()
+        }
         #[inline]
         fn now(&self) -> sdmac_api::Time {
             self.$ref_().now()

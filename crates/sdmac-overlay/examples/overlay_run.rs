@@ -234,6 +234,9 @@ impl<B: Backend> Backend for Rec<B> {
     fn event_fd(&mut self) -> Option<RawFd> {
         self.inner.event_fd()
     }
+    fn timed_sends(&self) -> bool {
+        self.inner.timed_sends()
+    }
     fn now(&self) -> Time {
         self.inner.now()
     }

@@ -407,6 +407,8 @@ pub fn run_edf<B: Backend>(
                     rates: Some(RateSeries::single(fl.rate, cfg.tries_per_request)),
                     no_ack: false,
                     timestamps: true,
+                    not_before: None,
+                    not_after: None,
                 };
                 let id = next_id;
                 next_id += 1;
@@ -527,6 +529,8 @@ pub fn run_fifo<B: Backend>(
             rates: Some(RateSeries::single(fl.rate, mac_tries)),
             no_ack: false,
             timestamps: true,
+            not_before: None,
+            not_after: None,
         };
         let id = k as u64 + 1;
         rep.flows[f].released += 1;

@@ -434,6 +434,8 @@ impl<'a, B: Backend> Retransmitter<'a, B> {
                 rates: Some(rates),
                 no_ack: false,
                 timestamps: true,
+                not_before: None,
+                not_after: None,
             };
             self.iface.data_req(id, Body::Payload(payload), self.ac, &attrs)?;
             let c = confirmation_of(self.iface, id, CONFIRMATION_LIMIT)?

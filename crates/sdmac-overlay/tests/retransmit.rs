@@ -58,6 +58,8 @@ fn interferer(mut i: Interface<EmuIface>, stop: Arc<AtomicBool>) -> u32 {
         rates: Some(RateSeries::single(Rate::Ofdm6, 1)),
         no_ack: true,
         timestamps: true,
+        not_before: None,
+        not_after: None,
     };
     let frame = [0x55u8; 2000];
     let mut next = i.now();

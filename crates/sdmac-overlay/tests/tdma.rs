@@ -14,6 +14,8 @@ use std::time::Duration;
 const RATE: Rate = Rate::Ofdm24;
 const PAYLOAD: usize = 200;
 const ROUNDS: u64 = 40;
+/// Frames each station queues under plain DCF.
+const DCF_FRAMES: usize = 64;
 
 fn addr(k: usize) -> [u8; 6] {
     [2, 0, 0, 0, 0, k as u8 + 1]
@@ -37,7 +39,9 @@ fn medium(n: usize, beacon_tu: Option<u64>, seed: u64) -> (Medium, Phy) {
     m.add_station(ap);
     for k in 1..=n {
         let a = k as f64 * std::f64::consts::TAU / n as f64;
-        m.add_station(StationConfig::new(&phy, addr(k), [5.0 * a.cos(), 5.0 * a.sin(), 0.0]));
+        let mut c = StationConfig::new(&phy, addr(k), [5.0 * a.cos(), 5.0 * a.sin(), 0.0]);
+        c.queue_limit = DCF_FRAMES;
+        m.add_station(c);
     }
     (m, phy)
 }
@@ -115,11 +119,13 @@ fn tdma(n: usize) -> (Vec<StationReport>, Vec<u64>) {
     (reps, c.received)
 }
 
-/// The same stations under plain DCF, each keeping 4 frames queued for `span`;
-/// returns attempts lost to collisions.
-fn dcf(n: usize, span: Span) -> (u64, u64) {
+/// The same stations under plain DCF, each with [`DCF_FRAMES`] frames queued at one
+/// instant (a timed request each, so that every queue fills at the same medium time
+/// however the host runs the threads); returns frames sent and attempts lost to
+/// collisions.
+fn dcf(n: usize) -> (u64, u64) {
     let (mut s, ifaces, _) = session(n, None);
-    let end = ifaces[0].now() + span;
+    let start = ifaces[0].now() + Span::from_ms(200);
     let hs: Vec<_> = ifaces
         .into_iter()
         .skip(1)
@@ -130,20 +136,17 @@ fn dcf(n: usize, span: Span) -> (u64, u64) {
                     rates: Some(RateSeries::single(RATE, 7)),
                     no_ack: false,
                     timestamps: true,
+                    not_before: Some(start),
+                    not_after: None,
                 };
-                let (mut id, mut sent, mut coll) = (1u64, 0u64, 0u64);
-                for _ in 0..4 {
+                for id in 1..=DCF_FRAMES as u64 {
                     i.data_req(id, Body::Payload(&[0x5a; PAYLOAD]), Ac::Be, &attrs).unwrap();
-                    id += 1;
                 }
+                let (mut sent, mut coll) = (0u64, 0u64);
                 while i.unconfirmed() > 0 {
-                    let c = i.data_con(Wait::For(Duration::from_secs(2))).unwrap().unwrap();
+                    let c = i.data_con(Wait::For(Duration::from_secs(5))).unwrap().unwrap();
                     sent += 1;
                     coll += u64::from(c.truth.expect("emu knows the truth").collisions);
-                    if i.now() < end {
-                        i.data_req(id, Body::Payload(&[0x5a; PAYLOAD]), Ac::Be, &attrs).unwrap();
-                        id += 1;
-                    }
                 }
                 (sent, coll)
             })
@@ -166,7 +169,7 @@ fn tdma_has_no_collisions_where_dcf_has(n: usize) {
     }
     assert!(received.iter().all(|&k| k > 0), "the coordinator heard every slot: {received:?}");
     let sent: u64 = reps.iter().map(|r| r.sent).sum();
-    let (dsent, dcoll) = dcf(n, Span::from_ms(300));
+    let (dsent, dcoll) = dcf(n);
     println!("N = {n}: TDMA {sent} frames, 0 collisions; DCF {dsent} frames, {dcoll} collisions");
     assert!(dcoll > 0, "saturated DCF with {n} stations showed no collision in {dsent} frames");
 }

@@ -62,6 +62,9 @@ impl Backend for Lent<'_> {
     fn event_fd(&mut self) -> Option<std::os::fd::RawFd> {
         self.0.event_fd()
     }
+    fn timed_sends(&self) -> bool {
+        self.0.timed_sends()
+    }
     fn now(&self) -> Time {
         self.0.now()
     }

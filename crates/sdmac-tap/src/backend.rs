@@ -95,6 +95,9 @@ impl Backend for StationBackend {
     fn event_fd(&mut self) -> Option<RawFd> {
         each!(self, b => b.event_fd())
     }
+    fn timed_sends(&self) -> bool {
+        each!(ref self, b => b.timed_sends())
+    }
     #[inline]
     fn now(&self) -> Time {
         each!(ref self, b => b.now())

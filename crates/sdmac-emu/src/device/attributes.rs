@@ -60,7 +60,7 @@ pub(super) fn get_attribute(
         }
         ("queue_len", Scope::Queue(ac)) => Value::Int(dev.medium.queue_len(st, ac) as i64),
         (_, Scope::Packet(id)) => {
-            if let Some(m) = dev.held_reqs.iter().find(|h| h.1 == i && h.2.id == id).map(|h| &h.2) {
+            if let Some(m) = dev.held_reqs.find(i, id) {
                 // Still in the device (its request latency): not on a queue yet.
                 let rates = m.rates.unwrap_or(cfg.default_rates);
                 return Ok(match name {
@@ -202,13 +202,13 @@ pub(super) fn set_attribute(
         ("rates", Scope::Packet(id)) => {
             let r = v.to_rates(name)?;
             let standard = dev.medium.phy().standard;
-            if let Some(h) = dev.held_reqs.iter_mut().find(|h| h.1 == i && h.2.id == id) {
+            if let Some(h) = dev.held_reqs.find_mut(i, id) {
                 if let Some((bad, _)) =
                     r.entries().iter().find(|(x, _)| !standard.supports(*x) || !x.is_valid())
                 {
                     return Err(v.invalid(name, format!("rate {bad} is not supported by this PHY")));
                 }
-                h.2.rates = Some(r);
+                h.rates = Some(r);
                 return Ok(());
             }
             if !dev.ifaces[i].pending.contains_key(&id) {

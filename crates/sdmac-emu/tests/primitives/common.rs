@@ -103,6 +103,8 @@ pub(crate) fn long_attrs() -> TxAttrs {
         rates: Some(RateSeries::single(Rate::Ofdm6, 15)),
         no_ack: false,
         timestamps: true,
+        not_before: None,
+        not_after: None,
     }
 }
 pub(crate) const LONG: &[u8] = &[0x11; MAX_PAYLOAD];

@@ -149,6 +149,8 @@ fn no_ack_is_sent_once_and_delivered() {
         rates: Some(RateSeries::single(Rate::Ofdm54, 4)),
         no_ack: true,
         timestamps: true,
+        not_before: None,
+        not_after: None,
     };
     sta.data_req(3, Body::Payload(&payload), Ac::Be, &attrs).unwrap();
     let c = con(&mut sta);
@@ -174,6 +176,8 @@ fn no_ack_to_nobody_and_broadcast_are_sent() {
         rates: Some(RateSeries::single(Rate::Ofdm54, 1)),
         no_ack: true,
         timestamps: true,
+        not_before: None,
+        not_after: None,
     };
     sta.data_req(1, Body::Payload(&[0; 50]), Ac::Be, &attrs).unwrap();
     assert_eq!(con(&mut sta).status, Status::Sent);
@@ -184,6 +188,8 @@ fn no_ack_to_nobody_and_broadcast_are_sent() {
         rates: Some(RateSeries::single(Rate::Ofdm54, 3)),
         no_ack: false,
         timestamps: true,
+        not_before: None,
+        not_after: None,
     };
     let payload = [9u8; 20];
     sta.data_req(2, Body::Payload(&payload), Ac::Be, &attrs).unwrap();

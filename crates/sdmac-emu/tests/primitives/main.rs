@@ -16,3 +16,4 @@ mod edges;
 mod queues;
 mod raw_frames;
 mod request_errors;
+mod timed;

@@ -263,6 +263,11 @@ impl Backend for HwsimBackend {
         Some(raw)
     }
 
+    fn timed_sends(&self) -> bool {
+        // Frames go through the kernel's radio, which sends them when they arrive.
+        false
+    }
+
     fn now(&self) -> Time {
         self.inner.now()
     }

@@ -104,8 +104,7 @@ impl<'a, B: Backend> Coordinator<'a, B> {
         let attrs = TxAttrs {
             dst: Some(dst),
             rates: Some(RateSeries::single(self.plan.params().rate, 4)),
-            no_ack: false,
-            timestamps: true,
+            ..TxAttrs::default()
         };
         let id = self.next_id;
         self.next_id += 1;

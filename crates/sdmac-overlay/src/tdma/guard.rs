@@ -76,6 +76,8 @@ pub fn measure_jitter<B: Backend>(
         rates: Some(RateSeries::single(rate, 1)),
         no_ack: false,
         timestamps: true,
+        not_before: None,
+        not_after: None,
     };
     let mut lat = Vec::with_capacity(probes as usize);
     let mut next = iface.now();

@@ -8,6 +8,12 @@
 //! by the guard. It starts an exchange only while the exchange can still end inside the
 //! window; a frame still queued at the latest such moment is cancelled (withdrawn) and
 //! waits for the next window if its deadline allows.
+//!
+//! On a backend with timed sends ([`Interface::timed_sends`]) the station does not
+//! poll: it hands its first frame over `lead` before the window with `not_before` at
+//! the window's opening and `not_after` at its latest start, so the backend, not the
+//! host's scheduling, puts the exchange inside the window; a frame the backend could
+//! not hand to channel access in time comes back `Dropped(Late)` and counts as withdrawn.
 
 use super::error::TdmaError;
 use super::guard::read_con;
@@ -175,7 +181,7 @@ pub struct FrameRecord {
     /// Attempts lost to collisions (from the confirmation's truth, where known).
     pub collisions: u8,
     /// Times it was withdrawn (cancelled while still queued at the window's latest
-    /// start).
+    /// start, or dropped by a backend with timed sends as too late for it).
     pub withdrawn: u32,
     /// It started before its window opened or ended after the window closed.
     pub outside_window: bool,
@@ -234,6 +240,10 @@ impl PeriodicReport {
     }
 }
 
+/// How long after its window closes a timed frame's confirmation may still come (the
+/// host may run that late) before the station gives up on it and cancels.
+const TIMED_CON_SLACK: Span = Span::from_ms(200);
+
 /// Runs a TDMA station on `iface` until `end` (backend clock): frames are released as
 /// `cfg.releases` says (none at or after `end`), each goes in the first window of
 /// `times` that opens after its release and still lets its exchange end by its
@@ -278,6 +288,8 @@ pub fn run_periodic<B: Backend>(
         rates: Some(RateSeries::single(cfg.rate, cfg.tries)),
         no_ack: cfg.no_ack,
         timestamps: true,
+        not_before: None,
+        not_after: None,
     };
     let mut rep = PeriodicReport { frames: Vec::new(), no_ack: cfg.no_ack };
     let mut payloads: Vec<Vec<u8>> = Vec::new();
@@ -289,6 +301,7 @@ pub fn run_periodic<B: Backend>(
     let mut buf = Vec::with_capacity(2400);
     let mut numbered = cfg.payload.clone();
     let mut k = times.first_round_from(now);
+    let timed = iface.timed_sends();
     loop {
         let (open, close) = times.window(k);
         let latest = times.latest_start(k);
@@ -323,19 +336,34 @@ pub fn run_periodic<B: Backend>(
             }
         } else {
             let _not_ours = wait_until(iface, wake)?;
-            while iface.now() < open {
+            while !timed && iface.now() < open {
                 let _ = iface.data_con(Wait::NoWait)?;
                 std::hint::spin_loop();
             }
         }
         loop {
             let now = iface.now();
-            if now > latest {
+            // With timed sends a frame handed over before the window waits in the
+            // backend until it opens.
+            let at = if timed { now.max(open) } else { now };
+            if at > latest {
                 break;
             }
             release_periodic(cfg, &mut rep, &mut pending, &mut next_rel, end, now);
-            let Some(&i) = pending.front() else { break };
-            if rep.frames[i].deadline < now.saturating_add(times.exchange) {
+            let Some(&i) = pending.front() else {
+                // Woken `lead` early (timed sends): a frame released before the window
+                // opens still belongs to it. Poll for it as the untimed path polls for
+                // the window: a blocking wait could wake after the window's latest start.
+                if timed && next_rel <= open && next_rel < end {
+                    while iface.now() < next_rel {
+                        let _ = iface.data_con(Wait::NoWait)?;
+                        std::hint::spin_loop();
+                    }
+                    continue;
+                }
+                break;
+            };
+            if rep.frames[i].deadline < at.saturating_add(times.exchange) {
                 pending.pop_front();
                 rep.frames[i].expired = true;
                 continue;
@@ -350,6 +378,11 @@ pub fn run_periodic<B: Backend>(
                 &cfg.payload[..]
             };
             let id = i as u64 + 1;
+            let attrs = if timed {
+                TxAttrs { not_before: Some(open), not_after: Some(latest), ..attrs }
+            } else {
+                attrs
+            };
             match iface.data_req_at(now, id, Body::Payload(body), cfg.ac, &attrs) {
                 Ok(()) => {}
                 Err(sdmac_api::ApiError::QueueFull { .. }) => {
@@ -361,8 +394,15 @@ pub fn run_periodic<B: Backend>(
             let f = &mut rep.frames[i];
             f.round = Some(k);
             f.t1 = Some(now);
-            f.lag = now.saturating_since(open);
-            let c = match confirmation_of(iface, id, latest.saturating_since(iface.now()))? {
+            f.lag = at.saturating_since(open);
+            // A timed frame is the backend's to keep in the window: wait for its outcome
+            // (cancelling only if it never comes). Otherwise withdraw it at `latest`.
+            let limit = if timed {
+                close.saturating_since(iface.now()).saturating_add(TIMED_CON_SLACK)
+            } else {
+                latest.saturating_since(iface.now())
+            };
+            let c = match confirmation_of(iface, id, limit)? {
                 Some(c) => c,
                 None => {
                     iface.cancel(id)?;
@@ -370,10 +410,14 @@ pub fn run_periodic<B: Backend>(
                 }
             };
             let f = &mut rep.frames[i];
-            if c.status == Status::Dropped(DropReason::Cancelled) {
+            if matches!(c.status, Status::Dropped(DropReason::Cancelled | DropReason::Late)) {
                 f.withdrawn += 1;
                 pending.push_front(i);
                 break;
+            }
+            if timed && !c.ts.t4.is_zero() {
+                // When the backend handed it to channel access.
+                f.lag = c.ts.t4.saturating_since(open);
             }
             f.status = Some(c.status);
             f.ts = c.ts;

@@ -6,9 +6,13 @@ use super::guard::read_con;
 use super::plan::TdmaPlan;
 use crate::exchange::{confirmation_of, wait_until};
 use sdmac_api::{
-    Ac, Backend, Body, DropReason, FrameClass, Interface, MacAddress, RateSeries, Scope, Status,
-    Time, TxAttrs, Value, Wait,
+    Ac, Backend, Body, DropReason, FrameClass, Interface, MacAddress, RateSeries, Scope, Span,
+    Status, Time, TxAttrs, Value, Wait,
 };
+
+/// How long before its window a station hands its first frame to a backend with timed
+/// sends.
+const TIMED_LEAD: Span = Span::from_ms(1);
 
 /// What a station saw in its slots.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -78,8 +82,7 @@ impl<'a, B: Backend> TdmaStation<'a, B> {
             let attrs = TxAttrs {
                 dst: Some(self.coordinator),
                 rates: Some(RateSeries::single(self.plan.params().rate, 4)),
-                no_ack: false,
-                timestamps: true,
+                ..TxAttrs::default()
             };
             let id = self.take_id();
             self.iface.data_req(
@@ -132,26 +135,46 @@ impl<'a, B: Backend> TdmaStation<'a, B> {
             rates: Some(RateSeries::single(self.plan.params().rate, 1)),
             no_ack: false,
             timestamps: true,
+            not_before: None,
+            not_after: None,
         };
         let mut k = self.plan.round_at(self.iface.now()) + 1;
+        // With timed sends the first frame of a slot is handed over this long before the
+        // window opens, and the backend holds it until it does: the host's wake-up
+        // latency no longer decides when the exchange starts.
+        let timed = self.iface.timed_sends();
+        let lead = if timed { TIMED_LEAD } else { Span::ZERO };
         loop {
             let (open, close) = self.plan.slot_window(k, slot);
             if close > end {
                 break;
             }
-            let _not_ours = wait_until(self.iface, open)?;
+            let _not_ours = wait_until(self.iface, open.saturating_sub(lead))?;
+            // The latest moment an exchange can start and still end in the window.
+            let latest = close.saturating_sub(self.plan.exchange);
+            let mut withdrawn_here = false;
             loop {
                 let now = self.iface.now();
-                if now < open || now + self.plan.exchange > close {
+                let at = if timed { now.max(open) } else { now };
+                if at < open || at > latest || withdrawn_here {
                     break;
                 }
                 let id = self.take_id();
+                let attrs = if timed {
+                    TxAttrs { not_before: Some(open), not_after: Some(latest), ..attrs }
+                } else {
+                    attrs
+                };
                 self.iface.data_req(id, Body::Payload(payload), Ac::Be, &attrs)?;
-                // A frame that has not finished by the latest moment its exchange could
-                // start and still end in the window is withdrawn if it is still queued,
-                // so that a late request never spills into the next slot.
-                let latest = close.saturating_sub(self.plan.exchange);
-                let left = latest.saturating_since(self.iface.now());
+                // Without timed sends, a frame not finished by `latest` is withdrawn if
+                // it is still queued, so that a late request never spills into the next
+                // slot. A timed frame is the backend's to keep in the window: wait for
+                // its outcome, cancelling only if it never comes.
+                let left = if timed {
+                    close.saturating_since(self.iface.now()).saturating_add(Span::from_ms(200))
+                } else {
+                    latest.saturating_since(self.iface.now())
+                };
                 let c = match confirmation_of(self.iface, id, left)? {
                     Some(c) => c,
                     None => {
@@ -159,8 +182,9 @@ impl<'a, B: Backend> TdmaStation<'a, B> {
                         read_con(self.iface, id)?
                     }
                 };
-                if c.status == Status::Dropped(DropReason::Cancelled) {
+                if matches!(c.status, Status::Dropped(DropReason::Cancelled | DropReason::Late)) {
                     rep.withdrawn += 1;
+                    withdrawn_here = timed;
                     continue;
                 }
                 rep.sent += 1;

@@ -57,7 +57,10 @@ impl PyInterface {
     /// frame) or `frame` (a whole MPDU without FCS). `rates`: "54x1,24x2" or
     /// [("54", 1), ("24", 2)]; one entry with one try is a confirmed one-shot.
     /// `t1`: the caller's timestamp (time.monotonic_ns()); taken here when None.
-    #[pyo3(signature = (id, payload = None, *, frame = None, ac = "BE", dst = None, rates = None, no_ack = false, timestamps = true, t1 = None))]
+    /// `not_before` / `not_after`: times on time.monotonic_ns()'s clock (ns) before
+    /// which the packet is not handed to channel access / after which it is dropped
+    /// unsent as late (backends whose `timed_sends` is True).
+    #[pyo3(signature = (id, payload = None, *, frame = None, ac = "BE", dst = None, rates = None, no_ack = false, timestamps = true, t1 = None, not_before = None, not_after = None))]
     #[allow(clippy::too_many_arguments)]
     pub(super) fn data_req(
         &self,
@@ -70,6 +73,8 @@ impl PyInterface {
         no_ack: bool,
         timestamps: bool,
         t1: Option<u64>,
+        not_before: Option<u64>,
+        not_after: Option<u64>,
     ) -> PyResult<()> {
         let t1 = t1.unwrap_or_else(sdmac_rt::monotonic_ns);
         let body = match (payload, frame) {
@@ -86,6 +91,8 @@ impl PyInterface {
             rates: rates.map(rates_arg).transpose()?,
             no_ack,
             timestamps,
+            not_before: not_before.map(Time::from_ns),
+            not_after: not_after.map(Time::from_ns),
         };
         let ac = parse_ac(ac)?;
         self.with(|i| i.data_req_at(Time::from_ns(t1), id, body, ac, &attrs)).map_err(api_err)
@@ -170,6 +177,12 @@ impl PyInterface {
     fn queue_len(&self, ac: &str) -> PyResult<usize> {
         let ac = parse_ac(ac)?;
         Ok(self.with(|i| i.queue_len(ac)))
+    }
+
+    /// Whether the backend takes timed requests (data_req's not_before / not_after).
+    #[getter]
+    fn timed_sends(&self) -> bool {
+        self.with(|i| i.timed_sends())
     }
 
     /// Requests whose confirmation has not been read yet.
