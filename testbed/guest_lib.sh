@@ -44,19 +44,33 @@ ids() {
 	done
 	printf ' ]; };\n'
 }
-# mediumd_on_two_radios: two mac80211_hwsim radios and sdmac-mediumd ($MD; both radios
-# listed, so that the control socket knows them before they send; prob model, no loss;
-# control socket $S; log $T/mediumd.log) as their medium. Sets MD_PID.
-mediumd_on_two_radios() {
-	modprobe mac80211_hwsim radios=2 || fail "modprobe mac80211_hwsim radios=2"
+# The model of a medium without loss: the prob model at 0 (wmediumd's syntax).
+NO_LOSS='model : { type = "prob"; default_prob = 0.0; };'
+# hwsim_mediumd N [MODEL]: loads mac80211_hwsim with N radios (wlan0 .. wlanN-1), then
+# mediumd_start N MODEL.
+hwsim_mediumd() {
+	modprobe mac80211_hwsim radios="$1" || fail "modprobe mac80211_hwsim radios=$1"
+	mediumd_start "$@"
+}
+# mediumd_start N [MODEL]: sdmac-mediumd ($MD) as the medium of the N radios there:
+# all N listed (so that the control socket knows them before they send), MODEL the
+# configuration's model line (default $NO_LOSS), log level ${MD_LOG:-5}, control
+# socket $S, configuration $T/medium.cfg, log $T/mediumd.log. Waits until it has
+# registered with the kernel; sets MD_PID.
+mediumd_start() {
 	{
-		ids 2
-		printf 'model : { type = "prob"; default_prob = 0.0; };\n'
+		ids "$1"
+		printf '%s\n' "${2:-$NO_LOSS}"
 	} >"$T/medium.cfg"
-	"$MD" -l 5 -c "$T/medium.cfg" -s "$S" >"$T/mediumd.log" 2>&1 &
+	"$MD" -l "${MD_LOG:-5}" -c "$T/medium.cfg" -s "$S" >"$T/mediumd.log" 2>&1 &
 	MD_PID=$!
 	wait_for 20 grep -q "REGISTER SENT!" "$T/mediumd.log" || fail "the daemon did not register"
-	ok "medium daemon registered"
+	[ -S "$S" ] || fail "the daemon made no control socket $S"
+	ok "medium daemon registered for $1 radios (pid $MD_PID)"
+}
+# mediumd_on_two_radios: hwsim_mediumd 2 (no loss).
+mediumd_on_two_radios() {
+	hwsim_mediumd 2
 }
 # hostapd_ap SSID: an open hostapd AP named SSID on wlan1 (radio 1, $AP), channel 1.
 hostapd_ap() {

@@ -3,7 +3,7 @@
 # overlay code the emu tests run) on three mac80211_hwsim radios whose medium is
 # sdmac-mediumd (runs in the guest, as root). Used by tests/test_vm_overlay_hwsim.py.
 #
-#   python3 testbed/run.py --share DIR testbed/overlay_hwsim.sh [ROUNDS]
+#   python3 testbed/run.py --share DIR testbed/overlay_hwsim.sh [ROUNDS [PACKETS [PER]]]
 #
 # DIR holds sdmac-mediumd, sdmac-mediumctl and overlay_run (built on the host:
 # cargo build --release -p sdmac-mediumd -p sdmac-overlay --example overlay_run).
@@ -13,8 +13,12 @@
 # program subscribes to its truth records on the control socket before it sends
 # anything and checks them for exchanges that overlapped on air.
 # Then the EDF overlay (and the MAC's FIFO for comparison) on the same two stations.
+# Then the retransmission overlay (the MAC's back-to-back retries, then retries
+# beyond a burst) from wlan0 to wlan1 over a lossy link: the daemon is restarted with
+# a configuration that gives the link wlan0 <-> wlan1 an error probability of PER
+# (default 0.3; the configuration cannot express bursty loss) both ways.
 # Each run's stdout (text, then one JSON object on the last line), stderr and exit
-# status go to DIR/out/{tdma,edf}.{out,err,rc}; the test judges them. This script checks the
+# status go to DIR/out/{tdma,edf,retx}.{out,err,rc}; the test judges them. This script checks the
 # set-up ("OH OK: ...") and ends with "OH PASS".
 set -u
 T=/tmp/oh
@@ -25,21 +29,15 @@ PREFIX=OH
 O=$SHARE/out
 mkdir -p "$O"
 ROUNDS=${1:-50}
+PACKETS=${2:-40}
+PER=${3:-0.3}
 S=$T/ctl.sock
 MD=$SHARE/sdmac-mediumd
 RUN=$SHARE/overlay_run
 [ -x "$RUN" ] || fail "$RUN is not there"
 [ -x "$MD" ] || fail "$MD is not there"
 
-modprobe mac80211_hwsim radios=3 || fail "modprobe mac80211_hwsim radios=3"
-{
-	ids 3
-	printf 'model : { type = "prob"; default_prob = 0.0; };\n'
-} >"$T/medium.cfg"
-"$MD" -l 5 -c "$T/medium.cfg" -s "$S" >"$T/mediumd.log" 2>&1 &
-MD_PID=$!
-wait_for 20 grep -q "REGISTER SENT!" "$T/mediumd.log" || fail "the daemon did not register"
-ok "medium daemon registered for 3 radios"
+hwsim_mediumd 3
 for i in 0 1 2; do
 	[ -d "/sys/class/net/wlan$i" ] || fail "no wlan$i"
 done
@@ -62,6 +60,16 @@ echo "$rc" >"$O/edf.rc"
 echo "part edf: exit $rc"
 grep -v '^{' "$O/edf.out"
 tail -n 5 "$O/edf.err"
+stop_daemon "$MD_PID" "$T/mediumd.log" "stopped cleanly after tdma and edf"
+# The retransmission overlay over a lossy link (times scaled by 10, as for edf).
+mediumd_start 3 "model : { type = \"prob\"; default_prob = 0.0; links = ((0, 1, $PER)); };"
+timeout 300 "$RUN" retx --sender hwsim:wlan0 --receiver hwsim:wlan1 --socket "$S" \
+	--packets "$PACKETS" --scale 10 --json >"$O/retx.out" 2>"$O/retx.err"
+rc=$?
+echo "$rc" >"$O/retx.rc"
+echo "part retx: exit $rc"
+grep -v '^{' "$O/retx.out"
+tail -n 5 "$O/retx.err"
 echo "---- monitors left after the runs"
 iw dev | grep -c "type monitor"
 stop_daemon "$MD_PID" "$T/mediumd.log"

@@ -42,12 +42,9 @@ if [ ! -c /dev/net/tun ]; then
 fi
 [ -c /dev/net/tun ] || fail "no /dev/net/tun"
 
-modprobe mac80211_hwsim radios=2 || fail "modprobe mac80211_hwsim radios=2"
-printf 'ifaces : { ids = ["%s", "%s"]; };\nmodel : { type = "prob"; default_prob = 0.0; };\n' \
-	"$(cat /sys/class/net/wlan0/address)" "$(cat /sys/class/net/wlan1/address)" >"$T/medium.cfg"
-"$SHARE/sdmac-mediumd" -l 0 -c "$T/medium.cfg" -s "$S" >"$T/mediumd.log" 2>&1 &
-MD_PID=$!
-wait_for 20 test -S "$S" || fail "the daemon made no control socket $S"
+# Log level 0: the daemon carries iperf3's traffic.
+MD=$SHARE/sdmac-mediumd MD_LOG=0
+hwsim_mediumd 2
 kill -0 "$MD_PID" 2>/dev/null || fail "sdmac-mediumd exited"
 ok "sdmac-mediumd is the medium of wlan0 and wlan1"
 
