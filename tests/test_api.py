@@ -430,7 +430,7 @@ def test_attribute_list_matches_the_rust_side():
     assert names[:3] == ["address", "bssid", "channel"]
     assert {s for _, s, _, _ in ATTRS} == {"adapter", "queue", "packet"}
     covered = {
-        "address", "bssid", "channel", "frequency", "tx_power", "ack_timeout", "retry_limit", "default_rates",
+        "address", "bssid", "channel", "frequency", "tx_power", "position", "ack_timeout", "retry_limit", "default_rates",
         "basic_rates", "queue_limit", "rx_management", "stats", "aifsn", "cw_min", "cw_max", "txop_limit",
         "queue_len", "rates", "tries", "attempts", "state", "timestamps",
     }
@@ -482,6 +482,20 @@ def test_tx_power_changes_the_received_signal():
         assert sta.get("tx_power") == 10.0
         send(sta, 2, rates="54x1")
         assert ind(ap).signal_dbm == pytest.approx(before - 10.0, abs=1e-9)
+
+
+def test_position_moves_the_station():
+    with paper() as (_, sta, ap):
+        x, y, z = (float(v) for v in sta.get("position").split())
+        near = send(sta, 1, rates="6x1")
+        assert near.status == "acked"
+        sta.set("position", "100000 0 0")  # 100 km away: nothing is heard
+        assert sta.get("position") == "100000 0 0"
+        assert send(sta, 2, rates="6x1").status == "ack_timeout"
+        sta.set("position", f"{x},{y},{z}")
+        assert send(sta, 3, rates="6x1").status == "acked"
+        with pytest.raises(InvalidValue, match="position"):
+            sta.set("position", "1 2")
 
 
 def test_ack_timeout_default_then_set():

@@ -122,6 +122,7 @@ pub const ATTRIBUTES: &[AttrSpec] = &[
     a("channel", "adapter", Kind::Int, false, "channel number"),
     a("frequency", "adapter", Kind::Int, false, "centre frequency (MHz)"),
     a("tx_power", "adapter", Kind::Float, true, "transmit power (dBm)"),
+    a("position", "adapter", Kind::Text, true, "position on the emulated medium, \"x y z\" (m)"),
     a("ack_timeout", "adapter", Kind::Float, true, "ACKTimeout after the end of DATA (µs)"),
     a("retry_limit", "adapter", Kind::Int, true, "tries of the default rate series (1..=15)"),
     a("default_rates", "adapter", Kind::Rates, true, "rate series of requests that give none"),
@@ -213,10 +214,37 @@ impl Value {
         }
     }
 
+    /// As a position: text of three finite numbers (metres) separated by spaces or
+    /// commas, "x y z" or "x,y,z".
+    pub fn to_position(&self, name: &str) -> Result<[f64; 3], ApiError> {
+        let Value::Text(t) = self else {
+            return Err(invalid(name, self, "expected text \"x y z\" (metres)"));
+        };
+        let parts: Vec<&str> =
+            t.split(|c: char| c == ',' || c.is_whitespace()).filter(|s| !s.is_empty()).collect();
+        if parts.len() != 3 {
+            return Err(invalid(name, self, format!("expected 3 numbers, got {}", parts.len())));
+        }
+        let mut p = [0.0; 3];
+        for (k, s) in parts.iter().enumerate() {
+            p[k] = s
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| invalid(name, self, format!("{s:?} is not a finite number")))?;
+        }
+        Ok(p)
+    }
+
     /// Builds the "invalid value" error for this value.
     pub fn invalid(&self, name: &str, reason: impl Into<String>) -> ApiError {
         invalid(name, self, reason)
     }
+}
+
+/// A position as the `position` attribute reads: "x y z" (metres).
+pub fn format_position(p: [f64; 3]) -> String {
+    format!("{} {} {}", p[0], p[1], p[2])
 }
 
 /// Parses "aa:bb:cc:dd:ee:ff" (or with '-').
@@ -264,6 +292,17 @@ mod tests {
         );
         assert!(Value::Text("02:00:00".into()).to_mac("bssid").is_err());
         assert_eq!(Value::Int(3).to_float("tx_power").unwrap(), 3.0);
+        let pos = |s: &str| Value::Text(s.into()).to_position("position");
+        assert_eq!(pos("1 2.5 -3").unwrap(), [1.0, 2.5, -3.0]);
+        assert_eq!(pos(" 1, 2,3 ").unwrap(), [1.0, 2.0, 3.0]);
+        assert_eq!(pos(&format_position([0.5, -7.0, 1e3])).unwrap(), [0.5, -7.0, 1000.0]);
+        for bad in ["1 2", "1 2 3 4", "1 x 3", "1 inf 3", "1 NaN 3", ""] {
+            match pos(bad) {
+                Err(ApiError::InvalidValue { name, .. }) => assert_eq!(name, "position"),
+                other => panic!("{bad:?}: {other:?}"),
+            }
+        }
+        assert!(Value::Float(1.0).to_position("position").is_err());
         assert!(Value::Float(f64::NAN).to_float("tx_power").is_err());
         let e = Value::Text("fast".into()).to_rates("rates").unwrap_err();
         assert!(e.to_string().contains("\"rates\""), "{e}");

@@ -32,6 +32,7 @@ pub(super) fn get_attribute(
         }
         ("frequency", _) => Value::Int(dev.medium.config().freq_mhz as i64),
         ("tx_power", _) => Value::Float(cfg.tx_power_dbm),
+        ("position", _) => Value::Text(sdmac_api::attribute::format_position(cfg.position)),
         ("ack_timeout", _) => Value::Float(
             cfg.ack_timeout_ns.unwrap_or_else(|| dev.medium.phy().ack_timeout_ns()) as f64 / 1000.0,
         ),
@@ -149,6 +150,12 @@ pub(super) fn set_attribute(
                 return Err(v.invalid(name, "must be within -50..=50 dBm"));
             }
             dev.medium.set_tx_power(st, dbm);
+        }
+        ("position", _) => {
+            let p = v.to_position(name)?;
+            // The link budgets change from now on: frames already on air keep theirs.
+            dev.catch_up(sdmac_rt::monotonic_ns());
+            dev.medium.set_position(st, p);
         }
         ("ack_timeout", _) => {
             let us = v.to_float(name)?;

@@ -6,6 +6,7 @@ use crate::common::*;
 const WRITABLE: &[&str] = &[
     "bssid",
     "tx_power",
+    "position",
     "ack_timeout",
     "retry_limit",
     "default_rates",
@@ -336,6 +337,46 @@ fn tx_power_changes_the_received_signal() {
     assert_eq!(float(sta.get("tx_power", Scope::Adapter).unwrap()), -5.0);
     let s_5 = signal(&mut sta, &mut ap, 3);
     assert!((s20 - s_5 - 25.0).abs() < 1e-9, "20 dBm: {s20}, -5 dBm: {s_5}");
+}
+
+#[test]
+fn position_moves_the_station_on_the_medium() {
+    let (_s, mut ap, mut sta) = quiet(PaperSetup::default(), opts());
+    let mut buf = Vec::new();
+    let mut send = |sta: &mut Iface, ap: &mut Iface, id: u64| {
+        sta.data_req(id, Body::Payload(&[0; 50]), Ac::Be, &one_shot(Rate::Ofdm6)).unwrap();
+        let c = con(sta);
+        std::thread::sleep(Duration::from_micros(300));
+        let heard = ap.data_ind(&mut buf, Wait::NoWait).unwrap().map(|i| i.rx.signal_dbm);
+        (c.status, heard)
+    };
+    let at = sta.get("position", Scope::Adapter).unwrap();
+    let Value::Text(t) = &at else { panic!("{at:?}") };
+    let start = at.to_position("position").unwrap();
+    assert_eq!(sdmac_api::attribute::format_position(start), *t);
+    let (s, near) = send(&mut sta, &mut ap, 1);
+    assert_eq!(s, Status::Acked);
+    // Twice as far: weaker, still heard at 6 Mb/s.
+    let far = [start[0] * 2.0, start[1] * 2.0, start[2]];
+    sta.set("position", Scope::Adapter, Value::Text(format!("{},{},{}", far[0], far[1], far[2])))
+        .unwrap();
+    assert_eq!(sta.get("position", Scope::Adapter).unwrap().to_position("p").unwrap(), far);
+    let (s, farther) = send(&mut sta, &mut ap, 2);
+    assert_eq!(s, Status::Acked);
+    assert!(farther.unwrap() < near.unwrap() - 3.0, "near {near:?}, twice as far {farther:?}");
+    // 100 km away: nothing heard, no ACK.
+    sta.set("position", Scope::Adapter, Value::Text("100000 0 0".into())).unwrap();
+    assert_eq!(send(&mut sta, &mut ap, 3), (Status::AckTimeout, None));
+    // Back: the same signal as before, to the bit.
+    sta.set("position", Scope::Adapter, at.clone()).unwrap();
+    assert_eq!(send(&mut sta, &mut ap, 4), (Status::Acked, near));
+    // Bad values name the attribute and change nothing.
+    for bad in ["1 2", "a b c", "1 2 inf"] {
+        let e = sta.set("position", Scope::Adapter, Value::Text(bad.into())).unwrap_err();
+        assert!(matches!(&e, ApiError::InvalidValue { name, .. } if name == "position"), "{e}");
+    }
+    assert!(sta.set("position", Scope::Adapter, 3.0).is_err());
+    assert_eq!(sta.get("position", Scope::Adapter).unwrap(), at);
 }
 
 #[test]
