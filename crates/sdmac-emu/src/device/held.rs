@@ -14,7 +14,9 @@ pub(crate) struct HeldRequests {
     /// Delayed by the request latency: release times never decrease, so that a later
     /// request never overtakes an earlier one of the same path.
     delayed: VecDeque<Held>,
-    /// Timed: sorted by release time, in arrival order among equal times.
+    /// Timed: sorted by release time, then by interface (so that requests of several
+    /// interfaces due at one instant reach the medium in the same order whatever
+    /// order their threads queued them in), then in arrival order.
     timed: Vec<Held>,
 }
 
@@ -26,9 +28,9 @@ impl HeldRequests {
         self.delayed.push_back((at, i, m));
     }
 
-    /// Holds a timed request until `at`.
+    /// Holds a timed request of interface `i` until `at`.
     pub fn push_timed(&mut self, at: u64, i: usize, m: DataMsg) {
-        let k = self.timed.partition_point(|h| h.0 <= at);
+        let k = self.timed.partition_point(|h| (h.0, h.1) <= (at, i));
         self.timed.insert(k, (at, i, m));
     }
 
