@@ -76,6 +76,16 @@ def _namespaces() -> List[str]:
     return [line.split()[0] for line in out.splitlines() if line.strip()]
 
 
+def _whole_json(path: Path) -> Optional[Dict[str, Any]]:
+    """The JSON document in `path`; None while the file is missing or still being
+    written."""
+    try:
+        doc: Dict[str, Any] = json.loads(path.read_text())
+    except (FileNotFoundError, json.JSONDecodeError):
+        return None
+    return doc
+
+
 class Tap:
     """A running `sdmac tap` and what it reported."""
 
@@ -89,15 +99,15 @@ class Tap:
         cmd = sdmac_cmd("tap", self.path, "--prefix", prefix, "--ready-file", self.ready, "--json", self.json, *extra)
         self.proc = subprocess.Popen(cmd, env={**_env(), **(env or {})}, stderr=self.stderr.open("w"), preexec_fn=_child_setup)
         deadline = time.monotonic() + 30
-        while not self.ready.exists():
+        # The file is created, then written: it is ready once it holds a whole document.
+        while (info := _whole_json(self.ready)) is None:
             if self.proc.poll() is not None:
                 raise AssertionError(f"sdmac tap exited {self.proc.returncode}: {self.stderr.read_text()}")
             if time.monotonic() > deadline:
                 self.stop()
                 raise AssertionError(f"sdmac tap not ready after 30 s: {self.stderr.read_text()}")
             time.sleep(0.05)
-        time.sleep(0.05)  # the file is written in one call; let it land
-        self.info: Dict[str, Any] = json.loads(self.ready.read_text())
+        self.info: Dict[str, Any] = info
 
     def ns(self, station: str) -> str:
         return self.prefix + station
@@ -286,7 +296,11 @@ def test_ten_stations_carry_traffic(tap_factory: Any, tmp_path: Path, ap: bool) 
 def test_a_tap_device_removed_is_reported_and_the_rest_keep_running(tap_factory: Any) -> None:
     tap = tap_factory(_many(3, False))
     assert tap.run("s3", "ip", "link", "del", "sdmac0").returncode == 0
-    time.sleep(0.3)
+    # Wait until the tap has noticed (it says so), however long that takes.
+    deadline = time.monotonic() + 30
+    while "keep running" not in tap.stderr.read_text():
+        assert tap.proc.poll() is None and time.monotonic() < deadline, tap.stderr.read_text()
+        time.sleep(0.05)
     p = tap.run("s1", "ping", "-c", "3", "-i", "0.2", "-W", "2", tap.ip("s2"))
     assert p.returncode == 0, "the other stations keep running: " + p.stdout
     stats = tap.stop()

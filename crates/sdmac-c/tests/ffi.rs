@@ -340,24 +340,56 @@ fn an_indication_too_long_for_the_buffer_is_kept() {
 
 #[test]
 fn a_handle_in_use_by_another_thread_is_busy() {
-    let h = open("emu");
     struct Send(*mut sdmac_iface);
     unsafe impl std::marker::Send for Send {}
-    let p = Send(h);
-    let t = std::thread::spawn(move || {
-        let p = p;
-        let mut c = std::mem::MaybeUninit::<sdmac_confirmation>::uninit();
-        unsafe { sdmac_data_con(p.0, 1_500_000_000, c.as_mut_ptr()) }
-    });
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    let mut len = 0usize;
-    unsafe {
-        assert_eq!(sdmac_queue_len(h, 0, &mut len), SDMAC_ERR_BUSY);
-        assert_eq!(sdmac_close(h), SDMAC_ERR_BUSY);
+    // Each round another thread waits 1.5 s in data_con while this one looks at the
+    // handle. A round in which this thread was held up until that call had ended
+    // shows nothing either way, and is run again.
+    for _round in 0..20 {
+        let h = open("emu");
+        let entering = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (p, e2) = (Send(h), entering.clone());
+        let t = std::thread::spawn(move || {
+            let p = p;
+            let mut c = std::mem::MaybeUninit::<sdmac_confirmation>::uninit();
+            e2.store(true, std::sync::atomic::Ordering::SeqCst);
+            unsafe { sdmac_data_con(p.0, 1_500_000_000, c.as_mut_ptr()) }
+        });
+        while !entering.load(std::sync::atomic::Ordering::SeqCst) {
+            std::thread::yield_now();
+        }
+        let mut len = 0usize;
+        let busy = loop {
+            let r = unsafe { sdmac_queue_len(h, 0, &mut len) };
+            if r == SDMAC_ERR_BUSY {
+                break true;
+            }
+            assert_eq!(r, SDMAC_OK, "{}", last());
+            if t.is_finished() {
+                break false;
+            }
+            std::thread::yield_now();
+        };
+        if !busy {
+            assert_eq!(t.join().unwrap(), SDMAC_ERR_TIMEOUT);
+            assert_eq!(unsafe { sdmac_close(h) }, SDMAC_OK);
+            continue;
+        }
+        let closed = unsafe { sdmac_close(h) };
+        assert_eq!(t.join().unwrap(), SDMAC_ERR_TIMEOUT);
+        if closed == SDMAC_OK {
+            // data_con had returned in between: the handle is closed; again.
+            continue;
+        }
+        assert_eq!(closed, SDMAC_ERR_BUSY);
+        // The call over, the handle is free again.
+        unsafe {
+            assert_eq!(sdmac_queue_len(h, 0, &mut len), SDMAC_OK);
+            assert_eq!(sdmac_close(h), SDMAC_OK);
+        }
+        return;
     }
-    assert_eq!(t.join().unwrap(), SDMAC_ERR_TIMEOUT);
-    unsafe {
-        assert_eq!(sdmac_queue_len(h, 0, &mut len), SDMAC_OK);
-        assert_eq!(sdmac_close(h), SDMAC_OK);
-    }
+    panic!(
+        "in 20 rounds this thread never found the handle busy while another was inside data_con"
+    );
 }

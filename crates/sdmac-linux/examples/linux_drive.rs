@@ -146,7 +146,7 @@ fn send(args: &[String]) {
     let s = b.backend().stats();
     let st: Vec<String> = by_status.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
     println!(
-        "{{\"summary\":true,\"requested\":{next},\"confirmed\":{confirmed},\"unconfirmed\":{},\"by_status\":{{{}}},\"closed\":{},\"late_echoes\":{},\"unknown_echoes\":{},\"foreign_echoes\":{},\"resends\":{},\"no_report\":{},\"echo_pkttypes\":{},\"rx_pkttypes\":{},\"socket_drops\":{},\"skipped\":{},\"indicated\":{}}}",
+        "{{\"summary\":true,\"requested\":{next},\"confirmed\":{confirmed},\"unconfirmed\":{},\"by_status\":{{{}}},\"closed\":{},\"late_echoes\":{},\"unknown_echoes\":{},\"foreign_echoes\":{},\"resends\":{},\"no_report\":{},\"echo_pkttypes\":{},\"rx_pkttypes\":{},\"socket_drops\":{},\"skipped\":{},\"indicated\":{},\"clamped_stamps\":{}}}",
         b.unconfirmed(),
         st.join(","),
         closed.map_or("null".into(), |r| format!("{r:?}")),
@@ -159,7 +159,8 @@ fn send(args: &[String]) {
         s.rx_pkttypes,
         s.socket_drops,
         s.skipped,
-        s.indicated
+        s.indicated,
+        s.matcher.clamped_stamps
     );
 }
 

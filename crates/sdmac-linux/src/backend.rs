@@ -15,7 +15,7 @@
 //! | t3 | just before `send()` on the packet socket: the request reaches the kernel |
 //! | t4 | `send()` has returned: mac80211 has the frame (PACKET_QDISC_BYPASS: no qdisc) |
 //! | t_start, t_last_start, t_data_end, t5 | 0: Linux reports no time on air for an injected frame |
-//! | t7 | the kernel's software receive stamp (SO_TIMESTAMPING) of the TX-status echo of the last entry, carried from CLOCK_REALTIME onto CLOCK_MONOTONIC: the outcome is back on the host |
+//! | t7 | the kernel's software receive stamp (SO_TIMESTAMPING) of the TX-status echo of the last entry, carried from CLOCK_REALTIME onto CLOCK_MONOTONIC: the outcome is back on the host. Never before the frame's (re)send nor after t8: a carried stamp outside that span is clamped into it and counted (`Stats::matcher.clamped_stamps`) |
 //! | t8 | the receive thread queued the confirmation |
 //! | t9 | `data_con` returned ([`sdmac_api::Interface`]) |
 //!
@@ -121,6 +121,10 @@ pub struct Stats {
     pub echo_pkttypes: u8,
     /// The packet types received frames arrived with.
     pub rx_pkttypes: u8,
+    /// Receive stamps of indications that, carried onto CLOCK_MONOTONIC, came out
+    /// after the frame was read, and were set to when it was read (echo stamps
+    /// clamped are in [`crate::matcher::Counters::clamped_stamps`]).
+    pub rx_stamps_clamped: u64,
 }
 
 struct State {

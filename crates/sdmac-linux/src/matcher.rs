@@ -8,6 +8,11 @@
 //! the next entry's rate ([`EchoOutcome::Resend`]). A request whose echo has not come
 //! by its deadline is confirmed `NoReport`; an echo that comes after that is counted
 //! as late and ignored. Every submitted request is confirmed exactly once.
+//!
+//! An echo's stamp (t7) is carried from another clock, so it can come out a little
+//! before the (re)send it echoes or after the echo was read; such a stamp is clamped
+//! to that span and counted ([`Counters::clamped_stamps`]): a confirmation's t7 never
+//! precedes the send of the frame it reports, nor follows its t8.
 
 use sdmac_api::{Ac, Confirmation, DropReason, MacAddress, RateSeries, Status, Time, Timestamps};
 use sdmac_phy::Rate;
@@ -53,7 +58,9 @@ pub struct Echo {
     pub attempts: u8,
     /// The rate the echo names, if it names one this crate knows.
     pub rate: Option<Rate>,
-    /// When the echo reached the socket (ns, CLOCK_MONOTONIC; 0 unknown).
+    /// When the echo reached the socket (ns, CLOCK_MONOTONIC; 0 unknown). It
+    /// follows the last (re)send of its frame and precedes the `now` it is given
+    /// with; a stamp outside that span is clamped into it.
     pub t_echo: u64,
 }
 
@@ -87,6 +94,8 @@ struct Pending {
     n_used: u8,
     attempts: u8,
     deadline: u64,
+    /// When the frame was last (re)sent, or just before: its echo cannot be earlier.
+    sent: u64,
 }
 
 /// Counters of the matcher.
@@ -102,6 +111,9 @@ pub struct Counters {
     pub unknown_echoes: u64,
     /// Frames sent again at the next entry of a series.
     pub resends: u64,
+    /// Echo stamps that came out before their frame's (re)send or after the echo
+    /// was read (the clock carry was off) and were clamped to that span.
+    pub clamped_stamps: u64,
 }
 
 /// The state machine.
@@ -166,7 +178,8 @@ impl Matcher {
         req.rates.map(|r| r.entries()[0])
     }
 
-    /// Takes a request whose frame (with key `key`) is being sent at `now`. A
+    /// Takes a request whose frame (with key `key`) is being sent at `now` (read
+    /// before the frame goes to the kernel: its echo cannot be earlier). A
     /// request with the id of one still waiting is confirmed at once as
     /// `Dropped(DuplicateId)` (returned); so is one whose key is in use
     /// (`Dropped(Refused)`), which the caller avoids by numbering frames.
@@ -188,6 +201,7 @@ impl Matcher {
             n_used: 0,
             attempts: 0,
             deadline: now.saturating_add(self.timeout_ns),
+            sent: now,
         };
         self.pending.insert(key, p);
         None
@@ -253,7 +267,8 @@ impl Matcher {
         }
     }
 
-    /// An echo with key `key` came at `now`.
+    /// An echo with key `key` was read at `now` (after the echo's stamp was taken).
+    /// A resend it asks for is made after `now`.
     pub fn on_echo(&mut self, now: u64, key: Key, echo: Echo) -> EchoOutcome {
         let Some(p) = self.pending.get_mut(&key) else {
             if self.late.remove(&key) {
@@ -278,6 +293,7 @@ impl Matcher {
         } else if let Some(next) = p.req.rates.and_then(|r| r.entries().get(p.entry + 1).copied()) {
             p.entry += 1;
             p.deadline = now.saturating_add(self.timeout_ns);
+            p.sent = now;
             self.counters.resends += 1;
             return EchoOutcome::Resend {
                 id: p.req.id,
@@ -288,7 +304,12 @@ impl Matcher {
         } else {
             Status::AckTimeout
         };
-        EchoOutcome::Confirmed(self.finish(now, key, status, echo.t_echo))
+        let mut t7 = echo.t_echo;
+        if t7 != 0 && !(p.sent..=now).contains(&t7) {
+            t7 = t7.clamp(p.sent, now.max(p.sent));
+            self.counters.clamped_stamps += 1;
+        }
+        EchoOutcome::Confirmed(self.finish(now, key, status, t7))
     }
 
     /// The earliest deadline of a waiting request.

@@ -184,7 +184,9 @@ mod tests {
     fn a_past_deadline_returns_at_once() {
         let mut p = Poller::new().unwrap();
         let t0 = crate::syscall_count::monotonic_ns();
-        assert!(p.wait(Some(1), 1000).unwrap().is_empty());
-        assert!(crate::syscall_count::monotonic_ns() - t0 < 500_000_000);
+        // A minute at most otherwise: returning well before it is returning at once,
+        // however long this thread is stalled.
+        assert!(p.wait(Some(1), 60_000).unwrap().is_empty());
+        assert!(crate::syscall_count::monotonic_ns() - t0 < 30_000_000_000, "waited");
     }
 }

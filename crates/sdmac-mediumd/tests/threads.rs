@@ -160,7 +160,8 @@ struct Run {
 
 /// Runs the steps through the threaded dispatcher, stamped with the wall clock and
 /// the workers woken after each, as the daemon does; waits (up to 20 s) until
-/// `want_statuses` statuses came out (0: stops at once); stops it.
+/// `want_statuses` statuses came out and the workers published them (0: stops at
+/// once); stops it.
 fn threaded(
     setup: Setup,
     steps: &[Step],
@@ -202,12 +203,16 @@ fn threaded_coalescing(
     while statuses(&decode(&rec.got.lock().unwrap())) < want_statuses && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(5));
     }
-    if want_statuses > 0 {
-        // Workers publish after every round; give them one after the last output.
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    // Workers publish after every round: wait until what they published counts
+    // every status that came out (the round after the last output).
+    let (stats, counters) = loop {
+        let (stats, counters, _, _) = d.stats(0);
+        if counters.statuses as usize >= want_statuses || Instant::now() >= deadline {
+            break (stats, counters);
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
     assert!(d.failure().is_none(), "{:?}", d.failure());
-    let (stats, counters, _, _) = d.stats(0);
     let fin = d.stop().unwrap();
     let got = rec.got.lock().unwrap().clone();
     (Run { seen: decode(&got), answers, fin, stamped, live: (stats, counters) }, got)

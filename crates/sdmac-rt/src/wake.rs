@@ -133,6 +133,11 @@ mod tests {
     use std::sync::atomic::AtomicU64;
     use std::sync::Arc;
 
+    /// The deadline a lost wake-up runs into: far beyond any stall of this host's
+    /// threads, so that reaching it means the wake-up was lost, never that the
+    /// producer was descheduled.
+    const GUARD_NS: u64 = 60_000_000_000;
+
     #[test]
     fn times_out_without_notification() {
         let w = Wake::new();
@@ -170,7 +175,7 @@ mod tests {
             let (w2, v2) = (w.clone(), v.clone());
             let h = std::thread::spawn(move || {
                 // A lost wake-up shows as the deadline passing, not a hung test.
-                let deadline = monotonic_ns() + 10_000_000_000;
+                let deadline = monotonic_ns() + GUARD_NS;
                 let r = w2.wait_until(deadline, 0, || v2.load(Ordering::SeqCst) == round);
                 assert_eq!(r, WaitOutcome::Ready, "round {round}");
                 // Woken by the notification, not by its deadline passing.
@@ -197,9 +202,8 @@ mod tests {
         const N: u64 = 20_000;
         let h = std::thread::spawn(move || {
             for i in 1..=N {
-                let r = w2.wait_until(monotonic_ns() + 2_000_000_000, 0, || {
-                    v2.load(Ordering::Acquire) >= i
-                });
+                let r =
+                    w2.wait_until(monotonic_ns() + GUARD_NS, 0, || v2.load(Ordering::Acquire) >= i);
                 assert_eq!(r, WaitOutcome::Ready, "hand-off {i} lost its wake-up");
                 d2.store(i, Ordering::Release);
             }
@@ -222,7 +226,7 @@ mod tests {
         let (w2, v2) = (w.clone(), v.clone());
         let h = std::thread::spawn(move || {
             for i in 1..=2000u64 {
-                let r = w2.wait_until(monotonic_ns() + 5_000_000_000, 2_000, || {
+                let r = w2.wait_until(monotonic_ns() + GUARD_NS, 2_000, || {
                     v2.load(Ordering::SeqCst) >= i
                 });
                 assert_eq!(r, WaitOutcome::Ready, "hand-off {i} hung");

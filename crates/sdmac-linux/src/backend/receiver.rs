@@ -146,6 +146,14 @@ fn handle(
         }
         Read::Rx(rx) => {
             st.stats.rx_pkttypes |= bit;
+            // The frame was stamped before it was read at `now`; a carried stamp
+            // after that is the carry's error.
+            let t = if t > now {
+                st.stats.rx_stamps_clamped += 1;
+                now
+            } else {
+                t
+            };
             let signal = rx.signal_dbm.map_or(f64::NAN, |s| s as f64);
             let info = RxInfo {
                 signal_dbm: signal,

@@ -53,6 +53,41 @@ fn acked_one_shot() {
 }
 
 #[test]
+fn an_echo_stamp_outside_send_to_read_is_clamped_and_counted() {
+    let mut m = Matcher::new(T);
+    let at = |t_echo| Echo { failed: false, attempts: 1, rate: None, t_echo };
+    // Carried 2 ms before the send (the realtime offset read too large).
+    m.submit(10_000_000, key(1), req(1, None, false));
+    let c = confirmed(m.on_echo(10_500_000, key(1), at(8_000_000)));
+    assert_eq!((c.ts.t7.as_ns(), c.ts.t8.as_ns()), (10_000_000, 10_500_000));
+    // Carried after it was read.
+    m.submit(20_000_000, key(2), req(2, None, false));
+    let c = confirmed(m.on_echo(20_500_000, key(2), at(21_000_000)));
+    assert_eq!((c.ts.t7.as_ns(), c.ts.t8.as_ns()), (20_500_000, 20_500_000));
+    // Inside the span, and unknown (0): kept as they are.
+    m.submit(30_000_000, key(3), req(3, None, false));
+    let c = confirmed(m.on_echo(30_500_000, key(3), at(30_200_000)));
+    assert_eq!(c.ts.t7.as_ns(), 30_200_000);
+    m.submit(40_000_000, key(4), req(4, None, false));
+    let c = confirmed(m.on_echo(40_500_000, key(4), at(0)));
+    assert_eq!(c.ts.t7.as_ns(), 0);
+    assert_eq!(m.counters().clamped_stamps, 2);
+}
+
+#[test]
+fn the_last_echo_of_a_series_follows_its_resend() {
+    let mut m = Matcher::new(T);
+    let s = RateSeries::new(&[(Rate::Ofdm54, 1), (Rate::Ofdm24, 1)]).unwrap();
+    m.submit(1_000, key(2), req(1, Some(s), false));
+    let e = |failed, t_echo| Echo { failed, attempts: 1, rate: None, t_echo };
+    assert!(matches!(m.on_echo(5_000, key(2), e(true, 4_000)), EchoOutcome::Resend { .. }));
+    // Stamped before the resend made at 5 000: the final echo cannot be.
+    let c = confirmed(m.on_echo(9_000, key(2), e(false, 4_500)));
+    assert_eq!((c.status, c.ts.t7.as_ns()), (Status::Acked, 5_000));
+    assert_eq!(m.counters().clamped_stamps, 1);
+}
+
+#[test]
 fn failed_series_is_resent_at_each_entry_then_times_out() {
     let mut m = Matcher::new(T);
     let s = RateSeries::new(&[(Rate::Ofdm54, 2), (Rate::Ofdm24, 2)]).unwrap();

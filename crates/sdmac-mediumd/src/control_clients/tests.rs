@@ -274,7 +274,9 @@ fn a_subscriber_that_never_reads_stops_nothing() {
         let mut batch = vec![rec(k)];
         c.publish(&mut batch, 0, &poller);
     }
-    assert!(t0.elapsed().as_secs() < 5, "publishing never waits for the subscriber");
+    // Publishing into a stuck subscriber drops (counted) rather than waits: the loop
+    // ends, and well within a minute (a guard far beyond any stall of this host).
+    assert!(t0.elapsed().as_secs() < 60, "publishing waited for the subscriber");
     assert!(c.truth_lost() > 0);
     // The Mininet-WiFi client is served as ever.
     let req = encode_request(&Request::DelById(1));

@@ -78,6 +78,7 @@ impl HwsimBackend {
         };
         let mut j = self.shared.lock();
         j.confirm(monotonic_ns(), c, key);
+        self.shared.settle(&j);
     }
 
     /// Takes every confirmation the linux backend has ready.
@@ -154,9 +155,11 @@ impl Backend for HwsimBackend {
                     if j.ready() == 0 {
                         self.shared.efd.clear();
                     }
+                    self.shared.settle(&j);
                     return Ok(Some(c));
                 }
                 self.shared.efd.clear();
+                self.shared.settle(&j);
                 if self.inner_closed {
                     return Err(ApiError::Closed);
                 }
@@ -240,7 +243,7 @@ impl Backend for HwsimBackend {
         let inner = self.inner.event_fd()?;
         // One descriptor readable when either side is: the linux backend's (a
         // confirmation or indication to take) or the joiner's (a confirmation
-        // released by a record or its bound).
+        // released by a record, or a held one's bound passed: its timer).
         // SAFETY: epoll_create1 returns a new descriptor or -1.
         let ep = unsafe { libc::epoll_create1(libc::EPOLL_CLOEXEC) };
         if ep < 0 {
@@ -248,7 +251,8 @@ impl Backend for HwsimBackend {
         }
         // SAFETY: ep is a descriptor this function owns from here on.
         let ep = unsafe { OwnedFd::from_raw_fd(ep) };
-        for fd in [inner, self.shared.efd.as_raw_fd()] {
+        let [efd, timer] = self.shared.fds();
+        for fd in [inner, efd, timer] {
             let mut ev = libc::epoll_event { events: libc::EPOLLIN as u32, u64: fd as u64 };
             // SAFETY: both descriptors are open; ev is a valid epoll_event.
             if unsafe { libc::epoll_ctl(ep.as_raw_fd(), libc::EPOLL_CTL_ADD, fd, &mut ev) } < 0 {
@@ -256,7 +260,7 @@ impl Backend for HwsimBackend {
             }
         }
         let j = self.shared.lock();
-        self.shared.wake_if_ready(&j);
+        self.shared.settle(&j);
         drop(j);
         let raw = ep.as_raw_fd();
         self.epoll = Some(ep);
