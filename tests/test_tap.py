@@ -353,7 +353,7 @@ def _control(path: Path, request: bytes, reply_len: int) -> bytes:
 
 
 @needs_root
-def test_stations_added_weakened_and_removed_at_run_time(tap_factory: Any, tmp_path: Path) -> None:
+def test_stations_added_moved_weakened_and_removed_at_run_time(tap_factory: Any, tmp_path: Path) -> None:
     import struct
 
     sock = tmp_path / "control.sock"
@@ -370,10 +370,16 @@ def test_stations_added_weakened_and_removed_at_run_time(tap_factory: Any, tmp_p
     assert _control(sock, add, 13)[12] == 2, "added twice: duplicate"
     p = tap.run("a", "ping", "-c", "3", "-i", "0.2", "-W", "2", r1["ipv4"])
     assert p.returncode == 0, "the added station answers: " + p.stdout + p.stderr
-    # The emulated medium cannot move a station while it runs: POSITION (13) is
-    # answered "wrong mode" (3).
-    pos = bytes([13]) + mac + struct.pack(">fff", 500.0, 0.0, 0.0)
-    assert _control(sock, pos, 21)[20] == 3
+    # POSITION (13) moves a station on the emulated medium while it runs: 100 km away
+    # nothing r1 sends is heard; 2 m from the scenario's stations it is back in reach.
+    far = bytes([13]) + mac + struct.pack(">fff", 100_000.0, 0.0, 0.0)
+    assert _control(sock, far, 21)[20] == 0
+    p = tap.run("a", "ping", "-c", "3", "-i", "0.2", "-W", "1", r1["ipv4"])
+    assert p.returncode != 0, "r1 is 100 km away: " + p.stdout
+    near = bytes([13]) + mac + struct.pack(">fff", 2.0, 0.0, 0.0)
+    assert _control(sock, near, 21)[20] == 0
+    p = tap.run("a", "ping", "-c", "3", "-i", "0.2", "-W", "2", r1["ipv4"])
+    assert p.returncode == 0, "r1 moved back: " + p.stdout + p.stderr
     # TXPOWER (15) changes the link budget: at -50 dBm nothing r1 sends is heard.
     weak = bytes([15]) + mac + struct.pack(">i", -50)
     assert _control(sock, weak, 13)[12] == 0

@@ -12,7 +12,8 @@
 //! (for `hwsim`, with `sdmac-mediumd` as the medium, its control socket in
 //! `SDMAC_MEDIUMD_SOCKET`), and its address is the radio's.
 
-use sdmac_api::{BackendName, Interface, Scope};
+use sdmac_api::attribute::format_position;
+use sdmac_api::{BackendName, Interface, Scope, Value as AttrValue};
 use sdmac_control::mininet::{Request, UpdateResult};
 use sdmac_emu::{EmuOptions, EmuSession};
 use sdmac_medium::StationId;
@@ -380,8 +381,9 @@ fn panic_after() -> Result<Option<(String, u64)>, String> {
 
 /// A request for a running station's MAC, from the control socket.
 enum StationCtl {
-    /// Set the transmit power (dBm); the answer goes back on the channel.
-    TxPower(f64, SyncSender<Result<(), String>>),
+    /// Set an adapter attribute of the station's interface (`tx_power`, `position`);
+    /// the answer goes back on the channel.
+    Set(&'static str, AttrValue, SyncSender<Result<(), String>>),
 }
 
 /// A station whose data path runs.
@@ -525,8 +527,8 @@ fn start_station(
                 path.panic_after(n);
             }
             let r = path.run_with(&stop, |iface| {
-                while let Ok(StationCtl::TxPower(dbm, answer)) = ctl_rx.try_recv() {
-                    let r = iface.set("tx_power", Scope::Adapter, dbm).map_err(|e| e.to_string());
+                while let Ok(StationCtl::Set(name, value, answer)) = ctl_rx.try_recv() {
+                    let r = iface.set(name, Scope::Adapter, value).map_err(|e| e.to_string());
                     let _ = answer.send(r);
                 }
             });
@@ -709,23 +711,14 @@ fn run(mut a: Args) -> Result<bool, String> {
     }
     let started = Instant::now();
     let mut crashed = Vec::new();
-    let mut position_warned = false;
     while !stop.load(Ordering::Relaxed) {
         std::thread::sleep(Duration::from_millis(20));
         if a.duration.is_some_and(|d| started.elapsed().as_secs_f64() >= d) {
             break;
         }
         if let Some(c) = &mut control {
-            let r = c.serve(|req| {
-                control_request(
-                    req,
-                    &sh,
-                    &mut slots,
-                    &mut spaces,
-                    &mut capture_ends,
-                    &mut position_warned,
-                )
-            });
+            let r = c
+                .serve(|req| control_request(req, &sh, &mut slots, &mut spaces, &mut capture_ends));
             match r {
                 Ok(true) => {
                     eprintln!("sdmac-tap: shutdown requested on the control socket");
@@ -852,7 +845,6 @@ fn control_request(
     slots: &mut [Slot],
     spaces: &mut Namespaces,
     capture_ends: &mut [Option<capture::CaptureEnd>],
-    position_warned: &mut bool,
 ) -> (UpdateResult, i32) {
     let p = sh.p;
     let find = |m: &MacAddress| p.stations.iter().position(|s| s.address == *m);
@@ -917,40 +909,46 @@ fn control_request(
             (UpdateResult::Success, 0)
         }
         Request::TxPower { mac, dbm } => {
-            let Some(k) = find(mac) else { return (UpdateResult::NotFound, 0) };
-            let r = match &mut slots[k] {
-                Slot::Idle(iface) => {
-                    iface.set("tx_power", Scope::Adapter, *dbm as f64).map_err(|e| e.to_string())
-                }
-                Slot::Up(r) => {
-                    let (tx, rx) = sync_channel(1);
-                    match r.ctl.try_send(StationCtl::TxPower(*dbm as f64, tx)) {
-                        Ok(()) => rx
-                            .recv_timeout(Duration::from_secs(2))
-                            .unwrap_or_else(|_| Err("the station did not answer".into())),
-                        Err(_) => Err("the station is busy or gone".into()),
-                    }
-                }
-                Slot::Done(..) => return (UpdateResult::NotFound, 0),
-            };
-            match r {
-                Ok(()) => (UpdateResult::Success, 0),
-                Err(e) => {
-                    eprintln!("sdmac-tap: control: tx power of {}: {e}", p.stations[k].name);
-                    (UpdateResult::WrongMode, 0)
-                }
-            }
+            set_station(p, slots, find(mac), "tx_power", AttrValue::Float(*dbm as f64))
         }
-        Request::Position { .. } => {
-            if !std::mem::replace(position_warned, true) {
-                eprintln!(
-                    "sdmac-tap: control: position requests are refused (wrong mode): the emulated \
-                     medium cannot move a station while it runs"
-                );
-            }
-            (UpdateResult::WrongMode, 0)
+        Request::Position { mac, x, y, z } => {
+            let at = AttrValue::Text(format_position([*x as f64, *y as f64, *z as f64]));
+            set_station(p, slots, find(mac), "position", at)
         }
         _ => (UpdateResult::WrongMode, 0),
+    }
+}
+
+/// Sets adapter attribute `name` of station `k` (idle: directly; running: through its
+/// thread), for a control request; a backend that refuses it answers "wrong mode".
+fn set_station(
+    p: &Plan,
+    slots: &mut [Slot],
+    k: Option<usize>,
+    name: &'static str,
+    value: AttrValue,
+) -> (UpdateResult, i32) {
+    let Some(k) = k else { return (UpdateResult::NotFound, 0) };
+    let shown = value.to_string();
+    let r = match &mut slots[k] {
+        Slot::Idle(iface) => iface.set(name, Scope::Adapter, value).map_err(|e| e.to_string()),
+        Slot::Up(r) => {
+            let (tx, rx) = sync_channel(1);
+            match r.ctl.try_send(StationCtl::Set(name, value, tx)) {
+                Ok(()) => rx
+                    .recv_timeout(Duration::from_secs(2))
+                    .unwrap_or_else(|_| Err("the station did not answer".into())),
+                Err(_) => Err("the station is busy or gone".into()),
+            }
+        }
+        Slot::Done(..) => return (UpdateResult::NotFound, 0),
+    };
+    match r {
+        Ok(()) => (UpdateResult::Success, 0),
+        Err(e) => {
+            eprintln!("sdmac-tap: control: {name} {shown} of {}: {e}", p.stations[k].name);
+            (UpdateResult::WrongMode, 0)
+        }
     }
 }
 
