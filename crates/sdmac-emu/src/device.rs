@@ -3,10 +3,12 @@
 //! which only this thread touches), and publishes confirmations, indications and
 //! beacons.
 
+mod additions;
 mod attributes;
 mod held;
 mod outputs;
 
+pub(crate) use additions::{Addition, Additions};
 use attributes::{get_attribute, set_attribute};
 pub(crate) use held::HeldRequests;
 use outputs::Outputs;
@@ -156,6 +158,8 @@ pub(crate) struct Device {
     pub channel: u8,
     /// Supported Rates of the beacons handed up as management frames.
     pub beacon_rates: Vec<SupportedRate>,
+    /// Stations the session adds while it runs.
+    pub additions: Arc<Additions>,
 }
 
 macro_rules! outputs {
@@ -208,7 +212,8 @@ impl Device {
     pub fn run(mut self) -> Device {
         loop {
             self.stats.loops += 1;
-            let mut work = self.drain_commands();
+            let mut work = self.take_additions();
+            work |= self.drain_commands();
             let now = monotonic_ns();
             work |= self.release_held(now);
             if self.medium.next_event_time().is_some_and(|t| self.clock.monotonic_of(t) <= now) {
@@ -244,10 +249,12 @@ impl Device {
                 if next > now + MARGIN + spin_ns {
                     let ifaces = &self.ifaces;
                     let session = &self.session;
+                    let additions = &self.additions;
                     let deadline = (next - MARGIN).min(now + RECHECK.as_nanos() as u64);
                     self.stats.parks += 1;
                     session.device_wake.wait_until(deadline, spin_ns, || {
                         session.closed.load(Ordering::Acquire)
+                            || additions.is_pending()
                             || ifaces.iter().any(|d| !d.ends.cmd.is_empty())
                     });
                 } else {
@@ -255,6 +262,41 @@ impl Device {
                 }
             }
         }
+    }
+
+    /// Adds the stations the session asked for, at the current instant; true if there
+    /// was one.
+    fn take_additions(&mut self) -> bool {
+        if !self.additions.is_pending() {
+            return false;
+        }
+        self.catch_up(monotonic_ns());
+        for a in self.additions.take() {
+            let r = self.add_station(a.cfg, a.iface);
+            let _ = a.reply.send(r);
+        }
+        true
+    }
+
+    /// Puts a station on the medium (now) with its interface.
+    fn add_station(
+        &mut self,
+        cfg: sdmac_medium::StationConfig,
+        mut iface: DevIface,
+    ) -> Result<StationId, String> {
+        let addr = MacAddress(cfg.address);
+        if let Some(k) = self.addrs.iter().position(|a| *a == addr) {
+            return Err(format!("address {addr} is station {k}'s already"));
+        }
+        let beacon_tu = cfg.beacon.map_or(100, |b| (b.interval_ns / 1_024_000) as u16);
+        let st = self.medium.add_station(cfg);
+        debug_assert_eq!(st as usize, self.addrs.len(), "station ids are dense");
+        self.addrs.push(addr);
+        self.beacon_interval_tu.push(beacon_tu);
+        self.iface_of.push(Some(self.ifaces.len()));
+        iface.station = st;
+        self.ifaces.push(iface);
+        Ok(st)
     }
 
     /// Handles every waiting command; true if there was one.

@@ -2,14 +2,15 @@
 //! session starts the device ([`crate::device`]); the device never reaches back here.
 
 use crate::channel::{rings, Capacities, IfaceShared, SessionShared};
-use crate::device::{DevIface, Device, DeviceStats, IdHash};
+use crate::device::{Addition, Additions, DevIface, Device, DeviceStats, IdHash};
 use crate::iface::EmuIface;
 use crate::profile::DeviceProfile;
 use crate::wait::DeviceWait;
 use rand_core::SeedableRng;
 use sdmac_api::Interface;
 use sdmac_frame::MacAddress;
-use sdmac_medium::{Medium, StationId, MICROS};
+use sdmac_medium::{Medium, StationConfig, StationId, MICROS};
+use sdmac_phy::Standard;
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
@@ -54,6 +55,8 @@ pub enum SessionError {
     DuplicateStation(StationId),
     /// The OS refused a resource (thread, eventfd).
     Os(std::io::Error),
+    /// A station added at run time was refused: why.
+    Refused(String),
 }
 
 impl std::fmt::Display for SessionError {
@@ -64,6 +67,7 @@ impl std::fmt::Display for SessionError {
             }
             SessionError::DuplicateStation(s) => write!(f, "two interfaces on station {s}"),
             SessionError::Os(e) => write!(f, "cannot start the device: {e}"),
+            SessionError::Refused(why) => write!(f, "cannot add the station: {why}"),
         }
     }
 }
@@ -78,6 +82,62 @@ pub struct EmuSession {
     names: Vec<String>,
     origin: u64,
     final_stats: Arc<Mutex<Option<DeviceStats>>>,
+    additions: Arc<Additions>,
+    opts: EmuOptions,
+    standard: Standard,
+    /// The BSSID of stations added at run time: the AP's address when the medium had
+    /// one at the start.
+    ap: Option<MacAddress>,
+}
+
+/// The two sides of a new interface.
+fn new_iface(
+    name: &str,
+    st: StationId,
+    cfg: &StationConfig,
+    bssid: MacAddress,
+    standard: Standard,
+    opts: &EmuOptions,
+    session: &Arc<SessionShared>,
+) -> Result<(DevIface, EmuIface), SessionError> {
+    let queues = if cfg.qos { 4 } else { 1 };
+    let con = queues * cfg.queue_limit + 16;
+    let caps = Capacities { cmd: con + 16, con, ind: opts.ind_capacity.max(1), beacon: 64 };
+    let (a, d) = rings(caps);
+    let shared = Arc::new(IfaceShared::new().map_err(SessionError::Os)?);
+    let dev = DevIface {
+        station: st,
+        qos: cfg.qos,
+        ends: d,
+        shared: shared.clone(),
+        pending: HashMap::with_capacity_and_hasher(con * 2, IdHash),
+        rx_management: false,
+        bssid,
+        ind_seq: 0,
+        beacon_seq: 0,
+        spare_ind: None,
+    };
+    let app = EmuIface {
+        name: name.to_string(),
+        station: st,
+        address: MacAddress(cfg.address),
+        bssid,
+        qos: cfg.qos,
+        standard,
+        queue_limit: cfg.queue_limit,
+        con_capacity: con,
+        spin_ns: opts.app_spin_ns,
+        ends: a,
+        shared,
+        session: session.clone(),
+        submitted: [0; 4],
+        submitted_total: 0,
+        confirmed_read: 0,
+        confirmed_ac: [0; 4],
+        free: Vec::with_capacity(con),
+        header: Default::default(),
+    };
+    Ok((dev, app))
 }
 
 impl std::fmt::Debug for EmuSession {
@@ -105,50 +165,17 @@ impl EmuSession {
         let phy = medium.phy().clone();
         let ap =
             (0..n).find(|&s| medium.station(s as StationId).is_some_and(|c| c.beacon.is_some()));
+        let ap_addr = ap.map(|s| addrs[s]);
         for (k, &(name, st)) in ifaces.iter().enumerate() {
             let cfg = medium.station(st).ok_or(SessionError::NoSuchStation(st))?.clone();
             if iface_of[st as usize].is_some() {
                 return Err(SessionError::DuplicateStation(st));
             }
             iface_of[st as usize] = Some(k);
-            let queues = if cfg.qos { 4 } else { 1 };
-            let con = queues * cfg.queue_limit + 16;
-            let caps = Capacities { cmd: con + 16, con, ind: opts.ind_capacity.max(1), beacon: 64 };
-            let (a, d) = rings(caps);
-            let shared = Arc::new(IfaceShared::new().map_err(SessionError::Os)?);
-            dev_ifaces.push(DevIface {
-                station: st,
-                qos: cfg.qos,
-                ends: d,
-                shared: shared.clone(),
-                pending: HashMap::with_capacity_and_hasher(con * 2, IdHash),
-                rx_management: false,
-                bssid: ap.map(|s| addrs[s]).unwrap_or(addrs[st as usize]),
-                ind_seq: 0,
-                beacon_seq: 0,
-                spare_ind: None,
-            });
             let bssid = ap.map(|s| addrs[s]).unwrap_or(addrs[st as usize]);
-            app.push(Some(EmuIface {
-                name: name.to_string(),
-                station: st,
-                address: addrs[st as usize],
-                bssid,
-                qos: cfg.qos,
-                standard: phy.standard,
-                queue_limit: cfg.queue_limit,
-                con_capacity: con,
-                spin_ns: opts.app_spin_ns,
-                ends: a,
-                shared,
-                session: session.clone(),
-                submitted: [0; 4],
-                submitted_total: 0,
-                confirmed_read: 0,
-                confirmed_ac: [0; 4],
-                free: Vec::with_capacity(con),
-                header: Default::default(),
-            }));
+            let (d, a) = new_iface(name, st, &cfg, bssid, phy.standard, &opts, &session)?;
+            dev_ifaces.push(d);
+            app.push(Some(a));
         }
         let beacon_interval_tu = (0..n)
             .map(|s| {
@@ -179,7 +206,9 @@ impl EmuSession {
             beacon_interval_tu,
             channel: sdmac_frame::channel::number(freq),
             beacon_rates: crate::frame::beacon_rates(&basic_500k),
+            additions: Arc::new(Additions::default()),
         };
+        let additions = device.additions.clone();
         let wakes: Vec<Arc<IfaceShared>> = device.ifaces.iter().map(|d| d.shared.clone()).collect();
         let guard = session.clone();
         let thread = std::thread::Builder::new()
@@ -208,7 +237,43 @@ impl EmuSession {
             names: ifaces.iter().map(|(n, _)| n.to_string()).collect(),
             origin,
             final_stats: Arc::new(Mutex::new(None)),
+            additions,
+            opts,
+            standard: phy.standard,
+            ap: ap_addr,
         })
+    }
+
+    /// Adds a station to the running medium, now, with an interface named `name`, and
+    /// returns the interface. Refused: a name or address already in use, a session
+    /// that has ended.
+    pub fn add_station(
+        &mut self,
+        name: &str,
+        cfg: StationConfig,
+    ) -> Result<Interface<EmuIface>, SessionError> {
+        if self.names.iter().any(|n| n == name) {
+            return Err(SessionError::Refused(format!("an interface is named {name:?} already")));
+        }
+        if self.shared.closed.load(Ordering::Acquire) {
+            return Err(SessionError::Refused("the session has ended".into()));
+        }
+        let own = MacAddress(cfg.address);
+        let bssid = self.ap.unwrap_or(own);
+        // The id is the device's to give: the interface gets it with the answer.
+        let (dev, mut app) =
+            new_iface(name, StationId::MAX, &cfg, bssid, self.standard, &self.opts, &self.shared)?;
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        self.additions.push(Addition { cfg, iface: dev, reply: tx });
+        self.shared.device_wake.notify();
+        let st = match rx.recv_timeout(std::time::Duration::from_secs(10)) {
+            Ok(r) => r.map_err(SessionError::Refused)?,
+            Err(_) => return Err(SessionError::Refused("the device thread did not answer".into())),
+        };
+        app.station = st;
+        self.names.push(name.to_string());
+        self.ifaces.push(None);
+        Ok(Interface::new(app))
     }
 
     /// Names of the interfaces, in order.

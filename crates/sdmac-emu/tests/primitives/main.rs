@@ -7,6 +7,7 @@
 
 mod common;
 
+mod add_station;
 mod attributes;
 mod cancel;
 mod close;
