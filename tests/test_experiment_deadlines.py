@@ -65,7 +65,6 @@ def test_every_scheme_gives_its_figures(scheme: str) -> None:
         ({"deadlines": "late"}, "deadlines must be one of uniform, slot"),
         ({"rt_priority": 95}, "rt_priority must be an integer in 0"),
         ({"mix": "triple"}, "mix must be one of single, urgent\\+bulk"),
-        ({"mix": "urgent+bulk", "scheme": "tdma"}, "scheme tdma cannot run mix = 'urgent\\+bulk'"),
         ({"mix": "urgent+bulk", "deadlines": "slot"}, "needs deadlines = 'uniform'"),
         ({"mix": "urgent+bulk", "urgent_deadline_ms": 0.05}, "shorter than one exchange of the urgent frame"),
         ({"mix": "urgent+bulk", "urgent_deadline_ms": 30.0}, "urgent_deadline_ms = 30.0 is outside"),
@@ -245,3 +244,25 @@ def test_edf_meets_more_urgent_deadlines_than_dcf_with_urgent_and_bulk_flows() -
         assert x["met_urgent"] + x["met_bulk"] == x["met"]
     assert r["dcf"]["miss_ratio_urgent"] > 0, "the setting must make DCF miss urgent deadlines"
     assert r["edf"]["miss_ratio_urgent"] < r["dcf"]["miss_ratio_urgent"]
+
+
+@pytest.mark.skipif(not _realtime_allowed(), reason="needs SCHED_FIFO (root or CAP_SYS_NICE) for on-time wake-ups")
+def test_tdma_carries_urgent_and_bulk_flows_in_each_slot() -> None:
+    # Each station's slot holds its period's burst of three bulk frames and its urgent
+    # frame; in the slot it sends earliest deadline first. No frame collides or leaves its
+    # slot; a station whose slot ends after the urgent deadline cannot meet it.
+    p = {"stations": 3, "mix": "urgent+bulk", "period_ms": 20.0, "duration_s": 0.2, "urgent_deadline_ms": 3.0,
+         "scheme": "tdma", "rt_priority": 10}
+    r = deadlines.run(p, seed=4)
+    print({k: r[k] for k in ("miss_ratio_urgent", "miss_ratio_bulk", "sent", "outside_slot", "collisions")})
+    assert r["released_urgent"] == 3 * 10 and r["released_bulk"] == 3 * r["released_urgent"]
+    assert r["collisions"] == 0 and r["outside_slot"] == 0
+    assert r["sent"] > 0
+    # Station i's window opens i slots and a guard after the release: a station whose
+    # window opens after 3 ms misses every urgent frame (the urgent frame goes first in the
+    # slot, so the others can meet it).
+    q = deadlines.check_params(p)
+    slot = deadlines.slot_us(q)
+    late = sum(1 for i in range(3) if i * slot + q["guard_us"] > 3000.0)
+    assert late >= 1, f"the setting must put a slot past the urgent deadline (slot {slot:.0f} µs)"
+    assert r["miss_ratio_urgent"] >= late / 3 - 1e-9

@@ -5,7 +5,7 @@ and properties; tests/test_core_stubs.py checks the two against each other.
 """
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, TypedDict
 
 from typing_extensions import Self, TypeAlias
@@ -425,6 +425,7 @@ def tdma_periodic(
     period_us: float | None = None,
     first_ns: int | None = None,
     heard_from: str | None = None,
+    flows: Sequence[Mapping[str, Any]] | None = None,
     tag_at: int = 4,
     tag: int = 1,
     payload: bytes = b"",
@@ -435,8 +436,9 @@ def tdma_periodic(
     lead_us: float = 0.0,
     ac: str = "BE",
 ) -> dict[str, Any]:
-    """Runs a TDMA station for a whole run on the backend's clock (periodic releases, or
-    replies to frames heard) and returns one record per frame and the counts."""
+    """Runs a TDMA station for a whole run on the backend's clock (periodic releases,
+    several periodic flows sent earliest deadline first, or replies to frames heard) and
+    returns one record per frame and the counts."""
 
 
 # ------------------------------------------- overlays: redundancy and rate adaptation

@@ -13,8 +13,8 @@ use sdmac_emu::{EmuIface, EmuOptions, EmuSession};
 use sdmac_medium::{Medium, MediumConfig, StationConfig};
 use sdmac_overlay::exchange::wait_until;
 use sdmac_overlay::tdma::{
-    run_periodic, Guard, PeriodicConfig, PeriodicReport, Releases, SlotTimes, TdmaError,
-    TdmaParams, TdmaPlan,
+    run_periodic, Guard, PeriodicConfig, PeriodicFlow, PeriodicReport, Releases, SlotTimes,
+    TdmaError, TdmaParams, TdmaPlan,
 };
 use sdmac_phy::{Phy, Standard};
 use std::time::Duration;
@@ -285,5 +285,120 @@ fn a_wait_on_the_backends_clock_ends_at_its_deadline() {
         assert!(got.is_empty());
         assert!(now >= at, "the wait for {ms} ms returned {} early", at - now);
     }
+    s.close();
+}
+
+/// Two flows on one station, in a slot that holds three exchanges: each round an urgent
+/// frame (due when the slot ends) and, every other round, a burst of two bulk frames
+/// (due two rounds later). In its slot the station sends earliest deadline first: an
+/// urgent frame never waits behind bulk frames released with it.
+#[test]
+fn a_station_with_two_flows_sends_earliest_deadline_first_in_its_slot() {
+    let _one_at_a_time = TIMED.lock().unwrap_or_else(|e| e.into_inner());
+    let (mut s, mut ifaces, phy) = session(1, 7);
+    let ex = TdmaPlan::exchange_for(&phy, PAYLOAD, RATE);
+    let slot = GUARD.total().saturating_mul(2) + ex.saturating_mul(3) + SLACK;
+    let contention = GUARD.total().saturating_mul(2) + ex.saturating_mul(3);
+    let p = TdmaPlan::new(TdmaParams {
+        phy: phy.clone(),
+        round: slot + contention,
+        slots: 1,
+        slot,
+        contention,
+        guard: GUARD,
+        payload: PAYLOAD,
+        rate: RATE,
+        epoch: ifaces[0].now() + Span::from_ms(20),
+    })
+    .unwrap();
+    let round = p.params().round;
+    let times = SlotTimes::of_plan(&p, 0).unwrap();
+    let flows = vec![
+        PeriodicFlow {
+            first: p.round_start(0),
+            period: round,
+            burst: 1,
+            deadline: slot,
+            payload: vec![0x11; 64],
+        },
+        PeriodicFlow {
+            first: p.round_start(0),
+            period: round.saturating_mul(2),
+            burst: 2,
+            deadline: round.saturating_mul(2),
+            payload: vec![0x22; PAYLOAD],
+        },
+    ];
+    let cfg = PeriodicConfig {
+        dst: MacAddress(addr(0)),
+        no_ack: false,
+        rate: RATE,
+        tries: 1,
+        payload: Vec::new(),
+        number_at: Some(0),
+        releases: Releases::Flows(flows),
+        deadline: Span::ZERO,
+        lead: LEAD,
+        ac: Ac::Be,
+    };
+    let end = p.round_start(ROUNDS);
+    realtime(10);
+    let r = run_periodic(&mut ifaces[1], &times, &cfg, end);
+    normal();
+    let r = r.unwrap();
+    s.close();
+    let per_flow = |n: u32| r.frames.iter().filter(|f| f.flow == n).count();
+    println!(
+        "two flows: {} frames ({} urgent, {} bulk), {} sent, {} met, {} expired",
+        r.frames.len(),
+        per_flow(0),
+        per_flow(1),
+        r.sent(),
+        r.met(),
+        r.frames.iter().filter(|f| f.expired).count()
+    );
+    assert_eq!(per_flow(0) as u64, ROUNDS);
+    assert_eq!(per_flow(1) as u64, ROUNDS);
+    assert!(r.sent() > 0);
+    assert_eq!(r.collisions(), 0);
+    assert_eq!(r.outside_window(), 0);
+    for f in r.frames.iter().filter(|f| f.attempts > 0) {
+        assert!(f.met(false), "a frame sent in its slot missed its deadline: {f:?}");
+    }
+    // Within each round's window, frames went on air in deadline order.
+    for k in 0..ROUNDS {
+        let mut sent: Vec<_> = r.frames.iter().filter(|f| f.round == Some(k)).collect();
+        sent.sort_by_key(|f| f.t_start);
+        assert!(
+            sent.windows(2).all(|w| w[0].deadline <= w[1].deadline),
+            "round {k}: not earliest deadline first: {sent:?}"
+        );
+    }
+    // A flow's bad parameters are refused before anything is sent, naming the flow.
+    let (mut s, mut ifaces, _) = session(1, 8);
+    let bad = PeriodicConfig {
+        releases: Releases::Flows(vec![
+            PeriodicFlow {
+                first: p.round_start(0),
+                period: round,
+                burst: 1,
+                deadline: slot,
+                payload: vec![0; 64],
+            },
+            PeriodicFlow {
+                first: p.round_start(0),
+                period: round,
+                burst: 0,
+                deadline: slot,
+                payload: vec![0; 64],
+            },
+        ]),
+        ..cfg.clone()
+    };
+    let e = run_periodic(&mut ifaces[1], &times, &bad, end).unwrap_err().to_string();
+    assert!(e.contains("flow 1") && e.contains("burst"), "{e}");
+    let none = PeriodicConfig { releases: Releases::Flows(Vec::new()), ..cfg };
+    assert!(run_periodic(&mut ifaces[1], &times, &none, end).is_err());
+    assert_eq!(ifaces[1].unconfirmed(), 0, "nothing was sent");
     s.close();
 }

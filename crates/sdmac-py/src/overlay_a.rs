@@ -15,7 +15,7 @@ use sdmac_overlay::retransmit::{
 use sdmac_overlay::tdma::{
     measure_jitter, Coordinator, Guard, TdmaError, TdmaParams, TdmaPlan, TdmaStation, TsfSync,
 };
-use sdmac_overlay::tdma::{run_periodic, PeriodicConfig, Releases, SlotTimes};
+use sdmac_overlay::tdma::{run_periodic, PeriodicConfig, PeriodicFlow, Releases, SlotTimes};
 use sdmac_phy::{Phy, Standard};
 use std::sync::Mutex;
 
@@ -502,6 +502,20 @@ fn edf_run(
     edf_report(py, &r)
 }
 
+/// A TDMA station's flow from a dict with the keys of `edf_run`'s flows
+/// (`period_us`, `offset_us` = 0 from `first`, `burst` = 1, `deadline_us`, `payload`:
+/// its length in bytes).
+fn tdma_flow_arg(i: usize, v: &Bound<'_, PyAny>, first: Time) -> PyResult<PeriodicFlow> {
+    let f = flow_arg(i, v)?;
+    Ok(PeriodicFlow {
+        first: first.saturating_add(f.offset),
+        period: f.period,
+        burst: f.burst,
+        deadline: f.deadline,
+        payload: vec![0x5a; f.payload],
+    })
+}
+
 /// Runs a TDMA station on `iface` for a whole run, on the backend's clock, and returns
 /// one record per frame. Its window repeats every `round_us` from `epoch_ns`, open
 /// from `open_us` to `close_us` into the round; an exchange (`exchange_us`, channel
@@ -509,14 +523,16 @@ fn edf_run(
 /// the window and exchange are that slot's of the plan instead. Frames are released
 /// every `period_us` from `first_ns`, or, with `heard_from`, one for each data frame
 /// heard from that address (its payload with byte `tag_at` set to `tag`); each is due
-/// `deadline_us` after its release. A periodic frame carries its number (from 1, 4
+/// `deadline_us` after its release; or, with `flows` (dicts as `edf_run`'s, offsets from
+/// `first_ns`), several periodic flows sent earliest deadline first in the window,
+/// whose `exchange_us` must then be that of the largest frame. A periodic frame carries its number (from 1, 4
 /// bytes big-endian) at `number_at` of `payload`, if given. The station blocks until `lead_us` before its
 /// window, then polls until it opens. Returns frames (number, release_ns, deadline_ns, round,
 /// t1_ns, lag_ns, t_start_ns, t5_ns, status, attempts, collisions, withdrawn,
 /// outside_window, expired, met, timestamps) and the counts released, sent, met, collisions,
 /// withdrawn, outside_window, expired, max_lag_ns.
 #[pyfunction]
-#[pyo3(signature = (iface, *, dst, deadline_us, end_ns, plan = None, slot = None, epoch_ns = 0, round_us = 0.0, open_us = 0.0, close_us = 0.0, exchange_us = 0.0, period_us = None, first_ns = None, heard_from = None, tag_at = 4, tag = 1, payload = Vec::new(), number_at = None, rate = "24", tries = 1, no_ack = false, lead_us = 0.0, ac = "BE"))]
+#[pyo3(signature = (iface, *, dst, deadline_us, end_ns, plan = None, slot = None, epoch_ns = 0, round_us = 0.0, open_us = 0.0, close_us = 0.0, exchange_us = 0.0, period_us = None, first_ns = None, heard_from = None, flows = None, tag_at = 4, tag = 1, payload = Vec::new(), number_at = None, rate = "24", tries = 1, no_ack = false, lead_us = 0.0, ac = "BE"))]
 #[allow(clippy::too_many_arguments)]
 fn tdma_periodic(
     py: Python<'_>,
@@ -534,6 +550,7 @@ fn tdma_periodic(
     period_us: Option<f64>,
     first_ns: Option<u64>,
     heard_from: Option<&str>,
+    flows: Option<Vec<Bound<'_, PyAny>>>,
     tag_at: usize,
     tag: u8,
     payload: Vec<u8>,
@@ -555,15 +572,22 @@ fn tdma_periodic(
         },
         _ => return Err(PyValueError::new_err("plan and slot go together")),
     };
-    let releases = match (period_us, heard_from) {
-        (Some(per), None) => Releases::Periodic {
-            first: Time::from_ns(first_ns.unwrap_or(times.epoch.as_ns())),
-            period: span_us("period_us", per)?,
-        },
-        (None, Some(src)) => Releases::Heard { from: mac_arg("heard_from", src)?, tag_at, tag },
+    let first = Time::from_ns(first_ns.unwrap_or(times.epoch.as_ns()));
+    let releases = match (period_us, heard_from, flows) {
+        (Some(per), None, None) => Releases::Periodic { first, period: span_us("period_us", per)? },
+        (None, Some(src), None) => {
+            Releases::Heard { from: mac_arg("heard_from", src)?, tag_at, tag }
+        }
+        (None, None, Some(fl)) => Releases::Flows(
+            fl.iter()
+                .enumerate()
+                .map(|(i, v)| tdma_flow_arg(i, v, first))
+                .collect::<PyResult<_>>()?,
+        ),
         _ => {
             return Err(PyValueError::new_err(
-                "give exactly one of period_us (periodic releases) and heard_from (replies)",
+                "give exactly one of period_us (periodic releases), heard_from (replies) and \
+                 flows (several periodic flows)",
             ))
         }
     };
@@ -587,6 +611,7 @@ fn tdma_periodic(
     for f in &r.frames {
         let d = PyDict::new(py);
         d.set_item("number", f.number)?;
+        d.set_item("flow", f.flow)?;
         d.set_item("release_ns", f.release.as_ns())?;
         d.set_item("deadline_ns", f.deadline.as_ns())?;
         d.set_item("round", f.round)?;

@@ -43,9 +43,13 @@ as in mixed-criticality industrial traffic: a **bulk** flow of `bulk_burst` fram
 frame of `urgent_payload` bytes due `urgent_deadline_ms` after release. The bulk flow
 comes first in the station's release order, so under ``dcf`` (first in first out) the
 urgent frame waits in the MAC's queue behind the burst; under ``edf`` it goes first.
-``tdma`` refuses ``urgent+bulk``: its station (``tdma_periodic``) carries one periodic
-flow in one slot, so it cannot serve two; and so does ``deadlines = "slot"`` (the slot
-layout defines one deadline per station). `payload` is unused with ``urgent+bulk``.
+Under ``tdma`` each station's slot holds its whole period's frames (the burst and the
+urgent frame, each exchange sized for the largest frame) and the station sends them
+earliest deadline first within the slot (``tdma_periodic`` with ``flows``); a station
+whose slot ends after the urgent deadline misses its urgent frames whatever it does,
+which is the price of a fixed slot order. ``deadlines = "slot"`` refuses
+``urgent+bulk`` (the slot layout defines one deadline per station). `payload` is
+unused with ``urgent+bulk``.
 The figures then come per class too (``miss_ratio_urgent``, ``miss_ratio_bulk``, …).
 
 Per packet: released, sent (went on air), acknowledged, and met (acknowledged with the
@@ -204,11 +208,6 @@ def check_params(params: Mapping[str, Any]) -> dict[str, Any]:
     out["bulk_payload"] = _integer(p, "bulk_payload", 1, MAX_PAYLOAD)
     out["bulk_burst"] = _integer(p, "bulk_burst", 1, 100)
     if out["mix"] == "urgent+bulk":
-        if out["scheme"] == "tdma":
-            raise ValueError(
-                "deadlines: scheme tdma cannot run mix = 'urgent+bulk': a TDMA station carries one "
-                "periodic flow in its slot, not two (run dcf or edf, or mix = 'single')"
-            )
         if out["deadlines"] != "uniform":
             raise ValueError(
                 "deadlines: mix = 'urgent+bulk' needs deadlines = 'uniform' (the slot layout gives one deadline per station)"
@@ -234,6 +233,18 @@ def check_params(params: Mapping[str, Any]) -> dict[str, Any]:
             f"({one:.0f} µs: DIFS, DATA of {out['payload'] + MAC_OVERHEAD} B at {out['rate']} Mb/s, SIFS and ACK)"
         )
     return out
+
+
+def _largest_payload(p: Mapping[str, Any]) -> int:
+    """The payload the TDMA plan sizes each exchange for: the largest frame's."""
+    if p["mix"] == "single":
+        return int(p["payload"])
+    return max(int(p["bulk_payload"]), int(p["urgent_payload"]))
+
+
+def _frames_per_slot(p: Mapping[str, Any]) -> int:
+    """The frames a station releases each period, all sent in its slot."""
+    return 1 if p["mix"] == "single" else int(p["bulk_burst"]) + 1
 
 
 def exchange_us(p: Mapping[str, Any], backoff: bool = True) -> float:
@@ -272,14 +283,15 @@ def tdma_layout(p: Mapping[str, Any]) -> Layout:
     the deadline. The contention period must hold a request and its grant (the
     TdmaPlan's own check)."""
     n, g = p["stations"], p["guard_us"]
-    ex = exchange_us(p)
+    ex = exchange_us({**p, "payload": _largest_payload(p)})
+    k = _frames_per_slot(p)
     slot = slot_us(p)
     round_us = p["period_ms"] * 1000.0
     cfp = n * slot
     if cfp >= round_us:
         raise ValueError(
             f"deadlines: tdma: the load does not fit the schedule: {n} slots of {slot:.0f} µs "
-            f"(2 guards of {g:.0f} µs + one exchange of {ex:.0f} µs + {p['slack_us']:.0f} µs of slack) take {cfp / 1000:.2f} ms, "
+            f"(2 guards of {g:.0f} µs + {_count(k, 'exchange')} of {ex:.0f} µs + {p['slack_us']:.0f} µs of slack) take {cfp / 1000:.2f} ms, "
             f"more than the round of {round_us / 1000:.2f} ms (one period)"
         )
     last_end = cfp
@@ -301,7 +313,7 @@ def _plan(p: Mapping[str, Any], lay: Layout, epoch_ns: int) -> _core.TdmaPlan:
             contention_us=lay.contention_us,
             jitter_us=lay.guard_us,
             epoch_ns=epoch_ns,
-            payload=p["payload"],
+            payload=_largest_payload(p),
             rate=p["rate"],
             standard=p["standard"],
         )
@@ -322,8 +334,14 @@ def scenario(n: int, seed: int, standard: str, rate: str) -> str:
 
 
 def slot_us(p: Mapping[str, Any]) -> float:
-    """A TDMA slot (µs): two guards, one exchange and the hand-over slack."""
-    return float(2.0 * p["guard_us"] + exchange_us(p) + p["slack_us"])
+    """A TDMA slot (µs): two guards, one exchange per frame of the station's period
+    (each sized for the largest frame) and the hand-over slack."""
+    ex = exchange_us({**p, "payload": _largest_payload(p)})
+    return float(2.0 * p["guard_us"] + _frames_per_slot(p) * ex + p["slack_us"])
+
+
+def _count(k: int, what: str) -> str:
+    return f"one {what}" if k == 1 else f"{k} {what}s"
 
 
 def deadline_us(p: Mapping[str, Any], i: int) -> float:
@@ -480,12 +498,14 @@ def _run_tdma(session: _core.Session, p: Mapping[str, Any], lay: Layout) -> tupl
     def work(i: int, epoch: int) -> dict[str, Any]:
         plan = _plan(p, lay, epoch)
         end = plan.round_start_ns(p["rounds"])
+        flows = station_flows(p, i) if p["mix"] == "urgent+bulk" else None
         return _core.tdma_periodic(
             ifaces[i],
             plan=plan,
             slot=i,
             dst=SINK,
-            period_us=p["period_ms"] * 1000.0,
+            period_us=None if flows else p["period_ms"] * 1000.0,
+            flows=flows,
             first_ns=plan.epoch_ns,
             deadline_us=deadline_us(p, i),
             end_ns=end,
@@ -501,6 +521,7 @@ def _run_tdma(session: _core.Session, p: Mapping[str, Any], lay: Layout) -> tupl
             **f,
             "acked": f["status"] == "acked",
             "sent": f["attempts"] > 0,
+            "class": CLASSES[f["flow"]] if p["mix"] == "urgent+bulk" else "single",
         }
         for r in out
         for f in r["frames"]
@@ -608,9 +629,9 @@ def run(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
     else:
         figures["dropped"] = sum(1 for f in frames if f["fate"] == "dropped")
         figures["unfinished"] = sum(1 for f in frames if f["fate"] == "unfinished")
-        if p["mix"] == "urgent+bulk":
-            for cls in CLASSES:
-                figures.update(_class_figures(frames, cls))
+    if p["mix"] == "urgent+bulk":
+        for cls in CLASSES:
+            figures.update(_class_figures(frames, cls))
     figures["miss_ratio"] = (released - met) / released if released else None
     figures["delivered_share"] = acked / released if released else None
     figures["offered_airtime_share"] = offered_share(p)

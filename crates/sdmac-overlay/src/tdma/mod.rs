@@ -50,7 +50,7 @@ pub use coordinator::{Coordinator, CoordinatorReport};
 pub use error::TdmaError;
 pub use guard::{measure_jitter, Guard, JitterReport};
 pub use periodic::{
-    run_periodic, FrameRecord, PeriodicConfig, PeriodicReport, Releases, SlotTimes,
+    run_periodic, FrameRecord, PeriodicConfig, PeriodicFlow, PeriodicReport, Releases, SlotTimes,
 };
 pub use plan::{TdmaParams, TdmaPlan};
 pub use station::{StationReport, TdmaStation};

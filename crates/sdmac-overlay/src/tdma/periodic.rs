@@ -113,6 +113,12 @@ pub enum Releases {
         /// Time between releases.
         period: Span,
     },
+    /// Several periodic flows (an urgent one and a bulk one, say): each releases
+    /// `burst` frames every `period`, due `deadline` after; in the slot the station
+    /// sends its pending frames earliest deadline first. `PeriodicConfig::payload` and
+    /// `deadline` are unused (each flow has its own), and the window's `exchange` must
+    /// be that of the largest frame.
+    Flows(Vec<PeriodicFlow>),
     /// One frame each time a data frame from `from` is heard, released when that frame
     /// ended on air; its payload is the heard payload with byte `tag_at` set to `tag`
     /// (an amended reply).
@@ -126,6 +132,21 @@ pub enum Releases {
     },
 }
 
+/// One periodic flow of a station ([`Releases::Flows`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PeriodicFlow {
+    /// The first release.
+    pub first: Time,
+    /// Time between releases.
+    pub period: Span,
+    /// Frames released together each time.
+    pub burst: u32,
+    /// Relative deadline of its frames.
+    pub deadline: Span,
+    /// Payload of its frames.
+    pub payload: Vec<u8>,
+}
+
 /// What a periodic TDMA station sends, and how.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PeriodicConfig {
@@ -137,7 +158,8 @@ pub struct PeriodicConfig {
     pub rate: Rate,
     /// MAC tries of each request.
     pub tries: u8,
-    /// Payload of periodic frames (a heard frame's replies carry its own).
+    /// Payload of periodic frames (a heard frame's replies carry its own; flows have
+    /// their own).
     pub payload: Vec<u8>,
     /// Where a periodic frame's payload carries its number (from 1, 4 bytes big-endian),
     /// if anywhere; it must lie inside the payload. A reply reads the heard frame's
@@ -145,7 +167,8 @@ pub struct PeriodicConfig {
     pub number_at: Option<usize>,
     /// When frames are released.
     pub releases: Releases,
-    /// Relative deadline: each frame is due this long after its release.
+    /// Relative deadline: each frame is due this long after its release (flows have
+    /// their own).
     pub deadline: Span,
     /// How long before a window opens the station stops blocking and polls.
     pub lead: Span,
@@ -159,6 +182,8 @@ pub struct FrameRecord {
     /// Its number: from 1 in release order for periodic frames; for a reply, the
     /// number the heard frame carried at `number_at` (0 when there is none).
     pub number: u32,
+    /// Its flow (the index in [`Releases::Flows`]; 0 otherwise).
+    pub flow: u32,
     /// When it was released.
     pub release: Time,
     /// When it was due.
@@ -260,23 +285,37 @@ pub fn run_periodic<B: Backend>(
     if cfg.tries == 0 || cfg.tries > sdmac_api::MAX_TRIES {
         return Err(TdmaError::Schedule(format!("tries is {} (must be 1..=15)", cfg.tries)));
     }
-    if cfg.deadline < times.exchange {
+    if !matches!(cfg.releases, Releases::Flows(_)) && cfg.deadline < times.exchange {
         return Err(TdmaError::Schedule(format!(
             "the deadline {} is shorter than one exchange ({})",
             cfg.deadline, times.exchange
         )));
     }
-    if let Releases::Periodic { period, .. } = cfg.releases {
-        if period.is_zero() {
-            return Err(TdmaError::Schedule("the release period is 0".into()));
-        }
+    let flows = flows_of(cfg);
+    if matches!(cfg.releases, Releases::Flows(_)) && flows.is_empty() {
+        return Err(TdmaError::Schedule("no flow is given".into()));
     }
-    if let (Some(at), Releases::Periodic { .. }) = (cfg.number_at, &cfg.releases) {
-        if at + 4 > cfg.payload.len() {
+    for (n, f) in flows.iter().enumerate() {
+        let name = if flows.len() > 1 { format!("flow {n}: ") } else { String::new() };
+        if f.period.is_zero() {
+            return Err(TdmaError::Schedule(format!("{name}the release period is 0")));
+        }
+        if f.burst == 0 {
+            return Err(TdmaError::Schedule(format!("{name}the burst is 0 frames")));
+        }
+        if f.deadline < times.exchange {
             return Err(TdmaError::Schedule(format!(
-                "number_at {at}: a 4-byte number does not fit a payload of {} bytes",
-                cfg.payload.len()
+                "{name}the deadline {} is shorter than one exchange ({})",
+                f.deadline, times.exchange
             )));
+        }
+        if let Some(at) = cfg.number_at {
+            if at + 4 > f.payload.len() {
+                return Err(TdmaError::Schedule(format!(
+                    "{name}number_at {at}: a 4-byte number does not fit a payload of {} bytes",
+                    f.payload.len()
+                )));
+            }
         }
     }
     let now = iface.now();
@@ -294,18 +333,16 @@ pub fn run_periodic<B: Backend>(
     let mut rep = PeriodicReport { frames: Vec::new(), no_ack: cfg.no_ack };
     let mut payloads: Vec<Vec<u8>> = Vec::new();
     let mut pending: VecDeque<usize> = VecDeque::new();
-    let mut next_rel = match cfg.releases {
-        Releases::Periodic { first, .. } => first,
-        Releases::Heard { .. } => Time::MAX,
-    };
+    let mut next: Vec<Time> = flows.iter().map(|f| f.first).collect();
     let mut buf = Vec::with_capacity(2400);
-    let mut numbered = cfg.payload.clone();
+    let mut numbered: Vec<Vec<u8>> = flows.iter().map(|f| f.payload.clone()).collect();
     let mut k = times.first_round_from(now);
     let timed = iface.timed_sends();
     loop {
         let (open, close) = times.window(k);
         let latest = times.latest_start(k);
         let heard = matches!(cfg.releases, Releases::Heard { .. });
+        let next_rel = next.iter().copied().min().unwrap_or(Time::MAX);
         if pending.is_empty() && !heard && next_rel >= end {
             break;
         }
@@ -349,7 +386,8 @@ pub fn run_periodic<B: Backend>(
             if at > latest {
                 break;
             }
-            release_periodic(cfg, &mut rep, &mut pending, &mut next_rel, end, now);
+            release_periodic(&flows, &mut rep, &mut pending, &mut next, end, now);
+            let next_rel = next.iter().copied().min().unwrap_or(Time::MAX);
             let Some(&i) = pending.front() else {
                 // Woken `lead` early (timed sends): a frame released before the window
                 // opens still belongs to it. Poll for it as the untimed path polls for
@@ -371,11 +409,12 @@ pub fn run_periodic<B: Backend>(
             pending.pop_front();
             let body = if heard {
                 &payloads[i][..]
-            } else if let Some(at) = cfg.number_at {
-                numbered[at..at + 4].copy_from_slice(&(i as u32 + 1).to_be_bytes());
-                &numbered[..]
             } else {
-                &cfg.payload[..]
+                let b = &mut numbered[rep.frames[i].flow as usize];
+                if let Some(at) = cfg.number_at {
+                    b[at..at + 4].copy_from_slice(&(i as u32 + 1).to_be_bytes());
+                }
+                &b[..]
             };
             let id = i as u64 + 1;
             let attrs = if timed {
@@ -437,25 +476,61 @@ pub fn run_periodic<B: Backend>(
     Ok(rep)
 }
 
-/// Releases the periodic frames due by `upto` (none at or after `end`).
+/// The flows of a periodic configuration (none for replies).
+fn flows_of(cfg: &PeriodicConfig) -> Vec<PeriodicFlow> {
+    match &cfg.releases {
+        Releases::Periodic { first, period } => vec![PeriodicFlow {
+            first: *first,
+            period: *period,
+            burst: 1,
+            deadline: cfg.deadline,
+            payload: cfg.payload.clone(),
+        }],
+        Releases::Flows(f) => f.clone(),
+        Releases::Heard { .. } => Vec::new(),
+    }
+}
+
+/// Puts frame `i` among the pending ones, earliest deadline first (after those due at
+/// the same time).
+fn push_pending(rep: &PeriodicReport, pending: &mut VecDeque<usize>, i: usize) {
+    let d = rep.frames[i].deadline;
+    let at = pending.partition_point(|&j| rep.frames[j].deadline <= d);
+    pending.insert(at, i);
+}
+
+/// Releases the periodic frames due by `upto` (none at or after `end`), in release
+/// order (flows in their order among releases at one time).
 fn release_periodic(
-    cfg: &PeriodicConfig,
+    flows: &[PeriodicFlow],
     rep: &mut PeriodicReport,
     pending: &mut VecDeque<usize>,
-    next_rel: &mut Time,
+    next: &mut [Time],
     end: Time,
     upto: Time,
 ) {
-    let Releases::Periodic { period, .. } = cfg.releases else { return };
-    while *next_rel <= upto && *next_rel < end {
-        rep.frames.push(FrameRecord {
-            number: rep.frames.len() as u32 + 1,
-            release: *next_rel,
-            deadline: next_rel.saturating_add(cfg.deadline),
-            ..Default::default()
-        });
-        pending.push_back(rep.frames.len() - 1);
-        *next_rel = next_rel.saturating_add(period);
+    loop {
+        let Some((n, t)) = next
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|&(_, t)| t <= upto && t < end)
+            .min_by_key(|&(n, t)| (t, n))
+        else {
+            return;
+        };
+        let f = &flows[n];
+        for _ in 0..f.burst {
+            rep.frames.push(FrameRecord {
+                number: rep.frames.len() as u32 + 1,
+                flow: n as u32,
+                release: t,
+                deadline: t.saturating_add(f.deadline),
+                ..Default::default()
+            });
+            push_pending(rep, pending, rep.frames.len() - 1);
+        }
+        next[n] = t.saturating_add(f.period);
     }
 }
 
@@ -503,6 +578,6 @@ fn listen<B: Backend>(
             deadline: ind.rx.t_end.saturating_add(cfg.deadline),
             ..Default::default()
         });
-        pending.push_back(rep.frames.len() - 1);
+        push_pending(rep, pending, rep.frames.len() - 1);
     }
 }
