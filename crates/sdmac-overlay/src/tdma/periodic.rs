@@ -10,10 +10,11 @@
 //! waits for the next window if its deadline allows.
 //!
 //! On a backend with timed sends ([`Interface::timed_sends`]) the station does not
-//! poll: it hands its first frame over `lead` before the window with `not_before` at
-//! the window's opening and `not_after` at its latest start, so the backend, not the
-//! host's scheduling, puts the exchange inside the window; a frame the backend could
-//! not hand to channel access in time comes back `Dropped(Late)` and counts as withdrawn.
+//! poll: `lead` before the window it hands over, earliest deadline first, every pending
+//! frame whose exchange fits the window, with `not_before` at the window's opening and
+//! `not_after` at its latest start, so the backend, not the host's scheduling, puts the
+//! exchanges inside the window back to back; a frame the backend could not hand to
+//! channel access in time comes back `Dropped(Late)` and counts as withdrawn.
 
 use super::error::TdmaError;
 use super::guard::read_con;
@@ -401,27 +402,75 @@ pub fn run_periodic<B: Backend>(
                 }
                 break;
             };
+            if timed {
+                // Hand over, earliest deadline first, every pending frame whose exchange
+                // still fits the window, all at once: the backend starts them back to back
+                // from the window's opening on its own clock, so the host's latency
+                // between two confirmations never eats into the window.
+                let mut batch: Vec<usize> = Vec::new();
+                let mut start = at;
+                while start <= latest {
+                    let Some(i) = pending.pop_front() else { break };
+                    if rep.frames[i].deadline < start.saturating_add(times.exchange) {
+                        rep.frames[i].expired = true;
+                        continue;
+                    }
+                    let body = body_of(cfg, &rep, &payloads, &mut numbered, heard, i);
+                    let attrs =
+                        TxAttrs { not_before: Some(open), not_after: Some(latest), ..attrs };
+                    match iface.data_req_at(now, i as u64 + 1, Body::Payload(body), cfg.ac, &attrs)
+                    {
+                        Ok(()) => {}
+                        Err(sdmac_api::ApiError::QueueFull { .. }) => {
+                            push_pending(&rep, &mut pending, i);
+                            break;
+                        }
+                        Err(e) => return Err(e.into()),
+                    }
+                    let f = &mut rep.frames[i];
+                    f.round = Some(k);
+                    f.t1 = Some(now);
+                    f.lag = start.saturating_since(open);
+                    batch.push(i);
+                    start = start.saturating_add(times.exchange);
+                }
+                // Their outcomes come in the order they were handed over; one that never
+                // comes is cancelled (and read) after the window's close and some slack.
+                let limit = close.saturating_add(TIMED_CON_SLACK);
+                let mut got: Vec<Option<sdmac_api::Confirmation>> = vec![None; batch.len()];
+                while got.iter().any(Option::is_none) {
+                    let now = iface.now();
+                    if now >= limit {
+                        break;
+                    }
+                    if let Some(c) = iface.data_con(Wait::For((limit - now).into()))? {
+                        if let Some(b) = batch.iter().position(|&i| i as u64 + 1 == c.id) {
+                            got[b] = Some(c);
+                        }
+                    }
+                }
+                for (b, &i) in batch.iter().enumerate() {
+                    let c = match got[b].take() {
+                        Some(c) => c,
+                        None => {
+                            iface.cancel(i as u64 + 1)?;
+                            read_con(iface, i as u64 + 1)?
+                        }
+                    };
+                    if !record_outcome(&mut rep.frames[i], &c, open, close, true) {
+                        push_pending(&rep, &mut pending, i);
+                    }
+                }
+                continue;
+            }
             if rep.frames[i].deadline < at.saturating_add(times.exchange) {
                 pending.pop_front();
                 rep.frames[i].expired = true;
                 continue;
             }
             pending.pop_front();
-            let body = if heard {
-                &payloads[i][..]
-            } else {
-                let b = &mut numbered[rep.frames[i].flow as usize];
-                if let Some(at) = cfg.number_at {
-                    b[at..at + 4].copy_from_slice(&(i as u32 + 1).to_be_bytes());
-                }
-                &b[..]
-            };
+            let body = body_of(cfg, &rep, &payloads, &mut numbered, heard, i);
             let id = i as u64 + 1;
-            let attrs = if timed {
-                TxAttrs { not_before: Some(open), not_after: Some(latest), ..attrs }
-            } else {
-                attrs
-            };
             match iface.data_req_at(now, id, Body::Payload(body), cfg.ac, &attrs) {
                 Ok(()) => {}
                 Err(sdmac_api::ApiError::QueueFull { .. }) => {
@@ -434,38 +483,19 @@ pub fn run_periodic<B: Backend>(
             f.round = Some(k);
             f.t1 = Some(now);
             f.lag = at.saturating_since(open);
-            // A timed frame is the backend's to keep in the window: wait for its outcome
-            // (cancelling only if it never comes). Otherwise withdraw it at `latest`.
-            let limit = if timed {
-                close.saturating_since(iface.now()).saturating_add(TIMED_CON_SLACK)
-            } else {
-                latest.saturating_since(iface.now())
-            };
-            let c = match confirmation_of(iface, id, limit)? {
+            // A frame still queued at `latest` is withdrawn, so that a late request
+            // never spills into the next slot.
+            let c = match confirmation_of(iface, id, latest.saturating_since(iface.now()))? {
                 Some(c) => c,
                 None => {
                     iface.cancel(id)?;
                     read_con(iface, id)?
                 }
             };
-            let f = &mut rep.frames[i];
-            if matches!(c.status, Status::Dropped(DropReason::Cancelled | DropReason::Late)) {
-                f.withdrawn += 1;
+            if !record_outcome(&mut rep.frames[i], &c, open, close, false) {
                 pending.push_front(i);
                 break;
             }
-            if timed && !c.ts.t4.is_zero() {
-                // When the backend handed it to channel access.
-                f.lag = c.ts.t4.saturating_since(open);
-            }
-            f.status = Some(c.status);
-            f.ts = c.ts;
-            f.attempts = c.attempts;
-            f.collisions = c.truth.map_or(0, |t| t.collisions);
-            f.t_start = (!c.ts.t_start.is_zero()).then_some(c.ts.t_start);
-            f.t5 = (!c.ts.t5.is_zero()).then_some(c.ts.t5);
-            f.outside_window =
-                f.t_start.is_some_and(|t| t < open) || f.t5.is_some_and(|t| t > close);
         }
         // A host stall may have carried the station past later windows.
         k = times.first_round_from(iface.now()).max(k + 1);
@@ -474,6 +504,53 @@ pub fn run_periodic<B: Backend>(
         rep.frames[i].expired = true;
     }
     Ok(rep)
+}
+
+/// The payload of frame `i`: a reply's own, or its flow's with its number written in.
+fn body_of<'a>(
+    cfg: &PeriodicConfig,
+    rep: &PeriodicReport,
+    payloads: &'a [Vec<u8>],
+    numbered: &'a mut [Vec<u8>],
+    heard: bool,
+    i: usize,
+) -> &'a [u8] {
+    if heard {
+        return &payloads[i][..];
+    }
+    let b = &mut numbered[rep.frames[i].flow as usize];
+    if let Some(at) = cfg.number_at {
+        b[at..at + 4].copy_from_slice(&(i as u32 + 1).to_be_bytes());
+    }
+    &b[..]
+}
+
+/// Writes confirmation `c` into frame record `f`; false if the frame was withdrawn
+/// (cancelled, or dropped as late by a backend with timed sends) and waits for another
+/// window.
+fn record_outcome(
+    f: &mut FrameRecord,
+    c: &sdmac_api::Confirmation,
+    open: Time,
+    close: Time,
+    timed: bool,
+) -> bool {
+    if matches!(c.status, Status::Dropped(DropReason::Cancelled | DropReason::Late)) {
+        f.withdrawn += 1;
+        return false;
+    }
+    if timed && !c.ts.t4.is_zero() {
+        // When the backend handed it to channel access.
+        f.lag = c.ts.t4.saturating_since(open);
+    }
+    f.status = Some(c.status);
+    f.ts = c.ts;
+    f.attempts = c.attempts;
+    f.collisions = c.truth.map_or(0, |t| t.collisions);
+    f.t_start = (!c.ts.t_start.is_zero()).then_some(c.ts.t_start);
+    f.t5 = (!c.ts.t5.is_zero()).then_some(c.ts.t5);
+    f.outside_window = f.t_start.is_some_and(|t| t < open) || f.t5.is_some_and(|t| t > close);
+    true
 }
 
 /// The flows of a periodic configuration (none for replies).
