@@ -359,7 +359,9 @@ pub fn run_periodic<B: Backend>(
         let wake = open.saturating_sub(cfg.lead);
         if heard {
             listen(iface, cfg, &mut rep, &mut payloads, &mut pending, &mut buf, wake, end)?;
-            while iface.now() < open {
+            // With timed sends a reply already released is handed over now, early, and
+            // the backend holds it until the window opens; otherwise listen on until then.
+            while iface.now() < open && !(timed && !pending.is_empty()) {
                 listen(
                     iface,
                     cfg,
@@ -387,21 +389,11 @@ pub fn run_periodic<B: Backend>(
             if at > latest {
                 break;
             }
-            release_periodic(&flows, &mut rep, &mut pending, &mut next, end, now);
-            let next_rel = next.iter().copied().min().unwrap_or(Time::MAX);
-            let Some(&i) = pending.front() else {
-                // Woken `lead` early (timed sends): a frame released before the window
-                // opens still belongs to it. Poll for it as the untimed path polls for
-                // the window: a blocking wait could wake after the window's latest start.
-                if timed && next_rel <= open && next_rel < end {
-                    while iface.now() < next_rel {
-                        let _ = iface.data_con(Wait::NoWait)?;
-                        std::hint::spin_loop();
-                    }
-                    continue;
-                }
-                break;
-            };
+            // With timed sends, frames released by the window's opening are handed over
+            // now, `lead` early, as with a launch time (SO_TXTIME): the backend starts
+            // none before the opening, so none goes on air before its release.
+            release_periodic(&flows, &mut rep, &mut pending, &mut next, end, at);
+            let Some(&i) = pending.front() else { break };
             if timed {
                 // Hand over, earliest deadline first, every pending frame whose exchange
                 // still fits the window, all at once: the backend starts them back to back
