@@ -361,7 +361,7 @@ pub fn run_periodic<B: Backend>(
             listen(iface, cfg, &mut rep, &mut payloads, &mut pending, &mut buf, wake, end)?;
             // With timed sends a reply already released is handed over now, early, and
             // the backend holds it until the window opens; otherwise listen on until then.
-            while iface.now() < open && !(timed && !pending.is_empty()) {
+            while iface.now() < open && (!timed || pending.is_empty()) {
                 listen(
                     iface,
                     cfg,
