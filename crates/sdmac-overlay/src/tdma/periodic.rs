@@ -286,7 +286,8 @@ pub fn run_periodic<B: Backend>(
     if cfg.tries == 0 || cfg.tries > sdmac_api::MAX_TRIES {
         return Err(TdmaError::Schedule(format!("tries is {} (must be 1..=15)", cfg.tries)));
     }
-    if !matches!(cfg.releases, Releases::Flows(_)) && cfg.deadline < times.exchange {
+    // Periodic releases and flows have their deadlines checked with the flows below.
+    if matches!(cfg.releases, Releases::Heard { .. }) && cfg.deadline < times.exchange {
         return Err(TdmaError::Schedule(format!(
             "the deadline {} is shorter than one exchange ({})",
             cfg.deadline, times.exchange
