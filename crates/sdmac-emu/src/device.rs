@@ -162,6 +162,12 @@ pub(crate) struct Device {
     pub additions: Arc<Additions>,
 }
 
+/// The beacon interval a station's beacons announce (TU; 100 for a station without
+/// beacons).
+pub(crate) fn beacon_interval_tu(cfg: &sdmac_medium::StationConfig) -> u16 {
+    cfg.beacon.map_or(100, |b| (b.interval_ns / sdmac_medium::TU) as u16)
+}
+
 macro_rules! outputs {
     ($d:ident) => {
         Outputs {
@@ -191,12 +197,19 @@ impl Device {
     /// handed over later on the medium's clock than its time, however late the
     /// thread runs. True if a request was released.
     fn catch_up(&mut self, mono: u64) -> bool {
+        let any = self.release_requests(mono);
+        self.advance_to(mono);
+        any
+    }
+
+    /// Hands every held request due by `mono` to the medium at its own time, earliest
+    /// first; true if there was one.
+    fn release_requests(&mut self, mono: u64) -> bool {
         let mut any = false;
         while let Some((at, i, m)) = self.held_reqs.pop_due(mono) {
             self.enqueue_one(i, m, at);
             any = true;
         }
-        self.advance_to(mono);
         any
     }
 
@@ -288,7 +301,7 @@ impl Device {
         if let Some(k) = self.addrs.iter().position(|a| *a == addr) {
             return Err(format!("address {addr} is station {k}'s already"));
         }
-        let beacon_tu = cfg.beacon.map_or(100, |b| (b.interval_ns / 1_024_000) as u16);
+        let beacon_tu = beacon_interval_tu(&cfg);
         let st = self.medium.add_station(cfg);
         debug_assert_eq!(st as usize, self.addrs.len(), "station ids are dense");
         self.addrs.push(addr);
@@ -453,11 +466,7 @@ impl Device {
 
     /// Releases held requests and confirmations whose time has come.
     fn release_held(&mut self, now: u64) -> bool {
-        let mut any = false;
-        while let Some((at, i, m)) = self.held_reqs.pop_due(now) {
-            self.enqueue_one(i, m, at);
-            any = true;
-        }
+        let mut any = self.release_requests(now);
         while self.held_cons.front().is_some_and(|h| h.0 <= now) {
             // Events due before the release come first (their outcomes are older).
             let (_, i, m) = self.held_cons.pop_front().expect("front exists");

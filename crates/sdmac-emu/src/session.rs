@@ -2,7 +2,9 @@
 //! session starts the device ([`crate::device`]); the device never reaches back here.
 
 use crate::channel::{rings, Capacities, IfaceShared, SessionShared};
-use crate::device::{Addition, Additions, DevIface, Device, DeviceStats, IdHash};
+use crate::device::{
+    beacon_interval_tu, Addition, Additions, DevIface, Device, DeviceStats, IdHash,
+};
 use crate::iface::EmuIface;
 use crate::profile::DeviceProfile;
 use crate::wait::DeviceWait;
@@ -178,12 +180,7 @@ impl EmuSession {
             app.push(Some(a));
         }
         let beacon_interval_tu = (0..n)
-            .map(|s| {
-                medium
-                    .station(s as StationId)
-                    .and_then(|c| c.beacon)
-                    .map_or(100, |b| (b.interval_ns / 1_024_000) as u16)
-            })
+            .map(|s| beacon_interval_tu(medium.station(s as StationId).expect("station")))
             .collect();
         let freq = medium.config().freq_mhz;
         let basic_500k: Vec<u8> = phy.basic_rates.iter().map(|r| (r.kbps() / 500) as u8).collect();
