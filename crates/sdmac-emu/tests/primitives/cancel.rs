@@ -40,13 +40,7 @@ fn cancel_queued_unknown_on_air_and_confirmed() {
 #[test]
 fn cancel_a_packet_held_by_the_device_latency() {
     // With a 50 ms request latency the packet waits in the device, not yet in a queue.
-    let o = EmuOptions {
-        profile: DeviceProfile { req: Latency::Fixed(50_000_000), con: Latency::Fixed(0) },
-        ..opts()
-    };
-    let (_s, _ap, mut sta) = quiet(PaperSetup::default(), o);
-    sta.data_req(1, Body::Payload(&[0; 10]), Ac::Be, &one_shot(Rate::Ofdm54)).unwrap();
-    assert_eq!(sta.queue_len(Ac::Be), 1);
+    let (_s, _ap, mut sta) = one_packet_held();
     assert_eq!(sta.cancel(1), Ok(true));
     let c = con(&mut sta);
     assert_eq!((c.id, c.status), (1, Status::Dropped(DropReason::Cancelled)));

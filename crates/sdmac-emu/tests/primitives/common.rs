@@ -36,6 +36,24 @@ pub(crate) fn opts() -> EmuOptions {
     EmuOptions { wait: DeviceWait::Park { spin_ns: 100_000 }, ..EmuOptions::default() }
 }
 
+/// Options whose device holds every request 50 ms (its request latency) before it
+/// reaches a queue.
+pub(crate) fn holding_device() -> EmuOptions {
+    EmuOptions {
+        profile: DeviceProfile { req: Latency::Fixed(50_000_000), con: Latency::Fixed(0) },
+        ..opts()
+    }
+}
+
+/// The quiet testbed on a [`holding_device`], with packet 1 (10 B, a one-shot at
+/// 54 Mb/s) requested by the station and held by the device.
+pub(crate) fn one_packet_held() -> (EmuSession, Iface, Iface) {
+    let (s, ap, mut sta) = quiet(PaperSetup::default(), holding_device());
+    sta.data_req(1, Body::Payload(&[0; 10]), Ac::Be, &one_shot(Rate::Ofdm54)).unwrap();
+    assert_eq!(sta.queue_len(Ac::Be), 1);
+    (s, ap, sta)
+}
+
 /// The paper's testbed with a 10 s beacon interval, after its first beacon (at 1 ms)
 /// and 300 µs of idle medium: nothing else is on air for 10 s, so channel access is
 /// immediate and medium times are exact.

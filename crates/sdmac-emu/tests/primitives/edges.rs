@@ -40,13 +40,7 @@ fn more_than_255_tries_is_refused_or_confirmed() {
 
 #[test]
 fn packet_attributes_of_a_packet_held_by_the_device_latency() {
-    let o = EmuOptions {
-        profile: DeviceProfile { req: Latency::Fixed(50_000_000), con: Latency::Fixed(0) },
-        ..opts()
-    };
-    let (_s, _ap, mut sta) = quiet(PaperSetup::default(), o);
-    sta.data_req(1, Body::Payload(&[0; 10]), Ac::Be, &one_shot(Rate::Ofdm54)).unwrap();
-    assert_eq!(sta.queue_len(Ac::Be), 1);
+    let (_s, _ap, mut sta) = one_packet_held();
     assert_eq!(sta.get("state", Scope::Packet(1)).unwrap(), Value::Text("held".into()));
     sta.set("rates", Scope::Packet(1), "24").unwrap();
     assert_eq!(con(&mut sta).rates_used(), &[(Rate::Ofdm24, 1)]);
@@ -62,12 +56,8 @@ fn non_qos_confirmations_always_report_be() {
     assert_eq!(c.status, Status::Dropped(DropReason::DuplicateId));
     assert_eq!(c.ac, Ac::Be, "duplicate");
     // Cancelled while held by the device's request latency.
-    let o = EmuOptions {
-        profile: DeviceProfile { req: Latency::Fixed(50_000_000), con: Latency::Fixed(0) },
-        ..opts()
-    };
     let (m, ap, st) = hand_medium(false, 4, 0.0, 1);
-    let mut s = EmuSession::start(m, &[(AP, ap), (STA, st)], o).unwrap();
+    let mut s = EmuSession::start(m, &[(AP, ap), (STA, st)], holding_device()).unwrap();
     let mut sta = s.take(STA).unwrap();
     sta.data_req(1, Body::Payload(&[0; 10]), Ac::Vi, &one_shot(Rate::Ofdm54)).unwrap();
     assert!(sta.cancel(1).unwrap());
