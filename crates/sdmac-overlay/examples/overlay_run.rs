@@ -420,9 +420,18 @@ impl TruthTap {
         Ok(TruthTap { stop, handle })
     }
 
+    /// Stops reading and returns every record; an error if the daemon lost any of this
+    /// subscription's records (the run's truth would be incomplete).
     fn finish(self) -> Result<Vec<TruthRecord>, String> {
         self.stop.store(true, Ordering::Relaxed);
-        self.handle.join().map_err(|_| "the truth reader panicked".to_string())?
+        let recs = self.handle.join().map_err(|_| "the truth reader panicked".to_string())??;
+        let lost: u64 = recs.iter().map(|r| u64::from(r.lost)).sum();
+        if lost > 0 {
+            return Err(format!(
+                "the daemon lost {lost} truth records for this run's subscription"
+            ));
+        }
+        Ok(recs)
     }
 }
 
@@ -628,12 +637,6 @@ fn run<B: Backend + Send>(
     let (source, frames) = match truth_tap {
         Some(t) => {
             let recs = t.finish()?;
-            let lost: u64 = recs.iter().map(|r| u64::from(r.lost)).sum();
-            if lost > 0 {
-                return Err(format!(
-                    "the daemon lost {lost} truth records for this run's subscription"
-                ));
-            }
             let frames = recs
                 .iter()
                 .map(|r| OnAir {
@@ -1045,12 +1048,6 @@ fn run_retx<B: Backend + Send>(
     let truth = match tap {
         Some(t) => {
             let recs = t.finish()?;
-            let lost: u64 = recs.iter().map(|r| u64::from(r.lost)).sum();
-            if lost > 0 {
-                return Err(format!(
-                    "the daemon lost {lost} truth records for this run's subscription"
-                ));
-            }
             Some(
                 recs.into_iter()
                     .filter(|r| r.ta == saddr && r.ra == raddr && !r.no_ack)
