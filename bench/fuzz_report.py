@@ -7,7 +7,7 @@ crashes it found (the inputs it wrote to fuzz/artifacts/).
     python3 bench/fuzz_report.py bench/out/fuzz.log  # -> bench/results/fuzz.json
 
 A target is the output between the Makefile's `fuzz: T for ...` line (`N runs`,
-`N runs or S s`, or `S s`) and its `fuzz: T ended after S s, exit C` line. The
+`N runs or S s`, or `S s`, then `(sanitizer NAME)`) and its `fuzz: T ended after S s, exit C` line. The
 figures are libFuzzer's final statistics (`-print_final_stats=1`:
 `stat::number_of_executed_units`, `stat::average_exec_per_sec`, ...), which it prints
 when a run ends, is interrupted or crashes; the corpus and coverage are those of its
@@ -27,7 +27,9 @@ from typing import Any, Dict, Iterable, List, Optional
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import machine  # noqa: E402
 
-TARGET = re.compile(r"^fuzz: (\S+) for (?:(\d+) runs(?: or (\d+) s)?|(\d+) s)$")
+TARGET = re.compile(
+    r"^fuzz: (\S+) for (?:(\d+) runs(?: or (\d+) s)?|(\d+) s)(?: \(sanitizer (\w+)\))?$"
+)
 ENDED = re.compile(r"^fuzz: (\S+) ended after ([\d.]+) s, exit (\d+)$")
 STAT = re.compile(r"^stat::(\w+):\s+(\d+)$")
 STATUS = re.compile(r"^#(\d+)\s+(\w+)\b(.*)$")
@@ -41,9 +43,10 @@ FAILURE_PREFIXES = ("crash-", "oom-", "timeout-", "leak-")
 UNIT = {"b": 1, "Kb": 1 << 10, "Mb": 1 << 20}
 
 
-def _new(name: str, runs: Optional[int], seconds: Optional[int]) -> Dict[str, Any]:
+def _new(name: str, runs: Optional[int], seconds: Optional[int], sanitizer: str) -> Dict[str, Any]:
     return {
         "target": name,
+        "sanitizer": sanitizer,
         "goal_runs": runs,
         "limit_seconds": seconds,
         "executions": 0,
@@ -75,7 +78,8 @@ def parse(lines: Iterable[str]) -> List[Dict[str, Any]]:
         if m:
             runs = int(m.group(2)) if m.group(2) else None
             secs = m.group(3) or m.group(4)
-            cur = _new(m.group(1), runs, int(secs) if secs else None)
+            # logs from before the sanitizer was named ran under AddressSanitizer
+            cur = _new(m.group(1), runs, int(secs) if secs else None, m.group(5) or "address")
             stats = cur.setdefault("_stats", {})
             targets.append(cur)
             continue

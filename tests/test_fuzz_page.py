@@ -62,3 +62,15 @@ def test_report_reads_final_stats_and_crashes() -> None:
     assert [t["target"] for t in rep2["targets"]] == ["hwsim_msg", "wmconfig"]
     assert rep2["targets"][1]["goal_runs"] == 2000
     assert [(t["target"], t["goal_runs"]) for t in rep2["earlier_runs"]] == [("wmconfig", 1000)]
+
+
+def test_report_records_the_sanitizer_each_target_ran_under() -> None:
+    report = load_bench("fuzz_report")
+    named = LOG.replace("for 1000 runs or 30 s\n", "for 1000 runs or 30 s (sanitizer none)\n", 1)
+    w, h = report.report([named.splitlines(keepends=True)])["targets"]
+    # a log line without it is from before the sanitizer was named: AddressSanitizer
+    assert (w["sanitizer"], h["sanitizer"]) == ("none", "address")
+    assert (w["goal_runs"], w["limit_seconds"]) == (1000, 30)
+    render = load_bench("render_fuzz")
+    page = render.render({"machine": {}, "targets": [w, h], "total_executions": 1301})
+    assert "| `wmconfig` |" in page and "| none | 1,000 |" in page
