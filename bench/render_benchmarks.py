@@ -13,7 +13,6 @@ bench/readme_tables.py's.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -29,6 +28,7 @@ COMMAND = "make benchmarks-page"
 sys.path.insert(0, str(ROOT / "bench"))
 import oneshot_breakdown as breakdown  # noqa: E402  (bench/oneshot_breakdown.py)
 import readme_tables as tables  # noqa: E402  (bench/readme_tables.py)
+from page_cli import page_main  # noqa: E402  (bench/page_cli.py)
 
 
 def text(name: str) -> str:
@@ -313,24 +313,7 @@ def render() -> str:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    g = ap.add_mutually_exclusive_group()
-    g.add_argument("--check", action="store_true", help="exit 1 if docs/benchmarks.md is not what this script writes")
-    g.add_argument("--stdout", action="store_true", help="print the page instead of writing it")
-    a = ap.parse_args(argv)
-    page = render()
-    if a.stdout:
-        sys.stdout.write(page)
-        return 0
-    if a.check:
-        cur = PAGE.read_text(encoding="utf-8") if PAGE.exists() else ""
-        if cur != page:
-            print(f"{rel(PAGE)} is stale: run `{COMMAND}`", file=sys.stderr)
-            return 1
-        return 0
-    PAGE.write_text(page, encoding="utf-8")
-    print(f"wrote {rel(PAGE)}")
-    return 0
+    return page_main(argv, __doc__.split("\n\n")[0], render, PAGE, ROOT, COMMAND)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,6 @@ check. The prose below holds no figures.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -20,6 +19,9 @@ from typing import Any, Dict, List, Optional
 ROOT = Path(__file__).resolve().parent.parent
 RESULT = ROOT / "bench" / "results" / "fuzz.json"
 PAGE = ROOT / "docs" / "fuzz.md"
+
+sys.path.insert(0, str(ROOT / "bench"))
+from page_cli import page_main  # noqa: E402  (bench/page_cli.py)
 
 # What each target feeds, and from where the daemon or a backend calls that code.
 WHAT = {
@@ -142,23 +144,8 @@ def render(d: Optional[Dict[str, Any]] = None) -> str:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    ap.add_argument("--check", action="store_true", help="exit 1 if docs/fuzz.md is stale")
-    ap.add_argument("--stdout", action="store_true", help="print the page instead")
-    args = ap.parse_args(argv)
-    page = render()
-    if args.stdout:
-        sys.stdout.write(page)
-        return 0
-    if args.check:
-        current = PAGE.read_text(encoding="utf-8") if PAGE.exists() else ""
-        if current != page:
-            print("docs/fuzz.md is stale: run python3 bench/render_fuzz.py", file=sys.stderr)
-            return 1
-        return 0
-    PAGE.write_text(page, encoding="utf-8")
-    print(f"wrote {PAGE.relative_to(ROOT)}")
-    return 0
+    return page_main(argv, (__doc__ or "").split("\n\n")[0], render, PAGE, ROOT,
+                     "python3 bench/render_fuzz.py")
 
 
 if __name__ == "__main__":
