@@ -17,6 +17,7 @@ use crate::convert::{eth_to_wlan, wlan_to_eth, DropReason, Ds, TxParams, HEADROO
 use crate::mgmt::MgmtFrame;
 use crate::qos::classify;
 use crate::queue::{Bounded, FrameBuf, Pool, BUF_LEN};
+use crate::stations::StationTable;
 use crate::tapio::{Done, TapRing};
 use crate::txid::TxIds;
 use sdmac_api::{ApiError, Backend, Body, FrameClass, Interface, Status, TxAttrs, Wait, MAX_ID};
@@ -123,12 +124,9 @@ impl Stats {
 pub enum PathRole {
     /// IBSS: frames go straight to their destination.
     Ibss,
-    /// The AP: carries frames of associated stations (`associated[k]` for station
-    /// `k` of the path's station list) and relays those between them.
-    Ap {
-        /// Per station: associated.
-        associated: Arc<Vec<AtomicBool>>,
-    },
+    /// The AP: carries frames of the stations its station table marks associated,
+    /// and relays those between them.
+    Ap,
     /// A station of an AP's BSS: all its frames go through the AP, once associated.
     Sta {
         /// Set once it has associated.
@@ -191,7 +189,7 @@ pub struct StationPath<B: Backend> {
     ring: Option<TapRing>,
     event_fd: Option<RawFd>,
     params: TxParams,
-    stations: Vec<MacAddress>,
+    stations: Arc<StationTable>,
     pool: Pool,
     backlog: Bounded<Waiting>,
     ids: TxIds<TxMeta, TX_ID_WORDS>,
@@ -223,12 +221,13 @@ impl<B: Backend> std::fmt::Debug for StationPath<B> {
 impl<B: Backend> StationPath<B> {
     /// A data path for `iface`, reading and writing Ethernet frames on `fd` (a
     /// non-blocking packet descriptor the caller keeps open while this runs);
-    /// `stations` are the addresses unicast frames may go to.
+    /// `stations` are the addresses unicast frames may go to (a table that may grow
+    /// while the path runs; for an AP, also which stations are associated).
     pub fn new(
         mut iface: Interface<B>,
         fd: RawFd,
         params: TxParams,
-        stations: Vec<MacAddress>,
+        stations: Arc<StationTable>,
         busy_poll: bool,
     ) -> StationPath<B> {
         let event_fd = iface.event_fd();
@@ -569,16 +568,9 @@ impl<B: Backend> StationPath<B> {
         (ac, TxParams { qos_tid: Some(up), ..params })
     }
 
-    /// Index of `a` among the path's stations.
-    fn station_index(&self, a: MacAddress) -> Option<usize> {
-        self.stations.iter().position(|s| *s == a)
-    }
-
     fn is_associated(&self, a: MacAddress) -> bool {
         match &self.role {
-            PathRole::Ap { associated } => self
-                .station_index(a)
-                .is_some_and(|k| associated.get(k).is_some_and(|f| f.load(Ordering::Acquire))),
+            PathRole::Ap => self.stations.is_associated_addr(a),
             _ => true,
         }
     }
@@ -646,7 +638,7 @@ impl<B: Backend> StationPath<B> {
                 }
             };
             let multicast = c.dst.is_multicast();
-            if !multicast && !self.stations.contains(&c.dst) {
+            if !multicast && !self.stations.contains(c.dst) {
                 self.stats.drop(DropReason::UnknownDestination);
                 self.pool.put(buf);
                 return Ok(());
@@ -654,7 +646,7 @@ impl<B: Backend> StationPath<B> {
             let allowed = match &self.role {
                 PathRole::Ibss => true,
                 PathRole::Sta { associated } => associated.load(Ordering::Acquire),
-                PathRole::Ap { .. } => multicast || self.is_associated(c.dst),
+                PathRole::Ap => multicast || self.is_associated(c.dst),
             };
             // Acknowledged or not goes by the receiver: a station's group frame goes
             // to its AP as unicast (To DS), acknowledged.
@@ -795,7 +787,7 @@ impl<B: Backend> StationPath<B> {
             let own = self.params.own;
             let group = e.dst.is_multicast();
             let relay = match &self.role {
-                PathRole::Ap { .. } => {
+                PathRole::Ap => {
                     if !self.is_associated(e.src) {
                         self.stats.drop(DropReason::NotAssociated);
                         return Ok(Some(None));

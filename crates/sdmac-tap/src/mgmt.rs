@@ -13,6 +13,7 @@
 //! AIDs from 1, and marks the station associated, which lets the data path carry its
 //! frames.
 
+use crate::stations::StationTable;
 use sdmac_types::MacAddress;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -206,14 +207,12 @@ pub enum StaState {
 /// The role of a station.
 #[derive(Clone, Debug)]
 pub enum Role {
-    /// The AP: answers authentication and association; `associated[k]` is set when
-    /// station `k` (of `stations`) has associated.
+    /// The AP: answers authentication and association from the stations of
+    /// `stations` (which may grow while it runs) and marks each associated there.
     Ap {
-        /// Addresses of the medium's stations.
-        stations: Vec<MacAddress>,
-        /// Per station: associated.
-        associated: Arc<Vec<AtomicBool>>,
-        /// AIDs given, per station (0: none).
+        /// The medium's stations, shared with the data paths.
+        stations: Arc<StationTable>,
+        /// AIDs given, per station index (0: none); as long as the table's capacity.
         aids: Vec<u16>,
     },
     /// A station of the AP's BSS; `associated` is set once it has associated.
@@ -248,11 +247,11 @@ impl Manager {
         let p = parse(frame)?;
         self.received += 1;
         let out = match &mut self.role {
-            Role::Ap { stations, associated, aids } => {
+            Role::Ap { stations, aids } => {
                 if p.da != self.own || p.bssid != self.bssid {
                     return None;
                 }
-                let k = stations.iter().position(|a| *a == p.sa)?;
+                let k = stations.index(p.sa).filter(|&k| k < aids.len())?;
                 match p.kind {
                     Kind::Auth { algorithm: 0, seq: 1, .. } => {
                         Some(auth(p.sa, self.own, self.bssid, 2, 0))
@@ -265,7 +264,7 @@ impl Manager {
                         if aids[k] == 0 {
                             aids[k] = aids.iter().copied().max().unwrap_or(0) + 1;
                         }
-                        associated[k].store(true, Ordering::Release);
+                        stations.set_associated(k, true);
                         Some(assoc_resp(p.sa, self.own, self.bssid, 0, aids[k]))
                     }
                     _ => None,
@@ -356,17 +355,12 @@ mod tests {
 
     #[test]
     fn two_stations_associate_and_a_lost_answer_is_retried() {
-        let flags: Arc<Vec<AtomicBool>> =
-            Arc::new((0..3).map(|_| AtomicBool::new(false)).collect());
+        let table = Arc::new(StationTable::with_stations(&[AP, S1, S2], 4));
         let mut ap = Manager {
             own: AP,
             bssid: AP,
             ssid: b"sdmac".to_vec(),
-            role: Role::Ap {
-                stations: vec![AP, S1, S2],
-                associated: flags.clone(),
-                aids: vec![0; 3],
-            },
+            role: Role::Ap { stations: table.clone(), aids: vec![0; 4] },
             received: 0,
             sent: 0,
         };
@@ -389,7 +383,7 @@ mod tests {
         let r = ap.handle(q.as_slice(), 3).expect("association response");
         assert_eq!(s1.handle(r.as_slice(), 4), None);
         assert_eq!(s1.sta_state(), Some(StaState::Associated(1)));
-        assert!(flags[1].load(Ordering::Acquire) && !flags[2].load(Ordering::Acquire));
+        assert!(table.is_associated(1) && !table.is_associated(2));
         // s2: the AP's authentication answer is lost; s2 starts over after RETRY_NS.
         let a1 = s2.handle(beacon().as_slice(), 10).unwrap();
         let _lost = ap.handle(a1.as_slice(), 11).unwrap();
@@ -400,10 +394,20 @@ mod tests {
         let r = ap.handle(q.as_slice(), 14).unwrap();
         s2.handle(r.as_slice(), 15);
         assert_eq!(s2.sta_state(), Some(StaState::Associated(2)));
-        assert!(flags[2].load(Ordering::Acquire));
+        assert!(table.is_associated(2));
         // Frames for another BSS or from an unknown station get no answer.
         let other = MacAddress([2, 9, 9, 9, 9, 9]);
         assert_eq!(ap.handle(auth(AP, other, AP, 1, 0).as_slice(), 20), None);
+        // A station added to the table while the AP runs is answered, and associates.
+        let k = table.push(other).unwrap();
+        let mut s3 = sta(other);
+        let a1 = s3.handle(beacon().as_slice(), 30).unwrap();
+        let a2 = ap.handle(a1.as_slice(), 31).expect("the new station is answered");
+        let q = s3.handle(a2.as_slice(), 32).unwrap();
+        let r = ap.handle(q.as_slice(), 33).unwrap();
+        s3.handle(r.as_slice(), 34);
+        assert_eq!(s3.sta_state(), Some(StaState::Associated(3)));
+        assert!(table.is_associated(k));
         assert_eq!(ap.handle(auth(AP, S1, other, 1, 0).as_slice(), 20), None);
         // Shared-key authentication is refused with status 13.
         let mut sk = auth(AP, S1, AP, 1, 0);
