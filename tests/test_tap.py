@@ -511,6 +511,21 @@ def test_bad_scenario_is_named(tmp_path: Path) -> None:
     assert "one.toml" in p.stderr and "traffic needs two" in p.stderr, p.stderr
 
 
+@pytest.mark.skipif(not TAP_BIN.exists(), reason=f"sdmac-tap is not built ({TAP_BIN} is missing)")
+def test_a_bad_station_bound_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "s.toml"
+    path.write_text(SCENARIO)
+    for v, want in (("1", "must be within 2..=2007"), ("3000", "must be within 2..=2007"), ("x", "not a number")):
+        p = subprocess.run([str(TAP_BIN), str(path), "--max-stations", v], capture_output=True, text=True, timeout=60)
+        assert p.returncode == 2, p.stderr
+        assert "--max-stations" in p.stderr and want in p.stderr, p.stderr
+    if os.geteuid() == 0 and MISSING is None:
+        # Two scenario stations and a pool of two do not fit in three.
+        p = subprocess.run([str(TAP_BIN), str(path), "--control", str(tmp_path / "c.sock"), "--reserve", "2", "--max-stations", "3"], capture_output=True, text=True, timeout=60)
+        assert p.returncode != 0
+        assert "--max-stations 3: the scenario has 2 stations and --reserve 2 more" in p.stderr, p.stderr
+
+
 def test_the_cli_passes_the_radio_options_through() -> None:
     from sdmac.cli_tap import tap_command
 
