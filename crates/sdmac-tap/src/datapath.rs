@@ -208,6 +208,9 @@ pub struct StationPath<B: Backend> {
     /// QoS station: frames go on the access category of their priority, as QoS
     /// data frames.
     qos: bool,
+    /// Beacons come through `beacon_ind` (radio backends), not `data_ind`: hand
+    /// each to the management thread as a beacon frame while not associated.
+    beacons_from_ind: bool,
     /// The counters.
     pub stats: Stats,
 }
@@ -252,6 +255,7 @@ impl<B: Backend> StationPath<B> {
             capture: None,
             panic_after: None,
             qos: false,
+            beacons_from_ind: false,
             stats: Stats::default(),
         }
     }
@@ -282,6 +286,14 @@ impl<B: Backend> StationPath<B> {
     /// QoS data frame with that TID. Without it everything is AC_BE, plain data.
     pub fn with_qos(mut self, on: bool) -> StationPath<B> {
         self.qos = on;
+        self
+    }
+
+    /// Reads beacons from `beacon_ind` (where a radio backend puts them, rather
+    /// than in `data_ind`) and hands each to the management thread as a beacon of
+    /// its BSSID, while the station is not associated (it needs one to start).
+    pub fn with_beacons_from_ind(mut self, on: bool) -> StationPath<B> {
+        self.beacons_from_ind = on;
         self
     }
 
@@ -347,6 +359,7 @@ impl<B: Backend> StationPath<B> {
         }
         let mut work = self.reap()?;
         work += self.confirmations()?;
+        work += self.beacons_in()?;
         work += self.management_out()?;
         work += self.retry_backlog()?;
         if self.ring.is_some() {
@@ -534,6 +547,29 @@ impl<B: Backend> StationPath<B> {
                 Ok(true)
             }
         }
+    }
+
+    /// Beacons from `beacon_ind` to the management thread (see
+    /// [`StationPath::with_beacons_from_ind`]).
+    fn beacons_in(&mut self) -> Result<usize, PathError> {
+        let waiting = match &self.role {
+            PathRole::Sta { associated } => !associated.load(Ordering::Acquire),
+            _ => false,
+        };
+        if !self.beacons_from_ind || !waiting {
+            return Ok(0);
+        }
+        let mut n = 0;
+        while let Some(b) = self.iface.beacon_ind(Wait::NoWait).map_err(PathError::Mac)? {
+            n += 1;
+            let f = crate::mgmt::beacon(b.bssid, 0, 100, b.tsf_us.unwrap_or(0), 0);
+            if let Some(m) = &self.mgmt {
+                if let Err(TrySendError::Full(_)) = m.to_mgmt.try_send(f) {
+                    self.stats.drop(DropReason::QueueFull);
+                }
+            }
+        }
+        Ok(n)
     }
 
     fn management_out(&mut self) -> Result<usize, PathError> {

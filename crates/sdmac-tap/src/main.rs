@@ -40,6 +40,9 @@ const USAGE: &str = "usage: sdmac-tap SCENARIO.toml [--subnet A.B.C.D/LEN] [--pr
 [--json FILE] [--ready-file FILE] [--pcap FILE] [--control SOCKET] [--reserve N] [--max-stations N] \
 [--backend NAME,NAME,...] [--radio-rates SERIES] [--freq MHZ]";
 
+/// The beacon interval of an AP on a radio, which sends its own beacons (TU).
+const BEACON_INTERVAL_TU: u16 = 100;
+
 /// The station table's size without `--max-stations`.
 const DEFAULT_MAX_STATIONS: usize = 64;
 /// The largest association id (IEEE 802.11: 1..=2007), which bounds `--max-stations`.
@@ -277,9 +280,9 @@ fn plan(a: &Args) -> Result<Plan, String> {
                 stations.len()
             ));
         }
-        if let Some(&k) = aps.first() {
+        if let (Some(&k), None) = (aps.first(), a.freq_mhz) {
             return Err(format!(
-                "{}: station {} is an AP, and on radios sdmac tap runs IBSS only (the radio backends hand beacons to beacon_ind, not to the management thread)",
+                "{}: station {} is an AP, and on radios it sends its own beacons, which name their channel: give it with --freq",
                 a.scenario, stations[k].name
             ));
         }
@@ -389,7 +392,10 @@ fn open_radios(a: &mut Args, p: &mut Plan) -> Result<Vec<Option<StationBackend>>
         radios.push(Some(r.backend));
     }
     if !radios.is_empty() {
-        p.bssid = ibss_bssid(p.stations[0].address);
+        p.bssid = match p.ap {
+            Some(k) => p.stations[k].address,
+            None => ibss_bssid(p.stations[0].address),
+        };
     }
     Ok(radios)
 }
@@ -465,6 +471,9 @@ struct Shared<'a> {
     model: StationConfig,
     /// How many stations the scenario has.
     scenario_stations: usize,
+    /// On radios: the channel the AP's own beacons name (`--freq`'s); `None` on the
+    /// emulated medium, whose engine beacons for the AP.
+    beacon_channel: Option<u8>,
 }
 
 /// What changes while the run goes on: the stations (they grow as some are added)
@@ -506,9 +515,13 @@ fn start_station(
     let role_link = match p.ap {
         None => None,
         Some(ap) => {
-            iface
-                .set("rx_management", Scope::Adapter, true)
-                .map_err(|e| format!("station {}: rx_management: {e}", s.name))?;
+            // The emulated medium hands management frames to data_ind when asked;
+            // a radio backend always does (and its beacons to beacon_ind).
+            if matches!(iface.backend(), StationBackend::Emu(_)) {
+                iface
+                    .set("rx_management", Scope::Adapter, true)
+                    .map_err(|e| format!("station {}: rx_management: {e}", s.name))?;
+            }
             let (to_mgmt, mgmt_rx) = sync_channel::<MgmtFrame>(64);
             let (mgmt_tx, from_mgmt) = sync_channel::<MgmtFrame>(64);
             let (role, path_role) = if ap == k {
@@ -529,30 +542,31 @@ fn start_station(
                     PathRole::Sta { associated },
                 )
             };
-            let mut m = Manager {
-                own: s.address,
-                bssid: p.bssid,
-                ssid: b"sdmac".to_vec(),
-                role,
-                received: 0,
-                sent: 0,
-            };
+            let mut m = Manager::new(s.address, p.bssid, role);
+            if let (Some(ch), true) = (sh.beacon_channel, ap == k) {
+                // On a radio nothing else beacons for the AP: its manager does.
+                m = m.with_beacons(ch, BEACON_INTERVAL_TU);
+            }
             let stop = station_stop.clone();
             let t = std::thread::Builder::new()
                 .name(format!("mgmt-{}", s.name))
                 .spawn(move || {
                     let t0 = Instant::now();
+                    let now = || t0.elapsed().as_nanos() as u64;
                     while !stop.load(Ordering::Relaxed) {
-                        let now = t0.elapsed().as_nanos() as u64;
-                        let out = match mgmt_rx.recv_timeout(Duration::from_millis(20)) {
-                            Ok(f) => m.handle(f.as_slice(), now),
-                            Err(RecvTimeoutError::Timeout) => m.tick(now),
+                        // At most 20 ms, and no later than the next beacon.
+                        let wait = m.next_due().map_or(20_000_000, |d| d.saturating_sub(now()));
+                        let out = match mgmt_rx
+                            .recv_timeout(Duration::from_nanos(wait.min(20_000_000)))
+                        {
+                            Ok(f) => m.handle(f.as_slice(), now()),
+                            Err(RecvTimeoutError::Timeout) => None,
                             Err(RecvTimeoutError::Disconnected) => break,
                         };
-                        if let Some(f) = out {
-                            if mgmt_tx.send(f).is_err() {
-                                break;
-                            }
+                        // Timers (a retry, a beacon) run however busy the channel is.
+                        let due = m.tick(now());
+                        if out.into_iter().chain(due).any(|f| mgmt_tx.send(f).is_err()) {
+                            break;
                         }
                     }
                     m
@@ -564,6 +578,7 @@ fn start_station(
     };
     let stop = station_stop.clone();
     let table = sh.table.clone();
+    let on_radio = matches!(iface.backend(), StationBackend::Radio(_));
     let qos = s.qos;
     let busy = sh.a.busy_poll;
     let uring = sh.a.uring;
@@ -584,7 +599,7 @@ fn start_station(
                 }
             }
             if let Some((role, link)) = role_link {
-                path = path.with_role(role, link);
+                path = path.with_role(role, link).with_beacons_from_ind(on_radio);
             }
             if let Some(c) = cap {
                 path = path.with_capture(c);
@@ -708,6 +723,10 @@ fn run(mut a: Args) -> Result<bool, String> {
         fault,
         model: p.model.clone(),
         scenario_stations: p.scenario_stations,
+        beacon_channel: match (radios.is_empty(), a.freq_mhz) {
+            (false, Some(f)) => Some(sdmac_frame::channel::number(f)),
+            _ => None,
+        },
     };
     let mut live = Live {
         stations: std::mem::take(&mut p.stations),

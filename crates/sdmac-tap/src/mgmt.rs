@@ -12,8 +12,13 @@
 //! without an answer it starts again after [`RETRY_NS`]. The AP answers both, gives
 //! AIDs from 1, and marks the station associated, which lets the data path carry its
 //! frames.
+//!
+//! Where nothing else beacons for the AP (its station is on a radio, not on the
+//! emulated medium, whose engine sends an AP's beacons), the AP's manager sends its
+//! own ([`Manager::with_beacons`]): one every beacon interval, from [`Manager::tick`].
 
 use crate::stations::StationTable;
+use sdmac_frame::ieee80211::{write_beacon_frame, BeaconParams, SupportedRate};
 use sdmac_types::MacAddress;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -120,6 +125,46 @@ pub fn assoc_resp(
     f.put(&(aid | 0xc000).to_le_bytes()); // the two top bits are set in the field
     f.element(1, &RATES);
     f
+}
+
+/// The SSID of the BSS `sdmac tap` runs (the emulated medium's beacons carry it too).
+pub const SSID: &[u8] = b"sdmac";
+
+/// The length of a time unit (TU, IEEE 802.11: 1024 µs), in ns.
+const TU_NS: u64 = 1_024_000;
+
+/// A beacon of `bssid` for SSID [`SSID`]: the OFDM rates of [`RATES`], the DS
+/// Parameter Set on `channel`, beacon interval `interval_tu`, timestamp `tsf_us`,
+/// sequence number `seq`. Built by `sdmac-frame`'s beacon writer.
+pub fn beacon(
+    bssid: MacAddress,
+    channel: u8,
+    interval_tu: u16,
+    tsf_us: u64,
+    seq: u16,
+) -> MgmtFrame {
+    let rates = RATES.map(SupportedRate::from_octet);
+    let mut p = BeaconParams::new(bssid, SSID, &rates, channel);
+    p.beacon_interval_tu = interval_tu;
+    p.timestamp = tsf_us;
+    p.seq = seq;
+    let mut f = MgmtFrame { bytes: [0; MGMT_MAX], len: 0 };
+    // Fits: header 24, fixed fields 12, SSID 7, rates 10, DS parameter set 3.
+    f.len = write_beacon_frame(&mut f.bytes, &p, false).expect("a beacon fits MGMT_MAX");
+    f
+}
+
+/// An AP's own beaconing: its channel and interval, and when the next is due.
+#[derive(Clone, Debug)]
+pub struct Beaconing {
+    /// The DS Parameter Set's channel.
+    pub channel: u8,
+    /// Beacon interval (TU).
+    pub interval_tu: u16,
+    /// When the next beacon is due (ns, the manager's clock).
+    next_ns: u64,
+    /// Beacons sent.
+    pub sent: u64,
 }
 
 /// What a received management frame is.
@@ -239,9 +284,31 @@ pub struct Manager {
     pub received: u64,
     /// Management frames asked to be sent.
     pub sent: u64,
+    /// The AP's own beacons (an AP on a radio); `None`: someone else beacons.
+    pub beaconing: Option<Beaconing>,
 }
 
 impl Manager {
+    /// A manager for station `own` in the BSS `bssid` (SSID [`SSID`]), in `role`.
+    pub fn new(own: MacAddress, bssid: MacAddress, role: Role) -> Manager {
+        Manager { own, bssid, ssid: SSID.to_vec(), role, received: 0, sent: 0, beaconing: None }
+    }
+
+    /// Makes an AP send its own beacons on `channel`, one every `interval_tu` TU,
+    /// the first at the first [`Manager::tick`]. Ignored for a station.
+    pub fn with_beacons(mut self, channel: u8, interval_tu: u16) -> Manager {
+        if matches!(self.role, Role::Ap { .. }) {
+            self.beaconing = Some(Beaconing { channel, interval_tu, next_ns: 0, sent: 0 });
+        }
+        self
+    }
+
+    /// When [`Manager::tick`] next has something to do at the latest (ns): the next
+    /// beacon; `None` without beaconing.
+    pub fn next_due(&self) -> Option<u64> {
+        self.beaconing.as_ref().map(|b| b.next_ns)
+    }
+
     /// Handles one received management frame at `now_ns`; returns a frame to send.
     pub fn handle(&mut self, frame: &[u8], now_ns: u64) -> Option<MgmtFrame> {
         let p = parse(frame)?;
@@ -295,8 +362,25 @@ impl Manager {
         out
     }
 
-    /// Lets time pass: a station whose request went unanswered starts over.
+    /// Lets time pass: a station whose request went unanswered starts over; a
+    /// beaconing AP sends its beacon when it is due (its timestamp is `now_ns` in
+    /// µs, the manager's clock standing in for a TSF). Late by more than an
+    /// interval, the beacons missed are skipped, not sent in a burst.
     pub fn tick(&mut self, now_ns: u64) -> Option<MgmtFrame> {
+        if let Some(b) = &mut self.beaconing {
+            if now_ns >= b.next_ns {
+                let interval = u64::from(b.interval_tu) * TU_NS;
+                b.next_ns = if b.next_ns == 0 || now_ns - b.next_ns >= interval {
+                    now_ns + interval
+                } else {
+                    b.next_ns + interval
+                };
+                b.sent += 1;
+                self.sent += 1;
+                let seq = (b.sent & 0x0fff) as u16;
+                return Some(beacon(self.bssid, b.channel, b.interval_tu, now_ns / 1000, seq));
+            }
+        }
         if let Role::Sta { state, .. } = &mut self.role {
             match *state {
                 StaState::Authenticating(t) | StaState::Associating(t)
@@ -330,10 +414,54 @@ mod tests {
     const S2: MacAddress = MacAddress([2, 0, 0, 0, 1, 2]);
 
     fn beacon() -> MgmtFrame {
-        let mut f = MgmtFrame::header(SUBTYPE_BEACON, MacAddress::BROADCAST, AP, AP);
-        f.put(&[0; 12]);
-        f.element(0, b"sdmac");
-        f
+        super::beacon(AP, 1, 100, 0, 0)
+    }
+
+    #[test]
+    fn golden_beacon() {
+        let b = super::beacon(AP, 6, 100, 0x0102_0304_0506_0708, 0x40);
+        let want: Vec<u8> = [
+            &[0x80, 0, 0, 0][..],
+            &[0xff; 6],
+            &AP.0,
+            &AP.0,
+            &[0x00, 0x04], // sequence number 0x40, fragment 0
+            &[8, 7, 6, 5, 4, 3, 2, 1],
+            &[100, 0, 0x01, 0],
+            &[0, 5, b's', b'd', b'm', b'a', b'c'],
+            &[1, 8],
+            &RATES,
+            &[3, 1, 6],
+        ]
+        .concat();
+        assert_eq!(b.as_slice(), &want[..]);
+        assert_eq!(parse(b.as_slice()).unwrap().kind, Kind::Beacon);
+    }
+
+    #[test]
+    fn a_beaconing_ap_beacons_once_an_interval() {
+        let table = Arc::new(StationTable::with_stations(&[AP, S1], 2));
+        let ap = Manager::new(AP, AP, Role::Ap { stations: table.clone(), aids: vec![0; 2] });
+        let mut ap = ap.with_beacons(1, 100);
+        let tu100 = 100 * TU_NS;
+        let first = ap.tick(5).expect("the first beacon at once");
+        assert_eq!(parse(first.as_slice()).unwrap().kind, Kind::Beacon);
+        assert_eq!(ap.tick(5 + tu100 - 1), None, "not before an interval");
+        assert!(ap.tick(5 + tu100).is_some());
+        assert_eq!(ap.next_due(), Some(5 + 2 * tu100));
+        // Late by three intervals: one beacon, and the next an interval later.
+        assert!(ap.tick(5 + 5 * tu100).is_some());
+        assert_eq!(ap.tick(5 + 5 * tu100 + 1), None);
+        assert_eq!(ap.next_due(), Some(5 + 6 * tu100));
+        assert_eq!(ap.beaconing.as_ref().unwrap().sent, 3);
+        // A station's manager has no beacons to send.
+        let sta = Manager::new(
+            S1,
+            AP,
+            Role::Sta { state: StaState::Scanning, associated: Arc::new(AtomicBool::new(false)) },
+        )
+        .with_beacons(1, 100);
+        assert!(sta.beaconing.is_none());
     }
 
     #[test]
@@ -363,6 +491,7 @@ mod tests {
             role: Role::Ap { stations: table.clone(), aids: vec![0; 4] },
             received: 0,
             sent: 0,
+            beaconing: None,
         };
         let sta = |own| Manager {
             own,
@@ -374,6 +503,7 @@ mod tests {
             },
             received: 0,
             sent: 0,
+            beaconing: None,
         };
         let (mut s1, mut s2) = (sta(S1), sta(S2));
         // s1: the whole exchange.
