@@ -291,7 +291,8 @@ impl<B: Backend> StationPath<B> {
 
     /// Reads beacons from `beacon_ind` (where a radio backend puts them, rather
     /// than in `data_ind`) and hands each to the management thread as a beacon of
-    /// its BSSID, while the station is not associated (it needs one to start).
+    /// its BSSID, while the station is not associated (it needs one to start);
+    /// later ones are read and let go.
     pub fn with_beacons_from_ind(mut self, on: bool) -> StationPath<B> {
         self.beacons_from_ind = on;
         self
@@ -551,17 +552,22 @@ impl<B: Backend> StationPath<B> {
 
     /// Beacons from `beacon_ind` to the management thread (see
     /// [`StationPath::with_beacons_from_ind`]).
+    /// Beacons heard later (or by the AP) are read and let go, so that the
+    /// backend's queue of them does not overflow.
     fn beacons_in(&mut self) -> Result<usize, PathError> {
+        if !self.beacons_from_ind {
+            return Ok(0);
+        }
         let waiting = match &self.role {
             PathRole::Sta { associated } => !associated.load(Ordering::Acquire),
             _ => false,
         };
-        if !self.beacons_from_ind || !waiting {
-            return Ok(0);
-        }
         let mut n = 0;
         while let Some(b) = self.iface.beacon_ind(Wait::NoWait).map_err(PathError::Mac)? {
             n += 1;
+            if !waiting {
+                continue;
+            }
             let f = crate::mgmt::beacon(b.bssid, 0, 100, b.tsf_us.unwrap_or(0), 0);
             if let Some(m) = &self.mgmt {
                 if let Err(TrySendError::Full(_)) = m.to_mgmt.try_send(f) {
