@@ -1,20 +1,28 @@
 #!/bin/bash
-# sdmac tap over two mac80211_hwsim radios (runs in the guest, as root): the
+# sdmac tap over mac80211_hwsim radios (runs in the guest, as root): the
 # user-space data path on the radios' monitor interfaces, sdmac-mediumd as their
-# medium. Used by tests/test_vm_tap_hwsim.py.
+# medium; an IBSS of two radios, then an AP and two stations on three. Used by
+# tests/test_vm_tap_hwsim.py.
 #
 #   python3 testbed/run.py --share DIR testbed/tap_hwsim.sh [SECONDS]
 #
-# DIR holds sdmac-tap, sdmac-mediumd and tap.toml (two stations, a and b). The
-# daemon (prob model, no loss, control socket $T/ctl.sock) is the medium of both
-# radios; the kernel's wlan0 and wlan1 stay down, so only sdmac's MAC uses them.
+# DIR holds sdmac-tap, sdmac-mediumd, tap.toml (two stations, a and b) and ap.toml
+# (an AP "ap" and stations s1 and s2). The daemon (prob model, no loss, control
+# socket $T/ctl.sock) is the medium of three radios; the kernel's wlan0..wlan2
+# stay down, so only sdmac's MAC uses them.
 # `sdmac-tap tap.toml --backend hwsim:wlan0,hwsim:wlan1` puts station a on radio 0
 # and b on radio 1 (namespaces sdmac-a and sdmac-b, 10.0.0.1 and 10.0.0.2, every
 # frame at 54 Mb/s on 2412 MHz). From sdmac-a to sdmac-b: ping (5 echoes), iperf3
 # UDP (20 Mb/s offered) and iperf3 TCP, SECONDS each. Results go to DIR/out:
 # ready.json (what sdmac-tap set up), ping.txt, udp.json and tcp.json (iperf3 -J),
-# tap.json (sdmac-tap's statistics on exit). This script checks the set-up
-# ("TH OK: ...") and ends with "TH PASS"; the test judges the results.
+# tap.json (sdmac-tap's statistics on exit).
+# Then `sdmac-tap ap.toml --backend hwsim:wlan0,hwsim:wlan1,hwsim:wlan2 --pcap`:
+# the AP (radio 0) sends its own beacons from its management thread, s1 and s2
+# authenticate and associate with real management frames over the radios; then
+# ping s1 -> s2 (relayed by the AP) and s2 -> the AP. Results: ap_ready.json,
+# ap_ping_s2.txt, ap_ping_ap.txt, ap_tap.json, ap.pcapng.
+# This script checks the set-up ("TH OK: ...") and ends with "TH PASS"; the test
+# judges the results.
 set -u
 T=/tmp/th
 mkdir -p "$T"
@@ -34,7 +42,9 @@ trap stop_all EXIT
 for b in sdmac-tap sdmac-mediumd; do
 	[ -x "$SHARE/$b" ] || fail "$SHARE/$b is not there"
 done
-[ -f "$SHARE/tap.toml" ] || fail "$SHARE/tap.toml is not there"
+for f in tap.toml ap.toml; do
+	[ -f "$SHARE/$f" ] || fail "$SHARE/$f is not there"
+done
 # The test bed's kernel has tun as a module and no /dev/net/tun node.
 if [ ! -c /dev/net/tun ]; then
 	modprobe tun 2>/dev/null
@@ -44,9 +54,9 @@ fi
 
 # Log level 0: the daemon carries iperf3's traffic.
 MD=$SHARE/sdmac-mediumd MD_LOG=0
-hwsim_mediumd 2
+hwsim_mediumd 3
 kill -0 "$MD_PID" 2>/dev/null || fail "sdmac-mediumd exited"
-ok "sdmac-mediumd is the medium of wlan0 and wlan1"
+ok "sdmac-mediumd is the medium of wlan0, wlan1 and wlan2"
 
 SDMAC_MEDIUMD_SOCKET=$S "$SHARE/sdmac-tap" "$SHARE/tap.toml" --backend hwsim:wlan0,hwsim:wlan1 \
 	--radio-rates 54x1 --freq 2412 --ready-file "$O/ready.json" --json "$O/tap.json" >"$T/tap.log" 2>&1 &
@@ -98,6 +108,32 @@ wait "$TAP_PID"
 echo "sdmac-tap: exit $?"
 TAP_PID=
 tail -n 8 "$T/tap.log"
+
+# The AP role over radios.
+SDMAC_MEDIUMD_SOCKET=$S "$SHARE/sdmac-tap" "$SHARE/ap.toml" --backend hwsim:wlan0,hwsim:wlan1,hwsim:wlan2 \
+	--radio-rates 54x1 --freq 2412 --pcap "$O/ap.pcapng" --ready-file "$O/ap_ready.json" \
+	--json "$O/ap_tap.json" >"$T/ap_tap.log" 2>&1 &
+TAP_PID=$!
+n=0
+until [ -s "$O/ap_ready.json" ]; do
+	kill -0 "$TAP_PID" 2>/dev/null || { TAP_PID=; fail "sdmac-tap (AP) exited: $(tail -n 5 "$T/ap_tap.log")"; }
+	n=$((n + 1))
+	[ $n -gt 400 ] && fail "sdmac-tap (AP) not ready after 40 s"
+	sleep 0.1
+done
+ok "sdmac-tap AP up: $(cat "$O/ap_ready.json")"
+grep "not associated" "$T/ap_tap.log"
+ip netns exec sdmac-s1 $PING -c 5 -W 2 10.0.0.3 >"$O/ap_ping_s2.txt" 2>&1
+echo "ping s1 -> s2: exit $?"
+cat "$O/ap_ping_s2.txt"
+ip netns exec sdmac-s2 $PING -c 5 -W 2 10.0.0.1 >"$O/ap_ping_ap.txt" 2>&1
+echo "ping s2 -> ap: exit $?"
+cat "$O/ap_ping_ap.txt"
+kill -INT "$TAP_PID"
+wait "$TAP_PID"
+echo "sdmac-tap (AP): exit $?"
+TAP_PID=
+tail -n 8 "$T/ap_tap.log"
 kill "$MD_PID" 2>/dev/null
 wait "$MD_PID" 2>/dev/null
 MD_PID=

@@ -392,12 +392,86 @@ def test_stations_added_moved_weakened_and_removed_at_run_time(tap_factory: Any,
     assert _control(sock, bytes([3]) + mac, 9)[8] == 0
     assert tap.ns("r1") not in _namespaces()
     assert _control(sock, bytes([3]) + mac, 9)[8] == 1
-    assert _control(sock, bytes([7, 2, 9, 9, 9, 9, 9]), 13)[12] == 1, "not in the pool"
+    assert _control(sock, add, 13)[12] == 2, "a station deleted is not added again"
     stats = tap.stop()
     s = tap.station_stats(stats, "r1")
     assert s["reserved"] and s["tap_tx"]["frames"] >= 3, s
     assert not any(x["station"] == "r2" for x in stats["stations"]), "r2 was never added"
     assert not sock.exists(), "the socket file is removed on exit"
+
+
+def _ipv4_in(tap: Tap, station: str) -> str:
+    """The IPv4 address of `station`'s TAP device, as its namespace shows it."""
+    out = tap.run(station, "ip", "-j", "-4", "addr", "show", "sdmac0")
+    assert out.returncode == 0, out.stderr
+    addr: str = json.loads(out.stdout)[0]["addr_info"][0]["local"]
+    return addr
+
+
+def _add(sock: Path, mac: bytes) -> tuple:
+    """ADD (7): the result byte and the station id of the reply."""
+    import struct
+
+    reply = _control(sock, bytes([7]) + mac, 13)
+    assert reply[:8] == bytes([8, 7]) + mac, reply
+    return reply[12], struct.unpack(">i", reply[8:12])[0]
+
+
+@needs_root
+@pytest.mark.parametrize("ap", [False, True], ids=["ibss", "ap"])
+def test_a_station_beyond_the_pool_is_added_reached_and_removed(tap_factory: Any, tmp_path: Path, ap: bool) -> None:
+    # No reserved pool: the station is put on the running medium when it is asked
+    # for, and the others' data paths (and the AP's management) learn it then.
+    sock = tmp_path / "control.sock"
+    pcap = tmp_path / "grow.pcapng"
+    scenario = _many(2, ap)
+    size = 4 if ap else 3  # the scenario's stations and one more
+    tap = tap_factory(scenario, ["--control", str(sock), "--max-stations", str(size), "--pcap", str(pcap)])
+    mac = bytes([2, 0x5D, 0xAC, 0x11, 0, 7])
+    result, sid = _add(sock, mac)
+    assert result == 0, f"add beyond the pool refused: {tap.stderr.read_text()}"
+    assert sid == size - 1, "the new station's id follows the scenario's"
+    assert tap.ns("n1") in _namespaces()
+    link = tap.run("n1", "ip", "-j", "link", "show", "sdmac0")
+    assert json.loads(link.stdout)[0]["address"] == "02:5d:ac:11:00:07"
+    new_ip = _ipv4_in(tap, "n1")
+    # From an existing station to the new one and back (in an AP's BSS once the new
+    # station has associated: until then the AP drops its frames; ping retries).
+    deadline = time.monotonic() + 20
+    while True:
+        p = tap.run("s1", "ping", "-c", "3", "-i", "0.2", "-W", "2", new_ip)
+        if p.returncode == 0 or time.monotonic() > deadline:
+            break
+    assert p.returncode == 0, "s1 reaches the new station: " + p.stdout + p.stderr + tap.stderr.read_text()
+    q = tap.run("n1", "ping", "-c", "3", "-i", "0.2", "-W", "2", tap.ip("s2"))
+    assert q.returncode == 0, "the new station reaches s2: " + q.stdout + q.stderr
+    assert _add(sock, mac)[0] == 2, "added twice: duplicate"
+    # Beyond --max-stations: refused (wrong mode, id -1), and the reason is named.
+    assert _add(sock, bytes([2, 0x5D, 0xAC, 0x11, 0, 8])) == (3, -1)
+    assert f"--max-stations {size} reached" in tap.stderr.read_text()
+    assert tap.ns("n2") not in _namespaces()
+    # DEL_BY_MAC (3): its namespace goes, and s1 no longer reaches it.
+    assert _control(sock, bytes([3]) + mac, 9)[8] == 0
+    assert tap.ns("n1") not in _namespaces()
+    stats = tap.stop()
+    n1 = tap.station_stats(stats, "n1")
+    assert n1["tap_tx"]["frames"] >= 3 and n1["tx"]["acked"] >= 3, n1
+    assert not n1["reserved"]
+    if ap:
+        assert n1["management"]["state"].startswith("associated (AID 3)"), n1["management"]
+        if shutil.which("tshark") is not None:
+            # The new station's own authentication and association are in the capture.
+            out = subprocess.run(
+                ["tshark", "-r", str(pcap), "-T", "fields", "-e", "wlan.fc.type_subtype", "-Y", "wlan.ta == 02:5d:ac:11:00:07"],
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+            assert out.returncode == 0, out.stderr
+            kinds = {int(v, 0) for v in out.stdout.split()}
+            assert {0x0B, 0x00} <= kinds, f"authentication and association request from the new station: {sorted(kinds)}"
+    else:
+        assert n1["management"] is None
 
 
 @needs_root
@@ -435,6 +509,21 @@ def test_bad_scenario_is_named(tmp_path: Path) -> None:
     p = subprocess.run([str(TAP_BIN), str(path)], capture_output=True, text=True, timeout=60)
     assert p.returncode != 0
     assert "one.toml" in p.stderr and "traffic needs two" in p.stderr, p.stderr
+
+
+@pytest.mark.skipif(not TAP_BIN.exists(), reason=f"sdmac-tap is not built ({TAP_BIN} is missing)")
+def test_a_bad_station_bound_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "s.toml"
+    path.write_text(SCENARIO)
+    for v, want in (("1", "must be within 2..=2007"), ("3000", "must be within 2..=2007"), ("x", "not a number")):
+        p = subprocess.run([str(TAP_BIN), str(path), "--max-stations", v], capture_output=True, text=True, timeout=60)
+        assert p.returncode == 2, p.stderr
+        assert "--max-stations" in p.stderr and want in p.stderr, p.stderr
+    if os.geteuid() == 0 and MISSING is None:
+        # Two scenario stations and a pool of two do not fit in three.
+        p = subprocess.run([str(TAP_BIN), str(path), "--control", str(tmp_path / "c.sock"), "--reserve", "2", "--max-stations", "3"], capture_output=True, text=True, timeout=60)
+        assert p.returncode != 0
+        assert "--max-stations 3: the scenario has 2 stations and --reserve 2 more" in p.stderr, p.stderr
 
 
 def test_the_cli_passes_the_radio_options_through() -> None:

@@ -1,12 +1,15 @@
-"""`sdmac tap` over two mac80211_hwsim radios in a QEMU VM (testbed/tap_hwsim.sh):
+"""`sdmac tap` over mac80211_hwsim radios in a QEMU VM (testbed/tap_hwsim.sh):
 the user-space data path on the radios' monitor interfaces (`--backend
-hwsim:wlan0,hwsim:wlan1`), sdmac-mediumd as their medium, the kernel's own wlan0
-and wlan1 down.
+hwsim:wlan0,hwsim:wlan1`), sdmac-mediumd as their medium, the kernel's own
+interfaces of the radios down; then an AP and two stations on three radios.
 
 Judged (behaviour only, never rates): each station takes its radio's address;
 ping from one namespace to the other gets replies; iperf3 UDP and TCP complete
 with bytes received; sdmac-tap's statistics show frames acknowledged over the
-radios and carried up to the TAP devices, and it exits cleanly on SIGINT.
+radios and carried up to the TAP devices, and it exits cleanly on SIGINT. In
+the AP's BSS: the AP's own beacons, the stations' authentication and association
+(real management frames over the radios, in the capture), and pings relayed by
+the AP and to it.
 
 Skipped, with the reason, where the VM test bed cannot run here or the binaries
 (sdmac-tap, sdmac-mediumd; `cargo build --release -p sdmac-tap -p sdmac-mediumd`)
@@ -18,6 +21,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
 
 import pytest
 
@@ -31,6 +35,32 @@ SECONDS = 3
 # do not apply (the daemon's medium and the radios' rates do).
 SCENARIO = USER_SCENARIO
 
+AP_SCENARIO = """\
+name = "tap AP over radios"
+duration = 1.0
+seed = 1
+
+[phy]
+standard = "802.11g"
+rate = 54
+
+[[station]]
+name = "ap"
+address = "02:00:00:00:0c:00"
+position = [0, 0]
+ap = true
+
+[[station]]
+name = "s1"
+address = "02:00:00:00:0c:01"
+position = [5, 0]
+
+[[station]]
+name = "s2"
+address = "02:00:00:00:0c:02"
+position = [0, 5]
+"""
+
 
 @pytest.fixture(scope="module")
 def guest(tmp_path_factory):
@@ -39,6 +69,7 @@ def guest(tmp_path_factory):
     share = daemon_share(tmp_path_factory, "tap-hwsim")
     shutil.copy2(TAP, share / "sdmac-tap")
     (share / "tap.toml").write_text(SCENARIO)
+    (share / "ap.toml").write_text(AP_SCENARIO)
     r = run(TESTBED / "tap_hwsim.sh", args=[str(SECONDS)], timeout=600, share=share)
     detail = f"status {r.status}, {r.accel}\n--- output\n{r.output}"
     assert r.status == 0, detail
@@ -111,3 +142,60 @@ def test_frames_crossed_the_radios(guest):
         # air and handed up to the TAP device.
         assert s["tx"]["acked"] > 0, f"{s}\n{detail}"
         assert s["tap_tx"]["frames"] > 0, f"{s}\n{detail}"
+
+
+def _replies(out, name: str, detail: str) -> int:
+    text = (out / name).read_text()
+    m = re.search(r"(\d+) packets transmitted, (\d+) (?:packets )?received", text)
+    assert m, f"no ping summary in {name}:\n{text}\n{detail}"
+    return int(m.group(2))
+
+
+def test_ap_and_stations_associate_over_radios(guest):
+    out, detail = guest
+    ready = _json(out, "ap_ready.json", detail)
+    assert ready["mode"] == "ap", ready
+    # The AP is radio 0, and the BSSID is its address.
+    assert ready["bssid"] == "02:00:00:00:00:00", ready
+    assert all(s["associated"] for s in ready["stations"]), f"{ready}\n{detail}"
+    doc = _json(out, "ap_tap.json", detail)
+    assert doc["backends"] == ["hwsim:wlan0", "hwsim:wlan1", "hwsim:wlan2"], doc
+    by = {s["station"]: s for s in doc["stations"]}
+    for name in ("s1", "s2"):
+        m = by[name]["management"]
+        assert m["state"].startswith("associated (AID "), f"{name}: {m}\n{detail}"
+    # The AP answered authentication and association (two each) and beaconed.
+    assert by["ap"]["management"]["sent"] >= 4, by["ap"]
+    assert by["ap"]["management"]["received"] >= 4, by["ap"]
+
+
+def test_ap_relays_and_answers_pings_over_radios(guest):
+    out, detail = guest
+    assert _replies(out, "ap_ping_s2.txt", detail) > 0, "s1 -> s2 through the AP"
+    assert _replies(out, "ap_ping_ap.txt", detail) > 0, "s2 -> the AP"
+    doc = _json(out, "ap_tap.json", detail)
+    ap = next(s for s in doc["stations"] if s["station"] == "ap")
+    assert ap["relayed"] > 0, ap
+    assert doc["cleanup_errors"] == [], doc
+
+
+def test_management_frames_are_in_the_capture(guest):
+    out, detail = guest
+    pcap = out / "ap.pcapng"
+    assert pcap.exists() and pcap.stat().st_size > 0, f"no capture\n{detail}"
+    if shutil.which("tshark") is None:
+        pytest.skip("tshark is not installed (the capture's frames are not read)")
+    r = subprocess.run(
+        ["tshark", "-r", str(pcap), "-T", "fields", "-e", "wlan.fc.type_subtype", "-e", "wlan.ta"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode == 0, r.stderr
+    seen = [line.split("\t") for line in r.stdout.splitlines() if line.strip()]
+    kinds = {int(k, 0) for k, *_ in seen}
+    want = {0x08: "beacon", 0x0B: "authentication", 0x00: "association request", 0x01: "association response", 0x20: "DATA"}
+    missing = [n for k, n in want.items() if k not in kinds]
+    assert not missing, f"the capture has no {missing} (subtypes {sorted(kinds)})"
+    beacons_from = {ta for k, ta, *_ in (x + [""] for x in seen) if int(k, 0) == 0x08}
+    assert beacons_from == {"02:00:00:00:00:00"}, f"beacons come from the AP's radio only: {beacons_from}"

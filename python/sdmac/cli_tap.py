@@ -52,6 +52,7 @@ def tap_command(
     backend: str | None = None,
     radio_rates: str | None = None,
     freq: int | None = None,
+    max_stations: int | None = None,
 ) -> list[str]:
     """The command line that runs ``sdmac-tap`` with these options."""
     cmd = [str(tap_binary()), scenario]
@@ -77,6 +78,8 @@ def tap_command(
         cmd += ["--control", control]
     if reserve:
         cmd += ["--reserve", str(reserve)]
+    if max_stations is not None:
+        cmd += ["--max-stations", str(max_stations)]
     if backend:
         cmd += ["--backend", backend]
     if radio_rates:
@@ -92,8 +95,9 @@ def tap_command(
 @click.option("--duration", type=float, default=None, help="Stop after this many seconds (default: until Ctrl-C).")
 @click.option("--busy-poll", is_flag=True, help="Station loops spin instead of sleeping (costs a core per station).")
 @click.option("--tap-io", type=click.Choice(["uring", "syscalls"]), default=None, help="TAP reads and writes batched on io_uring, or one system call per frame [default: uring].")
-@click.option("--control", default=None, metavar="SOCKET", help="Listen for control requests (sdmac-mediumd's protocol: add, delete, tx power) at this UNIX socket.")
+@click.option("--control", default=None, metavar="SOCKET", help="Listen for control requests (sdmac-mediumd's protocol: add, delete, position, tx power) at this UNIX socket.")
 @click.option("--reserve", type=int, default=None, metavar="N", help="N stations on the medium from the start, brought up by an add on the control socket.")
+@click.option("--max-stations", type=int, default=None, metavar="N", help="Room for N stations in all: the scenario's, the pool and those added at run time [default: 64].")
 @click.option("--backend", default=None, metavar="NAME,NAME,...", help="One radio per station, in order (hwsim:IFACE or linux:IFACE) instead of the emulated medium.")
 @click.option("--radio-rates", default=None, metavar="SERIES", help="The radios' default_rates, e.g. 54x1 (with --backend).")
 @click.option("--freq", type=int, default=None, metavar="MHZ", help="The radios' channel (with --backend).")
@@ -118,6 +122,7 @@ def tap(
     backend: str | None,
     radio_rates: str | None,
     freq: int | None,
+    max_stations: int | None,
 ) -> None:
     """Give every station of SCENARIO a TAP device in its own network namespace.
 
@@ -125,7 +130,7 @@ def tap(
     Ctrl-C stops it, removes the namespaces and prints per-station statistics
     (frames each way, retries, drops by reason).
     """
-    cmd = tap_command(scenario, subnet, duration, busy_poll, seed, json_path, ready_file, prefix, pcap, tap_io, control, reserve, backend, radio_rates, freq)
+    cmd = tap_command(scenario, subnet, duration, busy_poll, seed, json_path, ready_file, prefix, pcap, tap_io, control, reserve, backend, radio_rates, freq, max_stations)
     try:
         os.execv(cmd[0], cmd)
     except OSError as e:

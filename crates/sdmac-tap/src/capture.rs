@@ -118,15 +118,26 @@ pub fn end(
 }
 
 /// Writes records from `rx` to `out` until every sender is gone, giving each record
-/// back to the data path it came from (`give_back[origin]`). Returns the number of
-/// frames written.
+/// back to the data path it came from (`give_back[origin]`). Data paths started
+/// later (stations added at run time) announce their way back on `added`, with
+/// their origin, before their first record. Returns the number of frames written.
 pub fn write_all<W: Write>(
     out: W,
     rx: Receiver<Box<Record>>,
-    give_back: Vec<SyncSender<Box<Record>>>,
+    mut give_back: Vec<SyncSender<Box<Record>>>,
+    added: Receiver<(u16, SyncSender<Box<Record>>)>,
 ) -> io::Result<u64> {
     let mut w = PcapngWriter::new(BufWriter::new(out), LINKTYPE_IEEE802_11, "sdmac-tap")?;
     for r in rx {
+        while let Ok((origin, back)) = added.try_recv() {
+            let k = origin as usize;
+            if give_back.len() <= k {
+                // A placeholder whose receiver is gone: records are let go.
+                let (gone, _) = std::sync::mpsc::sync_channel(0);
+                give_back.resize(k + 1, gone);
+            }
+            give_back[k] = back;
+        }
         w.write_packet(r.t_ns, &r.bytes[..r.len as usize])?;
         if let Some(g) = give_back.get(r.origin as usize) {
             // A closed return channel (its data path has ended) lets the record go.

@@ -17,6 +17,7 @@ use crate::convert::{eth_to_wlan, wlan_to_eth, DropReason, Ds, TxParams, HEADROO
 use crate::mgmt::MgmtFrame;
 use crate::qos::classify;
 use crate::queue::{Bounded, FrameBuf, Pool, BUF_LEN};
+use crate::stations::StationTable;
 use crate::tapio::{Done, TapRing};
 use crate::txid::TxIds;
 use sdmac_api::{ApiError, Backend, Body, FrameClass, Interface, Status, TxAttrs, Wait, MAX_ID};
@@ -123,12 +124,9 @@ impl Stats {
 pub enum PathRole {
     /// IBSS: frames go straight to their destination.
     Ibss,
-    /// The AP: carries frames of associated stations (`associated[k]` for station
-    /// `k` of the path's station list) and relays those between them.
-    Ap {
-        /// Per station: associated.
-        associated: Arc<Vec<AtomicBool>>,
-    },
+    /// The AP: carries frames of the stations its station table marks associated,
+    /// and relays those between them.
+    Ap,
     /// A station of an AP's BSS: all its frames go through the AP, once associated.
     Sta {
         /// Set once it has associated.
@@ -191,7 +189,7 @@ pub struct StationPath<B: Backend> {
     ring: Option<TapRing>,
     event_fd: Option<RawFd>,
     params: TxParams,
-    stations: Vec<MacAddress>,
+    stations: Arc<StationTable>,
     pool: Pool,
     backlog: Bounded<Waiting>,
     ids: TxIds<TxMeta, TX_ID_WORDS>,
@@ -210,6 +208,9 @@ pub struct StationPath<B: Backend> {
     /// QoS station: frames go on the access category of their priority, as QoS
     /// data frames.
     qos: bool,
+    /// Beacons come through `beacon_ind` (radio backends), not `data_ind`: hand
+    /// each to the management thread as a beacon frame while not associated.
+    beacons_from_ind: bool,
     /// The counters.
     pub stats: Stats,
 }
@@ -223,12 +224,13 @@ impl<B: Backend> std::fmt::Debug for StationPath<B> {
 impl<B: Backend> StationPath<B> {
     /// A data path for `iface`, reading and writing Ethernet frames on `fd` (a
     /// non-blocking packet descriptor the caller keeps open while this runs);
-    /// `stations` are the addresses unicast frames may go to.
+    /// `stations` are the addresses unicast frames may go to (a table that may grow
+    /// while the path runs; for an AP, also which stations are associated).
     pub fn new(
         mut iface: Interface<B>,
         fd: RawFd,
         params: TxParams,
-        stations: Vec<MacAddress>,
+        stations: Arc<StationTable>,
         busy_poll: bool,
     ) -> StationPath<B> {
         let event_fd = iface.event_fd();
@@ -253,6 +255,7 @@ impl<B: Backend> StationPath<B> {
             capture: None,
             panic_after: None,
             qos: false,
+            beacons_from_ind: false,
             stats: Stats::default(),
         }
     }
@@ -283,6 +286,15 @@ impl<B: Backend> StationPath<B> {
     /// QoS data frame with that TID. Without it everything is AC_BE, plain data.
     pub fn with_qos(mut self, on: bool) -> StationPath<B> {
         self.qos = on;
+        self
+    }
+
+    /// Reads beacons from `beacon_ind` (where a radio backend puts them, rather
+    /// than in `data_ind`) and hands each to the management thread as a beacon of
+    /// its BSSID, while the station is not associated (it needs one to start);
+    /// later ones are read and let go.
+    pub fn with_beacons_from_ind(mut self, on: bool) -> StationPath<B> {
+        self.beacons_from_ind = on;
         self
     }
 
@@ -348,6 +360,7 @@ impl<B: Backend> StationPath<B> {
         }
         let mut work = self.reap()?;
         work += self.confirmations()?;
+        work += self.beacons_in()?;
         work += self.management_out()?;
         work += self.retry_backlog()?;
         if self.ring.is_some() {
@@ -537,6 +550,34 @@ impl<B: Backend> StationPath<B> {
         }
     }
 
+    /// Beacons from `beacon_ind` to the management thread (see
+    /// [`StationPath::with_beacons_from_ind`]).
+    /// Beacons heard later (or by the AP) are read and let go, so that the
+    /// backend's queue of them does not overflow.
+    fn beacons_in(&mut self) -> Result<usize, PathError> {
+        if !self.beacons_from_ind {
+            return Ok(0);
+        }
+        let waiting = match &self.role {
+            PathRole::Sta { associated } => !associated.load(Ordering::Acquire),
+            _ => false,
+        };
+        let mut n = 0;
+        while let Some(b) = self.iface.beacon_ind(Wait::NoWait).map_err(PathError::Mac)? {
+            n += 1;
+            if !waiting {
+                continue;
+            }
+            let f = crate::mgmt::beacon(b.bssid, 0, 100, b.tsf_us.unwrap_or(0), 0);
+            if let Some(m) = &self.mgmt {
+                if let Err(TrySendError::Full(_)) = m.to_mgmt.try_send(f) {
+                    self.stats.drop(DropReason::QueueFull);
+                }
+            }
+        }
+        Ok(n)
+    }
+
     fn management_out(&mut self) -> Result<usize, PathError> {
         let mut n = 0;
         loop {
@@ -569,16 +610,9 @@ impl<B: Backend> StationPath<B> {
         (ac, TxParams { qos_tid: Some(up), ..params })
     }
 
-    /// Index of `a` among the path's stations.
-    fn station_index(&self, a: MacAddress) -> Option<usize> {
-        self.stations.iter().position(|s| *s == a)
-    }
-
     fn is_associated(&self, a: MacAddress) -> bool {
         match &self.role {
-            PathRole::Ap { associated } => self
-                .station_index(a)
-                .is_some_and(|k| associated.get(k).is_some_and(|f| f.load(Ordering::Acquire))),
+            PathRole::Ap => self.stations.is_associated_addr(a),
             _ => true,
         }
     }
@@ -646,7 +680,7 @@ impl<B: Backend> StationPath<B> {
                 }
             };
             let multicast = c.dst.is_multicast();
-            if !multicast && !self.stations.contains(&c.dst) {
+            if !multicast && !self.stations.contains(c.dst) {
                 self.stats.drop(DropReason::UnknownDestination);
                 self.pool.put(buf);
                 return Ok(());
@@ -654,7 +688,7 @@ impl<B: Backend> StationPath<B> {
             let allowed = match &self.role {
                 PathRole::Ibss => true,
                 PathRole::Sta { associated } => associated.load(Ordering::Acquire),
-                PathRole::Ap { .. } => multicast || self.is_associated(c.dst),
+                PathRole::Ap => multicast || self.is_associated(c.dst),
             };
             // Acknowledged or not goes by the receiver: a station's group frame goes
             // to its AP as unicast (To DS), acknowledged.
@@ -795,7 +829,7 @@ impl<B: Backend> StationPath<B> {
             let own = self.params.own;
             let group = e.dst.is_multicast();
             let relay = match &self.role {
-                PathRole::Ap { .. } => {
+                PathRole::Ap => {
                     if !self.is_associated(e.src) {
                         self.stats.drop(DropReason::NotAssociated);
                         return Ok(Some(None));

@@ -11,6 +11,8 @@
 //! - [`qos`]: a frame's user priority and access category (802.1Q PCP or DSCP).
 //! - [`txid`]: TX ids from a bitset over a fixed array.
 //! - [`queue`]: preallocated frame buffers and a bounded queue.
+//! - [`stations`]: the station table the data paths share, which grows while they
+//!   run (a fixed array and a published length).
 //! - [`datapath`]: the per-station poll-mode loop between a TAP device and an SDMAC
 //!   interface, with its counters.
 //! - [`tapio`]: batched TAP reads and writes on io_uring, with registered buffers.
@@ -36,6 +38,7 @@ pub mod netns;
 pub mod pktgen;
 pub mod qos;
 pub mod queue;
+pub mod stations;
 pub mod tapio;
 pub mod txid;
 

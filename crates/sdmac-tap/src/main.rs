@@ -16,13 +16,14 @@ use sdmac_api::attribute::format_position;
 use sdmac_api::{BackendName, Interface, Scope, Value as AttrValue};
 use sdmac_control::mininet::{Request, UpdateResult};
 use sdmac_emu::{EmuOptions, EmuSession};
-use sdmac_medium::StationId;
+use sdmac_medium::{StationConfig, StationId};
 use sdmac_tap::backend::{self, StationBackend};
 use sdmac_tap::capture;
 use sdmac_tap::control::ControlServer;
 use sdmac_tap::datapath::{MgmtLink, PathError, PathRole, StationPath, Stats};
 use sdmac_tap::mgmt::{self, Manager, MgmtFrame};
 use sdmac_tap::netns::{self, Namespaces, SetupError, TapConfig};
+use sdmac_tap::stations::StationTable;
 use sdmac_tap::{Ds, TxParams};
 use sdmac_types::MacAddress;
 use serde_json::{json, Value};
@@ -36,8 +37,16 @@ use std::time::{Duration, Instant};
 
 const USAGE: &str = "usage: sdmac-tap SCENARIO.toml [--subnet A.B.C.D/LEN] [--prefix NAME] \
 [--ifname NAME] [--mtu BYTES] [--duration SECONDS] [--busy-poll] [--tap-io uring|syscalls] [--seed N] \
-[--json FILE] [--ready-file FILE] [--pcap FILE] [--control SOCKET] [--reserve N] \
+[--json FILE] [--ready-file FILE] [--pcap FILE] [--control SOCKET] [--reserve N] [--max-stations N] \
 [--backend NAME,NAME,...] [--radio-rates SERIES] [--freq MHZ]";
+
+/// The beacon interval of an AP on a radio, which sends its own beacons (TU).
+const BEACON_INTERVAL_TU: u16 = 100;
+
+/// The station table's size without `--max-stations`.
+const DEFAULT_MAX_STATIONS: usize = 64;
+/// The largest association id (IEEE 802.11: 1..=2007), which bounds `--max-stations`.
+const MAX_AID: u16 = 2007;
 
 /// What a station thread returns: its counters, and why it stopped early.
 type Outcome = (Stats, Option<String>);
@@ -60,6 +69,8 @@ struct Args {
     control: Option<String>,
     /// `--reserve N`: stations on the medium from the start, brought up at run time.
     reserve: usize,
+    /// `--max-stations N`: the station table's size (scenario, pool and added).
+    max_stations: usize,
     /// `--backend`: one radio per station, in order; empty: the emulated medium.
     backends: Vec<BackendName>,
     /// `--radio-rates`: the radios' `default_rates`.
@@ -84,6 +95,7 @@ fn parse_args() -> Result<Args, String> {
         pcap: None,
         control: None,
         reserve: 0,
+        max_stations: DEFAULT_MAX_STATIONS,
         backends: Vec::new(),
         radio_rates: None,
         freq_mhz: None,
@@ -145,6 +157,17 @@ fn parse_args() -> Result<Args, String> {
                     return Err(format!("--reserve {}: at most 64", a.reserve));
                 }
             }
+            "--max-stations" => {
+                let v = val("--max-stations")?;
+                a.max_stations =
+                    v.parse().map_err(|_| format!("--max-stations {v:?}: not a number"))?;
+                if !(2..=MAX_AID as usize).contains(&a.max_stations) {
+                    return Err(format!(
+                        "--max-stations {}: must be within 2..={MAX_AID} (an AP's association ids)",
+                        a.max_stations
+                    ));
+                }
+            }
             s if s.starts_with('-') => return Err(format!("unknown option {s}")),
             s => {
                 if !a.scenario.is_empty() {
@@ -191,6 +214,11 @@ struct Plan {
     bssid: MacAddress,
     /// Index of the AP in `stations`; `None`: an IBSS.
     ap: Option<usize>,
+    /// The configuration stations added at run time copy: the first non-AP
+    /// station's, without flows or beacons.
+    model: StationConfig,
+    /// How many stations the scenario has (the pool and added ones come after).
+    scenario_stations: usize,
 }
 
 fn plan(a: &Args) -> Result<Plan, String> {
@@ -252,9 +280,9 @@ fn plan(a: &Args) -> Result<Plan, String> {
                 stations.len()
             ));
         }
-        if let Some(&k) = aps.first() {
+        if let (Some(&k), None) = (aps.first(), a.freq_mhz) {
             return Err(format!(
-                "{}: station {} is an AP, and on radios sdmac tap runs IBSS only (the radio backends hand beacons to beacon_ind, not to the management thread)",
+                "{}: station {} is an AP, and on radios it sends its own beacons, which name their channel: give it with --freq",
                 a.scenario, stations[k].name
             ));
         }
@@ -269,8 +297,16 @@ fn plan(a: &Args) -> Result<Plan, String> {
     // and queues), without flows, 1 m further along x per slot.
     let mut medium = b.medium;
     let model = (0..stations.len()).find(|&k| !stations[k].ap).unwrap_or(0);
-    let base = medium.station(stations[model].id).expect("a station of the medium").clone();
+    let mut base = medium.station(stations[model].id).expect("a station of the medium").clone();
+    base.beacon = None;
+    base.flows.clear();
     let first = stations.len();
+    if first + a.reserve > a.max_stations {
+        return Err(format!(
+            "--max-stations {}: the scenario has {first} stations and --reserve {} more",
+            a.max_stations, a.reserve
+        ));
+    }
     for r in 0..a.reserve {
         let name = format!("r{}", r + 1);
         if stations.iter().any(|s| s.name == name) {
@@ -280,13 +316,8 @@ fn plan(a: &Args) -> Result<Plan, String> {
         if stations.iter().any(|s| s.address == address) {
             return Err(format!("--reserve: the scenario uses address {address}, reserved"));
         }
-        let mut cfg = base.clone();
-        cfg.address = address.0;
-        cfg.position = [base.position[0] + 1.0 + r as f64, base.position[1], base.position[2]];
-        cfg.beacon = None;
-        cfg.flows.clear();
-        let id = medium.add_station(cfg);
         let k = first + r;
+        let id = medium.add_station(extra_station(&base, address, k - first));
         let ipv4 = netns::host_address(a.subnet, k as u32 + 1).ok_or_else(|| {
             format!("subnet {}/{} has no room for {} stations", a.subnet.0, a.subnet.1, k + 1)
         })?;
@@ -301,7 +332,24 @@ fn plan(a: &Args) -> Result<Plan, String> {
             qos: base.qos,
         });
     }
-    Ok(Plan { stations, medium: Some(medium), bssid, ap: aps.first().copied() })
+    Ok(Plan {
+        stations,
+        medium: Some(medium),
+        bssid,
+        ap: aps.first().copied(),
+        model: base,
+        scenario_stations: first,
+    })
+}
+
+/// The configuration of the `n`th station beyond the scenario's (0 first: the pool,
+/// then those added at run time): `model`'s with address `address`, `n + 1` m
+/// further along x.
+fn extra_station(model: &StationConfig, address: MacAddress, n: usize) -> StationConfig {
+    let mut cfg = model.clone();
+    cfg.address = address.0;
+    cfg.position = [model.position[0] + 1.0 + n as f64, model.position[1], model.position[2]];
+    cfg
 }
 
 /// An IBSS's BSSID: locally administered, derived from the first station's address.
@@ -344,7 +392,10 @@ fn open_radios(a: &mut Args, p: &mut Plan) -> Result<Vec<Option<StationBackend>>
         radios.push(Some(r.backend));
     }
     if !radios.is_empty() {
-        p.bssid = ibss_bssid(p.stations[0].address);
+        p.bssid = match p.ap {
+            Some(k) => p.stations[k].address,
+            None => ibss_bssid(p.stations[0].address),
+        };
     }
     Ok(radios)
 }
@@ -409,24 +460,48 @@ enum Slot {
 /// What every station thread is started with.
 struct Shared<'a> {
     a: &'a Args,
-    p: &'a Plan,
-    addrs: Vec<MacAddress>,
-    ap_flags: Arc<Vec<AtomicBool>>,
-    sta_flags: Vec<Arc<AtomicBool>>,
+    bssid: MacAddress,
+    /// Index of the AP; `None`: an IBSS.
+    ap: Option<usize>,
+    /// Every station's address (index: its place in the run's list) and, for the
+    /// AP, whether it is associated; grows as stations are added.
+    table: Arc<StationTable>,
     fault: Option<(String, u64)>,
+    /// What stations added at run time copy (see [`Plan::model`]).
+    model: StationConfig,
+    /// How many stations the scenario has.
+    scenario_stations: usize,
+    /// On radios: the channel the AP's own beacons name (`--freq`'s); `None` on the
+    /// emulated medium, whose engine beacons for the AP.
+    beacon_channel: Option<u8>,
 }
 
-/// Starts station `k`'s data path (and, in an AP's BSS, its management thread) on
-/// `iface` and its TAP device.
+/// What changes while the run goes on: the stations (they grow as some are added)
+/// and what each one is at the moment, and the capture ends not yet handed out.
+struct Live {
+    stations: Vec<Station>,
+    slots: Vec<Slot>,
+    capture_ends: Vec<Option<capture::CaptureEnd>>,
+    /// With `--pcap`: the writer's channel and where a new data path announces its
+    /// way back, for stations added at run time.
+    capture_more: Option<(SyncSender<Box<capture::Record>>, NewEnds)>,
+}
+
+/// Where a data path started late announces its origin and the channel its
+/// capture records go back on.
+type NewEnds = std::sync::mpsc::Sender<(u16, SyncSender<Box<capture::Record>>)>;
+
+/// Starts station `k` (`s`)'s data path (and, in an AP's BSS, its management
+/// thread) on `iface` and its TAP device.
 fn start_station(
     sh: &Shared,
     k: usize,
+    s: &Station,
     mut iface: Interface<StationBackend>,
     tap: netns::TapDevice,
     cap: Option<capture::CaptureEnd>,
 ) -> Result<Running, String> {
-    let (p, s) = (sh.p, &sh.p.stations[k]);
-    let n = p.stations.len();
+    let p = sh;
     let station_stop = Arc::new(AtomicBool::new(false));
     let ds = match p.ap {
         None => Ds::Ibss,
@@ -440,53 +515,58 @@ fn start_station(
     let role_link = match p.ap {
         None => None,
         Some(ap) => {
-            iface
-                .set("rx_management", Scope::Adapter, true)
-                .map_err(|e| format!("station {}: rx_management: {e}", s.name))?;
+            // The emulated medium hands management frames to data_ind when asked;
+            // a radio backend always does (and its beacons to beacon_ind).
+            if matches!(iface.backend(), StationBackend::Emu(_)) {
+                iface
+                    .set("rx_management", Scope::Adapter, true)
+                    .map_err(|e| format!("station {}: rx_management: {e}", s.name))?;
+            }
             let (to_mgmt, mgmt_rx) = sync_channel::<MgmtFrame>(64);
             let (mgmt_tx, from_mgmt) = sync_channel::<MgmtFrame>(64);
             let (role, path_role) = if ap == k {
                 (
                     mgmt::Role::Ap {
-                        stations: sh.addrs.clone(),
-                        associated: sh.ap_flags.clone(),
-                        aids: vec![0; n],
+                        stations: sh.table.clone(),
+                        aids: vec![0; sh.table.capacity()],
                     },
-                    PathRole::Ap { associated: sh.ap_flags.clone() },
+                    PathRole::Ap,
                 )
             } else {
+                let associated = Arc::new(AtomicBool::new(false));
                 (
                     mgmt::Role::Sta {
                         state: mgmt::StaState::Scanning,
-                        associated: sh.sta_flags[k].clone(),
+                        associated: associated.clone(),
                     },
-                    PathRole::Sta { associated: sh.sta_flags[k].clone() },
+                    PathRole::Sta { associated },
                 )
             };
-            let mut m = Manager {
-                own: s.address,
-                bssid: p.bssid,
-                ssid: b"sdmac".to_vec(),
-                role,
-                received: 0,
-                sent: 0,
-            };
+            let mut m = Manager::new(s.address, p.bssid, role);
+            if let (Some(ch), true) = (sh.beacon_channel, ap == k) {
+                // On a radio nothing else beacons for the AP: its manager does.
+                m = m.with_beacons(ch, BEACON_INTERVAL_TU);
+            }
             let stop = station_stop.clone();
             let t = std::thread::Builder::new()
                 .name(format!("mgmt-{}", s.name))
                 .spawn(move || {
                     let t0 = Instant::now();
+                    let now = || t0.elapsed().as_nanos() as u64;
                     while !stop.load(Ordering::Relaxed) {
-                        let now = t0.elapsed().as_nanos() as u64;
-                        let out = match mgmt_rx.recv_timeout(Duration::from_millis(20)) {
-                            Ok(f) => m.handle(f.as_slice(), now),
-                            Err(RecvTimeoutError::Timeout) => m.tick(now),
+                        // At most 20 ms, and no later than the next beacon.
+                        let wait = m.next_due().map_or(20_000_000, |d| d.saturating_sub(now()));
+                        let out = match mgmt_rx
+                            .recv_timeout(Duration::from_nanos(wait.min(20_000_000)))
+                        {
+                            Ok(f) => m.handle(f.as_slice(), now()),
+                            Err(RecvTimeoutError::Timeout) => None,
                             Err(RecvTimeoutError::Disconnected) => break,
                         };
-                        if let Some(f) = out {
-                            if mgmt_tx.send(f).is_err() {
-                                break;
-                            }
+                        // Timers (a retry, a beacon) run however busy the channel is.
+                        let due = m.tick(now());
+                        if out.into_iter().chain(due).any(|f| mgmt_tx.send(f).is_err()) {
+                            break;
                         }
                     }
                     m
@@ -497,7 +577,8 @@ fn start_station(
         }
     };
     let stop = station_stop.clone();
-    let addrs = sh.addrs.clone();
+    let table = sh.table.clone();
+    let on_radio = matches!(iface.backend(), StationBackend::Radio(_));
     let qos = s.qos;
     let busy = sh.a.busy_poll;
     let uring = sh.a.uring;
@@ -509,7 +590,7 @@ fn start_station(
         .spawn(move || {
             use std::os::fd::AsRawFd;
             let mut path =
-                StationPath::new(iface, tap.as_raw_fd(), params, addrs, busy).with_qos(qos);
+                StationPath::new(iface, tap.as_raw_fd(), params, table, busy).with_qos(qos);
             if uring {
                 if let Err(e) = path.use_io_uring() {
                     eprintln!(
@@ -518,7 +599,7 @@ fn start_station(
                 }
             }
             if let Some((role, link)) = role_link {
-                path = path.with_role(role, link);
+                path = path.with_role(role, link).with_beacons_from_ind(on_radio);
             }
             if let Some(c) = cap {
                 path = path.with_capture(c);
@@ -602,12 +683,13 @@ fn run(mut a: Args) -> Result<bool, String> {
     };
     let addrs: Vec<MacAddress> = p.stations.iter().map(|s| s.address).collect();
     let n = p.stations.len();
-    let ap_flags: Arc<Vec<AtomicBool>> =
-        Arc::new((0..n).map(|k| AtomicBool::new(Some(k) == p.ap)).collect());
-    let sta_flags: Vec<Arc<AtomicBool>> =
-        (0..n).map(|k| Arc::new(AtomicBool::new(Some(k) == p.ap))).collect();
+    let table = Arc::new(StationTable::with_stations(&addrs, a.max_stations));
+    if let Some(ap) = p.ap {
+        table.set_associated(ap, true);
+    }
     // --pcap: one writer thread; each data path gets a capture end.
     let mut capture_ends = Vec::new();
+    let mut capture_more = None;
     let mut writer = None;
     if let Some(path) = &a.pcap {
         let file = std::fs::File::create(path).map_err(|e| format!("cannot create {path}: {e}"))?;
@@ -624,19 +706,36 @@ fn run(mut a: Args) -> Result<bool, String> {
             capture_ends.push(Some(end));
             give_back.push(back);
         }
-        drop(to_writer);
+        let (new_ends, added) = std::sync::mpsc::channel();
+        capture_more = Some((to_writer, new_ends));
         writer = Some(
             std::thread::Builder::new()
                 .name("pcap".into())
-                .spawn(move || capture::write_all(file, rx, give_back))
+                .spawn(move || capture::write_all(file, rx, give_back, added))
                 .map_err(|e| format!("cannot start the capture thread: {e}"))?,
         );
     }
-    let p = &p;
-    let sh = Shared { a: &a, p, addrs, ap_flags: ap_flags.clone(), sta_flags, fault };
-    let mut slots: Vec<Slot> = Vec::with_capacity(n);
+    let sh = Shared {
+        a: &a,
+        bssid: p.bssid,
+        ap: p.ap,
+        table: table.clone(),
+        fault,
+        model: p.model.clone(),
+        scenario_stations: p.scenario_stations,
+        beacon_channel: match (radios.is_empty(), a.freq_mhz) {
+            (false, Some(f)) => Some(sdmac_frame::channel::number(f)),
+            _ => None,
+        },
+    };
+    let mut live = Live {
+        stations: std::mem::take(&mut p.stations),
+        slots: Vec::with_capacity(a.max_stations),
+        capture_ends,
+        capture_more,
+    };
     let mut taps = taps.into_iter();
-    for (k, s) in p.stations.iter().enumerate() {
+    for (k, s) in live.stations.iter().enumerate() {
         let iface = Interface::new(match &mut session {
             Some(session) => {
                 StationBackend::Emu(session.take(&s.name).expect("one interface per station"))
@@ -644,43 +743,44 @@ fn run(mut a: Args) -> Result<bool, String> {
             None => radios[k].take().expect("one radio per station"),
         });
         if s.reserved {
-            slots.push(Slot::Idle(Box::new(iface)));
+            live.slots.push(Slot::Idle(Box::new(iface)));
             continue;
         }
         let tap = taps.next().flatten().expect("a TAP device per station");
-        let cap = capture_ends.get_mut(k).and_then(Option::take);
-        slots.push(Slot::Up(start_station(&sh, k, iface, tap, cap)?));
+        let cap = live.capture_ends.get_mut(k).and_then(Option::take);
+        live.slots.push(Slot::Up(start_station(&sh, k, s, iface, tap, cap)?));
     }
+    let p = &p;
     let names: Vec<String> = p
         .stations
         .iter()
         .filter(|s| !s.reserved)
         .map(|s| format!("{} {} {} {}/{}", s.name, s.netns, s.address, s.ipv4, a.subnet.1))
         .collect();
-    let up = |k: usize| !p.stations[k].reserved;
+    let up = |k: usize| !live.stations[k].reserved;
     if let Some(ap) = p.ap {
         // The stations find the AP's beacons, authenticate and associate.
         let t0 = Instant::now();
         while t0.elapsed() < Duration::from_secs(10)
             && !stop.load(Ordering::Relaxed)
-            && !(0..n).filter(|&k| up(k)).all(|k| ap_flags[k].load(Ordering::Acquire))
+            && !(0..n).filter(|&k| up(k)).all(|k| table.is_associated(k))
         {
             std::thread::sleep(Duration::from_millis(10));
         }
         let missing: Vec<&str> = (0..n)
-            .filter(|&k| up(k) && !ap_flags[k].load(Ordering::Acquire))
-            .map(|k| p.stations[k].name.as_str())
+            .filter(|&k| up(k) && !table.is_associated(k))
+            .map(|k| live.stations[k].name.as_str())
             .collect();
         if !missing.is_empty() {
             eprintln!(
                 "sdmac-tap: not associated with {} after 10 s: {}",
-                p.stations[ap].name,
+                live.stations[ap].name,
                 missing.join(", ")
             );
         }
     }
     let mode = match p.ap {
-        Some(k) => format!("AP {}", p.stations[k].name),
+        Some(k) => format!("AP {}", live.stations[k].name),
         None => "IBSS".to_string(),
     };
     eprintln!(
@@ -694,16 +794,16 @@ fn run(mut a: Args) -> Result<bool, String> {
             "name": s.name, "netns": s.netns, "ifname": a.ifname,
             "address": s.address.to_string(), "ipv4": s.ipv4.to_string(), "id": s.id,
             "role": match p.ap { None => "ibss", Some(ap) if ap == k => "ap", _ => "sta" },
-            "associated": ap_flags[k].load(Ordering::Acquire) || p.ap.is_none(),
+            "associated": table.is_associated(k) || p.ap.is_none(),
         })
     };
     if let Some(f) = &a.ready_file {
         let doc = json!({
             "bssid": p.bssid.to_string(),
             "mode": if p.ap.is_some() { "ap" } else { "ibss" },
-            "stations": p.stations.iter().enumerate().filter(|(_, s)| !s.reserved)
+            "stations": live.stations.iter().enumerate().filter(|(_, s)| !s.reserved)
                 .map(|(k, s)| station_json(k, s)).collect::<Vec<Value>>(),
-            "reserved": p.stations.iter().enumerate().filter(|(_, s)| s.reserved)
+            "reserved": live.stations.iter().enumerate().filter(|(_, s)| s.reserved)
                 .map(|(k, s)| station_json(k, s)).collect::<Vec<Value>>(),
             "control": a.control,
         });
@@ -717,8 +817,7 @@ fn run(mut a: Args) -> Result<bool, String> {
             break;
         }
         if let Some(c) = &mut control {
-            let r = c
-                .serve(|req| control_request(req, &sh, &mut slots, &mut spaces, &mut capture_ends));
+            let r = c.serve(|req| control_request(req, &sh, &mut live, &mut spaces, &mut session));
             match r {
                 Ok(true) => {
                     eprintln!("sdmac-tap: shutdown requested on the control socket");
@@ -728,15 +827,15 @@ fn run(mut a: Args) -> Result<bool, String> {
                 Err(e) => eprintln!("sdmac-tap: control socket: {e}"),
             }
         }
-        for (k, slot) in slots.iter_mut().enumerate() {
+        for (k, slot) in live.slots.iter_mut().enumerate() {
             if matches!(slot, Slot::Up(r) if r.thread.is_finished()) {
                 let Slot::Up(r) = std::mem::replace(slot, Slot::Done(None, None)) else {
                     unreachable!("checked")
                 };
                 *slot = stop_station(r);
                 if let Slot::Done(None, _) = slot {
-                    eprintln!("sdmac-tap: station {}: its thread panicked", p.stations[k].name);
-                    crashed.push(p.stations[k].name.clone());
+                    eprintln!("sdmac-tap: station {}: its thread panicked", live.stations[k].name);
+                    crashed.push(live.stations[k].name.clone());
                 }
             }
         }
@@ -744,27 +843,28 @@ fn run(mut a: Args) -> Result<bool, String> {
             eprintln!("sdmac-tap: stopping after a station thread crashed");
             break;
         }
-        if slots.iter().all(|s| !matches!(s, Slot::Up(_))) && control.is_none() {
+        if live.slots.iter().all(|s| !matches!(s, Slot::Up(_))) && control.is_none() {
             eprintln!("sdmac-tap: no station left running");
             break;
         }
     }
     stop.store(true, Ordering::Relaxed);
-    for (k, slot) in slots.iter_mut().enumerate() {
+    for (k, slot) in live.slots.iter_mut().enumerate() {
         if matches!(slot, Slot::Up(_)) {
             let Slot::Up(r) = std::mem::replace(slot, Slot::Done(None, None)) else {
                 unreachable!("checked")
             };
             *slot = stop_station(r);
             if let Slot::Done(None, _) = slot {
-                eprintln!("sdmac-tap: station {}: its thread panicked", p.stations[k].name);
-                crashed.push(p.stations[k].name.clone());
+                eprintln!("sdmac-tap: station {}: its thread panicked", live.stations[k].name);
+                crashed.push(live.stations[k].name.clone());
             }
         }
     }
     drop(control);
     // Capture ends of stations never added hold the writer's channel open.
-    capture_ends.clear();
+    live.capture_ends.clear();
+    live.capture_more = None;
     let mut pcap_json = Value::Null;
     if let (Some(w), Some(path)) = (writer, &a.pcap) {
         // The data paths have ended, so the writer has seen its last record.
@@ -785,7 +885,7 @@ fn run(mut a: Args) -> Result<bool, String> {
         eprintln!("sdmac-tap: cleanup: {e}");
     }
     let mut out = Vec::new();
-    for (s, slot) in p.stations.iter().zip(&slots) {
+    for (s, slot) in live.stations.iter().zip(&live.slots) {
         let Slot::Done(r, m) = slot else {
             // Reserved and never added.
             continue;
@@ -842,21 +942,18 @@ fn run(mut a: Args) -> Result<bool, String> {
 fn control_request(
     req: &Request,
     sh: &Shared,
-    slots: &mut [Slot],
+    live: &mut Live,
     spaces: &mut Namespaces,
-    capture_ends: &mut [Option<capture::CaptureEnd>],
+    session: &mut Option<EmuSession>,
 ) -> (UpdateResult, i32) {
-    let p = sh.p;
-    let find = |m: &MacAddress| p.stations.iter().position(|s| s.address == *m);
-    let by_id = |id: i32| p.stations.iter().position(|s| s.id as i32 == id);
+    let find = |live: &Live, m: &MacAddress| live.stations.iter().position(|s| s.address == *m);
     match req {
         Request::Add(mac) => {
-            let Some(k) = find(mac) else {
-                eprintln!("sdmac-tap: control: add {mac}: not an address of the reserved pool");
-                return (UpdateResult::NotFound, -1);
+            let Some(k) = find(live, mac) else {
+                return add_new(sh, live, spaces, session, *mac);
             };
-            let s = &p.stations[k];
-            if !matches!(slots[k], Slot::Idle(_)) {
+            let s = &live.stations[k];
+            if !matches!(live.slots[k], Slot::Idle(_)) {
                 return (UpdateResult::Duplicate, s.id as i32);
             }
             let tap = match make_tap(sh.a, s, spaces) {
@@ -867,13 +964,14 @@ fn control_request(
                     return (UpdateResult::NotFound, -1);
                 }
             };
-            let Slot::Idle(iface) = std::mem::replace(&mut slots[k], Slot::Done(None, None)) else {
+            let Slot::Idle(iface) = std::mem::replace(&mut live.slots[k], Slot::Done(None, None))
+            else {
                 unreachable!("checked")
             };
-            let cap = capture_ends.get_mut(k).and_then(Option::take);
-            match start_station(sh, k, *iface, tap, cap) {
+            let cap = live.capture_ends.get_mut(k).and_then(Option::take);
+            match start_station(sh, k, s, *iface, tap, cap) {
                 Ok(r) => {
-                    slots[k] = Slot::Up(r);
+                    live.slots[k] = Slot::Up(r);
                     eprintln!(
                         "sdmac-tap: added {} {} {} {}/{}",
                         s.name, s.netns, s.address, s.ipv4, sh.a.subnet.1
@@ -889,19 +987,20 @@ fn control_request(
         }
         Request::DelByMac(_) | Request::DelById(_) => {
             let k = match req {
-                Request::DelByMac(m) => find(m),
-                Request::DelById(id) => by_id(*id),
+                Request::DelByMac(m) => find(live, m),
+                Request::DelById(id) => live.stations.iter().position(|s| s.id as i32 == *id),
                 _ => None,
             };
-            let Some(k) = k.filter(|&k| matches!(slots[k], Slot::Up(_))) else {
+            let Some(k) = k.filter(|&k| matches!(live.slots[k], Slot::Up(_))) else {
                 return (UpdateResult::NotFound, 0);
             };
-            let Slot::Up(r) = std::mem::replace(&mut slots[k], Slot::Done(None, None)) else {
+            let Slot::Up(r) = std::mem::replace(&mut live.slots[k], Slot::Done(None, None)) else {
                 unreachable!("checked")
             };
-            slots[k] = stop_station(r);
-            sh.ap_flags[k].store(false, Ordering::Release);
-            let s = &p.stations[k];
+            // Out of the table first: the others stop sending to it.
+            sh.table.remove(k);
+            live.slots[k] = stop_station(r);
+            let s = &live.stations[k];
             if let Err(e) = spaces.remove(&s.netns) {
                 eprintln!("sdmac-tap: control: removing {}: {e}", s.netns);
             }
@@ -909,28 +1008,132 @@ fn control_request(
             (UpdateResult::Success, 0)
         }
         Request::TxPower { mac, dbm } => {
-            set_station(p, slots, find(mac), "tx_power", AttrValue::Float(*dbm as f64))
+            let k = find(live, mac);
+            set_station(live, k, "tx_power", AttrValue::Float(*dbm as f64))
         }
         Request::Position { mac, x, y, z } => {
             let at = AttrValue::Text(format_position([*x as f64, *y as f64, *z as f64]));
-            set_station(p, slots, find(mac), "position", at)
+            let k = find(live, mac);
+            set_station(live, k, "position", at)
         }
         _ => (UpdateResult::WrongMode, 0),
+    }
+}
+
+/// Adds a station with address `mac`, which no station of the run has, to the
+/// running emulated medium: its namespace and TAP device, its interface
+/// (`EmuSession::add_station`), its entry in the station table (so that the other
+/// data paths and the AP's management thread know it) and its threads. Refused
+/// with "wrong mode" over radios, when the table is full (`--max-stations`) or the
+/// subnet has no address left; the reason is on stderr.
+fn add_new(
+    sh: &Shared,
+    live: &mut Live,
+    spaces: &mut Namespaces,
+    session: &mut Option<EmuSession>,
+    mac: MacAddress,
+) -> (UpdateResult, i32) {
+    let refuse = |why: String| {
+        eprintln!("sdmac-tap: control: add {mac}: {why}");
+        (UpdateResult::WrongMode, -1)
+    };
+    let Some(session) = session else {
+        return refuse("stations are added on the emulated medium only, not over radios".into());
+    };
+    if mac.is_multicast() {
+        return refuse("a group address is no station's".into());
+    }
+    let k = live.stations.len();
+    if k >= sh.table.capacity() {
+        return refuse(format!(
+            "--max-stations {} reached (the station table is full); start with a larger --max-stations",
+            sh.table.capacity()
+        ));
+    }
+    let Some(ipv4) = netns::host_address(sh.a.subnet, k as u32 + 1) else {
+        return refuse(format!("subnet {}/{} has no address left", sh.a.subnet.0, sh.a.subnet.1));
+    };
+    let name = (1..)
+        .map(|j| format!("n{j}"))
+        .find(|n| live.stations.iter().all(|s| s.name != *n))
+        .expect("a free name");
+    let mut s = Station {
+        netns: format!("{}{name}", sh.a.prefix),
+        name,
+        id: StationId::MAX,
+        address: mac,
+        ipv4,
+        ap: false,
+        reserved: false,
+        qos: sh.model.qos,
+    };
+    let tap = match make_tap(sh.a, &s, spaces) {
+        Ok(t) => t,
+        Err(e) => {
+            let _ = spaces.remove(&s.netns);
+            return refuse(e);
+        }
+    };
+    let cfg = extra_station(&sh.model, mac, k - sh.scenario_stations);
+    let iface = match session.add_station(&s.name, cfg) {
+        Ok(i) => i,
+        Err(e) => {
+            drop(tap);
+            let _ = spaces.remove(&s.netns);
+            return refuse(format!("the emulated medium refused it: {e}"));
+        }
+    };
+    s.id = iface.backend().station();
+    match sh.table.push(mac) {
+        Ok(at) if at == k => {}
+        r => {
+            // The table is written by this thread only, in step with the list.
+            drop(tap);
+            let _ = spaces.remove(&s.netns);
+            return refuse(format!("the station table is out of step ({r:?} for {k})"));
+        }
+    }
+    let cap = live.capture_more.as_ref().map(|(to_writer, new_ends)| {
+        let (end, back) = capture::end(to_writer.clone(), k as u16, 256, false);
+        let _ = new_ends.send((k as u16, back));
+        end
+    });
+    let iface = Interface::new(StationBackend::Emu(iface));
+    match start_station(sh, k, &s, iface, tap, cap) {
+        Ok(r) => {
+            eprintln!(
+                "sdmac-tap: added {} {} {} {}/{} (new on the medium, id {})",
+                s.name, s.netns, s.address, s.ipv4, sh.a.subnet.1, s.id
+            );
+            let id = s.id as i32;
+            live.stations.push(s);
+            live.slots.push(Slot::Up(r));
+            live.capture_ends.push(None);
+            (UpdateResult::Success, id)
+        }
+        Err(e) => {
+            sh.table.remove(k);
+            let _ = spaces.remove(&s.netns);
+            // Its slot in the table stays taken: the list keeps the station, ended.
+            live.stations.push(s);
+            live.slots.push(Slot::Done(Some((Stats::default(), Some(e.clone()))), None));
+            live.capture_ends.push(None);
+            refuse(e)
+        }
     }
 }
 
 /// Sets adapter attribute `name` of station `k` (idle: directly; running: through its
 /// thread), for a control request; a backend that refuses it answers "wrong mode".
 fn set_station(
-    p: &Plan,
-    slots: &mut [Slot],
+    live: &mut Live,
     k: Option<usize>,
     name: &'static str,
     value: AttrValue,
 ) -> (UpdateResult, i32) {
     let Some(k) = k else { return (UpdateResult::NotFound, 0) };
     let shown = value.to_string();
-    let r = match &mut slots[k] {
+    let r = match &mut live.slots[k] {
         Slot::Idle(iface) => iface.set(name, Scope::Adapter, value).map_err(|e| e.to_string()),
         Slot::Up(r) => {
             let (tx, rx) = sync_channel(1);
@@ -946,7 +1149,7 @@ fn set_station(
     match r {
         Ok(()) => (UpdateResult::Success, 0),
         Err(e) => {
-            eprintln!("sdmac-tap: control: {name} {shown} of {}: {e}", p.stations[k].name);
+            eprintln!("sdmac-tap: control: {name} {shown} of {}: {e}", live.stations[k].name);
             (UpdateResult::WrongMode, 0)
         }
     }

@@ -12,7 +12,13 @@
 //! without an answer it starts again after [`RETRY_NS`]. The AP answers both, gives
 //! AIDs from 1, and marks the station associated, which lets the data path carry its
 //! frames.
+//!
+//! Where nothing else beacons for the AP (its station is on a radio, not on the
+//! emulated medium, whose engine sends an AP's beacons), the AP's manager sends its
+//! own ([`Manager::with_beacons`]): one every beacon interval, from [`Manager::tick`].
 
+use crate::stations::StationTable;
+use sdmac_frame::ieee80211::{write_beacon_frame, BeaconParams, SupportedRate};
 use sdmac_types::MacAddress;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -121,6 +127,46 @@ pub fn assoc_resp(
     f
 }
 
+/// The SSID of the BSS `sdmac tap` runs (the emulated medium's beacons carry it too).
+pub const SSID: &[u8] = b"sdmac";
+
+/// The length of a time unit (TU, IEEE 802.11: 1024 µs), in ns.
+const TU_NS: u64 = 1_024_000;
+
+/// A beacon of `bssid` for SSID [`SSID`]: the OFDM rates of [`RATES`], the DS
+/// Parameter Set on `channel`, beacon interval `interval_tu`, timestamp `tsf_us`,
+/// sequence number `seq`. Built by `sdmac-frame`'s beacon writer.
+pub fn beacon(
+    bssid: MacAddress,
+    channel: u8,
+    interval_tu: u16,
+    tsf_us: u64,
+    seq: u16,
+) -> MgmtFrame {
+    let rates = RATES.map(SupportedRate::from_octet);
+    let mut p = BeaconParams::new(bssid, SSID, &rates, channel);
+    p.beacon_interval_tu = interval_tu;
+    p.timestamp = tsf_us;
+    p.seq = seq;
+    let mut f = MgmtFrame { bytes: [0; MGMT_MAX], len: 0 };
+    // Fits: header 24, fixed fields 12, SSID 7, rates 10, DS parameter set 3.
+    f.len = write_beacon_frame(&mut f.bytes, &p, false).expect("a beacon fits MGMT_MAX");
+    f
+}
+
+/// An AP's own beaconing: its channel and interval, and when the next is due.
+#[derive(Clone, Debug)]
+pub struct Beaconing {
+    /// The DS Parameter Set's channel.
+    pub channel: u8,
+    /// Beacon interval (TU).
+    pub interval_tu: u16,
+    /// When the next beacon is due (ns, the manager's clock).
+    next_ns: u64,
+    /// Beacons sent.
+    pub sent: u64,
+}
+
 /// What a received management frame is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -206,14 +252,12 @@ pub enum StaState {
 /// The role of a station.
 #[derive(Clone, Debug)]
 pub enum Role {
-    /// The AP: answers authentication and association; `associated[k]` is set when
-    /// station `k` (of `stations`) has associated.
+    /// The AP: answers authentication and association from the stations of
+    /// `stations` (which may grow while it runs) and marks each associated there.
     Ap {
-        /// Addresses of the medium's stations.
-        stations: Vec<MacAddress>,
-        /// Per station: associated.
-        associated: Arc<Vec<AtomicBool>>,
-        /// AIDs given, per station (0: none).
+        /// The medium's stations, shared with the data paths.
+        stations: Arc<StationTable>,
+        /// AIDs given, per station index (0: none); as long as the table's capacity.
         aids: Vec<u16>,
     },
     /// A station of the AP's BSS; `associated` is set once it has associated.
@@ -240,19 +284,41 @@ pub struct Manager {
     pub received: u64,
     /// Management frames asked to be sent.
     pub sent: u64,
+    /// The AP's own beacons (an AP on a radio); `None`: someone else beacons.
+    pub beaconing: Option<Beaconing>,
 }
 
 impl Manager {
+    /// A manager for station `own` in the BSS `bssid` (SSID [`SSID`]), in `role`.
+    pub fn new(own: MacAddress, bssid: MacAddress, role: Role) -> Manager {
+        Manager { own, bssid, ssid: SSID.to_vec(), role, received: 0, sent: 0, beaconing: None }
+    }
+
+    /// Makes an AP send its own beacons on `channel`, one every `interval_tu` TU,
+    /// the first at the first [`Manager::tick`]. Ignored for a station.
+    pub fn with_beacons(mut self, channel: u8, interval_tu: u16) -> Manager {
+        if matches!(self.role, Role::Ap { .. }) {
+            self.beaconing = Some(Beaconing { channel, interval_tu, next_ns: 0, sent: 0 });
+        }
+        self
+    }
+
+    /// When [`Manager::tick`] next has something to do at the latest (ns): the next
+    /// beacon; `None` without beaconing.
+    pub fn next_due(&self) -> Option<u64> {
+        self.beaconing.as_ref().map(|b| b.next_ns)
+    }
+
     /// Handles one received management frame at `now_ns`; returns a frame to send.
     pub fn handle(&mut self, frame: &[u8], now_ns: u64) -> Option<MgmtFrame> {
         let p = parse(frame)?;
         self.received += 1;
         let out = match &mut self.role {
-            Role::Ap { stations, associated, aids } => {
+            Role::Ap { stations, aids } => {
                 if p.da != self.own || p.bssid != self.bssid {
                     return None;
                 }
-                let k = stations.iter().position(|a| *a == p.sa)?;
+                let k = stations.index(p.sa).filter(|&k| k < aids.len())?;
                 match p.kind {
                     Kind::Auth { algorithm: 0, seq: 1, .. } => {
                         Some(auth(p.sa, self.own, self.bssid, 2, 0))
@@ -265,7 +331,7 @@ impl Manager {
                         if aids[k] == 0 {
                             aids[k] = aids.iter().copied().max().unwrap_or(0) + 1;
                         }
-                        associated[k].store(true, Ordering::Release);
+                        stations.set_associated(k, true);
                         Some(assoc_resp(p.sa, self.own, self.bssid, 0, aids[k]))
                     }
                     _ => None,
@@ -296,8 +362,25 @@ impl Manager {
         out
     }
 
-    /// Lets time pass: a station whose request went unanswered starts over.
+    /// Lets time pass: a station whose request went unanswered starts over; a
+    /// beaconing AP sends its beacon when it is due (its timestamp is `now_ns` in
+    /// µs, the manager's clock standing in for a TSF). Late by more than an
+    /// interval, the beacons missed are skipped, not sent in a burst.
     pub fn tick(&mut self, now_ns: u64) -> Option<MgmtFrame> {
+        if let Some(b) = &mut self.beaconing {
+            if now_ns >= b.next_ns {
+                let interval = u64::from(b.interval_tu) * TU_NS;
+                b.next_ns = if b.next_ns == 0 || now_ns - b.next_ns >= interval {
+                    now_ns + interval
+                } else {
+                    b.next_ns + interval
+                };
+                b.sent += 1;
+                self.sent += 1;
+                let seq = (b.sent & 0x0fff) as u16;
+                return Some(beacon(self.bssid, b.channel, b.interval_tu, now_ns / 1000, seq));
+            }
+        }
         if let Role::Sta { state, .. } = &mut self.role {
             match *state {
                 StaState::Authenticating(t) | StaState::Associating(t)
@@ -331,10 +414,54 @@ mod tests {
     const S2: MacAddress = MacAddress([2, 0, 0, 0, 1, 2]);
 
     fn beacon() -> MgmtFrame {
-        let mut f = MgmtFrame::header(SUBTYPE_BEACON, MacAddress::BROADCAST, AP, AP);
-        f.put(&[0; 12]);
-        f.element(0, b"sdmac");
-        f
+        super::beacon(AP, 1, 100, 0, 0)
+    }
+
+    #[test]
+    fn golden_beacon() {
+        let b = super::beacon(AP, 6, 100, 0x0102_0304_0506_0708, 0x40);
+        let want: Vec<u8> = [
+            &[0x80, 0, 0, 0][..],
+            &[0xff; 6],
+            &AP.0,
+            &AP.0,
+            &[0x00, 0x04], // sequence number 0x40, fragment 0
+            &[8, 7, 6, 5, 4, 3, 2, 1],
+            &[100, 0, 0x01, 0],
+            &[0, 5, b's', b'd', b'm', b'a', b'c'],
+            &[1, 8],
+            &RATES,
+            &[3, 1, 6],
+        ]
+        .concat();
+        assert_eq!(b.as_slice(), &want[..]);
+        assert_eq!(parse(b.as_slice()).unwrap().kind, Kind::Beacon);
+    }
+
+    #[test]
+    fn a_beaconing_ap_beacons_once_an_interval() {
+        let table = Arc::new(StationTable::with_stations(&[AP, S1], 2));
+        let ap = Manager::new(AP, AP, Role::Ap { stations: table.clone(), aids: vec![0; 2] });
+        let mut ap = ap.with_beacons(1, 100);
+        let tu100 = 100 * TU_NS;
+        let first = ap.tick(5).expect("the first beacon at once");
+        assert_eq!(parse(first.as_slice()).unwrap().kind, Kind::Beacon);
+        assert_eq!(ap.tick(5 + tu100 - 1), None, "not before an interval");
+        assert!(ap.tick(5 + tu100).is_some());
+        assert_eq!(ap.next_due(), Some(5 + 2 * tu100));
+        // Late by three intervals: one beacon, and the next an interval later.
+        assert!(ap.tick(5 + 5 * tu100).is_some());
+        assert_eq!(ap.tick(5 + 5 * tu100 + 1), None);
+        assert_eq!(ap.next_due(), Some(5 + 6 * tu100));
+        assert_eq!(ap.beaconing.as_ref().unwrap().sent, 3);
+        // A station's manager has no beacons to send.
+        let sta = Manager::new(
+            S1,
+            AP,
+            Role::Sta { state: StaState::Scanning, associated: Arc::new(AtomicBool::new(false)) },
+        )
+        .with_beacons(1, 100);
+        assert!(sta.beaconing.is_none());
     }
 
     #[test]
@@ -356,19 +483,15 @@ mod tests {
 
     #[test]
     fn two_stations_associate_and_a_lost_answer_is_retried() {
-        let flags: Arc<Vec<AtomicBool>> =
-            Arc::new((0..3).map(|_| AtomicBool::new(false)).collect());
+        let table = Arc::new(StationTable::with_stations(&[AP, S1, S2], 4));
         let mut ap = Manager {
             own: AP,
             bssid: AP,
             ssid: b"sdmac".to_vec(),
-            role: Role::Ap {
-                stations: vec![AP, S1, S2],
-                associated: flags.clone(),
-                aids: vec![0; 3],
-            },
+            role: Role::Ap { stations: table.clone(), aids: vec![0; 4] },
             received: 0,
             sent: 0,
+            beaconing: None,
         };
         let sta = |own| Manager {
             own,
@@ -380,6 +503,7 @@ mod tests {
             },
             received: 0,
             sent: 0,
+            beaconing: None,
         };
         let (mut s1, mut s2) = (sta(S1), sta(S2));
         // s1: the whole exchange.
@@ -389,7 +513,7 @@ mod tests {
         let r = ap.handle(q.as_slice(), 3).expect("association response");
         assert_eq!(s1.handle(r.as_slice(), 4), None);
         assert_eq!(s1.sta_state(), Some(StaState::Associated(1)));
-        assert!(flags[1].load(Ordering::Acquire) && !flags[2].load(Ordering::Acquire));
+        assert!(table.is_associated(1) && !table.is_associated(2));
         // s2: the AP's authentication answer is lost; s2 starts over after RETRY_NS.
         let a1 = s2.handle(beacon().as_slice(), 10).unwrap();
         let _lost = ap.handle(a1.as_slice(), 11).unwrap();
@@ -400,10 +524,20 @@ mod tests {
         let r = ap.handle(q.as_slice(), 14).unwrap();
         s2.handle(r.as_slice(), 15);
         assert_eq!(s2.sta_state(), Some(StaState::Associated(2)));
-        assert!(flags[2].load(Ordering::Acquire));
+        assert!(table.is_associated(2));
         // Frames for another BSS or from an unknown station get no answer.
         let other = MacAddress([2, 9, 9, 9, 9, 9]);
         assert_eq!(ap.handle(auth(AP, other, AP, 1, 0).as_slice(), 20), None);
+        // A station added to the table while the AP runs is answered, and associates.
+        let k = table.push(other).unwrap();
+        let mut s3 = sta(other);
+        let a1 = s3.handle(beacon().as_slice(), 30).unwrap();
+        let a2 = ap.handle(a1.as_slice(), 31).expect("the new station is answered");
+        let q = s3.handle(a2.as_slice(), 32).unwrap();
+        let r = ap.handle(q.as_slice(), 33).unwrap();
+        s3.handle(r.as_slice(), 34);
+        assert_eq!(s3.sta_state(), Some(StaState::Associated(3)));
+        assert!(table.is_associated(k));
         assert_eq!(ap.handle(auth(AP, S1, other, 1, 0).as_slice(), 20), None);
         // Shared-key authentication is refused with status 13.
         let mut sk = auth(AP, S1, AP, 1, 0);

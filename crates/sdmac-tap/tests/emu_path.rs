@@ -6,11 +6,13 @@
 
 use sdmac_emu::{EmuOptions, EmuSession};
 use sdmac_tap::datapath::StationPath;
+use sdmac_tap::stations::StationTable;
 use sdmac_tap::{DropReason, Ds, TxParams};
 use sdmac_types::MacAddress;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 struct Counting;
@@ -152,7 +154,7 @@ fn pair(uring: bool) {
         EmuSession::start(built.medium, &[("a", 0), ("b", 1)], EmuOptions::default()).unwrap();
     let (app_a, dev_a) = seqpacket_pair();
     let (app_b, dev_b) = seqpacket_pair();
-    let stations = vec![A, B];
+    let stations = Arc::new(StationTable::with_stations(&[A, B], 2));
     let pa = TxParams { own: A, bssid: BSSID, ds: Ds::Ibss, qos_tid: None };
     let pb = TxParams { own: B, ..pa };
     let mut path_a = StationPath::new(
@@ -303,11 +305,12 @@ fn qos_stations_send_each_frame_on_its_access_category() {
     let (app_b, dev_b) = seqpacket_pair();
     let pa = TxParams { own: A, bssid: BSSID, ds: Ds::Ibss, qos_tid: None };
     let pb = TxParams { own: B, ..pa };
+    let table = Arc::new(StationTable::with_stations(&[A, B], 2));
     let mut path_a =
-        StationPath::new(session.take("a").unwrap(), dev_a.as_raw_fd(), pa, vec![A, B], false)
+        StationPath::new(session.take("a").unwrap(), dev_a.as_raw_fd(), pa, table.clone(), false)
             .with_qos(true);
     let mut path_b =
-        StationPath::new(session.take("b").unwrap(), dev_b.as_raw_fd(), pb, vec![A, B], false)
+        StationPath::new(session.take("b").unwrap(), dev_b.as_raw_fd(), pb, table, false)
             .with_qos(true);
     let ipv4 = |tos: u8| {
         let mut f = frame(B, A, 0, 100);
@@ -344,4 +347,71 @@ fn qos_stations_send_each_frame_on_its_access_category() {
     // BK, BE, VI, VO: one each.
     assert_eq!(path_a.stats.tx_by_ac, [1, 1, 1, 1], "{:?}", path_a.stats);
     assert_eq!(path_b.stats.rx_by_ac, [1, 1, 1, 1], "{:?}", path_b.stats);
+}
+
+/// A station put on the running medium (`EmuSession::add_station`) and into the
+/// station table while the other paths run: frames to it are dropped as
+/// `unknown_destination` until the table has it, then cross the medium both ways.
+#[test]
+fn a_station_added_while_the_paths_run_is_reached() {
+    const C: MacAddress = MacAddress([2, 0, 0, 0, 0x0a, 3]);
+    let sc = sdmac_sim::Scenario::parse(SCENARIO, "pair.toml").unwrap();
+    let built = sdmac_sim::runner::build(&sc).unwrap().swap_remove(0);
+    let mut cfg = built.medium.station(1).unwrap().clone();
+    let mut session =
+        EmuSession::start(built.medium, &[("a", 0), ("b", 1)], EmuOptions::default()).unwrap();
+    let table = Arc::new(StationTable::with_stations(&[A, B], 3));
+    let (app_a, dev_a) = seqpacket_pair();
+    let pa = TxParams { own: A, bssid: BSSID, ds: Ds::Ibss, qos_tid: None };
+    let mut path_a =
+        StationPath::new(session.take("a").unwrap(), dev_a.as_raw_fd(), pa, table.clone(), false);
+    let mut buf = vec![0u8; 4096];
+    // Before C exists: unknown.
+    send(&app_a, &frame(C, A, 1, 100));
+    let end = Instant::now() + Duration::from_secs(10);
+    while path_a.stats.drops_for(DropReason::UnknownDestination) == 0 {
+        assert!(Instant::now() < end, "{:?}", path_a.stats);
+        if path_a.pass().unwrap() == 0 {
+            path_a.wait(1).unwrap();
+        }
+    }
+    // C joins the running medium, then the table.
+    cfg.address = C.0;
+    cfg.position = [3.0, 0.0, 0.0];
+    let iface_c = session.add_station("c", cfg).unwrap();
+    assert_eq!(table.push(C), Ok(2));
+    let (app_c, dev_c) = seqpacket_pair();
+    let pc = TxParams { own: C, ..pa };
+    let mut path_c = StationPath::new(iface_c, dev_c.as_raw_fd(), pc, table.clone(), false);
+    let (to_c, to_a) = (frame(C, A, 2, 200), frame(A, C, 3, 300));
+    send(&app_a, &to_c);
+    send(&app_c, &to_a);
+    let (mut at_c, mut at_a) = (None, None);
+    let end = Instant::now() + Duration::from_secs(10);
+    while at_c.is_none() || at_a.is_none() {
+        assert!(Instant::now() < end, "timed out: {:?} {:?}", path_a.stats, path_c.stats);
+        if path_a.pass().unwrap() + path_c.pass().unwrap() == 0 {
+            path_a.wait(1).unwrap();
+        }
+        if let Some(n) = recv(&app_c, &mut buf, Duration::ZERO) {
+            at_c = Some(buf[..n].to_vec());
+        }
+        if let Some(n) = recv(&app_a, &mut buf, Duration::ZERO) {
+            at_a = Some(buf[..n].to_vec());
+        }
+    }
+    assert_eq!(at_c.unwrap(), to_c);
+    assert_eq!(at_a.unwrap(), to_a);
+    assert_eq!(path_a.stats.drops_for(DropReason::UnknownDestination), 1);
+    // Removed from the table: unknown again; the table is full, so no more fit.
+    table.remove(2);
+    send(&app_a, &frame(C, A, 4, 100));
+    let end = Instant::now() + Duration::from_secs(10);
+    while path_a.stats.drops_for(DropReason::UnknownDestination) < 2 {
+        assert!(Instant::now() < end, "{:?}", path_a.stats);
+        if path_a.pass().unwrap() == 0 {
+            path_a.wait(1).unwrap();
+        }
+    }
+    assert!(table.push(MacAddress([2, 0, 0, 0, 0x0a, 4])).is_err(), "capacity 3");
 }
