@@ -16,8 +16,9 @@
 //!   `Wait::Forever`, and nothing it waits for is there. `Wait::NoWait` never waits:
 //!   an application that polls holds time still (the watchdog names it).
 //! - An interface takes part from the moment it is taken from the session
-//!   ([`crate::EmuSession::take`], or returned by `add_station`) until it is dropped.
-//!   An interface never taken takes no part. Taking every interface before starting
+//!   ([`crate::EmuSession::take`], or returned by `add_station`) until it is dropped
+//!   or the application says it is done with it
+//!   ([`crate::EmuSession::take_no_part`]). An interface never taken takes no part. Taking every interface before starting
 //!   the threads that use them keeps the start deterministic: time stays at 0 until
 //!   each of them has first waited, whatever order the threads start in. (Counting an
 //!   interface only from its first wait would let time run ahead of a thread that

@@ -111,9 +111,14 @@ impl EmuIface {
         }
         let deadline = wait.deadline(Time::from_ns(self.time.now())).as_ns();
         let vstate = &self.shared.vstate;
-        let taking_part = vstate.load(Ordering::SeqCst) != V_DETACHED;
+        let state = waiting(kind, deadline);
+        // An interface that takes no part (any more) stays out.
+        let taking_part = vstate
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |s| {
+                (s != V_DETACHED).then_some(state)
+            })
+            .is_ok();
         if taking_part {
-            vstate.store(waiting(kind, deadline), Ordering::SeqCst);
             self.session.vstate_changed();
         }
         let closed = &self.session.closed;
@@ -132,7 +137,8 @@ impl EmuIface {
             }
         };
         if taking_part {
-            vstate.store(V_BUSY, Ordering::SeqCst);
+            // Busy again, unless it was made to take no part meanwhile.
+            let _ = vstate.compare_exchange(state, V_BUSY, Ordering::SeqCst, Ordering::SeqCst);
         }
         out
     }

@@ -2,7 +2,7 @@
 //! session starts the device ([`crate::device`]); the device never reaches back here.
 
 use crate::channel::{rings, Capacities, IfaceShared, SessionShared};
-use crate::clock::{EmuClock, TimeSource, VIRTUAL_ORIGIN, V_BUSY};
+use crate::clock::{EmuClock, TimeSource, VIRTUAL_ORIGIN, V_BUSY, V_DETACHED};
 use crate::device::{
     beacon_interval_tu, Addition, Additions, DevIface, Device, DeviceStats, IdHash,
 };
@@ -100,6 +100,8 @@ pub struct EmuSession {
     ap: Option<MacAddress>,
     /// The session's clock.
     time: TimeSource,
+    /// What each interface shares with the device, in the order of `names`.
+    parts: Vec<Arc<IfaceShared>>,
 }
 
 /// The two sides of a new interface.
@@ -193,6 +195,7 @@ impl EmuSession {
         let time = TimeSource::new(opts.clock, origin + medium.now());
         let mut dev_ifaces = Vec::new();
         let mut app = Vec::new();
+        let mut parts = Vec::new();
         let phy = medium.phy().clone();
         let ap =
             (0..n).find(|&s| medium.station(s as StationId).is_some_and(|c| c.beacon.is_some()));
@@ -205,6 +208,7 @@ impl EmuSession {
             iface_of[st as usize] = Some(k);
             let bssid = ap.map(|s| addrs[s]).unwrap_or(addrs[st as usize]);
             let (d, a) = new_iface(name, st, &cfg, bssid, phy.standard, &opts, &session, &time)?;
+            parts.push(a.shared.clone());
             dev_ifaces.push(d);
             app.push(Some(a));
         }
@@ -268,6 +272,7 @@ impl EmuSession {
             standard: phy.standard,
             ap: ap_addr,
             time,
+            parts,
         })
     }
 
@@ -300,6 +305,7 @@ impl EmuSession {
         )?;
         // Handed out at once: it takes part in virtual time from now.
         take_part(&app);
+        let shared = app.shared.clone();
         let (tx, rx) = std::sync::mpsc::sync_channel(1);
         self.additions.push(Addition { cfg, iface: dev, reply: tx });
         self.shared.device_wake.notify();
@@ -308,6 +314,7 @@ impl EmuSession {
             Err(_) => return Err(SessionError::Refused("the device thread did not answer".into())),
         };
         app.station = st;
+        self.parts.push(shared);
         self.names.push(name.to_string());
         self.ifaces.push(None);
         Ok(Interface::new(app))
@@ -331,6 +338,20 @@ impl EmuSession {
         let i = self.ifaces.get_mut(k)?.take()?;
         take_part(&i);
         Some(Interface::new(i))
+    }
+
+    /// On the virtual clock: interface `name` takes no part in time from now on (time
+    /// no longer waits for its application), as if dropped; its waits still end at
+    /// their deadlines. For an application done with an interface it cannot drop (held
+    /// elsewhere, as by Python). False if there is no such interface.
+    pub fn take_no_part(&self, name: &str) -> bool {
+        let Some(k) = self.names.iter().position(|n| n == name) else { return false };
+        if self.time.is_virtual()
+            && self.parts[k].vstate.swap(V_DETACHED, Ordering::SeqCst) != V_DETACHED
+        {
+            self.shared.vstate_changed();
+        }
+        true
     }
 
     /// The session's clock.

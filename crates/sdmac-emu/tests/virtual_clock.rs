@@ -230,3 +230,27 @@ fn the_watchdog_names_the_busy_interface() {
     let sta = within(20, move || waiter.join().unwrap());
     assert_eq!(sta.now(), Time::from_ns(VIRTUAL_ORIGIN) + Span::from_ms(1));
 }
+
+#[test]
+fn an_interface_said_to_take_no_part_no_longer_holds_time() {
+    let (s, ap, mut sta) = session(virtual_opts());
+    assert!(s.take_no_part(AP));
+    assert!(!s.take_no_part("nobody"));
+    let sta = within(20, move || {
+        assert_eq!(sta.data_con(Wait::For(Duration::from_millis(3))).unwrap(), None);
+        sta
+    });
+    assert_eq!(sta.now(), Time::from_ns(VIRTUAL_ORIGIN) + Span::from_ms(3));
+    // Its own waits still end at their deadlines, on the medium's clock.
+    let mut ap = ap;
+    let t0 = ap.now();
+    let h = std::thread::spawn(move || {
+        let mut sta = sta;
+        // The station keeps time moving meanwhile.
+        sta.data_con(Wait::For(Duration::from_millis(10))).unwrap();
+        sta
+    });
+    assert_eq!(ap.data_con(Wait::For(Duration::from_millis(1))).unwrap(), None);
+    assert!(ap.now() >= t0 + Span::from_ms(1));
+    drop(within(20, move || h.join().unwrap()));
+}
