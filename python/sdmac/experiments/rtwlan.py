@@ -73,8 +73,13 @@ Three modes (``mode``):
   for slot requests, which these unacknowledged broadcasts on a fixed schedule do not
   need; the stations take their windows directly.
 
-The run happens on the wall clock, so its figures vary from run to run with the
-host's scheduling; the seed fixes the medium's random draws (backoffs).
+By default the run happens on the wall clock, so its figures vary from run to run with
+the host's scheduling; the seed fixes the medium's random draws (backoffs). With
+``clock = "virtual"`` (``tdma`` mode only) emu's medium runs on its virtual clock: time
+moves only when every station waits, so no host stall reaches the air and the same
+seed gives the same figures (``wall_s`` aside). ``dcf`` and ``policy`` are refused
+there: their Python loop waits on the interfaces' event descriptors, a wait the
+virtual clock cannot see.
 
 The fixed parameters live in ``rtwlan_params``, the formulas and slot plan in
 ``rtwlan_timing`` and the event loop in ``rtwlan_loop``; this module measures, runs
