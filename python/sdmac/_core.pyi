@@ -225,6 +225,8 @@ class Interface:
     def name(self) -> str: ...
     @property
     def address(self) -> str: ...
+    def now(self) -> int:
+        """The time now on the backend's clock (ns): CLOCK_MONOTONIC, or emu's virtual time."""
     def data_req(
         self,
         id: int,
@@ -267,7 +269,9 @@ class Interface:
     def clear_event(self) -> None: ...
 
 class Session:
-    """An emulated medium running on the wall clock, with interfaces."""
+    """An emulated medium with interfaces, on the wall clock or (``clock="virtual"``) on
+    a virtual clock that moves only when every interface taken waits in a receiving
+    primitive."""
 
     @staticmethod
     def paper(
@@ -285,6 +289,7 @@ class Session:
         device_wait: str = "park",
         device_req_us: str = "0",
         device_con_us: str = "0",
+        clock: str = "wall",
     ) -> Session:
         """The SDMAC paper's testbed: an AP "ap" and a station "sta"."""
     @staticmethod
@@ -295,8 +300,18 @@ class Session:
         name: str = "scenario",
         device_wait: str = "park",
         seed: int = 1,
+        clock: str = "wall",
     ) -> Session:
         """A session on a TOML scenario's first medium, one interface per station named."""
+    @property
+    def clock(self) -> str:
+        """The clock driving the medium: "wall" or "virtual"."""
+    def now(self) -> int:
+        """The time now on the session's clock (ns)."""
+    def take_no_part(self, name: str) -> None:
+        """On the virtual clock: time no longer waits for interface `name`."""
+    def stalls(self) -> list[str]:
+        """The watchdog's reports of virtual time standing still (which interfaces)."""
     def names(self) -> list[str]: ...
     def interface(self, name: str) -> Interface:
         """Takes the interface `name` (each can be taken once)."""

@@ -31,7 +31,7 @@ U63_MAX = 2**63 - 1
 #: Set-up and drain of each run on top of packets × spacing (seconds, rough).
 RUN_OVERHEAD_S = 0.4
 #: rtwlan's parameters that its options give as comma-separated lists (a grid).
-RTWLAN_AXES = ("spacing_ms", "repliers", "packets", "mode")
+RTWLAN_AXES = ("spacing_ms", "repliers", "packets", "mode", "clock")
 
 
 def _first_line(module: ModuleType) -> str:
@@ -132,8 +132,11 @@ def _defaults_help(module: ModuleType) -> str:
 def _generic_command(name: str) -> click.Command:
     module = experiments.load(name)
 
-    def callback(params: tuple[str, ...], seed: int, out_dir: Path | None, quiet: bool) -> None:
-        run_one(name, module, _params(params), seed, out_dir, quiet)
+    def callback(params: tuple[str, ...], clock: str | None, seed: int, out_dir: Path | None, quiet: bool) -> None:
+        given = _params(params)
+        if clock is not None:
+            given.setdefault("clock", clock)
+        run_one(name, module, given, seed, out_dir, quiet)
 
     return click.Command(
         name,
@@ -142,6 +145,8 @@ def _generic_command(name: str) -> click.Command:
         params=[
             click.Option(["--param", "-p", "params"], multiple=True, metavar="KEY=VALUE",
                          help="Set a parameter (repeatable); VALUE is a TOML value or a bare word."),
+            click.Option(["--clock"], type=click.Choice(["wall", "virtual"]), default=None,
+                         help="emu's clock, for an experiment that has a clock parameter (as -p clock=...)."),
             click.Option(["--seed"], default=1, show_default=True, type=click.IntRange(0, U63_MAX),
                          help="Seed of the run's random draws."),
             click.Option(["--out", "out_dir"], type=click.Path(file_okay=False, path_type=Path),
@@ -229,6 +234,9 @@ def _ints(text: str, option: str) -> list[int]:
 @click.option("--mode", default="dcf", show_default=True,
               help="Modes, comma-separated: dcf (plain DCF broadcast), policy (replies deferred and repeated "
                    "by a software retransmission policy), tdma (slots in rounds equal to the spacing).")
+@click.option("--clock", default="wall", show_default=True, type=click.Choice(["wall", "virtual"]),
+              help="emu's clock: wall (paced to CLOCK_MONOTONIC) or virtual (time moves only when every "
+                   "station waits, so the host cannot delay a frame; mode tdma only).")
 @click.option("--seed", default=1, show_default=True, type=click.IntRange(0, U63_MAX), help="Seed of the medium's random draws.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write rtwlan.json and one CCDF plot (PNG) per run into DIR.")
@@ -236,7 +244,8 @@ def _ints(text: str, option: str) -> list[int]:
               help=f"Set one of {', '.join(RTWLAN_AXES)} to one value (repeatable); overrides its option.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress and no tables.")
 def rtwlan_cmd(
-    spacing: str, repliers: str, packets: int, mode: str, seed: int, out_dir: Path | None, params: tuple[str, ...], quiet: bool
+    spacing: str, repliers: str, packets: int, mode: str, clock: str, seed: int, out_dir: Path | None,
+    params: tuple[str, ...], quiet: bool
 ) -> None:
     """RT-WLAN's experiment on emu: an originator broadcasts PACKETS frames of 74 octets at
     2 Mb/s (802.11b, long preamble, no ACK, no retry, no RTS/CTS) every SPACING ms; one or
@@ -246,9 +255,11 @@ def rtwlan_cmd(
     MODE: dcf answers at once; policy spreads and repeats the replies; tdma sends each
     frame in its slot and refuses, before sending, spacings where the slots do not fit.
 
-    It runs on the wall clock: a run takes about PACKETS × SPACING plus half a second,
-    so the default grid (1000 packets; 20, 5, 3, 1.5 ms; 1 and 2 repliers) takes about a
-    minute, and a 20 ms run alone 20 s.
+    It runs on the wall clock by default: a run takes about PACKETS × SPACING plus half a
+    second, so the default grid (1000 packets; 20, 5, 3, 1.5 ms; 1 and 2 repliers) takes
+    about a minute, and a 20 ms run alone 20 s. With --clock virtual (mode tdma) the
+    medium's time moves only when every station waits: no host stall reaches the air,
+    the same seed gives the same figures, and a run takes as long as its work.
     """
     spacings = _floats(spacing, "--spacing")
     counts = _ints(repliers, "--repliers")
@@ -263,11 +274,13 @@ def rtwlan_cmd(
     counts = [given["repliers"]] if "repliers" in given else counts
     modes = [given["mode"]] if "mode" in given else modes
     packets = given.get("packets", packets)
+    clock = given.get("clock", clock)
     for m in modes:
         if m not in rtwlan.MODES:
             raise click.BadParameter(f"{m!r} is not a mode (one of {', '.join(rtwlan.MODES)})", param_hint="--mode")
     grid: list[dict[str, Any]] = [
-        {"spacing_ms": s, "repliers": r, "packets": packets, "mode": m} for m in modes for r in counts for s in spacings
+        {"spacing_ms": s, "repliers": r, "packets": packets, "mode": m, "clock": clock}
+        for m in modes for r in counts for s in spacings
     ]
     for point in grid:
         try:

@@ -14,6 +14,16 @@ and ``queue_len``. Blocking receives release the GIL. For asyncio, await
 ``data_con_async(iface)``, ``data_ind_async(iface)`` or ``beacon_ind_async(iface)``;
 they wait on ``iface.fileno()``, an eventfd that becomes readable when something
 arrives. Errors are subclasses of ``SdmacError``.
+
+Both constructors take ``clock="wall"`` (the default: the medium is paced to
+``CLOCK_MONOTONIC``) or ``clock="virtual"``: the medium's time then moves only when every
+interface taken waits in ``data_con``/``data_ind``/``beacon_ind`` with a timeout or none
+(``timeout=0`` polls and does not count as waiting), jumping straight to the next thing
+to happen, so a run depends on its seed and inputs, never on how the host schedules
+threads. Take every interface before any of them waits; drop one (``del``) to make it
+take no part. ``iface.now()`` and every timestamp are then on that clock; the asyncio
+helpers are refused (``Unsupported``: an event loop's wait is not one the clock sees),
+and ``Session.stalls()`` lists the watchdog's reports of time standing still.
 """
 
 from __future__ import annotations

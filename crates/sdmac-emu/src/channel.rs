@@ -94,6 +94,9 @@ pub(crate) struct IfaceShared {
     pub ind_overflow: AtomicU64,
     /// Beacons lost because the application did not read them.
     pub beacon_overflow: AtomicU64,
+    /// On the virtual clock: whether the application takes part, is busy or waits
+    /// (and for what, until when); see [`crate::clock`].
+    pub vstate: AtomicU64,
 }
 
 impl IfaceShared {
@@ -105,6 +108,7 @@ impl IfaceShared {
             efd_on: AtomicBool::new(false),
             ind_overflow: AtomicU64::new(0),
             beacon_overflow: AtomicU64::new(0),
+            vstate: AtomicU64::new(crate::clock::V_DETACHED),
         })
     }
 
@@ -125,6 +129,19 @@ pub(crate) struct SessionShared {
     pub device_wake: Wake,
     /// Set when the session ends; interfaces then refuse requests.
     pub closed: AtomicBool,
+    /// Counts the changes of the interfaces' virtual-time states, so that the device
+    /// parks only while none changes.
+    pub vtick: AtomicU64,
+    /// The watchdog's reports of virtual time standing still.
+    pub stalls: std::sync::Mutex<Vec<String>>,
+}
+
+impl SessionShared {
+    /// An interface's virtual-time state changed: tells the device.
+    pub fn vstate_changed(&self) {
+        self.vtick.fetch_add(1, Ordering::SeqCst);
+        self.device_wake.notify();
+    }
 }
 
 /// The device's ends of one interface's rings.

@@ -7,6 +7,7 @@ mod additions;
 mod attributes;
 mod held;
 mod outputs;
+mod virtual_time;
 
 pub(crate) use additions::{Addition, Additions};
 use attributes::{get_attribute, set_attribute};
@@ -17,6 +18,7 @@ use crate::channel::{
     Cmd, ConMsg, DataMsg, DeviceEnds, FrameBuf, IfaceShared, Reply, SessionShared, MAX_FRAME,
     RECHECK,
 };
+use crate::clock::TimeSource;
 use crate::profile::DeviceProfile;
 use crate::wait::DeviceWait;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -70,6 +72,10 @@ pub(crate) struct Pending {
 
 /// The device's view of one interface.
 pub(crate) struct DevIface {
+    /// Its name (for the watchdog's reports).
+    pub name: String,
+    /// The session's clock.
+    pub time: TimeSource,
     pub station: StationId,
     pub qos: bool,
     pub ends: DeviceEnds,
@@ -107,7 +113,7 @@ impl DevIface {
     /// requests beyond its capacity).
     fn publish(&mut self, mut m: ConMsg, stats: &mut DeviceStats) {
         if !m.con.ts.t1.is_zero() {
-            m.con.ts.t8 = Time::from_ns(monotonic_ns());
+            m.con.ts.t8 = Time::from_ns(self.time.now());
             if !m.con.ts.t7.is_zero() {
                 stats.max_con_lateness_ns = stats
                     .max_con_lateness_ns
@@ -160,6 +166,23 @@ pub(crate) struct Device {
     pub beacon_rates: Vec<SupportedRate>,
     /// Stations the session adds while it runs.
     pub additions: Arc<Additions>,
+    /// The session's clock: the wall clock, or virtual time.
+    pub time: TimeSource,
+    /// On the virtual clock: wall time (ns) without time moving, while an interface is
+    /// busy, after which the stall is reported.
+    pub watchdog_ns: u64,
+}
+
+/// What the virtual clock found it could do.
+enum Step {
+    /// Requests or stations came in meanwhile, or staged requests were handed over:
+    /// look again at this instant.
+    Work,
+    /// Time moved on.
+    Moved,
+    /// Time cannot move: these interfaces are busy (none: nothing is to happen, or no
+    /// interface takes part).
+    Blocked(Vec<usize>),
 }
 
 /// The beacon interval a station's beacons announce (TU; 100 for a station without
@@ -221,8 +244,16 @@ impl Device {
         d.stats.max_event_lateness_ns = d.clock.stats().max_late_ns;
     }
 
+    /// The time now on the session's clock (API time base).
+    fn now(&self) -> u64 {
+        self.time.now()
+    }
+
     /// Runs until the session closes.
     pub fn run(mut self) -> Device {
+        if self.time.is_virtual() {
+            return self.run_virtual();
+        }
         loop {
             self.stats.loops += 1;
             let mut work = self.take_additions();
@@ -283,7 +314,7 @@ impl Device {
         if !self.additions.is_pending() {
             return false;
         }
-        self.catch_up(monotonic_ns());
+        self.catch_up(self.now());
         for a in self.additions.take() {
             let r = self.add_station(a.cfg, a.iface);
             let _ = a.reply.send(r);
@@ -326,25 +357,11 @@ impl Device {
 
     fn command(&mut self, i: usize, cmd: Cmd) {
         match cmd {
-            Cmd::Data(mut m) => {
-                let now = monotonic_ns();
-                if !self.ifaces[i].qos {
-                    // A non-QoS station sends everything through its one (BE) queue.
-                    m.ac = Ac::Be;
-                }
-                if !m.ts.t1.is_zero() {
-                    m.ts.t3 = Time::from_ns(now);
-                }
-                let d = self.profile.req.sample(&mut self.rng);
-                if m.not_before > now + d {
-                    // Timed: the request latency is spent before its time.
-                    self.held_reqs.push_timed(m.not_before, i, m);
-                } else if d == 0 && self.held_reqs.no_delayed() {
-                    self.enqueue(i, m, now);
-                } else {
-                    self.held_reqs.push_delayed(now + d, i, m);
-                }
+            Cmd::Data(m) if self.time.is_virtual() => {
+                // Handed over once every application waits (see `virtual_step`).
+                self.held_reqs.push_staged(self.now(), i, m);
             }
+            Cmd::Data(m) => self.data_command(i, m),
             Cmd::Cancel(id) => {
                 let ok = self.cancel(i, id);
                 let _ = self.ifaces[i].ends.reply.push(Reply::Cancel(ok));
@@ -360,6 +377,28 @@ impl Device {
                 let _ = self.ifaces[i].ends.reply.push(Reply::Get(r));
                 self.ifaces[i].shared.signal();
             }
+        }
+    }
+
+    /// Takes a `data_req` of interface `i` now: holds it (timed, or for the request
+    /// latency) or puts it on its queue.
+    fn data_command(&mut self, i: usize, mut m: DataMsg) {
+        let now = self.now();
+        if !self.ifaces[i].qos {
+            // A non-QoS station sends everything through its one (BE) queue.
+            m.ac = Ac::Be;
+        }
+        if !m.ts.t1.is_zero() {
+            m.ts.t3 = Time::from_ns(now);
+        }
+        let d = self.profile.req.sample(&mut self.rng);
+        if m.not_before > now + d {
+            // Timed: the request latency is spent before its time.
+            self.held_reqs.push_timed(m.not_before, i, m);
+        } else if d == 0 && self.held_reqs.no_delayed() {
+            self.enqueue(i, m, now);
+        } else {
+            self.held_reqs.push_delayed(now + d, i, m);
         }
     }
 
@@ -418,7 +457,7 @@ impl Device {
     fn refuse(&mut self, i: usize, m: DataMsg, why: DropReason, cause: Cause) {
         let mut ts = m.ts;
         if !ts.t1.is_zero() {
-            let now = monotonic_ns();
+            let now = self.now();
             ts.t5 = Time::from_ns(now);
             ts.t7 = Time::from_ns(now);
         }
@@ -451,7 +490,7 @@ impl Device {
         if !self.ifaces[i].pending.contains_key(&id) {
             return false;
         }
-        self.catch_up(monotonic_ns());
+        self.catch_up(self.now());
         let station = self.ifaces[i].station;
         match self.medium.cancel(station, id) {
             Some(report) => {

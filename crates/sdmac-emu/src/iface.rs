@@ -3,6 +3,7 @@
 use crate::channel::{
     new_buf, AppEnds, Cmd, DataMsg, FrameBuf, IfaceShared, Reply, SessionShared, MAX_FRAME, RECHECK,
 };
+use crate::clock::{waiting, TimeSource, WaitKind, V_BUSY, V_DETACHED};
 use crate::frame::{check_raw_frame, HeaderCache};
 use sdmac_api::attribute::lookup;
 use sdmac_api::{
@@ -39,6 +40,8 @@ pub struct EmuIface {
     pub(crate) confirmed_ac: [u64; 4],
     pub(crate) free: Vec<FrameBuf>,
     pub(crate) header: HeaderCache,
+    /// The session's clock.
+    pub(crate) time: TimeSource,
 }
 
 impl std::fmt::Debug for EmuIface {
@@ -84,13 +87,60 @@ impl EmuIface {
         self.session.closed.load(Ordering::Acquire)
     }
 
-    /// Waits on the application wake-up until `ready` or the deadline.
+    /// Waits on the application wake-up until `ready` or the wall-clock deadline (for
+    /// the device's replies, which come without time moving).
     fn wait(&self, wait: Wait, mut ready: impl FnMut() -> bool) -> WaitOutcome {
         let deadline = wait.deadline(Time::from_ns(monotonic_ns())).as_ns();
         let closed = &self.session.closed;
         self.shared
             .app_wake
             .wait_until(deadline, self.spin_ns, || ready() || closed.load(Ordering::Acquire))
+    }
+
+    /// A receiving primitive's wait for `kind` until `ready` or the deadline of `wait`
+    /// on the session's clock. On the virtual clock the interface is announced as
+    /// waiting for the while, so that time may move (see [`crate::clock`]).
+    fn wait_recv(
+        &self,
+        kind: WaitKind,
+        wait: Wait,
+        mut ready: impl FnMut() -> bool,
+    ) -> WaitOutcome {
+        if !self.time.is_virtual() {
+            return self.wait(wait, ready);
+        }
+        let deadline = wait.deadline(Time::from_ns(self.time.now())).as_ns();
+        let vstate = &self.shared.vstate;
+        let state = waiting(kind, deadline);
+        // An interface that takes no part (any more) stays out.
+        let taking_part = vstate
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |s| {
+                (s != V_DETACHED).then_some(state)
+            })
+            .is_ok();
+        if taking_part {
+            self.session.vstate_changed();
+        }
+        let closed = &self.session.closed;
+        let time = &self.time;
+        let out = loop {
+            // Woken by the device, or every RECHECK of wall time to look again.
+            let recheck = monotonic_ns().saturating_add(RECHECK.as_nanos() as u64);
+            self.shared.app_wake.wait_until(recheck, self.spin_ns, || {
+                ready() || closed.load(Ordering::Acquire) || time.now() >= deadline
+            });
+            if ready() || closed.load(Ordering::Acquire) {
+                break WaitOutcome::Ready;
+            }
+            if time.now() >= deadline {
+                break WaitOutcome::TimedOut;
+            }
+        };
+        if taking_part {
+            // Busy again, unless it was made to take no part meanwhile.
+            let _ = vstate.compare_exchange(state, V_BUSY, Ordering::SeqCst, Ordering::SeqCst);
+        }
+        out
     }
 
     /// Sends a control command and waits for its reply.
@@ -130,7 +180,7 @@ impl Backend for EmuIface {
         attrs: &TxAttrs,
         t1: Time,
     ) -> Result<(), ApiError> {
-        let t2 = if !t1.is_zero() { Time::from_ns(monotonic_ns()) } else { Time::ZERO };
+        let t2 = if !t1.is_zero() { Time::from_ns(self.time.now()) } else { Time::ZERO };
         if self.closed() {
             return Err(ApiError::Closed);
         }
@@ -248,7 +298,7 @@ impl Backend for EmuIface {
                 return Ok(None);
             }
             let con = &self.ends.con;
-            if self.wait(wait, || !con.is_empty()) == WaitOutcome::TimedOut {
+            if self.wait_recv(WaitKind::Con, wait, || !con.is_empty()) == WaitOutcome::TimedOut {
                 return Ok(None);
             }
         }
@@ -270,7 +320,7 @@ impl Backend for EmuIface {
                 return Ok(None);
             }
             let ind = &self.ends.ind;
-            if self.wait(wait, || !ind.is_empty()) == WaitOutcome::TimedOut {
+            if self.wait_recv(WaitKind::Ind, wait, || !ind.is_empty()) == WaitOutcome::TimedOut {
                 return Ok(None);
             }
         }
@@ -288,7 +338,7 @@ impl Backend for EmuIface {
                 return Ok(None);
             }
             let b = &self.ends.beacon;
-            if self.wait(wait, || !b.is_empty()) == WaitOutcome::TimedOut {
+            if self.wait_recv(WaitKind::Beacon, wait, || !b.is_empty()) == WaitOutcome::TimedOut {
                 return Ok(None);
             }
         }
@@ -350,14 +400,35 @@ impl Backend for EmuIface {
         (self.submitted_total - self.confirmed_read) as usize
     }
 
+    /// `None` on the virtual clock: an event loop waiting on a descriptor is not a
+    /// wait the device can see, so time could never move for it.
     fn event_fd(&mut self) -> Option<RawFd> {
+        if self.time.is_virtual() {
+            return None;
+        }
         self.shared.efd_on.store(true, Ordering::SeqCst);
         Some(self.shared.efd.as_raw_fd())
+    }
+
+    /// The session's clock: `CLOCK_MONOTONIC`, or the virtual time of the medium.
+    fn now(&self) -> Time {
+        Time::from_ns(self.time.now())
     }
 
     fn timed_sends(&self) -> bool {
         // The device thread holds a timed request and hands it to the medium at the
         // medium time of `not_before`, however late it wakes.
         true
+    }
+}
+
+impl Drop for EmuIface {
+    /// A dropped interface takes no part in virtual time any more.
+    fn drop(&mut self) {
+        if self.time.is_virtual()
+            && self.shared.vstate.swap(V_DETACHED, Ordering::SeqCst) != V_DETACHED
+        {
+            self.session.vstate_changed();
+        }
     }
 }

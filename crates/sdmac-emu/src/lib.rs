@@ -14,10 +14,15 @@
 //! path makes no syscall when the device thread polls ([`DeviceWait::Spin`]); with
 //! [`DeviceWait::Park`] a request that finds the device parked costs one `futex`
 //! wake-up, which the timestamps show.
+//!
+//! A session runs on the wall clock by default. On the virtual clock
+//! ([`EmuClock::Virtual`], see [`clock`]) the medium's time moves only when every
+//! application taking part waits, so a run is the same whatever the host does.
 
 #![warn(missing_docs)]
 
 mod channel;
+pub mod clock;
 mod device;
 mod frame;
 mod iface;
@@ -26,6 +31,7 @@ mod session;
 pub mod setup;
 mod wait;
 
+pub use clock::{EmuClock, VIRTUAL_ORIGIN};
 pub use iface::EmuIface;
 pub use profile::{DeviceProfile, Latency};
 pub use session::{EmuOptions, EmuSession, SessionError};

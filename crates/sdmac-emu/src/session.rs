@@ -2,6 +2,7 @@
 //! session starts the device ([`crate::device`]); the device never reaches back here.
 
 use crate::channel::{rings, Capacities, IfaceShared, SessionShared};
+use crate::clock::{EmuClock, TimeSource, VIRTUAL_ORIGIN, V_BUSY, V_DETACHED};
 use crate::device::{
     beacon_interval_tu, Addition, Additions, DevIface, Device, DeviceStats, IdHash,
 };
@@ -33,6 +34,11 @@ pub struct EmuOptions {
     pub ind_capacity: usize,
     /// Pin the device thread to this CPU.
     pub device_cpu: Option<usize>,
+    /// The clock that drives the medium (the wall clock by default).
+    pub clock: EmuClock,
+    /// On the virtual clock: how long (wall time) time may stand still while an
+    /// interface is busy before the device reports which ones it waits for.
+    pub watchdog: std::time::Duration,
 }
 
 impl Default for EmuOptions {
@@ -44,6 +50,8 @@ impl Default for EmuOptions {
             seed: 1,
             ind_capacity: 4096,
             device_cpu: None,
+            clock: EmuClock::Wall,
+            watchdog: std::time::Duration::from_secs(10),
         }
     }
 }
@@ -90,9 +98,14 @@ pub struct EmuSession {
     /// The BSSID of stations added at run time: the AP's address when the medium had
     /// one at the start.
     ap: Option<MacAddress>,
+    /// The session's clock.
+    time: TimeSource,
+    /// What each interface shares with the device, in the order of `names`.
+    parts: Vec<Arc<IfaceShared>>,
 }
 
 /// The two sides of a new interface.
+#[allow(clippy::too_many_arguments)]
 fn new_iface(
     name: &str,
     st: StationId,
@@ -101,6 +114,7 @@ fn new_iface(
     standard: Standard,
     opts: &EmuOptions,
     session: &Arc<SessionShared>,
+    time: &TimeSource,
 ) -> Result<(DevIface, EmuIface), SessionError> {
     let queues = if cfg.qos { 4 } else { 1 };
     let con = queues * cfg.queue_limit + 16;
@@ -108,6 +122,8 @@ fn new_iface(
     let (a, d) = rings(caps);
     let shared = Arc::new(IfaceShared::new().map_err(SessionError::Os)?);
     let dev = DevIface {
+        name: name.to_string(),
+        time: time.clone(),
         station: st,
         qos: cfg.qos,
         ends: d,
@@ -138,8 +154,17 @@ fn new_iface(
         confirmed_ac: [0; 4],
         free: Vec::with_capacity(con),
         header: Default::default(),
+        time: time.clone(),
     };
     Ok((dev, app))
+}
+
+/// An interface handed out takes part in virtual time (busy until it first waits).
+fn take_part(i: &EmuIface) {
+    if i.time.is_virtual() {
+        i.shared.vstate.store(V_BUSY, Ordering::SeqCst);
+        i.session.vstate_changed();
+    }
 }
 
 impl std::fmt::Debug for EmuSession {
@@ -150,7 +175,7 @@ impl std::fmt::Debug for EmuSession {
 
 impl EmuSession {
     /// Starts `medium` on a device thread, with one interface per `(name, station)`.
-    /// Medium time 0 is now.
+    /// Medium time 0 is now on the wall clock, [`VIRTUAL_ORIGIN`] on the virtual one.
     pub fn start(
         mut medium: Medium,
         ifaces: &[(&str, StationId)],
@@ -162,8 +187,15 @@ impl EmuSession {
             .map(|s| MacAddress(medium.station(s as StationId).expect("station").address))
             .collect();
         let session = Arc::new(SessionShared::default());
+        // Medium time 0 is now (wall clock), or a fixed instant (virtual clock).
+        let origin = match opts.clock {
+            EmuClock::Wall => sdmac_rt::monotonic_ns().saturating_sub(medium.now()),
+            EmuClock::Virtual => VIRTUAL_ORIGIN,
+        };
+        let time = TimeSource::new(opts.clock, origin + medium.now());
         let mut dev_ifaces = Vec::new();
         let mut app = Vec::new();
+        let mut parts = Vec::new();
         let phy = medium.phy().clone();
         let ap =
             (0..n).find(|&s| medium.station(s as StationId).is_some_and(|c| c.beacon.is_some()));
@@ -175,7 +207,8 @@ impl EmuSession {
             }
             iface_of[st as usize] = Some(k);
             let bssid = ap.map(|s| addrs[s]).unwrap_or(addrs[st as usize]);
-            let (d, a) = new_iface(name, st, &cfg, bssid, phy.standard, &opts, &session)?;
+            let (d, a) = new_iface(name, st, &cfg, bssid, phy.standard, &opts, &session, &time)?;
+            parts.push(a.shared.clone());
             dev_ifaces.push(d);
             app.push(Some(a));
         }
@@ -184,8 +217,6 @@ impl EmuSession {
             .collect();
         let freq = medium.config().freq_mhz;
         let basic_500k: Vec<u8> = phy.basic_rates.iter().map(|r| (r.kbps() / 500) as u8).collect();
-        // Medium time 0 is now: start the medium's clock at the current instant.
-        let origin = sdmac_rt::monotonic_ns().saturating_sub(medium.now());
         medium.advance(medium.now(), &mut sdmac_medium::Collect::default());
         let device = Device {
             medium,
@@ -204,6 +235,8 @@ impl EmuSession {
             channel: sdmac_frame::channel::number(freq),
             beacon_rates: crate::frame::beacon_rates(&basic_500k),
             additions: Arc::new(Additions::default()),
+            time: time.clone(),
+            watchdog_ns: opts.watchdog.as_nanos().min(u64::MAX as u128) as u64,
         };
         let additions = device.additions.clone();
         let wakes: Vec<Arc<IfaceShared>> = device.ifaces.iter().map(|d| d.shared.clone()).collect();
@@ -238,6 +271,8 @@ impl EmuSession {
             opts,
             standard: phy.standard,
             ap: ap_addr,
+            time,
+            parts,
         })
     }
 
@@ -258,8 +293,19 @@ impl EmuSession {
         let own = MacAddress(cfg.address);
         let bssid = self.ap.unwrap_or(own);
         // The id is the device's to give: the interface gets it with the answer.
-        let (dev, mut app) =
-            new_iface(name, StationId::MAX, &cfg, bssid, self.standard, &self.opts, &self.shared)?;
+        let (dev, mut app) = new_iface(
+            name,
+            StationId::MAX,
+            &cfg,
+            bssid,
+            self.standard,
+            &self.opts,
+            &self.shared,
+            &self.time,
+        )?;
+        // Handed out at once: it takes part in virtual time from now.
+        take_part(&app);
+        let shared = app.shared.clone();
         let (tx, rx) = std::sync::mpsc::sync_channel(1);
         self.additions.push(Addition { cfg, iface: dev, reply: tx });
         self.shared.device_wake.notify();
@@ -268,6 +314,7 @@ impl EmuSession {
             Err(_) => return Err(SessionError::Refused("the device thread did not answer".into())),
         };
         app.station = st;
+        self.parts.push(shared);
         self.names.push(name.to_string());
         self.ifaces.push(None);
         Ok(Interface::new(app))
@@ -278,18 +325,53 @@ impl EmuSession {
         &self.names
     }
 
-    /// Takes interface `name` (each can be taken once).
+    /// Takes interface `name` (each can be taken once). On the virtual clock it takes
+    /// part in time from now until it is dropped: take every interface the run uses
+    /// before any of them waits (see [`crate::clock`]).
     pub fn take(&mut self, name: &str) -> Option<Interface<EmuIface>> {
         let k = self.names.iter().position(|n| n == name)?;
-        self.ifaces[k].take().map(Interface::new)
+        self.take_index(k)
     }
 
-    /// Takes interface number `k`.
+    /// Takes interface number `k` (as [`EmuSession::take`]).
     pub fn take_index(&mut self, k: usize) -> Option<Interface<EmuIface>> {
-        self.ifaces.get_mut(k)?.take().map(Interface::new)
+        let i = self.ifaces.get_mut(k)?.take()?;
+        take_part(&i);
+        Some(Interface::new(i))
     }
 
-    /// `CLOCK_MONOTONIC` (ns) of medium time 0.
+    /// On the virtual clock: interface `name` takes no part in time from now on (time
+    /// no longer waits for its application), as if dropped; its waits still end at
+    /// their deadlines. For an application done with an interface it cannot drop (held
+    /// elsewhere, as by Python). False if there is no such interface.
+    pub fn take_no_part(&self, name: &str) -> bool {
+        let Some(k) = self.names.iter().position(|n| n == name) else { return false };
+        if self.time.is_virtual()
+            && self.parts[k].vstate.swap(V_DETACHED, Ordering::SeqCst) != V_DETACHED
+        {
+            self.shared.vstate_changed();
+        }
+        true
+    }
+
+    /// The session's clock.
+    pub fn clock(&self) -> EmuClock {
+        self.opts.clock
+    }
+
+    /// The time now on the session's clock (`CLOCK_MONOTONIC`, or virtual time).
+    pub fn now(&self) -> sdmac_api::Time {
+        sdmac_api::Time::from_ns(self.time.now())
+    }
+
+    /// The watchdog's reports so far: each time virtual time stood still for longer
+    /// than [`EmuOptions::watchdog`] while some interface was busy, which ones.
+    pub fn stalls(&self) -> Vec<String> {
+        self.shared.stalls.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// API time (ns) of medium time 0: `CLOCK_MONOTONIC` at the start on the wall
+    /// clock, [`VIRTUAL_ORIGIN`] on the virtual one.
     pub fn origin(&self) -> u64 {
         self.origin
     }

@@ -9,7 +9,7 @@
 use sdmac_api::{
     Ac, Body, Interface, MacAddress, Rate, RateSeries, Span, Status, Time, TxAttrs, Wait,
 };
-use sdmac_emu::{EmuIface, EmuOptions, EmuSession};
+use sdmac_emu::{EmuClock, EmuIface, EmuOptions, EmuSession};
 use sdmac_medium::{Medium, MediumConfig, StationConfig};
 use sdmac_overlay::exchange::wait_until;
 use sdmac_overlay::tdma::{
@@ -62,6 +62,10 @@ fn addr(k: usize) -> [u8; 6] {
 }
 
 fn session(n: usize, seed: u64) -> (EmuSession, Vec<Interface<EmuIface>>, Phy) {
+    session_on(n, seed, EmuClock::Wall)
+}
+
+fn session_on(n: usize, seed: u64, clock: EmuClock) -> (EmuSession, Vec<Interface<EmuIface>>, Phy) {
     let phy = Phy::new(Standard::Dot11a);
     let mut cfg = MediumConfig::new(phy.clone());
     cfg.seed = seed;
@@ -77,7 +81,7 @@ fn session(n: usize, seed: u64) -> (EmuSession, Vec<Interface<EmuIface>>, Phy) {
     // The device thread inherits SCHED_FIFO 20: above the stations, so that their
     // polling never holds the medium up.
     realtime(20);
-    let mut s = EmuSession::start(m, &list, EmuOptions::default()).unwrap();
+    let mut s = EmuSession::start(m, &list, EmuOptions { clock, ..EmuOptions::default() }).unwrap();
     normal();
     let ifaces = (0..=n).map(|k| s.take_index(k).unwrap()).collect();
     (s, ifaces, phy)
@@ -109,7 +113,11 @@ fn deadline(p: &TdmaPlan, i: usize) -> Span {
 }
 
 fn tdma(n: usize, guard: Guard) -> (TdmaPlan, Vec<PeriodicReport>) {
-    let (mut s, ifaces, phy) = session(n, 7);
+    tdma_on(n, guard, EmuClock::Wall)
+}
+
+fn tdma_on(n: usize, guard: Guard, clock: EmuClock) -> (TdmaPlan, Vec<PeriodicReport>) {
+    let (mut s, ifaces, phy) = session_on(n, 7, clock);
     let p = plan(n, guard, &phy, ifaces[0].now());
     println!("{p}");
     let end = p.round_start(ROUNDS);
@@ -133,7 +141,9 @@ fn tdma(n: usize, guard: Guard) -> (TdmaPlan, Vec<PeriodicReport>) {
                 ac: Ac::Be,
             };
             std::thread::spawn(move || {
-                realtime(10);
+                if clock == EmuClock::Wall {
+                    realtime(10);
+                }
                 run_periodic(&mut iface, &times, &cfg, end).unwrap()
             })
         })
@@ -239,6 +249,23 @@ fn two_periodic_tdma_stations_meet_deadlines_dcf_misses() {
 #[test]
 fn five_periodic_tdma_stations_meet_deadlines_dcf_misses() {
     tdma_meets_what_dcf_misses(5);
+}
+
+/// On the virtual clock the host cannot hold a station up: every frame of every round
+/// is sent in its own slot and meets its deadline, and two runs are the same.
+#[test]
+fn on_the_virtual_clock_every_frame_meets_its_deadline_in_every_run() {
+    for n in [2, 5] {
+        let (_, a) = tdma_on(n, GUARD, EmuClock::Virtual);
+        for (i, r) in a.iter().enumerate() {
+            assert_eq!(r.frames.len() as u64, ROUNDS, "station {i} of {n}");
+            assert_eq!(r.met(), r.frames.len(), "station {i} of {n}: {r:?}");
+            assert_eq!(r.collisions(), 0, "station {i} of {n}");
+            assert_eq!(r.outside_window(), 0, "station {i} of {n}");
+        }
+        let (_, b) = tdma_on(n, GUARD, EmuClock::Virtual);
+        assert_eq!(a, b, "two runs of {n} stations differ");
+    }
 }
 
 #[test]

@@ -24,7 +24,7 @@ use std::sync::Mutex;
 
 use sdmac_api::Interface as ApiInterface;
 use sdmac_emu::setup::{paper_medium, Loss, PaperSetup, AP, STA};
-use sdmac_emu::{DeviceProfile, DeviceWait, EmuOptions, EmuSession, Latency};
+use sdmac_emu::{DeviceProfile, DeviceWait, EmuClock, EmuOptions, EmuSession, Latency};
 use sdmac_open::AnyBackend;
 
 /// An emulated medium running on the wall clock, with interfaces.
@@ -69,9 +69,11 @@ impl PySession {
     /// The SDMAC paper's testbed: an AP ("ap", 02:00:00:00:00:01) beaconing every
     /// `beacon_interval_tu` TU on channel 36 (802.11a, basic rates {6 Mb/s}) and a
     /// station ("sta", 02:00:00:00:00:02) `distance_m` away. DATA (sta -> ap) and ACK
-    /// (ap -> sta) losses are set separately, by probability or SNR.
+    /// (ap -> sta) losses are set separately, by probability or SNR. `clock` "virtual"
+    /// runs the medium on a virtual clock: time moves only when every interface taken
+    /// waits in data_con/data_ind/beacon_ind (take them all before any waits).
     #[staticmethod]
-    #[pyo3(signature = (*, loss_data = None, loss_ack = None, snr_data = None, snr_ack = None, ack_preamble_share = 0.5, ack_timeout_us = None, basic_rates = vec![6.0], beacon_interval_tu = 50, distance_m = 10.0, seed = 1, device_wait = "park", device_req_us = "0", device_con_us = "0"))]
+    #[pyo3(signature = (*, loss_data = None, loss_ack = None, snr_data = None, snr_ack = None, ack_preamble_share = 0.5, ack_timeout_us = None, basic_rates = vec![6.0], beacon_interval_tu = 50, distance_m = 10.0, seed = 1, device_wait = "park", device_req_us = "0", device_con_us = "0", clock = "wall"))]
     #[allow(clippy::too_many_arguments)]
     fn paper(
         loss_data: Option<f64>,
@@ -87,6 +89,7 @@ impl PySession {
         device_wait: &str,
         device_req_us: &str,
         device_con_us: &str,
+        clock: &str,
     ) -> PyResult<PySession> {
         let setup = paper_setup(
             loss_data,
@@ -107,6 +110,7 @@ impl PySession {
                 con: latency("device_con_us", device_con_us)?,
             },
             seed,
+            clock: clock_arg(clock)?,
             ..EmuOptions::default()
         };
         let (m, ap, sta) = paper_medium(&setup).map_err(PyValueError::new_err)?;
@@ -118,15 +122,16 @@ impl PySession {
     /// A session on a TOML scenario (as `sdmac sim` reads; its first medium), with one
     /// interface per station named in `interfaces` (station names of the scenario;
     /// a station with `count` > 1 is named NAME0, NAME1, ...). Flows in the scenario
-    /// run too, as background traffic.
+    /// run too, as background traffic. `clock` is "wall" or "virtual" (as `paper`).
     #[staticmethod]
-    #[pyo3(signature = (text, interfaces, *, name = "scenario".to_string(), device_wait = "park", seed = 1))]
+    #[pyo3(signature = (text, interfaces, *, name = "scenario".to_string(), device_wait = "park", seed = 1, clock = "wall"))]
     fn from_scenario(
         text: &str,
         interfaces: Vec<String>,
         name: String,
         device_wait: &str,
         seed: u64,
+        clock: &str,
     ) -> PyResult<PySession> {
         let sc = sdmac_sim::Scenario::parse(text, &name)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -150,11 +155,50 @@ impl PySession {
                 }
             }
         }
-        let opts =
-            EmuOptions { wait: device_wait_arg(device_wait)?, seed, ..EmuOptions::default() };
+        let opts = EmuOptions {
+            wait: device_wait_arg(device_wait)?,
+            seed,
+            clock: clock_arg(clock)?,
+            ..EmuOptions::default()
+        };
         let s = EmuSession::start(b.medium, &ifs, opts)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(PySession { inner: Mutex::new(s) })
+    }
+
+    /// The clock driving the medium: "wall" or "virtual".
+    #[getter]
+    fn clock(&self) -> &'static str {
+        match self.inner.lock().unwrap_or_else(|e| e.into_inner()).clock() {
+            EmuClock::Wall => "wall",
+            EmuClock::Virtual => "virtual",
+        }
+    }
+
+    /// The time now on the session's clock (ns; CLOCK_MONOTONIC, or virtual time).
+    fn now(&self) -> u64 {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner()).now().as_ns()
+    }
+
+    /// On the virtual clock: the interface `name` takes no part in time from now on
+    /// (time no longer waits for it), for an application done with it. ValueError for
+    /// an unknown name.
+    fn take_no_part(&self, name: &str) -> PyResult<()> {
+        let s = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        if s.take_no_part(name) {
+            Ok(())
+        } else {
+            Err(PyValueError::new_err(format!(
+                "no interface {name:?} (interfaces: {})",
+                s.names().join(", ")
+            )))
+        }
+    }
+
+    /// The watchdog's reports of virtual time standing still while an interface was
+    /// busy (which ones).
+    fn stalls(&self) -> Vec<String> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner()).stalls()
     }
 
     /// Names of the interfaces.
@@ -212,6 +256,10 @@ pub(crate) fn open(py: Python<'_>, name: &str) -> PyResult<PyInterface> {
 
 fn device_wait_arg(s: &str) -> PyResult<DeviceWait> {
     device_wait(s)
+}
+
+fn clock_arg(s: &str) -> PyResult<EmuClock> {
+    s.parse().map_err(PyValueError::new_err)
 }
 
 #[allow(clippy::too_many_arguments)]

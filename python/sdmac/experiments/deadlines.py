@@ -57,8 +57,11 @@ outcome known at the MAC, t5, by its deadline) or missed (never acknowledged, or
 acknowledged after its deadline). The latency is t5 minus the release instant, over
 the acknowledged packets, read from each packet's record.
 
-The run happens on the wall clock (the emu medium's clock is ``CLOCK_MONOTONIC``), so
-its figures vary with the host's scheduling; the seed fixes the medium's random draws.
+By default the run happens on the wall clock (the emu medium's clock is
+``CLOCK_MONOTONIC``), so its figures vary with the host's scheduling; the seed fixes the
+medium's random draws. With ``clock = "virtual"`` the medium's time moves only when every
+station waits in a receiving primitive (emu's virtual clock): no host stall reaches the
+air, and the same seed gives the same figures (``wall_s`` aside).
 """
 
 from __future__ import annotations
@@ -115,7 +118,11 @@ DEFAULTS: dict[str, Any] = {
     "urgent_deadline_ms": 5.0,
     "bulk_payload": 500,
     "bulk_burst": 3,
+    "clock": "wall",
 }
+
+#: The clocks emu can run the medium on.
+CLOCKS = ("wall", "virtual")
 
 _HEAD = """
 name = "deadlines"
@@ -198,6 +205,13 @@ def check_params(params: Mapping[str, Any]) -> dict[str, Any]:
     out["lead_us"] = _number(p, "lead_us", 0.0, 1e6, "microseconds")
     out["slack_us"] = _number(p, "slack_us", 0.0, 1e6, "microseconds")
     out["rt_priority"] = _integer(p, "rt_priority", 0, 89)
+    if p["clock"] not in CLOCKS:
+        raise ValueError(f"deadlines: clock must be one of {', '.join(CLOCKS)}, not {p['clock']!r}")
+    out["clock"] = p["clock"]
+    if out["clock"] == "virtual" and out["rt_priority"] > 0:
+        raise ValueError(
+            "deadlines: rt_priority > 0 has no use on the virtual clock (the host cannot delay a station there)"
+        )
     if p["mix"] not in MIXES:
         raise ValueError(f"deadlines: mix must be one of {', '.join(MIXES)}, not {p['mix']!r}")
     out["mix"] = p["mix"]
@@ -354,12 +368,12 @@ def deadline_us(p: Mapping[str, Any], i: int) -> float:
     return uniform
 
 
-def _session(text: str, names: Sequence[str], seed: int, rt_priority: int) -> _core.Session:
-    """The emu session; with `rt_priority` > 0 its device thread runs under SCHED_FIFO
-    10 levels above the stations (it inherits the policy of the thread that opens the
-    session), so that the stations' polling never holds the medium up."""
+def _session(text: str, names: Sequence[str], seed: int, rt_priority: int, clock: str = "wall") -> _core.Session:
+    """The emu session on `clock`; with `rt_priority` > 0 its device thread runs under
+    SCHED_FIFO 10 levels above the stations (it inherits the policy of the thread that
+    opens the session), so that the stations' polling never holds the medium up."""
     if rt_priority <= 0:
-        return _core.Session.from_scenario(text, names, name="deadlines", seed=seed)
+        return _core.Session.from_scenario(text, names, name="deadlines", seed=seed, clock=clock)
     try:
         os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(min(99, rt_priority + 10)))
     except PermissionError as e:
@@ -371,13 +385,16 @@ def _session(text: str, names: Sequence[str], seed: int, rt_priority: int) -> _c
 
 
 def _in_threads(
-    n: int, work: Callable[[int, int], dict[str, Any]], rt_priority: int
+    n: int, work: Callable[[int, int], dict[str, Any]], rt_priority: int, session: _core.Session | None = None
 ) -> tuple[list[dict[str, Any]], int]:
     """Runs work(i, epoch) for every station, one thread each (each call releases the GIL
     for its whole run); with `rt_priority` > 0 each thread first asks for SCHED_FIFO at
     it. The epoch (the first release, ns) is fixed LEAD_IN_S after every thread has
     started, so that a slow start on a loaded host does not eat into the run. Returns
-    the results and the epoch."""
+    the results and the epoch. With the `session` of a virtual clock the epoch is on
+    its clock, and station i's interface ("s{i}") takes no part in time once its run is
+    over, so that the others' runs go on."""
+    virtual = session is not None and session.clock == "virtual"
     results: list[dict[str, Any] | None] = [None] * n
     errors: list[BaseException] = []
     ready = threading.Barrier(n + 1)
@@ -398,6 +415,10 @@ def _in_threads(
             results[i] = work(i, epoch[0])
         except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
             errors.append(e)
+        finally:
+            if virtual:
+                assert session is not None
+                session.take_no_part(f"s{i}")
 
     threads = [threading.Thread(target=body, args=(i,), name=f"deadlines-s{i}") for i in range(n)]
     # The calling thread too, while it hands the stations their start: a thread the host
@@ -408,7 +429,7 @@ def _in_threads(
         for t in threads:
             t.start()
         ready.wait()
-        epoch[0] = time.monotonic_ns() + int(LEAD_IN_S * 1e9)
+        epoch[0] = (session.now() if virtual and session is not None else time.monotonic_ns()) + int(LEAD_IN_S * 1e9)
         go.set()
         for t in threads:
             t.join()
@@ -473,7 +494,7 @@ def _run_fifo_or_edf(session: _core.Session, p: Mapping[str, Any], fifo: bool) -
             mac_tries=p["mac_tries"],
         )
 
-    out, _ = _in_threads(n, work, p["rt_priority"])
+    out, _ = _in_threads(n, work, p["rt_priority"], session)
     return [
         {
             "release_ns": f["release_ns"],
@@ -515,7 +536,7 @@ def _run_tdma(session: _core.Session, p: Mapping[str, Any], lay: Layout) -> tupl
             lead_us=p["lead_us"],
         )
 
-    out, epoch = _in_threads(n, work, p["rt_priority"])
+    out, epoch = _in_threads(n, work, p["rt_priority"], session)
     frames = [
         {
             **f,
@@ -588,7 +609,7 @@ def run(params: Mapping[str, Any], seed: int) -> dict[str, Any]:
     notes: list[str] = []
     figures: dict[str, Any] = {}
     t0 = time.monotonic()
-    with _session(text, names, seed, p["rt_priority"]) as session:
+    with _session(text, names, seed, p["rt_priority"], p["clock"]) as session:
         if p["scheme"] == "tdma":
             assert lay is not None
             frames, epoch = _run_tdma(session, p, lay)

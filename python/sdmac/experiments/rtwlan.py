@@ -73,8 +73,13 @@ Three modes (``mode``):
   for slot requests, which these unacknowledged broadcasts on a fixed schedule do not
   need; the stations take their windows directly.
 
-The run happens on the wall clock, so its figures vary from run to run with the
-host's scheduling; the seed fixes the medium's random draws (backoffs).
+By default the run happens on the wall clock, so its figures vary from run to run with
+the host's scheduling; the seed fixes the medium's random draws (backoffs). With
+``clock = "virtual"`` (``tdma`` mode only) emu's medium runs on its virtual clock: time
+moves only when every station waits, so no host stall reaches the air and the same
+seed gives the same figures (``wall_s`` aside). ``dcf`` and ``policy`` are refused
+there: their Python loop waits on the interfaces' event descriptors, a wait the
+virtual clock cannot see.
 
 The fixed parameters live in ``rtwlan_params``, the formulas and slot plan in
 ``rtwlan_timing`` and the event loop in ``rtwlan_loop``; this module measures, runs
@@ -94,6 +99,7 @@ from .rtwlan_loop import _Loop, _payload, _percentile, _quantities, _Schedule, _
 from .rtwlan_params import (
     _SCENARIO,
     BROADCAST,
+    CLOCKS,
     DEFAULT_PACKETS,
     DRAIN_IDLE_S,
     DRAIN_MAX_S,
@@ -169,10 +175,13 @@ def measure_path(iface: _core.Interface, dst: str) -> tuple[float, float]:
     return min(path), q
 
 
-def rehearse(iface: _core.Interface, gap_us: float, airtime_us: float) -> tuple[float, float]:
+def rehearse(iface: _core.Interface, gap_us: float, airtime_us: float, virtual: bool = False) -> tuple[float, float]:
     """The loop's whole request path, due time → start on air (t5 − airtime), over
     REHEARSAL_PROBES broadcasts from `iface` timed as the run times its sends, one every
-    `gap_us`: its minimum and its GUARD_QUANTILE (µs)."""
+    `gap_us`: its minimum and its GUARD_QUANTILE (µs). On the `virtual` clock it waits
+    in ``data_con`` on the interface's clock instead of on its event descriptor."""
+    if virtual:
+        return _rehearse_virtual(iface, gap_us, airtime_us)
     fd = iface.fileno()
     due: dict[int, int] = {}
     starts: list[float] = []
@@ -204,12 +213,42 @@ def rehearse(iface: _core.Interface, gap_us: float, airtime_us: float) -> tuple[
     return min(starts), q
 
 
+def _rehearse_virtual(iface: _core.Interface, gap_us: float, airtime_us: float) -> tuple[float, float]:
+    """`rehearse` on the virtual clock: every wait blocks in ``data_con`` (so that
+    time moves), every time is the interface's."""
+    due: dict[int, int] = {}
+    starts: list[float] = []
+
+    def take(c: _core.Confirmation | None) -> None:
+        if c is None:
+            return
+        t5 = c.timestamps.get("t5")
+        if c.status == "sent" and t5 and c.id in due:
+            starts.append((t5 - airtime_us * 1000 - due[c.id]) / 1000.0)
+
+    at = iface.now() + int(gap_us * 1000)
+    for k in range(1, REHEARSAL_PROBES + 1):
+        while (now := iface.now()) < at:
+            take(iface.data_con(timeout=(at - now) / 1e9))
+        due[k] = at
+        iface.data_req(k, _payload(k, 0xFF), dst=BROADCAST, rates=f"{RATE}x1", no_ack=True, t1=now)
+        at += int(gap_us * 1000)
+    end = iface.now() + int(DRAIN_IDLE_S * 1e9)
+    while len(starts) < len(due) and (now := iface.now()) < end:
+        take(iface.data_con(timeout=(end - now) / 1e9))
+    if len(starts) < 2:
+        raise RuntimeError(f"rtwlan: the rehearsal confirmed {len(starts)} of {len(due)} broadcasts as sent")
+    q = _percentile(starts, GUARD_QUANTILE)
+    assert q is not None
+    return min(starts), q
+
+
 # ----------------------------------------------------------------------------- params
 
 
 def check_params(params: Mapping[str, Any]) -> dict[str, Any]:
     """The parameters with defaults filled in; ValueError naming the bad one."""
-    known = {"spacing_ms", "repliers", "packets", "mode"}
+    known = {"spacing_ms", "repliers", "packets", "mode", "clock"}
     unknown = sorted(set(params) - known)
     if unknown:
         raise ValueError(f"rtwlan: unknown parameter(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
@@ -228,7 +267,15 @@ def check_params(params: Mapping[str, Any]) -> dict[str, Any]:
     mode = params.get("mode", "dcf")
     if mode not in MODES:
         raise ValueError(f"rtwlan: mode must be one of {', '.join(MODES)}, not {mode!r}")
-    return {"spacing_ms": spacing, "repliers": int(repliers), "packets": packets, "mode": mode}
+    clock = params.get("clock", "wall")
+    if clock not in CLOCKS:
+        raise ValueError(f"rtwlan: clock must be one of {', '.join(CLOCKS)}, not {clock!r}")
+    if clock == "virtual" and mode != "tdma":
+        raise ValueError(
+            f"rtwlan: clock = virtual runs mode tdma only, not {mode}: the dcf and policy modes run a "
+            "Python event loop on the interfaces' event descriptors, a wait the virtual clock cannot see"
+        )
+    return {"spacing_ms": spacing, "repliers": int(repliers), "packets": packets, "mode": mode, "clock": clock}
 
 
 # ----------------------------------------------------------------------------- run
@@ -248,6 +295,7 @@ def run(params: Mapping[str, Any], seed: int, progress: ProgressFn | None = None
         raise ValueError(f"rtwlan: seed must be a non-negative integer, not {seed!r}")
     scenario = _SCENARIO.format(seed=seed, standard=STANDARD, rate=RATE)
     names = ["originator", *HOSTS[: p["repliers"]]]
+    virtual = p["clock"] == "virtual"
     timing: Timing | None = None
     plan: SlotPlan | None = None
     spacing_us = p["spacing_ms"] * 1000.0
@@ -255,16 +303,22 @@ def run(params: Mapping[str, Any], seed: int, progress: ProgressFn | None = None
         # Measured on a session of its own, before the run: nothing of the run is sent yet.
         # In tdma mode the stations run real-time (where the process may), so the API's
         # path they rely on is measured the same way.
-        rt = p["mode"] == "tdma"
-        with rtwlan_tdma.session(scenario, ["originator", "host1"], seed, realtime=rt, name="rtwlan-probe") as probe:
+        # On the virtual clock the host cannot delay anything: no real-time priority.
+        rt = p["mode"] == "tdma" and not virtual
+        with rtwlan_tdma.session(scenario, ["originator", "host1"], seed, realtime=rt, name="rtwlan-probe",
+                                 clock=p["clock"]) as probe:
             o = probe.interface("originator")
+            host1 = probe.interface("host1").address
+            # Only its address is needed: time must not wait for it.
+            probe.take_no_part("host1")
             with rtwlan_tdma.realtime(rt):
-                api_min, api_q = measure_path(o, probe.interface("host1").address)
+                api_min, api_q = measure_path(o, host1)
             b = bounds(aifsn=int(o.get("aifsn", ac="BE")), cw_min=int(o.get("cw_min", ac="BE")))
-            path_min, path_q = rehearse(o, min(p["spacing_ms"], REHEARSAL_GAP_MS) * 1000.0, b.airtime_us)
+            path_min, path_q = rehearse(o, min(p["spacing_ms"], REHEARSAL_GAP_MS) * 1000.0, b.airtime_us, virtual)
         timing = Timing(api_min_us=api_min, api_q_us=api_q, path_min_us=path_min, path_q_us=path_q,
                         sync_error_us=SYNC_ERROR_US)
-    with rtwlan_tdma.session(scenario, names, seed, realtime=p["mode"] == "tdma") as session:
+    with rtwlan_tdma.session(scenario, names, seed, realtime=p["mode"] == "tdma" and not virtual,
+                             clock=p["clock"]) as session:
         ifaces = [session.interface(name) for name in names]
         b = bounds(aifsn=int(ifaces[0].get("aifsn", ac="BE")), cw_min=int(ifaces[0].get("cw_min", ac="BE")))
         if p["mode"] == "tdma":
@@ -275,7 +329,7 @@ def run(params: Mapping[str, Any], seed: int, progress: ProgressFn | None = None
                 return {"tdma_fits": 0, "guard_us": plan.guard_us, "params": dict(p), "bounds": b.as_dict(),
                         "timing": timing.as_dict(), "plan": plan.as_dict(), "refused": plan.reason(),
                         "samples": {}, "notes": [plan.reason()]}
-        start_ns = time.monotonic_ns() + int(LEAD_IN_S * 1e9)
+        start_ns = session.now() + int(LEAD_IN_S * 1e9)
         spacing_ns = int(round(spacing_us * 1000))
         if timing is None:
             sched = _Schedule("dcf", start_ns, spacing_ns)
@@ -294,8 +348,10 @@ def run(params: Mapping[str, Any], seed: int, progress: ProgressFn | None = None
             loop = _Loop(ifaces, p, progress, sched)
             wall_s = loop.run()
         else:
-            loop = rtwlan_tdma.run(ifaces, p["packets"], plan, start_ns, b.difs_us + b.airtime_us)
-            wall_s = (time.monotonic_ns() - start_ns) / 1e9
+            wall0 = time.monotonic_ns()
+            loop = rtwlan_tdma.run(ifaces, p["packets"], plan, start_ns, b.difs_us + b.airtime_us,
+                                   session=session if virtual else None)
+            wall_s = (time.monotonic_ns() - wall0) / 1e9 if virtual else (time.monotonic_ns() - start_ns) / 1e9
             if progress is not None:
                 progress(p["packets"], p["packets"])
     if loop.lengths and loop.lengths != {FRAME_OCTETS}:

@@ -22,6 +22,8 @@ SPACINGS_MS = (20.0, 5.0, 3.0, 1.5)
 DEFAULT_PACKETS = 1000
 MAX_PACKETS = 100_000
 MODES = ("dcf", "policy", "tdma")
+#: The clocks emu can run the medium on: the wall clock, or virtual time (tdma mode only).
+CLOCKS = ("wall", "virtual")
 HOSTS = ("host1", "host2")
 #: Wall-clock margin before the first request, so the device has settled.
 LEAD_IN_S = 0.05

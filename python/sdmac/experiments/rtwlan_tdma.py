@@ -65,10 +65,13 @@ def realtime(on: bool) -> Iterator[bool]:
             os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
 
 
-def session(scenario: str, names: Sequence[str], seed: int, realtime: bool, name: str = "rtwlan") -> _core.Session:
-    """The run's emu session; with `realtime`, where the process may use SCHED_FIFO, its
-    device thread runs 10 levels above the stations (it inherits the policy of the
-    thread that opens the session), so that their polling never holds the medium up."""
+def session(
+    scenario: str, names: Sequence[str], seed: int, realtime: bool, name: str = "rtwlan", clock: str = "wall"
+) -> _core.Session:
+    """The run's emu session on `clock` ("wall" or "virtual"); with `realtime`, where the
+    process may use SCHED_FIFO, its device thread runs 10 levels above the stations (it
+    inherits the policy of the thread that opens the session), so that their polling
+    never holds the medium up."""
     raised = False
     if realtime:
         try:
@@ -77,7 +80,7 @@ def session(scenario: str, names: Sequence[str], seed: int, realtime: bool, name
         except (PermissionError, OSError):
             pass
     try:
-        return _core.Session.from_scenario(scenario, names, name=name, seed=seed)
+        return _core.Session.from_scenario(scenario, names, name=name, seed=seed, clock=clock)
     finally:
         if raised:
             os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
@@ -98,10 +101,19 @@ def _send(rec: dict[str, Any]) -> _Send:
 
 
 def run(
-    ifaces: Sequence[_core.Interface], packets: int, plan: SlotPlan, start_ns: int, exchange_us: float
+    ifaces: Sequence[_core.Interface],
+    packets: int,
+    plan: SlotPlan,
+    start_ns: int,
+    exchange_us: float,
+    session: _core.Session | None = None,
 ) -> TdmaBooks:
     """Runs the originator (`ifaces[0]`) and the hosts on `plan` from `start_ns`, for
-    `packets` rounds; returns the books."""
+    `packets` rounds; returns the books. With the `session` of a virtual clock the
+    stations run at normal priority (the host cannot delay anything), and each station's
+    interface takes no part in time once its run is over, so that the others' runs go
+    on."""
+    virtual = session is not None and session.clock == "virtual"
     spacing = plan.spacing_us
     end = start_ns + int(round(packets * spacing * 1000))
     g = plan.guard_us
@@ -116,7 +128,7 @@ def run(
 
     def body(k: int) -> None:
         try:
-            rt.append(_realtime())
+            rt.append(False if virtual else _realtime())
             common: dict[str, Any] = {
                 "dst": BROADCAST,
                 "no_ack": True,
@@ -141,11 +153,15 @@ def run(
                 )
         except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
             errors.append(e)
+        finally:
+            if virtual:
+                assert session is not None
+                session.take_no_part(ifaces[k].name)
 
     threads = [threading.Thread(target=body, args=(k,), name=f"rtwlan-tdma-{k}") for k in range(len(ifaces))]
     # The starting thread too, while it starts and joins them: preempted while it holds
     # the GIL, it would hold the stations up on their way into Rust.
-    raised = _realtime()
+    raised = False if virtual else _realtime()
     try:
         for t in threads:
             t.start()

@@ -154,7 +154,7 @@ pub(super) fn set_attribute(
         ("position", _) => {
             let p = v.to_position(name)?;
             // The link budgets change from now on: frames already on air keep theirs.
-            dev.catch_up(sdmac_rt::monotonic_ns());
+            dev.catch_up(dev.now());
             dev.medium.set_position(st, p);
         }
         ("ack_timeout", _) => {

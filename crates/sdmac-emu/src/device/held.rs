@@ -18,6 +18,9 @@ pub(crate) struct HeldRequests {
     /// interfaces due at one instant reach the medium in the same order whatever
     /// order their threads queued them in), then in arrival order.
     timed: Vec<Held>,
+    /// On the virtual clock: taken at the current instant and not yet handed to the
+    /// medium, until every application waits (then in interface order).
+    staged: Vec<Held>,
 }
 
 impl HeldRequests {
@@ -32,6 +35,23 @@ impl HeldRequests {
     pub fn push_timed(&mut self, at: u64, i: usize, m: DataMsg) {
         let k = self.timed.partition_point(|h| (h.0, h.1) <= (at, i));
         self.timed.insert(k, (at, i, m));
+    }
+
+    /// Stages a request of interface `i` taken at virtual time `at`.
+    pub fn push_staged(&mut self, at: u64, i: usize, m: DataMsg) {
+        self.staged.push((at, i, m));
+    }
+
+    /// Whether a request is staged.
+    pub fn any_staged(&self) -> bool {
+        !self.staged.is_empty()
+    }
+
+    /// Takes the staged requests out: by interface, then in each one's order.
+    pub fn take_staged(&mut self) -> Vec<Held> {
+        let mut v = std::mem::take(&mut self.staged);
+        v.sort_by_key(|h| h.1);
+        v
     }
 
     /// Whether no request is held for the request latency (a new one may then skip it
@@ -65,6 +85,7 @@ impl HeldRequests {
         self.delayed
             .iter()
             .chain(self.timed.iter())
+            .chain(self.staged.iter())
             .find(|h| h.1 == i && h.2.id == id)
             .map(|h| &h.2)
     }
@@ -74,6 +95,7 @@ impl HeldRequests {
         self.delayed
             .iter_mut()
             .chain(self.timed.iter_mut())
+            .chain(self.staged.iter_mut())
             .find(|h| h.1 == i && h.2.id == id)
             .map(|h| &mut h.2)
     }
@@ -83,12 +105,18 @@ impl HeldRequests {
         if let Some(k) = self.delayed.iter().position(|h| h.1 == i && h.2.id == id) {
             return self.delayed.remove(k).map(|h| h.2);
         }
+        if let Some(k) = self.staged.iter().position(|h| h.1 == i && h.2.id == id) {
+            return Some(self.staged.remove(k).2);
+        }
         let k = self.timed.iter().position(|h| h.1 == i && h.2.id == id)?;
         Some(self.timed.remove(k).2)
     }
 
     /// Takes every held request out, earliest first.
     pub fn take_all(&mut self) -> Option<Held> {
+        if !self.staged.is_empty() {
+            return Some(self.staged.remove(0));
+        }
         self.pop_due(u64::MAX)
     }
 }

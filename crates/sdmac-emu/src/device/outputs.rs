@@ -14,7 +14,6 @@ use sdmac_frame::MacAddress;
 use sdmac_medium::{
     Cause, FrameKind, Outcome, RxIndication, Sink, TxReport, GENERATED_HANDLE_BASE,
 };
-use sdmac_rt::monotonic_ns;
 use std::collections::VecDeque;
 use std::sync::atomic::Ordering;
 
@@ -97,7 +96,7 @@ impl Sink for Outputs<'_> {
 
     fn rx(&mut self, ind: &RxIndication) {
         let Some(i) = self.iface_of.get(ind.station as usize).copied().flatten() else { return };
-        let now = monotonic_ns();
+        let now = self.ifaces[i].time.now();
         let src = self.addrs[ind.from as usize];
         let rx = RxInfo {
             signal_dbm: ind.signal_dbm,

@@ -359,9 +359,13 @@ pub fn run_periodic<B: Backend>(
         // Block until `lead` before the window, then poll until it opens.
         let wake = open.saturating_sub(cfg.lead);
         if heard {
-            listen(iface, cfg, &mut rep, &mut payloads, &mut pending, &mut buf, wake, end)?;
+            listen(iface, cfg, &mut rep, &mut payloads, &mut pending, &mut buf, wake, end, false)?;
             // With timed sends a reply already released is handed over now, early, and
             // the backend holds it until the window opens; otherwise listen on until then.
+            // With timed sends this blocks on the backend's clock until the opening or a
+            // release (a virtual clock moves meanwhile); without, it polls, to hand the
+            // first reply over as the window opens.
+            let until = if timed { open } else { Time::ZERO };
             while iface.now() < open && (!timed || pending.is_empty()) {
                 listen(
                     iface,
@@ -370,13 +374,18 @@ pub fn run_periodic<B: Backend>(
                     &mut payloads,
                     &mut pending,
                     &mut buf,
-                    Time::ZERO,
+                    until,
                     end,
+                    timed,
                 )?;
-                std::hint::spin_loop();
+                if !timed {
+                    std::hint::spin_loop();
+                }
             }
         } else {
             let _not_ours = wait_until(iface, wake)?;
+            // Only a backend without timed sends polls the last `lead` to start on
+            // time; emu has them, so its virtual clock never meets this loop.
             while !timed && iface.now() < open {
                 let _ = iface.data_con(Wait::NoWait)?;
                 std::hint::spin_loop();
@@ -605,7 +614,8 @@ fn release_periodic(
 }
 
 /// Reads the frames heard until `until` (at once when it is past), releasing a reply to
-/// each one from the source answered.
+/// each one from the source answered; with `first_release`, returns after the first
+/// reply released.
 #[allow(clippy::too_many_arguments)]
 fn listen<B: Backend>(
     iface: &mut Interface<B>,
@@ -616,6 +626,7 @@ fn listen<B: Backend>(
     buf: &mut Vec<u8>,
     until: Time,
     end: Time,
+    first_release: bool,
 ) -> Result<(), TdmaError> {
     let Releases::Heard { from, tag_at, tag } = cfg.releases else { return Ok(()) };
     loop {
@@ -649,5 +660,8 @@ fn listen<B: Backend>(
             ..Default::default()
         });
         push_pending(rep, pending, rep.frames.len() - 1);
+        if first_release {
+            return Ok(());
+        }
     }
 }

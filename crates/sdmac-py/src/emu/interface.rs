@@ -53,6 +53,12 @@ impl PyInterface {
         &self.address
     }
 
+    /// The time now on the backend's clock (ns): CLOCK_MONOTONIC, or an emu session's
+    /// virtual time.
+    fn now(&self) -> u64 {
+        self.with(|i| i.now().as_ns())
+    }
+
     /// DATA_req: queue one packet. Give `payload` (the backend builds the 802.11
     /// frame) or `frame` (a whole MPDU without FCS). `rates`: "54x1,24x2" or
     /// [("54", 1), ("24", 2)]; one entry with one try is a confirmed one-shot.
@@ -193,7 +199,12 @@ impl PyInterface {
     /// A file descriptor that becomes readable when a confirmation, indication or
     /// beacon arrives (for asyncio's add_reader). Read it with clear_event().
     fn fileno(&self) -> PyResult<i32> {
-        self.with(|i| i.event_fd()).ok_or_else(|| Unsupported::new_err("no event descriptor"))
+        self.with(|i| i.event_fd()).ok_or_else(|| {
+            Unsupported::new_err(
+                "no event descriptor: this backend has none (an emu session on the virtual clock \
+             has none: an event loop's wait is not one its clock can see)",
+            )
+        })
     }
 
     /// Clears the event descriptor (after it became readable).
