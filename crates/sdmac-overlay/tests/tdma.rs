@@ -3,7 +3,7 @@
 //! the same load under plain DCF collides. And TSF synchronisation from beacons.
 
 use sdmac_api::{Ac, Body, Interface, MacAddress, Rate, RateSeries, Span, TxAttrs, Wait};
-use sdmac_emu::{EmuIface, EmuOptions, EmuSession};
+use sdmac_emu::{EmuClock, EmuIface, EmuOptions, EmuSession};
 use sdmac_medium::{BeaconConfig, Medium, MediumConfig, StationConfig, TU};
 use sdmac_overlay::tdma::{
     measure_jitter, Coordinator, Guard, StationReport, TdmaParams, TdmaPlan, TdmaStation, TsfSync,
@@ -47,11 +47,21 @@ fn medium(n: usize, beacon_tu: Option<u64>, seed: u64) -> (Medium, Phy) {
 }
 
 fn session(n: usize, beacon_tu: Option<u64>) -> (EmuSession, Vec<Interface<EmuIface>>, Phy) {
+    session_on(n, beacon_tu, EmuClock::Wall)
+}
+
+/// [`session`] on the given clock; every interface is taken before any thread runs,
+/// so that on the virtual clock time starts only once each of them waits.
+fn session_on(
+    n: usize,
+    beacon_tu: Option<u64>,
+    clock: EmuClock,
+) -> (EmuSession, Vec<Interface<EmuIface>>, Phy) {
     let (m, phy) = medium(n, beacon_tu, 3);
     let names: Vec<String> = (0..=n).map(|k| format!("s{k}")).collect();
     let list: Vec<(&str, u32)> =
         names.iter().enumerate().map(|(k, s)| (s.as_str(), k as u32)).collect();
-    let mut s = EmuSession::start(m, &list, EmuOptions::default()).unwrap();
+    let mut s = EmuSession::start(m, &list, EmuOptions { clock, ..EmuOptions::default() }).unwrap();
     let ifaces = (0..=n).map(|k| s.take_index(k).unwrap()).collect();
     (s, ifaces, phy)
 }
@@ -81,13 +91,17 @@ fn plan(n: usize, probe: &mut Interface<EmuIface>, phy: &Phy) -> TdmaPlan {
     p
 }
 
-fn tdma(n: usize) -> (Vec<StationReport>, Vec<u64>) {
+fn tdma(n: usize, clock: EmuClock) -> (Vec<StationReport>, Vec<u64>) {
     // The guard is measured on a session of its own, whose probing leaves nothing
     // queued behind it in the session the plan then runs on.
-    let (mut m, mut probe, phy) = session(n, None);
-    let p = plan(n, &mut probe[1], &phy);
+    // The coordinator's interface there has no thread: it is dropped, so that on the
+    // virtual clock time does not wait for it (its station still acknowledges).
+    let (mut m, probe, phy) = session_on(1, None, clock);
+    let mut probe = probe.into_iter().nth(1).unwrap();
+    let p = plan(n, &mut probe, &phy);
+    drop(probe);
     m.close();
-    let (mut s, ifaces, _) = session(n, None);
+    let (mut s, ifaces, _) = session_on(n, None, clock);
     let p = TdmaPlan::new(TdmaParams {
         epoch: ifaces[0].now() + Span::from_ms(5),
         ..p.params().clone()
@@ -123,8 +137,8 @@ fn tdma(n: usize) -> (Vec<StationReport>, Vec<u64>) {
 /// instant (a timed request each, so that every queue fills at the same medium time
 /// however the host runs the threads); returns frames sent and attempts lost to
 /// collisions.
-fn dcf(n: usize) -> (u64, u64) {
-    let (mut s, ifaces, _) = session(n, None);
+fn dcf(n: usize, clock: EmuClock) -> (u64, u64) {
+    let (mut s, ifaces, _) = session_on(n, None, clock);
     let start = ifaces[0].now() + Span::from_ms(200);
     let hs: Vec<_> = ifaces
         .into_iter()
@@ -157,8 +171,11 @@ fn dcf(n: usize) -> (u64, u64) {
     r
 }
 
-fn tdma_has_no_collisions_where_dcf_has(n: usize) {
-    let (reps, received) = tdma(n);
+fn tdma_has_no_collisions_where_dcf_has(
+    n: usize,
+    clock: EmuClock,
+) -> (Vec<StationReport>, Vec<u64>) {
+    let (reps, received) = tdma(n, clock);
     let mut slots: Vec<u32> = reps.iter().map(|r| r.slot).collect();
     slots.sort();
     slots.dedup();
@@ -169,19 +186,33 @@ fn tdma_has_no_collisions_where_dcf_has(n: usize) {
     }
     assert!(received.iter().all(|&k| k > 0), "the coordinator heard every slot: {received:?}");
     let sent: u64 = reps.iter().map(|r| r.sent).sum();
-    let (dsent, dcoll) = dcf(n);
+    let (dsent, dcoll) = dcf(n, clock);
     println!("N = {n}: TDMA {sent} frames, 0 collisions; DCF {dsent} frames, {dcoll} collisions");
     assert!(dcoll > 0, "saturated DCF with {n} stations showed no collision in {dsent} frames");
+    (reps, received)
 }
 
 #[test]
 fn two_stations_in_tdma_never_collide() {
-    tdma_has_no_collisions_where_dcf_has(2);
+    tdma_has_no_collisions_where_dcf_has(2, EmuClock::Wall);
 }
 
 #[test]
 fn five_stations_in_tdma_never_collide() {
-    tdma_has_no_collisions_where_dcf_has(5);
+    tdma_has_no_collisions_where_dcf_has(5, EmuClock::Wall);
+}
+
+/// On the virtual clock the host's timing never shows: no frame is withdrawn for
+/// lateness, and two runs are the same run.
+#[test]
+fn five_stations_in_tdma_on_the_virtual_clock_never_collide_and_repeat() {
+    let a = tdma_has_no_collisions_where_dcf_has(5, EmuClock::Virtual);
+    for r in &a.0 {
+        assert_eq!((r.withdrawn, r.outside_window), (0, 0), "{r:?}");
+        assert_eq!(r.sent, r.acked, "{r:?}");
+    }
+    let b = tdma(5, EmuClock::Virtual);
+    assert_eq!(a, b, "two runs on the virtual clock differ");
 }
 
 #[test]

@@ -72,16 +72,31 @@ impl<'a, B: Backend> TdmaStation<'a, B> {
         let now = self.iface.now();
         let mut buf = Vec::with_capacity(2400);
         let first = self.plan.round_at(now);
+        // Stations draw their offsets from their own address (or, without one, from
+        // when they started), so that two stations draw apart.
+        let seed =
+            own.map_or(now.as_ns(), |m| m.0.iter().fold(0u64, |w, b| w << 8 | u64::from(*b)));
         for k in first..first + u64::from(rounds) {
             let (open, close) = self.plan.contention_window(k);
             let now = self.iface.now();
             if now + self.plan.control > close {
                 continue;
             }
-            let _not_ours = wait_until(self.iface, open)?;
+            // One attempt, started early enough to end inside this contention period
+            // (`control` is one attempt's exchange): a request that collides is asked
+            // again in a later period rather than retried into the slots. A frame
+            // handed to an idle medium goes without backoff, so stations that all ask
+            // at the opening would collide in every period: each asks a random number
+            // of slot times after it.
+            let latest = close.saturating_sub(self.plan.control);
+            let at = open.saturating_add(contention_offset(&self.plan, seed, k)).min(latest);
+            let timed = self.iface.timed_sends();
+            let _not_ours = wait_until(self.iface, if timed { open } else { at })?;
             let attrs = TxAttrs {
                 dst: Some(self.coordinator),
-                rates: Some(RateSeries::single(self.plan.params().rate, 4)),
+                rates: Some(RateSeries::single(self.plan.params().rate, 1)),
+                not_before: timed.then_some(at),
+                not_after: timed.then_some(latest),
                 ..TxAttrs::default()
             };
             let id = self.take_id();
@@ -91,6 +106,9 @@ impl<'a, B: Backend> TdmaStation<'a, B> {
                 Ac::Be,
                 &attrs,
             )?;
+            if !contention_frame_acked(self.iface, id, latest)? {
+                continue;
+            }
             // The grant comes in this contention period or a later one: wait until the
             // next one closes.
             let until = self.plan.contention_window(k + 1).1;
@@ -99,7 +117,6 @@ impl<'a, B: Backend> TdmaStation<'a, B> {
                 if now >= until {
                     break;
                 }
-                while self.iface.data_con(Wait::NoWait)?.is_some() {}
                 let w: std::time::Duration = (until - now).into();
                 let w = w.min(std::time::Duration::from_millis(1));
                 let Some(ind) = self.iface.data_ind(&mut buf, Wait::For(w))? else { continue };
@@ -202,4 +219,35 @@ impl<'a, B: Backend> TdmaStation<'a, B> {
         }
         Ok(rep)
     }
+}
+
+/// Waits for the outcome of contention-period frame `id`, which must start by `latest`
+/// to end inside its period: withdrawn (cancelled) if it is still queued then, so that
+/// it never spills into the slots. True if it was acknowledged.
+pub(super) fn contention_frame_acked<B: Backend>(
+    iface: &mut Interface<B>,
+    id: u64,
+    latest: Time,
+) -> Result<bool, TdmaError> {
+    let c = match confirmation_of(iface, id, latest.saturating_since(iface.now()))? {
+        Some(c) => c,
+        None => {
+            // Still queued: withdrawn; already on air: its one attempt ends in time.
+            iface.cancel(id)?;
+            read_con(iface, id)?
+        }
+    };
+    Ok(c.status == Status::Acked)
+}
+
+/// How long after its contention period `k` opens a station with `seed` asks for a
+/// slot: a whole number of slot times from 0 to CWmin, drawn afresh each period
+/// (SplitMix64 of the seed and the period).
+fn contention_offset(plan: &TdmaPlan, seed: u64, k: u64) -> Span {
+    let mut z = seed ^ k.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    let phy = &plan.params().phy;
+    Span::from_ns(z % (u64::from(phy.cw_min) + 1) * phy.slot_ns)
 }
