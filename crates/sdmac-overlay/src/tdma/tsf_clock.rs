@@ -107,7 +107,7 @@ impl<B: Backend> Backend for TsfClock<'_, B> {
         let attrs = TxAttrs {
             not_before: attrs.not_before.map(|t| self.local(t)),
             not_after: attrs.not_after.map(|t| self.local(t)),
-            ..attrs.clone()
+            ..*attrs
         };
         let t1 = self.local(t1);
         self.inner.data_req_at(t1, id, body, ac, &attrs)
