@@ -53,7 +53,7 @@
 //! 2. lays out a plan from the guard: each slot holds the two guards and three
 //!    exchanges, the contention period the two guards and six (on the TSF also room
 //!    for a beacon, and the round divides the beacon interval, round 0 placed so that
-//!    every beacon falls at the opening of a contention period);
+//!    every beacon falls in a contention period);
 //! 3. starts the coordinator, lets the stations ask for their slots one after the
 //!    other, and has every station send saturating load in its slots until the end;
 //! 4. checks the medium's truth for frames that overlapped on air: on `hwsim`, the
@@ -582,7 +582,9 @@ fn run<B: Backend + Send>(
     let guard = Guard { jitter: spread, sync_error };
 
     // 2. The plan. On the TSF, the round divides the beacon interval and round 0 is
-    // placed so that every beacon falls at the opening of a contention period.
+    // placed so that every beacon falls in a contention period: the fits put a
+    // beacon's TSF at its start on air (emu) or at its reception (hwsim, linux), so
+    // the period opens one allowance for a beacon before that TSF and holds two.
     let ex = TdmaPlan::exchange_for(&phy, a.payload, a.rate);
     let round_up = |s: Span| Span::from_us(s.as_ns().div_ceil(100_000) * 100);
     let slot = round_up(guard.total().saturating_mul(2) + ex.saturating_mul(3));
@@ -594,7 +596,7 @@ fn run<B: Backend + Send>(
     };
     let mut contention = guard.total().saturating_mul(2) + ex.saturating_mul(6);
     if beacon_interval.is_some() {
-        contention += beacon_allowance(&phy);
+        contention += beacon_allowance(&phy).saturating_mul(2);
     }
     let contention = round_up(contention);
     let needed = slot.saturating_mul(n as u64) + contention;
@@ -605,14 +607,15 @@ fn run<B: Backend + Send>(
             let now = s.to_tsf(all[0].iface.now()).expect("fit") + 20_000_000;
             let last = *s.beacon_tsfs().last().expect("beacons");
             // Contention period of round k opens at epoch + k·round + n·slot.
-            let first = last.saturating_sub(slot.saturating_mul(n as u64).as_ns());
+            let first = last
+                .saturating_sub((slot.saturating_mul(n as u64) + beacon_allowance(&phy)).as_ns());
             let k = now.saturating_sub(first).div_ceil(round.as_ns());
             push(format!(
                 "beacon interval {:.1} µs (from the beacons' TSF); round {:.1} µs; {}",
                 bi.as_us_f64(),
                 round.as_us_f64(),
                 if round <= bi {
-                    "every beacon falls at the opening of a contention period"
+                    "every beacon falls in a contention period"
                 } else {
                     "the round is longer than the beacon interval: beacons fall in slots too"
                 }
@@ -935,10 +938,11 @@ fn beacon_interval(s: &TsfSync) -> Option<Span> {
     Some(Span::from_ns(n * tu))
 }
 
-/// Room in the contention period for a beacon: DIFS and 300 bytes at the PHY's
-/// lowest mandatory rate.
+/// Room for a beacon on air: DIFS, CWmin slots and 300 bytes at the PHY's lowest
+/// mandatory rate.
 fn beacon_allowance(phy: &Phy) -> Span {
-    Span::from_ns(phy.difs_ns() + phy.airtime_ns(300, phy.lowest_mandatory_rate()))
+    let access = phy.difs_ns() + u64::from(phy.cw_min) * phy.slot_ns;
+    Span::from_ns(access + phy.airtime_ns(300, phy.lowest_mandatory_rate()))
 }
 
 /// A round of at least `needed` that fits the beacon interval `bi`: `bi` divided by
