@@ -515,7 +515,10 @@ fn run<B: Backend + Send>(
     let coord = all[0].addr;
     let n = all.len() - 1;
     let mut text = String::new();
+    // Each line also goes to stderr as the run goes, so that a run cut short (a
+    // timeout) still says how far it came.
     let mut push = |s: String| {
+        eprintln!("overlay_run: {s}");
         text.push_str(&s);
         text.push('\n');
     };
@@ -903,7 +906,8 @@ fn station<B: Backend>(
         }
     };
     drop(done);
-    joined?;
+    let slot = joined?;
+    eprintln!("overlay_run: {name} has slot {slot} ({calls} join calls)");
     let r = st.run_until(payload, end).map_err(|e| format!("{name}: {e}"))?;
     Ok((r, calls))
 }
@@ -928,11 +932,15 @@ fn sync_json(name: &str, s: &TsfSync) -> Json {
            "tsf_minus_local_us": s.offset_at(last).map(|o| -o / 1e3)})
 }
 
-/// The beacon interval, from the TSF of consecutive beacons: the shortest gap,
-/// rounded to whole TU (1024 µs); `None` without two beacons.
+/// The beacon interval, from the TSF of consecutive beacons: the median gap (a beacon
+/// sent late makes one gap short and the next long), rounded to whole TU (1024 µs);
+/// `None` without two beacons.
 fn beacon_interval(s: &TsfSync) -> Option<Span> {
     let t = s.beacon_tsfs();
-    let gap = t.windows(2).map(|w| w[1].saturating_sub(w[0])).filter(|&g| g > 0).min()?;
+    let mut gaps: Vec<u64> =
+        t.windows(2).map(|w| w[1].saturating_sub(w[0])).filter(|&g| g > 0).collect();
+    gaps.sort_unstable();
+    let gap = *gaps.get(gaps.len() / 2)?;
     let tu = 1_024_000u64;
     let n = ((gap + tu / 2) / tu).max(1);
     Some(Span::from_ns(n * tu))
@@ -1664,7 +1672,8 @@ mod tests {
         assert_eq!(round_in(Span::from_us(60_000), bi), bi);
         assert_eq!(round_in(Span::from_us(200_000), bi), Span::from_us(200_000));
         let mut s = TsfSync::new(8);
-        for (k, tsf) in [1_000u64, 103_400, 308_200].iter().enumerate() {
+        // Gaps 102.4, 61.4 (one beacon 41 ms late), 143.4 and 102.4 ms.
+        for (k, tsf) in [1_000u64, 103_400, 164_840, 308_200, 410_600].iter().enumerate() {
             s.observe(*tsf, Time::from_ns(5_000_000 + k as u64));
         }
         assert_eq!(beacon_interval(&s), Some(bi));

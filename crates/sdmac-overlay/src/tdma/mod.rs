@@ -57,5 +57,5 @@ pub use periodic::{
 };
 pub use plan::{TdmaParams, TdmaPlan};
 pub use station::{StationReport, TdmaStation};
-pub use sync::TsfSync;
+pub use sync::{TsfSync, MAX_DRIFT_PPM};
 pub use tsf_clock::TsfClock;

@@ -2,6 +2,10 @@
 
 use sdmac_api::{BeaconInd, FrameClass, Indication, Span, Time};
 
+/// The largest drift (ppm) a fit takes: the TSF's ±100 ppm plus as much for the local
+/// clock.
+pub const MAX_DRIFT_PPM: f64 = 200.0;
+
 /// TSF synchronisation from beacons.
 ///
 /// Every beacon carries the AP's TSF (µs). For beacon `i`, let `l_i` be the local time
@@ -9,7 +13,11 @@ use sdmac_api::{BeaconInd, FrameClass, Indication, Span, Time};
 /// local clock and the TSF are modelled as `l = s + offset + drift · (s − s_0)`; the
 /// offset and drift are fitted by least squares over the last `window` beacons. The
 /// synchronisation error is the largest residual of the fit plus the TSF's resolution
-/// (1 µs); with fewer than 3 beacons the drift is taken as 0.
+/// (1 µs); with fewer than 3 beacons the drift is taken as 0. The drift is held within
+/// [`MAX_DRIFT_PPM`]: 802.11 requires a TSF timer accurate to ±0.01 % (±100 ppm), and
+/// the local clock is allowed as much again; a fit beyond that is the noise of the
+/// beacons' times (a host that stamps late, a medium that delays a beacon), not a
+/// clock, and extrapolating it would carry the noise far from the beacons.
 ///
 /// The local time of a beacon is its start on air where the backend reports it (emu),
 /// else its end on air (the linux and hwsim backends stamp the reception). The AP
@@ -98,7 +106,8 @@ impl TsfSync {
         let my = pts.iter().map(|p| p.1).sum::<f64>() / n as f64;
         let sxx: f64 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
         let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
-        let drift = if n >= 3 && sxx > 0.0 { sxy / sxx } else { 0.0 };
+        let max = MAX_DRIFT_PPM * 1e-6;
+        let drift = if n >= 3 && sxx > 0.0 { (sxy / sxx).clamp(-max, max) } else { 0.0 };
         let a = my - drift * mx;
         let worst = pts.iter().map(|p| (p.1 - a - drift * p.0).abs()).fold(0.0, f64::max);
         self.fit = Some((s0, l0, a, drift));
@@ -201,5 +210,29 @@ mod tests {
         assert_eq!(s.to_local(1000), Some(Time::from_ns(5_000)));
         assert!(s.observe_beacon(&b(9_000, 9_500, Some(4))));
         assert_eq!(s.observed(), 2);
+    }
+}
+
+#[cfg(test)]
+mod drift_tests {
+    use super::*;
+
+    #[test]
+    fn noise_is_not_taken_for_a_drift_beyond_80211s_tolerance() {
+        // Beacons every 102.4 ms stamped up to 14 ms late, the later ones later: a
+        // straight fit would say about 10 % drift.
+        let mut s = TsfSync::new(8);
+        for i in 0..8u64 {
+            let tsf = 1_000 + i * 102_400;
+            s.observe(tsf, Time::from_ns(tsf * 1000 + 5_000_000_000 + i * 2_000_000));
+        }
+        assert!((s.drift_ppm().unwrap() - MAX_DRIFT_PPM).abs() < 1e-9, "{:?}", s.drift_ppm());
+        // The error covers every beacon against the clamped line.
+        let e = s.error().unwrap().as_ns();
+        for i in 0..8u64 {
+            let tsf_ns = (1_000 + i * 102_400) * 1000;
+            let l = tsf_ns + 5_000_000_000 + i * 2_000_000;
+            assert!(s.to_local(tsf_ns).unwrap().as_ns().abs_diff(l) <= e, "beacon {i}");
+        }
     }
 }
