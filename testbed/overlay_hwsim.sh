@@ -10,7 +10,8 @@
 # Radio 0 (wlan0) is the coordinator, radios 1 and 2 (wlan1, wlan2) the two
 # stations; each is opened by name as hwsim:wlanX (a monitor on the radio, channel 1).
 # Radio 3 (wlan3) is the beacon source of the time base: alone in an IBSS on channel
-# 1, it beacons every 100 TU with its TSF (hwsim's: the kernel's CLOCK_REALTIME in µs
+# 1, it beacons every 1000 TU (so that a round under TCG, tenths of a second, divides
+# the interval and beacons fall in contention periods) with its TSF (hwsim's: the kernel's CLOCK_REALTIME in µs
 # plus the radio's offset), and the TDMA run is on that TSF (--time-base tsf): every
 # interface fits it from the beacons it hears. The guest's clocks when the IBSS is up
 # go to DIR/out/clocks ("realtime_s uptime_s"), so that the test can check the offset
@@ -50,13 +51,13 @@ done
 ok "radios wlan0 ($(mac 0)), wlan1 ($(mac 1)), wlan2 ($(mac 2)), wlan3 ($(mac 3))"
 iw dev wlan3 set type ibss || fail "wlan3: set type ibss"
 ip link set wlan3 up || fail "wlan3 up"
-iw dev wlan3 ibss join sdmac-tsf 2412 fixed-freq 02:5d:ac:00:00:07 || fail "wlan3: ibss join"
+iw dev wlan3 ibss join sdmac-tsf 2412 fixed-freq 02:5d:ac:00:00:07 beacon-interval 1000 || fail "wlan3: ibss join"
 wait_for 10 sh -c "iw dev wlan3 link | grep -q 'Joined IBSS'" || fail "wlan3 did not join its IBSS"
 echo "$(date +%s) $(cut -d' ' -f1 /proc/uptime)" >"$O/clocks"
 ok "wlan3 beacons in IBSS sdmac-tsf on 2412 MHz (clocks: $(cat "$O/clocks"))"
 
 timeout 300 "$RUN" tdma --coordinator hwsim:wlan0 --station hwsim:wlan1 --station hwsim:wlan2 \
-	--socket "$S" --rounds "$ROUNDS" --time-base tsf --json >"$O/tdma.out" 2>"$O/tdma.err"
+	--socket "$S" --rounds "$ROUNDS" --time-base tsf --beacon-tu 1000 --json >"$O/tdma.out" 2>"$O/tdma.err"
 rc=$?
 echo "$rc" >"$O/tdma.rc"
 echo "part tdma: exit $rc"

@@ -4,8 +4,9 @@
 //!
 //! ```text
 //! overlay_run tdma --backend emu [--stations N] [--time-base monotonic|tsf] [--beacons K]
+//!     [--beacon-tu TU]
 //! overlay_run tdma --coordinator hwsim:wlan0 --station hwsim:wlan1 --station hwsim:wlan2 \
-//!     [--socket PATH] [--time-base monotonic|tsf] [--beacons K]
+//!     [--socket PATH] [--time-base monotonic|tsf] [--beacons K] [--beacon-tu TU]
 //! common options: [--rounds N] [--probes N] [--payload BYTES] [--rate MBPS] [--json]
 //! overlay_run edf (the same interface options) [--scale K] [--run-ms MS] [--json]
 //! overlay_run retx (--backend emu [--per P] | --sender NAME --receiver NAME [--socket PATH])
@@ -53,7 +54,8 @@
 //! 2. lays out a plan from the guard: each slot holds the two guards and three
 //!    exchanges, the contention period the two guards and six (on the TSF also room
 //!    for a beacon, and the round divides the beacon interval, round 0 placed so that
-//!    every beacon falls in a contention period);
+//!    every beacon falls in a contention period; the interval is `--beacon-tu` where
+//!    the AP's configuration is known, else the median gap of the beacons' TSF);
 //! 3. starts the coordinator, lets the stations ask for their slots one after the
 //!    other, and has every station send saturating load in its slots until the end;
 //! 4. checks the medium's truth for frames that overlapped on air: on `hwsim`, the
@@ -96,7 +98,7 @@ const JOIN_TRIES: u32 = 6;
 /// Times a station calls `join` before it gives up.
 const JOIN_CALLS: u32 = 3;
 
-const USAGE: &str = "usage: overlay_run (tdma|edf) (--backend emu [--stations N] | --coordinator NAME --station NAME [--station NAME]...) [--socket PATH] [--rounds N] [--probes N] [--payload BYTES] [--rate MBPS] [--json]; tdma also [--time-base monotonic|tsf] [--beacons K]; edf also [--scale K] [--run-ms MS]; overlay_run retx (--backend emu [--per P] | --sender NAME --receiver NAME [--socket PATH]) [--packets N] [--spacing-ms MS] [--deadline-ms MS] [--burst-ms MS] [--scale K] [--payload BYTES] [--rate MBPS] [--json]";
+const USAGE: &str = "usage: overlay_run (tdma|edf) (--backend emu [--stations N] | --coordinator NAME --station NAME [--station NAME]...) [--socket PATH] [--rounds N] [--probes N] [--payload BYTES] [--rate MBPS] [--json]; tdma also [--time-base monotonic|tsf] [--beacons K] [--beacon-tu TU]; edf also [--scale K] [--run-ms MS]; overlay_run retx (--backend emu [--per P] | --sender NAME --receiver NAME [--socket PATH]) [--packets N] [--spacing-ms MS] [--deadline-ms MS] [--burst-ms MS] [--scale K] [--payload BYTES] [--rate MBPS] [--json]";
 
 /// The time base of the TDMA plan.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -141,6 +143,7 @@ struct Args {
     burst_ms: u64,
     time_base: TimeBase,
     beacons: u64,
+    beacon_tu: Option<u64>,
 }
 
 fn parse_args(argv: &[String]) -> Result<Args, String> {
@@ -177,6 +180,7 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
         burst_ms: 38,
         time_base: TimeBase::Monotonic,
         beacons: 8,
+        beacon_tu: None,
     };
     while let Some(k) = it.next() {
         let mut val = || it.next().cloned().ok_or_else(|| format!("{k} needs a value"));
@@ -226,6 +230,13 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
                 }
             }
             "--beacons" => a.beacons = num(val()?, "the number of beacons")?,
+            "--beacon-tu" => {
+                let v = num(val()?, "the beacon interval (TU)")?;
+                if v == 0 || v > 65_535 {
+                    return Err(format!("--beacon-tu {v}: from 1 to 65535 TU"));
+                }
+                a.beacon_tu = Some(v);
+            }
             o => return Err(format!("unknown option {o:?}")),
         }
     }
@@ -553,7 +564,8 @@ fn run<B: Backend + Send>(
             Span::ZERO
         }
         TimeBase::Tsf => {
-            let limit = Span::from_ms(a.beacons * 3 * 103 + 2000);
+            let tu = a.beacon_tu.unwrap_or(100);
+            let limit = Span::from_us(a.beacons * 3 * tu * 1024 + 2_000_000);
             let mut worst = Span::ZERO;
             for s in all.iter_mut() {
                 // Emu gives a beacon's TSF in the frame only: let management frames up
@@ -591,11 +603,12 @@ fn run<B: Backend + Send>(
     let ex = TdmaPlan::exchange_for(&phy, a.payload, a.rate);
     let round_up = |s: Span| Span::from_us(s.as_ns().div_ceil(100_000) * 100);
     let slot = round_up(guard.total().saturating_mul(2) + ex.saturating_mul(3));
-    let beacon_interval = match &syncs[0] {
-        Some(s) => Some(beacon_interval(s).ok_or_else(|| {
+    let beacon_interval = match (&syncs[0], a.beacon_tu) {
+        (Some(_), Some(tu)) => Some(Span::from_us(tu * 1024)),
+        (Some(s), None) => Some(beacon_interval(s).ok_or_else(|| {
             format!("{}: no beacon interval in the TSF of the beacons heard", all[0].name)
         })?),
-        None => None,
+        (None, _) => None,
     };
     let mut contention = guard.total().saturating_mul(2) + ex.saturating_mul(6);
     if beacon_interval.is_some() {
@@ -614,8 +627,9 @@ fn run<B: Backend + Send>(
                 .saturating_sub((slot.saturating_mul(n as u64) + beacon_allowance(&phy)).as_ns());
             let k = now.saturating_sub(first).div_ceil(round.as_ns());
             push(format!(
-                "beacon interval {:.1} µs (from the beacons' TSF); round {:.1} µs; {}",
+                "beacon interval {:.1} µs ({}); round {:.1} µs; {}",
                 bi.as_us_f64(),
+                if a.beacon_tu.is_some() { "given" } else { "the median gap of the beacons' TSF" },
                 round.as_us_f64(),
                 if round <= bi {
                     "every beacon falls in a contention period"
@@ -1575,6 +1589,8 @@ mod tests {
         assert!(p("tdma --backend emu --time-base gps").unwrap_err().contains("monotonic or tsf"));
         assert!(p("edf --backend emu --time-base tsf").unwrap_err().contains("option of tdma"));
         assert!(p("tdma --backend emu --beacons 2").unwrap_err().contains("--beacons 2"));
+        assert_eq!(p("tdma --backend emu --beacon-tu 1000").unwrap().beacon_tu, Some(1000));
+        assert!(p("tdma --backend emu --beacon-tu 0").unwrap_err().contains("--beacon-tu 0"));
     }
 
     #[test]
