@@ -1,6 +1,6 @@
 #!/bin/sh
 # The TDMA overlay on hwsim: crates/sdmac-overlay/examples/overlay_run.rs (the same
-# overlay code the emu tests run) on three mac80211_hwsim radios whose medium is
+# overlay code the emu tests run) on four mac80211_hwsim radios whose medium is
 # sdmac-mediumd (runs in the guest, as root). Used by tests/test_vm_overlay_hwsim.py.
 #
 #   python3 testbed/run.py --share DIR testbed/overlay_hwsim.sh [ROUNDS [PACKETS [PER]]]
@@ -9,7 +9,14 @@
 # cargo build --release -p sdmac-mediumd -p sdmac-overlay --example overlay_run).
 # Radio 0 (wlan0) is the coordinator, radios 1 and 2 (wlan1, wlan2) the two
 # stations; each is opened by name as hwsim:wlanX (a monitor on the radio, channel 1).
-# The daemon (prob model, no loss, all three radios listed) is their medium; the
+# Radio 3 (wlan3) is the beacon source of the time base: alone in an IBSS on channel
+# 1, it beacons every 1000 TU (so that a round under TCG, tenths of a second, divides
+# the interval and beacons fall in contention periods) with its TSF (hwsim's: the kernel's CLOCK_REALTIME in µs
+# plus the radio's offset), and the TDMA run is on that TSF (--time-base tsf): every
+# interface fits it from the beacons it hears. The guest's clocks when the IBSS is up
+# go to DIR/out/clocks ("realtime_s uptime_s"), so that the test can check the offset
+# the fits found. The IBSS leaves after the TDMA run.
+# The daemon (prob model, no loss, all four radios listed) is their medium; the
 # program subscribes to its truth records on the control socket before it sends
 # anything and checks them for exchanges that overlapped on air.
 # Then the EDF overlay (and the MAC's FIFO for comparison) on the same two stations.
@@ -37,20 +44,28 @@ RUN=$SHARE/overlay_run
 [ -x "$RUN" ] || fail "$RUN is not there"
 [ -x "$MD" ] || fail "$MD is not there"
 
-hwsim_mediumd 3
-for i in 0 1 2; do
+hwsim_mediumd 4
+for i in 0 1 2 3; do
 	[ -d "/sys/class/net/wlan$i" ] || fail "no wlan$i"
 done
-ok "radios wlan0 ($(mac 0)), wlan1 ($(mac 1)), wlan2 ($(mac 2))"
+ok "radios wlan0 ($(mac 0)), wlan1 ($(mac 1)), wlan2 ($(mac 2)), wlan3 ($(mac 3))"
+iw dev wlan3 set type ibss || fail "wlan3: set type ibss"
+ip link set wlan3 up || fail "wlan3 up"
+iw dev wlan3 ibss join sdmac-tsf 2412 fixed-freq 02:5d:ac:00:00:07 beacon-interval 1000 || fail "wlan3: ibss join"
+wait_for 10 sh -c "iw dev wlan3 link | grep -q 'Joined IBSS'" || fail "wlan3 did not join its IBSS"
+echo "$(date +%s) $(cut -d' ' -f1 /proc/uptime)" >"$O/clocks"
+ok "wlan3 beacons in IBSS sdmac-tsf on 2412 MHz (clocks: $(cat "$O/clocks"))"
 
 timeout 300 "$RUN" tdma --coordinator hwsim:wlan0 --station hwsim:wlan1 --station hwsim:wlan2 \
-	--socket "$S" --rounds "$ROUNDS" --json >"$O/tdma.out" 2>"$O/tdma.err"
+	--socket "$S" --rounds "$ROUNDS" --time-base tsf --beacon-tu 1000 --json >"$O/tdma.out" 2>"$O/tdma.err"
 rc=$?
 echo "$rc" >"$O/tdma.rc"
 echo "part tdma: exit $rc"
 # The text part (the JSON line is for the test).
 grep -v '^{' "$O/tdma.out"
 tail -n 5 "$O/tdma.err"
+iw dev wlan3 ibss leave || fail "wlan3: ibss leave"
+ip link set wlan3 down
 # EDF, then the MAC's FIFO, on the same two stations (times scaled by 10: the VM's
 # request path takes milliseconds under TCG).
 timeout 300 "$RUN" edf --coordinator hwsim:wlan0 --station hwsim:wlan1 --station hwsim:wlan2 \
@@ -62,7 +77,7 @@ grep -v '^{' "$O/edf.out"
 tail -n 5 "$O/edf.err"
 stop_daemon "$MD_PID" "$T/mediumd.log" "stopped cleanly after tdma and edf"
 # The retransmission overlay over a lossy link (times scaled by 10, as for edf).
-mediumd_start 3 "model : { type = \"prob\"; default_prob = 0.0; links = ((0, 1, $PER)); };"
+mediumd_start 4 "model : { type = \"prob\"; default_prob = 0.0; links = ((0, 1, $PER)); };"
 timeout 300 "$RUN" retx --sender hwsim:wlan0 --receiver hwsim:wlan1 --socket "$S" \
 	--packets "$PACKETS" --scale 10 --json >"$O/retx.out" 2>"$O/retx.err"
 rc=$?

@@ -1,7 +1,9 @@
 """The TDMA, EDF and retransmission overlays on hwsim, in a QEMU VM (testbed/overlay_hwsim.sh): the overlay code
 the emu tests run (crates/sdmac-overlay, through its overlay_run example), on three
 mac80211_hwsim radios whose medium is sdmac-mediumd — a coordinator (hwsim:wlan0) and
-two stations (hwsim:wlan1, hwsim:wlan2), each opened by name.
+two stations (hwsim:wlan1, hwsim:wlan2), each opened by name. TDMA runs on the TSF of
+the beacons of a fourth radio (wlan3, alone in an IBSS): every interface fits it
+from the beacons it hears (--time-base tsf).
 
 Judged (behaviour only, never timing):
 * no collisions: no two exchanges overlapped on air in a contention-free period, by
@@ -11,6 +13,12 @@ Judged (behaviour only, never timing):
   every frame it sent was acknowledged and received by the coordinator;
 * the guard interval printed, positive, and the sum of the request-path jitter the
   run measured and the synchronisation error;
+* the time base is the TSF: every interface (the coordinator's too) fitted at least
+  the warm-up's beacons and kept hearing beacons during the run; the synchronisation
+  error is positive, finite, the largest of the fits' and part of the guard; the fits
+  found the offset of hwsim's TSF (the guest's CLOCK_REALTIME) from the local clock
+  (CLOCK_MONOTONIC), which the guest's clocks give to within seconds, and agree on it
+  with each other within their errors;
 * EDF and the MAC's FIFO run on the same two stations, and every frame released is
   accounted for (met, late, dropped or unfinished); their miss ratios are printed,
   never judged (the VM's host lag decides them under TCG);
@@ -37,6 +45,7 @@ example is not built (cargo build --release -p sdmac-mediumd -p sdmac-overlay
 from __future__ import annotations
 
 import json
+import math
 import shutil
 
 import pytest
@@ -44,6 +53,7 @@ import pytest
 from vmbed import TARGET, TESTBED, daemon_share, run
 
 ROUNDS = 30
+BEACONS = 8
 PACKETS = 40
 PER = 0.3
 RUNNER = TARGET / "release" / "examples" / "overlay_run"
@@ -64,6 +74,42 @@ def guest(tmp_path_factory):
     text, err = (out / "tdma.out").read_text(), (out / "tdma.err").read_text()
     assert rc == 0, f"overlay_run: exit {rc}\n{text}\n{err}\n{detail}"
     return json.loads(text.strip().splitlines()[-1]), text, r.output, share
+
+
+def test_the_time_base_is_the_tsf_of_the_beacons(guest):
+    r, text, _, share = guest
+    assert r["time_base"] == "tsf", r
+    assert r["sync"]["beacons"] == BEACONS, r["sync"]
+    names = ["hwsim:wlan0", "hwsim:wlan1", "hwsim:wlan2"]
+    warm, end = r["sync"]["warm_up"], r["sync"]["end"]
+    assert [w["name"] for w in warm] == names and [e["name"] for e in end] == names, r["sync"]
+    for w, e in zip(warm, end):
+        assert w["beacons"] >= BEACONS and w["in_fit"] == BEACONS, f"{w}\n{text}"
+        # Beacons kept feeding the fit while the slots ran.
+        assert e["beacons"] > w["beacons"], f"{w} {e}\n{text}"
+        assert 0 < w["error_us"] < math.inf, w
+    worst = max(w["error_us"] for w in warm)
+    assert r["sync_error_us"] == worst, r
+    assert r["guard_us"] == pytest.approx(r["request_path_jitter_us"] + worst), r
+    for w in warm:
+        assert f"{w['name']}: synchronisation error {w['error_us']:.1f} µs from {w['beacons']} beacons" in text, text
+    assert "time base tsf: synchronisation error" in text, text
+
+
+def test_the_fits_find_the_tsf_offset(guest):
+    r, text, _, share = guest
+    # hwsim's TSF is CLOCK_REALTIME (µs) plus the radio's offset (0 here); the local
+    # clock is CLOCK_MONOTONIC, which /proc/uptime gives in the guest (no suspend).
+    realtime_s, uptime_s = (float(v) for v in (share / "out" / "clocks").read_text().split())
+    want_us = (realtime_s - uptime_s) * 1e6
+    warm = r["sync"]["warm_up"]
+    for w in warm:
+        assert abs(w["tsf_minus_local_us"] - want_us) < 3e6, f"{w}, clocks {realtime_s} {uptime_s}"
+    # One medium, one kernel clock: the interfaces' fits agree within their errors.
+    for a in warm:
+        for b in warm:
+            gap = abs(a["tsf_minus_local_us"] - b["tsf_minus_local_us"])
+            assert gap <= a["error_us"] + b["error_us"], f"{a}\n{b}"
 
 
 def test_the_run_is_on_hwsim_with_two_stations(guest):

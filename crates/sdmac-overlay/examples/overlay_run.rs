@@ -3,9 +3,10 @@
 //! interface of its own, with the same overlay code whatever the backend.
 //!
 //! ```text
-//! overlay_run tdma --backend emu [--stations N]
+//! overlay_run tdma --backend emu [--stations N] [--time-base monotonic|tsf] [--beacons K]
+//!     [--beacon-tu TU]
 //! overlay_run tdma --coordinator hwsim:wlan0 --station hwsim:wlan1 --station hwsim:wlan2 \
-//!     [--socket PATH]
+//!     [--socket PATH] [--time-base monotonic|tsf] [--beacons K] [--beacon-tu TU]
 //! common options: [--rounds N] [--probes N] [--payload BYTES] [--rate MBPS] [--json]
 //! overlay_run edf (the same interface options) [--scale K] [--run-ms MS] [--json]
 //! overlay_run retx (--backend emu [--per P] | --sender NAME --receiver NAME [--socket PATH])
@@ -40,10 +41,21 @@
 //! What it does, in order:
 //! 1. measures the request path (t_start − t1) of every station with one-try probes to
 //!    the coordinator ([`measure_jitter`]); the guard is the largest spread plus the
-//!    synchronisation error, which is zero here because every interface is on this
-//!    host and shares its `CLOCK_MONOTONIC` (the time base of the plan);
+//!    synchronisation error of the time base. With `--time-base monotonic` (the
+//!    default) the plan is on this host's `CLOCK_MONOTONIC`, which every interface
+//!    shares: the error is zero. With `--time-base tsf` the plan is on the TSF of the
+//!    beacons heard on the channel (on emu an AP beside the coordinator that only
+//!    beacons; on hwsim whatever beacons there, e.g. an IBSS on another radio): every
+//!    interface, the coordinator's included, fits its own [`TsfSync`] over a warm-up
+//!    of `--beacons` K beacons (default 8) and then runs on a [`TsfClock`], which maps
+//!    the plan's TSF times onto its local clock and keeps feeding the fit from beacons;
+//!    the error is the largest of the fits' after the warm-up, and every fit (error,
+//!    beacons, drift, TSF − local clock) is printed after the warm-up and at the end;
 //! 2. lays out a plan from the guard: each slot holds the two guards and three
-//!    exchanges, the contention period the two guards and six;
+//!    exchanges, the contention period the two guards and six (on the TSF also room
+//!    for a beacon, and the round divides the beacon interval, round 0 placed so that
+//!    every beacon falls in a contention period; the interval is `--beacon-tu` where
+//!    the AP's configuration is known, else the median gap of the beacons' TSF);
 //! 3. starts the coordinator, lets the stations ask for their slots one after the
 //!    other, and has every station send saturating load in its slots until the end;
 //! 4. checks the medium's truth for frames that overlapped on air: on `hwsim`, the
@@ -64,14 +76,14 @@ use sdmac_api::{
 use sdmac_control::client::Client;
 use sdmac_control::ext::TruthRecord;
 use sdmac_emu::{EmuIface, EmuOptions, EmuSession};
-use sdmac_medium::{LinkOverride, Medium, MediumConfig, StationConfig};
+use sdmac_medium::{BeaconConfig, LinkOverride, Medium, MediumConfig, StationConfig};
 use sdmac_open::{AnyBackend, OpenOptions};
 use sdmac_overlay::edf::{run_edf, run_fifo, EdfConfig, Flow};
 use sdmac_overlay::exchange::wait_until;
 use sdmac_overlay::retransmit::{BeyondBurst, Fate, MacRetries, Policy, Retransmitter};
 use sdmac_overlay::tdma::{
     measure_jitter, Coordinator, CoordinatorReport, Guard, JitterReport, StationReport, TdmaError,
-    TdmaParams, TdmaPlan, TdmaStation,
+    TdmaParams, TdmaPlan, TdmaStation, TsfClock, TsfSync,
 };
 use sdmac_phy::{Phy, Standard};
 use serde_json::{json, Value as Json};
@@ -86,7 +98,17 @@ const JOIN_TRIES: u32 = 6;
 /// Times a station calls `join` before it gives up.
 const JOIN_CALLS: u32 = 3;
 
-const USAGE: &str = "usage: overlay_run (tdma|edf) (--backend emu [--stations N] | --coordinator NAME --station NAME [--station NAME]...) [--socket PATH] [--rounds N] [--probes N] [--payload BYTES] [--rate MBPS] [--json]; edf also [--scale K] [--run-ms MS]; overlay_run retx (--backend emu [--per P] | --sender NAME --receiver NAME [--socket PATH]) [--packets N] [--spacing-ms MS] [--deadline-ms MS] [--burst-ms MS] [--scale K] [--payload BYTES] [--rate MBPS] [--json]";
+const USAGE: &str = "usage: overlay_run (tdma|edf) (--backend emu [--stations N] | --coordinator NAME --station NAME [--station NAME]...) [--socket PATH] [--rounds N] [--probes N] [--payload BYTES] [--rate MBPS] [--json]; tdma also [--time-base monotonic|tsf] [--beacons K] [--beacon-tu TU]; edf also [--scale K] [--run-ms MS]; overlay_run retx (--backend emu [--per P] | --sender NAME --receiver NAME [--socket PATH]) [--packets N] [--spacing-ms MS] [--deadline-ms MS] [--burst-ms MS] [--scale K] [--payload BYTES] [--rate MBPS] [--json]";
+
+/// The time base of the TDMA plan.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum TimeBase {
+    /// This host's `CLOCK_MONOTONIC`, which every interface shares (on emu the
+    /// medium's clock).
+    Monotonic,
+    /// The TSF of the beacons heard on the channel, fitted per interface.
+    Tsf,
+}
 
 /// The overlay a run exercises.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -119,6 +141,9 @@ struct Args {
     spacing_ms: u64,
     deadline_ms: u64,
     burst_ms: u64,
+    time_base: TimeBase,
+    beacons: u64,
+    beacon_tu: Option<u64>,
 }
 
 fn parse_args(argv: &[String]) -> Result<Args, String> {
@@ -153,6 +178,9 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
         spacing_ms: 15,
         deadline_ms: 60,
         burst_ms: 38,
+        time_base: TimeBase::Monotonic,
+        beacons: 8,
+        beacon_tu: None,
     };
     while let Some(k) = it.next() {
         let mut val = || it.next().cloned().ok_or_else(|| format!("{k} needs a value"));
@@ -192,6 +220,23 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
             "--spacing-ms" => a.spacing_ms = num(val()?, "the spacing (ms)")?,
             "--deadline-ms" => a.deadline_ms = num(val()?, "the deadline (ms)")?,
             "--burst-ms" => a.burst_ms = num(val()?, "the burst length (ms)")?,
+            "--time-base" => {
+                a.time_base = match val()?.as_str() {
+                    "monotonic" => TimeBase::Monotonic,
+                    "tsf" => TimeBase::Tsf,
+                    v => {
+                        return Err(format!("--time-base {v:?}: the time base is monotonic or tsf"))
+                    }
+                }
+            }
+            "--beacons" => a.beacons = num(val()?, "the number of beacons")?,
+            "--beacon-tu" => {
+                let v = num(val()?, "the beacon interval (TU)")?;
+                if v == 0 || v > 65_535 {
+                    return Err(format!("--beacon-tu {v}: from 1 to 65535 TU"));
+                }
+                a.beacon_tu = Some(v);
+            }
             o => return Err(format!("unknown option {o:?}")),
         }
     }
@@ -204,6 +249,12 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
     }
     if a.sender.is_some() || a.receiver.is_some() || a.per.is_some() {
         return Err("--sender, --receiver and --per are options of retx".into());
+    }
+    if a.overlay != Overlay::Tdma && a.time_base != TimeBase::Monotonic {
+        return Err("--time-base is an option of tdma".into());
+    }
+    if a.beacons < 3 {
+        return Err(format!("--beacons {}: at least 3 (a fit of offset and drift)", a.beacons));
     }
     match (&a.backend, &a.coordinator) {
         (Some(b), None) if b == "emu" => {
@@ -475,7 +526,10 @@ fn run<B: Backend + Send>(
     let coord = all[0].addr;
     let n = all.len() - 1;
     let mut text = String::new();
+    // Each line also goes to stderr as the run goes, so that a run cut short (a
+    // timeout) still says how far it came.
     let mut push = |s: String| {
+        eprintln!("overlay_run: {s}");
         text.push_str(&s);
         text.push('\n');
     };
@@ -498,18 +552,95 @@ fn run<B: Backend + Send>(
         spread = spread.max(j.spread());
         jitters.push(jitter_json(&s.name, &j));
     }
-    let guard = Guard { jitter: spread, sync_error: Span::ZERO };
-    push(format!(
-        "synchronisation error {:.1} µs: every interface shares this host's CLOCK_MONOTONIC",
-        guard.sync_error.as_us_f64()
-    ));
+    // The time base: this host's CLOCK_MONOTONIC, which every interface shares, or
+    // the TSF of the beacons heard, fitted by every interface (the coordinator's too)
+    // over a warm-up of `--beacons` beacons and fed by beacons while the run goes.
+    let mut syncs: Vec<Option<TsfSync>> = Vec::new();
+    let mut warm: Vec<Json> = Vec::new();
+    let sync_error = match a.time_base {
+        TimeBase::Monotonic => {
+            push("time base monotonic: synchronisation error 0.0 µs, every interface shares this host's CLOCK_MONOTONIC".into());
+            syncs.resize_with(all.len(), || None);
+            Span::ZERO
+        }
+        TimeBase::Tsf => {
+            let tu = a.beacon_tu.unwrap_or(100);
+            let limit = Span::from_us(a.beacons * 3 * tu * 1024 + 2_000_000);
+            let mut worst = Span::ZERO;
+            for s in all.iter_mut() {
+                // Emu gives a beacon's TSF in the frame only: let management frames up
+                // (a backend without the attribute gives it in its beacon indications).
+                let _ = s.iface.set("rx_management", Scope::Adapter, true);
+                let mut sync = TsfSync::new(a.beacons as usize);
+                let got = TsfClock::warm_up(&mut s.iface, &mut sync, a.beacons, limit)
+                    .map_err(|e| format!("{}: reading beacons: {e}", s.name))?;
+                if got < a.beacons {
+                    return Err(format!(
+                        "{}: {got} beacons with a TSF heard in {:.1} s, {} needed (is a beacon source on the channel?)",
+                        s.name,
+                        limit.as_us_f64() / 1e6,
+                        a.beacons
+                    ));
+                }
+                worst = worst.max(sync.error().expect("beacons"));
+                push(sync_line(&s.name, &sync, "after the warm-up"));
+                warm.push(sync_json(&s.name, &sync));
+                syncs.push(Some(sync));
+            }
+            push(format!(
+                "time base tsf: synchronisation error {:.1} µs, the largest of the interfaces' fits",
+                worst.as_us_f64()
+            ));
+            worst
+        }
+    };
+    let guard = Guard { jitter: spread, sync_error };
 
-    // 2. The plan.
+    // 2. The plan. On the TSF, the round divides the beacon interval and round 0 is
+    // placed so that every beacon falls in a contention period: the fits put a
+    // beacon's TSF at its start on air (emu) or at its reception (hwsim, linux), so
+    // the period opens one allowance for a beacon before that TSF and holds two.
     let ex = TdmaPlan::exchange_for(&phy, a.payload, a.rate);
     let round_up = |s: Span| Span::from_us(s.as_ns().div_ceil(100_000) * 100);
     let slot = round_up(guard.total().saturating_mul(2) + ex.saturating_mul(3));
-    let contention = round_up(guard.total().saturating_mul(2) + ex.saturating_mul(6));
-    let round = slot.saturating_mul(n as u64) + contention;
+    let beacon_interval = match (&syncs[0], a.beacon_tu) {
+        (Some(_), Some(tu)) => Some(Span::from_us(tu * 1024)),
+        (Some(s), None) => Some(beacon_interval(s).ok_or_else(|| {
+            format!("{}: no beacon interval in the TSF of the beacons heard", all[0].name)
+        })?),
+        (None, _) => None,
+    };
+    let mut contention = guard.total().saturating_mul(2) + ex.saturating_mul(6);
+    if beacon_interval.is_some() {
+        contention += beacon_allowance(&phy).saturating_mul(2);
+    }
+    let contention = round_up(contention);
+    let needed = slot.saturating_mul(n as u64) + contention;
+    let round = beacon_interval.map_or(needed, |bi| round_in(needed, bi));
+    let contention = round - slot.saturating_mul(n as u64);
+    let epoch = match (&syncs[0], beacon_interval) {
+        (Some(s), Some(bi)) => {
+            let now = s.to_tsf(all[0].iface.now()).expect("fit") + 20_000_000;
+            let last = *s.beacon_tsfs().last().expect("beacons");
+            // Contention period of round k opens at epoch + k·round + n·slot.
+            let first = last
+                .saturating_sub((slot.saturating_mul(n as u64) + beacon_allowance(&phy)).as_ns());
+            let k = now.saturating_sub(first).div_ceil(round.as_ns());
+            push(format!(
+                "beacon interval {:.1} µs ({}); round {:.1} µs; {}",
+                bi.as_us_f64(),
+                if a.beacon_tu.is_some() { "given" } else { "the median gap of the beacons' TSF" },
+                round.as_us_f64(),
+                if round <= bi {
+                    "every beacon falls in a contention period"
+                } else {
+                    "the round is longer than the beacon interval: beacons fall in slots too"
+                }
+            ));
+            Time::from_ns(first + k * round.as_ns())
+        }
+        _ => all[0].iface.now() + Span::from_ms(20),
+    };
     // Stations join one after the other, each in a few rounds.
     let join_rounds = 4 * n as u64 + 2;
     let plan = TdmaPlan::new(TdmaParams {
@@ -521,7 +652,7 @@ fn run<B: Backend + Send>(
         guard,
         payload: a.payload,
         rate: a.rate,
-        epoch: all[0].iface.now() + Span::from_ms(20),
+        epoch,
     })
     .map_err(|e| format!("the plan: {e}"))?;
     push(plan.to_string());
@@ -531,62 +662,88 @@ fn run<B: Backend + Send>(
         join_rounds, a.rounds
     ));
 
-    // 3. The coordinator and the stations, each on a thread of its own; the stations
-    // ask for their slots one after the other.
-    let mut it = all.iter_mut();
-    let c = it.next().expect("coordinator");
+    // 3. The coordinator and the stations, each on a thread of its own (on its TSF
+    // clock for the tsf time base); the stations ask for their slots one after the
+    // other.
+    let mut it = all.iter_mut().zip(syncs);
+    let (c, csync) = it.next().expect("coordinator");
     let payload = vec![0x5a; a.payload];
     let (creport, sreports) = std::thread::scope(|sc| {
         let pc = plan.clone();
-        let hc = sc.spawn(move || -> Result<CoordinatorReport, String> {
-            let mut co = Coordinator::new(&mut c.iface, pc);
-            Ok(co
-                .run_until(end + Span::from_ms(5))
-                .map_err(|e| format!("coordinator: {e}"))?
-                .clone())
+        let hc = sc.spawn(move || -> Result<(CoordinatorReport, Option<TsfSync>), String> {
+            let until = end + Span::from_ms(5);
+            match csync {
+                None => Ok((coordinate(&mut c.iface, pc, until)?, None)),
+                Some(sy) => {
+                    let t =
+                        TsfClock::new(&mut c.iface, sy).map_err(|e| format!("coordinator: {e}"))?;
+                    let mut t = Interface::new(t);
+                    let r = coordinate(&mut t, pc, until)?;
+                    Ok((r, Some(t.backend().sync().clone())))
+                }
+            }
         });
         let mut prev: Option<mpsc::Receiver<()>> = None;
         let mut hs = Vec::new();
-        for s in it {
+        for (s, ssync) in it {
             let (tx, rx) = mpsc::channel::<()>();
             let wait = prev.replace(rx);
             let p = plan.clone();
             let payload = &payload;
-            hs.push(sc.spawn(move || -> Result<(String, StationReport, u32), String> {
-                if let Some(w) = wait {
-                    // The previous station has its slot (or gave up).
-                    let _ = w.recv();
-                }
-                let mut st = TdmaStation::new(&mut s.iface, p, coord);
-                // A station not granted a slot asks again, as TBMAC stations do, up to
-                // JOIN_CALLS times; the calls made are reported.
-                let mut calls = 0;
-                let joined = loop {
-                    calls += 1;
-                    match st.join(JOIN_TRIES) {
-                        Ok(slot) => break Ok(slot),
-                        Err(TdmaError::NoGrant { .. }) if calls < JOIN_CALLS => continue,
-                        Err(e) => break Err(format!("{}: joining ({calls} calls): {e}", s.name)),
+            hs.push(sc.spawn(move || -> Result<StationRun, String> {
+                let name = s.name.clone();
+                match ssync {
+                    None => {
+                        let (r, calls) =
+                            station(&mut s.iface, &name, p, coord, payload, end, wait, tx)?;
+                        Ok((name, r, calls, None))
                     }
-                };
-                drop(tx);
-                joined?;
-                let r = st.run_until(payload, end).map_err(|e| format!("{}: {e}", s.name))?;
-                Ok((s.name.clone(), r, calls))
+                    Some(sy) => {
+                        let t =
+                            TsfClock::new(&mut s.iface, sy).map_err(|e| format!("{name}: {e}"))?;
+                        let mut t = Interface::new(t);
+                        let (r, calls) = station(&mut t, &name, p, coord, payload, end, wait, tx)?;
+                        let fin = t.backend().sync().clone();
+                        Ok((name, r, calls, Some(fin)))
+                    }
+                }
             }));
         }
         let sreports: Vec<_> = hs.into_iter().map(|h| h.join().expect("station thread")).collect();
         (hc.join().expect("coordinator thread"), sreports)
     });
-    let creport = creport?;
+    let (creport, csync) = creport?;
     let sreports = sreports.into_iter().collect::<Result<Vec<_>, _>>()?;
     let names: Vec<String> = all.iter().map(|s| s.name.clone()).collect();
+    // Every interface's fit at the end of the run, and local times on the plan's time
+    // base through them (the medium's truth through the coordinator's).
+    let finals: Vec<Option<TsfSync>> =
+        std::iter::once(csync).chain(sreports.iter().map(|r| r.3.clone())).collect();
+    let mut fin_json = Vec::new();
+    for (k, f) in finals.iter().enumerate() {
+        if let Some(f) = f {
+            push(sync_line(&names[k], f, "at the end of the run"));
+            if f.error().is_some_and(|e| e > guard.sync_error) {
+                push(format!(
+                    "  {}: the fit's error grew beyond the guard's synchronisation error",
+                    names[k]
+                ));
+            }
+            fin_json.push(sync_json(&names[k], f));
+        }
+    }
+    let to_plan = |k: usize, local: u64| -> u64 {
+        match finals.get(k).and_then(Option::as_ref) {
+            Some(f) => f.to_tsf(Time::from_ns(local)).unwrap_or(local),
+            None => local,
+        }
+    };
 
     // 4. Per station: confirmations of the slot phase (ids below the probes'),
     // from the log.
     let log = log.lock().expect("log").clone();
     let mut stations = Vec::new();
-    for (k, (name, r, calls)) in sreports.iter().enumerate() {
+    for (k, (name, r, calls, _)) in sreports.iter().enumerate() {
         let idx = k + 1;
         let mine: Vec<&ConRecord> =
             log.iter().filter(|c| c.iface == idx && c.id < (1 << 61)).collect();
@@ -604,9 +761,10 @@ fn run<B: Backend + Send>(
             let full = sdmac_overlay::exchange::mpdu_len(a.payload);
             c.len + 2 >= full && c.len <= full && !c.t_start.is_zero() && !c.t_end.is_zero()
         }) {
-            let (open, close) = plan.slot_window(plan.round_at(c.t_start), r.slot);
-            lead = lead.min(c.t_start.as_ns() as i64 - open.as_ns() as i64);
-            tail = tail.min(close.as_ns() as i64 - c.t_end.as_ns() as i64);
+            let (start, end) = (to_plan(idx, c.t_start.as_ns()), to_plan(idx, c.t_end.as_ns()));
+            let (open, close) = plan.slot_window(plan.round_at(Time::from_ns(start)), r.slot);
+            lead = lead.min(start as i64 - open.as_ns() as i64);
+            tail = tail.min(close.as_ns() as i64 - end as i64);
         }
         let (lead_us, tail_us) = if lead == i64::MAX {
             (None, None)
@@ -641,8 +799,8 @@ fn run<B: Backend + Send>(
                 .iter()
                 .map(|r| OnAir {
                     who: format!("{} -> {}", r.transmitter, r.ra),
-                    start: r.t_first_start_ns,
-                    end: r.t_end_ns,
+                    start: to_plan(0, r.t_first_start_ns),
+                    end: to_plan(0, r.t_end_ns),
                 })
                 .collect::<Vec<_>>();
             ("the medium daemon's truth records (control socket)", frames)
@@ -653,8 +811,8 @@ fn run<B: Backend + Send>(
                 .filter(|c| !c.t_start.is_zero() && !c.t_end.is_zero())
                 .map(|c| OnAir {
                     who: format!("{} id {}", names[c.iface], c.id),
-                    start: c.t_start.as_ns(),
-                    end: c.t_end.as_ns(),
+                    start: to_plan(c.iface, c.t_start.as_ns()),
+                    end: to_plan(c.iface, c.t_end.as_ns()),
                 })
                 .collect::<Vec<_>>();
             ("the emulated medium's on-air times of every confirmation", frames)
@@ -696,9 +854,13 @@ fn run<B: Backend + Send>(
         "guard_us": guard.total().as_us_f64(),
         "request_path_jitter_us": guard.jitter.as_us_f64(),
         "sync_error_us": guard.sync_error.as_us_f64(),
+        "time_base": match a.time_base { TimeBase::Monotonic => "monotonic", TimeBase::Tsf => "tsf" },
+        "beacon_interval_us": beacon_interval.map(|b| b.as_us_f64()),
+        "sync": {"warm_up": warm, "end": fin_json, "beacons": a.beacons},
         "plan": {
             "text": plan.to_string(),
             "round_us": round.as_us_f64(), "slots": n, "slot_us": slot.as_us_f64(),
+            "epoch_ns": plan.params().epoch.as_ns(),
             "contention_us": (round - slot.saturating_mul(n as u64)).as_us_f64(),
             "exchange_us": plan.exchange().as_us_f64(), "frames_per_slot": plan.frames_per_slot(),
             "payload": a.payload, "rate": a.rate.to_string(),
@@ -714,6 +876,111 @@ fn run<B: Backend + Send>(
     Ok(Outcome { text, json })
 }
 
+/// What one station's thread gives back: its name, report, join calls, and its fit
+/// at the end (on the tsf time base).
+type StationRun = (String, StationReport, u32, Option<TsfSync>);
+
+/// The coordinator's part: grants and counts until `end`.
+fn coordinate<B: Backend>(
+    iface: &mut Interface<B>,
+    plan: TdmaPlan,
+    end: Time,
+) -> Result<CoordinatorReport, String> {
+    let mut co = Coordinator::new(iface, plan);
+    Ok(co.run_until(end).map_err(|e| format!("coordinator: {e}"))?.clone())
+}
+
+/// A station's part: waits for the previous station to have its slot (`wait`), asks
+/// for its own, says so (`done`), then sends in its slot until `end`. A station not
+/// granted a slot asks again, as TBMAC stations do, up to JOIN_CALLS times; the calls
+/// made are returned.
+#[allow(clippy::too_many_arguments)]
+fn station<B: Backend>(
+    iface: &mut Interface<B>,
+    name: &str,
+    plan: TdmaPlan,
+    coord: MacAddress,
+    payload: &[u8],
+    end: Time,
+    wait: Option<mpsc::Receiver<()>>,
+    done: mpsc::Sender<()>,
+) -> Result<(StationReport, u32), String> {
+    if let Some(w) = wait {
+        // The previous station has its slot (or gave up).
+        let _ = w.recv();
+    }
+    let mut st = TdmaStation::new(iface, plan, coord);
+    let mut calls = 0;
+    let joined = loop {
+        calls += 1;
+        match st.join(JOIN_TRIES) {
+            Ok(slot) => break Ok(slot),
+            Err(TdmaError::NoGrant { .. }) if calls < JOIN_CALLS => continue,
+            Err(e) => break Err(format!("{name}: joining ({calls} calls): {e}")),
+        }
+    };
+    drop(done);
+    let slot = joined?;
+    eprintln!("overlay_run: {name} has slot {slot} ({calls} join calls)");
+    let r = st.run_until(payload, end).map_err(|e| format!("{name}: {e}"))?;
+    Ok((r, calls))
+}
+
+/// One line on a fit: its error, beacons, drift and offset.
+fn sync_line(name: &str, s: &TsfSync, when: &str) -> String {
+    let last = s.beacon_tsfs().last().copied().unwrap_or(0);
+    format!(
+        "{name}: synchronisation error {:.1} µs from {} beacons ({} in the fit), drift {:.3} ppm, TSF - local clock {:.1} µs ({when})",
+        s.error().unwrap_or(Span::ZERO).as_us_f64(),
+        s.observed(),
+        s.samples(),
+        s.drift_ppm().unwrap_or(0.0),
+        -s.offset_at(last).unwrap_or(0.0) / 1e3
+    )
+}
+
+fn sync_json(name: &str, s: &TsfSync) -> Json {
+    let last = s.beacon_tsfs().last().copied().unwrap_or(0);
+    json!({"name": name, "error_us": s.error().map(|e| e.as_us_f64()),
+           "beacons": s.observed(), "in_fit": s.samples(), "drift_ppm": s.drift_ppm(),
+           "tsf_minus_local_us": s.offset_at(last).map(|o| -o / 1e3)})
+}
+
+/// The beacon interval, from the TSF of consecutive beacons: the median gap (a beacon
+/// sent late makes one gap short and the next long), rounded to whole TU (1024 µs);
+/// `None` without two beacons.
+fn beacon_interval(s: &TsfSync) -> Option<Span> {
+    let t = s.beacon_tsfs();
+    let mut gaps: Vec<u64> =
+        t.windows(2).map(|w| w[1].saturating_sub(w[0])).filter(|&g| g > 0).collect();
+    gaps.sort_unstable();
+    let gap = *gaps.get(gaps.len() / 2)?;
+    let tu = 1_024_000u64;
+    let n = ((gap + tu / 2) / tu).max(1);
+    Some(Span::from_ns(n * tu))
+}
+
+/// Room for a beacon on air: DIFS, CWmin slots and 300 bytes at the PHY's lowest
+/// mandatory rate.
+fn beacon_allowance(phy: &Phy) -> Span {
+    let access = phy.difs_ns() + u64::from(phy.cw_min) * phy.slot_ns;
+    Span::from_ns(access + phy.airtime_ns(300, phy.lowest_mandatory_rate()))
+}
+
+/// A round of at least `needed` that fits the beacon interval `bi`: `bi` divided by
+/// the largest whole number that divides it and leaves at least `needed`, or `needed`
+/// when that is longer than `bi`.
+fn round_in(needed: Span, bi: Span) -> Span {
+    if needed > bi {
+        return needed;
+    }
+    let (b, mut m) = (bi.as_ns(), bi.as_ns() / needed.as_ns().max(1));
+    while m > 1 && b % m != 0 {
+        m -= 1;
+    }
+    Span::from_ns(b / m)
+}
+
 fn wrap<B: Backend>(
     inner: Interface<B>,
     index: usize,
@@ -725,9 +992,15 @@ fn wrap<B: Backend>(
     Ok(Named { name, addr, iface })
 }
 
+/// The interfaces of an emu session: the coordinator and stations, then the beacon
+/// source if there is one.
+type EmuIfaces = (Vec<Interface<EmuIface>>, Option<Interface<EmuIface>>);
+
 /// `n` stations around a coordinator on an emulated 802.11a medium, every pair within
-/// 10 m (no hidden station, lossless links).
-fn emu_session(n: usize) -> Result<(EmuSession, Vec<Interface<EmuIface>>, Phy), String> {
+/// 10 m (no hidden station, lossless links); with `beacons`, an AP beside the
+/// coordinator that sends beacons every 100 TU (the TSF of the tsf time base) and
+/// nothing else.
+fn emu_session(n: usize, beacons: bool) -> Result<(EmuSession, EmuIfaces, Phy), String> {
     let phy = Phy::new(Standard::Dot11a);
     let mut m = Medium::new(MediumConfig::new(phy.clone()));
     let addr = |k: usize| [2, 0, 0, 0, 0, k as u8 + 1];
@@ -736,7 +1009,13 @@ fn emu_session(n: usize) -> Result<(EmuSession, Vec<Interface<EmuIface>>, Phy), 
         let a = k as f64 * std::f64::consts::TAU / n as f64;
         m.add_station(StationConfig::new(&phy, addr(k), [4.0 * a.cos(), 4.0 * a.sin(), 0.0]));
     }
-    let names: Vec<String> = (0..=n).map(|k| format!("s{k}")).collect();
+    let mut names: Vec<String> = (0..=n).map(|k| format!("s{k}")).collect();
+    if beacons {
+        let mut ap = StationConfig::new(&phy, addr(n + 1), [1.0, 0.0, 0.0]);
+        ap.beacon = Some(BeaconConfig { offset_ns: 3_000_000, ..BeaconConfig::default() });
+        m.add_station(ap);
+        names.push("ap".into());
+    }
     let list: Vec<(&str, u32)> =
         names.iter().enumerate().map(|(k, s)| (s.as_str(), k as u32)).collect();
     let mut s = EmuSession::start(m, &list, EmuOptions::default())
@@ -744,7 +1023,9 @@ fn emu_session(n: usize) -> Result<(EmuSession, Vec<Interface<EmuIface>>, Phy), 
     let ifaces = (0..=n)
         .map(|k| s.take_index(k).ok_or_else(|| format!("emu session: no interface {k}")))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok((s, ifaces, phy))
+    let ap =
+        if beacons { Some(s.take("ap").ok_or("emu session: no beacon source")?) } else { None };
+    Ok((s, (ifaces, ap), phy))
 }
 
 /// Opens `name` on a thread of its own: opening a linux or hwsim radio lowers the
@@ -775,7 +1056,8 @@ fn main_inner(a: &Args) -> Result<Outcome, String> {
     }
     let log = Arc::new(Mutex::new(Vec::new()));
     if a.backend.is_some() {
-        let (mut session, ifaces, phy) = emu_session(a.emu_stations)?;
+        let beacons = a.overlay == Overlay::Tdma && a.time_base == TimeBase::Tsf;
+        let (mut session, (ifaces, _ap), phy) = emu_session(a.emu_stations, beacons)?;
         let all = ifaces
             .into_iter()
             .enumerate()
@@ -1303,6 +1585,12 @@ mod tests {
         assert!(p("tdma --backend emu --rounds x").unwrap_err().contains("whole number"));
         assert!(p("tdma --backend emu --rate 7").unwrap_err().contains("--rate \"7\""));
         assert!(p("tdma --backend emu --per 0.1").unwrap_err().contains("options of retx"));
+        assert_eq!(p("tdma --backend emu --time-base tsf").unwrap().time_base, TimeBase::Tsf);
+        assert!(p("tdma --backend emu --time-base gps").unwrap_err().contains("monotonic or tsf"));
+        assert!(p("edf --backend emu --time-base tsf").unwrap_err().contains("option of tdma"));
+        assert!(p("tdma --backend emu --beacons 2").unwrap_err().contains("--beacons 2"));
+        assert_eq!(p("tdma --backend emu --beacon-tu 1000").unwrap().beacon_tu, Some(1000));
+        assert!(p("tdma --backend emu --beacon-tu 0").unwrap_err().contains("--beacon-tu 0"));
     }
 
     #[test]
@@ -1338,6 +1626,73 @@ mod tests {
             assert!(p["truth"].is_null(), "{}", o.text);
         }
         assert!(o.text.contains("relation: beyond_burst"), "{}", o.text);
+    }
+
+    #[test]
+    fn tdma_runs_on_the_tsf_of_emus_beacons() {
+        let argv = "tdma --backend emu --time-base tsf --beacons 6 --rounds 10";
+        let a = parse_args(&argv.split_whitespace().map(String::from).collect::<Vec<_>>()).unwrap();
+        let o = main_inner(&a).unwrap();
+        let (j, text) = (&o.json, &o.text);
+        assert_eq!(j["time_base"], "tsf", "{text}");
+        // Every interface, the coordinator's included, fitted at least 6 beacons, and
+        // the largest error is the guard's synchronisation error.
+        let warm = j["sync"]["warm_up"].as_array().unwrap();
+        assert_eq!(warm.len(), 3, "{text}");
+        let mut worst = 0.0f64;
+        for w in warm {
+            assert!(w["beacons"].as_u64().unwrap() >= 6, "{w}\n{text}");
+            let e = w["error_us"].as_f64().unwrap();
+            assert!(e > 0.0 && e.is_finite(), "{w}");
+            worst = worst.max(e);
+        }
+        let (guard, jitter, sync) = (
+            j["guard_us"].as_f64().unwrap(),
+            j["request_path_jitter_us"].as_f64().unwrap(),
+            j["sync_error_us"].as_f64().unwrap(),
+        );
+        assert_eq!(sync, worst, "{text}");
+        assert!((guard - jitter - sync).abs() < 1e-6, "{text}");
+        assert!(
+            text.contains("synchronisation error") && text.contains("from 6 beacons"),
+            "{text}"
+        );
+        // Every interface's fit puts the TSF at the same place on the local clock (emu's
+        // TSF is the medium's clock, which every interface shares), within its error.
+        let off: Vec<f64> =
+            warm.iter().map(|w| w["tsf_minus_local_us"].as_f64().unwrap()).collect();
+        for o in &off {
+            assert!((o - off[0]).abs() <= 2.0 * worst, "{off:?}\n{text}");
+        }
+        // The round divides the beacon interval.
+        let bi = j["beacon_interval_us"].as_f64().unwrap();
+        let round = j["plan"]["round_us"].as_f64().unwrap();
+        assert_eq!(bi % round, 0.0, "{text}");
+        // The schedule held on the TSF: no overlap in slots, every slot's frame acked.
+        assert_eq!(j["truth"]["overlaps_in_slots"], 0, "{text}");
+        for s in j["stations"].as_array().unwrap() {
+            assert!(s["sent"].as_u64().unwrap() > 0, "{s}\n{text}");
+            assert_eq!(s["acked"], s["sent"], "{s}\n{text}");
+            assert_eq!(s["received_by_coordinator"], s["acked"], "{s}\n{text}");
+            assert_eq!(s["collisions"], 0, "{s}\n{text}");
+        }
+    }
+
+    #[test]
+    fn a_round_divides_the_beacon_interval() {
+        let bi = Span::from_us(102_400);
+        // 102.4 ms / 3 is not a whole number of ns: halves, not thirds.
+        assert_eq!(round_in(Span::from_us(30_000), bi), Span::from_us(51_200));
+        assert_eq!(round_in(Span::from_us(20_000), bi), Span::from_us(20_480));
+        assert_eq!(round_in(Span::from_us(51_200), bi), Span::from_us(51_200));
+        assert_eq!(round_in(Span::from_us(60_000), bi), bi);
+        assert_eq!(round_in(Span::from_us(200_000), bi), Span::from_us(200_000));
+        let mut s = TsfSync::new(8);
+        // Gaps 102.4, 61.4 (one beacon 41 ms late), 143.4 and 102.4 ms.
+        for (k, tsf) in [1_000u64, 103_400, 164_840, 308_200, 410_600].iter().enumerate() {
+            s.observe(*tsf, Time::from_ns(5_000_000 + k as u64));
+        }
+        assert_eq!(beacon_interval(&s), Some(bi));
     }
 
     #[test]

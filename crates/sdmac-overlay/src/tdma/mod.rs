@@ -10,6 +10,8 @@
 //! ([`sdmac_api::Interface::now`]). Elsewhere it is the AP's TSF, carried by beacons;
 //! [`TsfSync`] maps it onto the local clock (see there for the algorithm), and its
 //! [`TsfSync::error`] is the synchronisation error that goes into the guard.
+//! [`TsfClock`] puts an interface on that time base, beacons feeding its fit while the
+//! overlay runs, so that the same coordinator and station code runs on either.
 //!
 //! # Guard interval
 //!
@@ -45,6 +47,7 @@ mod station;
 mod sync;
 #[cfg(test)]
 mod tests;
+mod tsf_clock;
 
 pub use coordinator::{Coordinator, CoordinatorReport};
 pub use error::TdmaError;
@@ -54,4 +57,5 @@ pub use periodic::{
 };
 pub use plan::{TdmaParams, TdmaPlan};
 pub use station::{StationReport, TdmaStation};
-pub use sync::TsfSync;
+pub use sync::{TsfSync, MAX_DRIFT_PPM};
+pub use tsf_clock::TsfClock;
