@@ -4,6 +4,7 @@
 # user-space path) and in the VM test bed (both paths), and reads what it writes.
 #
 #   tap_scenarios.sh PATH_KIND=user|hwsim|kernel BIN=DIR OUT=DIR [SECONDS=5] [SCEN=FILE]
+#                    [PHY=FILE] [ONLY=s1,s2,s3,s4,s5] [PERF=sN]
 #
 # user:   BIN/sdmac-tap SCEN (two stations a and b, IBSS) makes namespaces tb-a and
 #         tb-b, each with a TAP device; the frames cross sdmac's emulated medium.
@@ -16,15 +17,23 @@
 #         (SCHED_FIFO 10, as bench/mediumd_pairs.sh runs it), one in each of the
 #         namespaces tb-a and tb-b, an IBSS on 2412 MHz with every frame at
 #         54 Mb/s (ERP-OFDM, basic rate 54 alone); the kernel's mac80211 path.
+# PHY=FILE (kernel path): sdmac-mediumd --phy FILE, a scenario's [phy] table timing
+#         every frame (the user path takes its PHY from SCEN).
+# ONLY:   the scenarios to run (default s1,s2,s3,s4; s5 only when named).
+# PERF=sN: `perf record -a -g -e cpu-clock -F 499` over the whole machine (the VM)
+#         while scenario sN's generator sends; `perf script` of it -> OUT/perf_sN.txt
+#         (fold it with bench/fold_perf.py).
 # Scenarios, SECONDS each, from tb-a to tb-b:
 #   s1: iperf3 TCP                     -> OUT/s1.json (iperf3 -J)
 #   s2: sdmac-pktgen 50,000 pps of 60 B -> OUT/s2_send.json, OUT/s2_recv.json
 #   s3: sdmac-pktgen max rate, 1472 B  (1500 B IP packets) -> OUT/s3_*.json
 #   s4: sdmac-pktgen max rate, 60 B    -> OUT/s4_*.json
+#   s5: sdmac-pktgen 2,000 pps of 60 B (below every path's capacity: the one-way
+#       delay without queues) -> OUT/s5_*.json
 # (sizes are UDP payloads; the receiver's clock minus the stamp is the one-way
 # delay: both namespaces share the host's or the VM's CLOCK_MONOTONIC).
 set -u
-PATH_KIND=user BIN= OUT= SECONDS_RUN=5 SCEN=
+PATH_KIND=user BIN= OUT= SECONDS_RUN=5 SCEN= PHY= ONLY=s1,s2,s3,s4 PERF=
 for a in "$@"; do
 	case "$a" in
 		PATH_KIND=*) PATH_KIND=${a#PATH_KIND=} ;;
@@ -32,6 +41,9 @@ for a in "$@"; do
 		OUT=*) OUT=${a#OUT=} ;;
 		SECONDS=*) SECONDS_RUN=${a#SECONDS=} ;;
 		SCEN=*) SCEN=${a#SCEN=} ;;
+		PHY=*) PHY=${a#PHY=} ;;
+		ONLY=*) ONLY=${a#ONLY=} ;;
+		PERF=*) PERF=${a#PERF=} ;;
 		*) echo "TAPB FAIL: unknown argument $a"; exit 2 ;;
 	esac
 done
@@ -53,6 +65,18 @@ fail() { echo "$PREFIX FAIL: $*"; dump; cleanup; exit 1; }
 trap cleanup EXIT
 [ -n "$BIN" ] && [ -x "$BIN/sdmac-pktgen" ] || fail "BIN=$BIN has no sdmac-pktgen"
 [ -n "$OUT" ] && mkdir -p "$OUT" || fail "OUT=$OUT cannot be made"
+for s in ${ONLY//,/ }; do
+	case "$s" in s1 | s2 | s3 | s4 | s5) ;; *) fail "ONLY=$ONLY: $s is not s1..s5" ;; esac
+done
+wanted() { case ",$ONLY," in *",$1,"*) return 0 ;; esac; return 1; }
+if [ -n "$PERF" ]; then
+	wanted "$PERF" || fail "PERF=$PERF is not among ONLY=$ONLY"
+	command -v perf >/dev/null 2>&1 || fail "PERF=$PERF: no perf here (Debian's linux-perf)"
+fi
+if [ -n "$PHY" ]; then
+	[ "$PATH_KIND" = kernel ] || fail "PHY= is for the kernel path (the user path's PHY is in SCEN)"
+	[ -f "$PHY" ] || fail "PHY=$PHY is not a file"
+fi
 A=tb-a B=tb-b IPA=10.0.0.1 IPB=10.0.0.2
 # The test bed's kernel has tun as a module and no /dev/net/tun node.
 tun_node() {
@@ -102,7 +126,7 @@ elif [ "$PATH_KIND" = hwsim ]; then
 	export SDMAC_MEDIUMD_SOCKET=$T/ctl.sock
 	start_tap --backend hwsim:wlan0,hwsim:wlan1 --radio-rates 54x1 --freq 2412
 elif [ "$PATH_KIND" = kernel ]; then
-	radios_and_daemon
+	radios_and_daemon ${PHY:+--phy "$PHY"}
 	i=0
 	for ns in $A $B; do
 		ip netns add $ns || fail "ip netns add $ns"
@@ -126,26 +150,39 @@ until ip netns exec $A $PING -c 1 -W 1 $IPB >/dev/null 2>&1; do
 done
 ok "$PATH_KIND path up: $A -> $B pings"
 
-# s1: TCP with iperf3.
-ip netns exec $B iperf3 -s -1 -p 5201 >"$T/iperf_s.log" 2>&1 &
-S=$!
 wait_listen() { n=0; until ip netns exec $B ss -ln | grep -q ":$1 "; do n=$((n + 1)); [ $n -gt 100 ] && return 1; sleep 0.1; done; }
-wait_listen 5201 || fail "iperf3 server not listening"
-ip netns exec $A iperf3 -c $IPB -p 5201 -t "$SECONDS_RUN" -J >"$OUT/s1.json" 2>"$T/iperf_c.log" || fail "s1: iperf3 client: $(tail -c 400 "$OUT/s1.json")"
-wait "$S"
-ok "s1 TCP done"
+# s1: TCP with iperf3.
+if wanted s1; then
+	ip netns exec $B iperf3 -s -1 -p 5201 >"$T/iperf_s.log" 2>&1 &
+	S=$!
+	wait_listen 5201 || fail "iperf3 server not listening"
+	ip netns exec $A iperf3 -c $IPB -p 5201 -t "$SECONDS_RUN" -J >"$OUT/s1.json" 2>"$T/iperf_c.log" || fail "s1: iperf3 client: $(tail -c 400 "$OUT/s1.json")"
+	wait "$S"
+	ok "s1 TCP done"
+fi
 
-# s2-s4: the generator.
+# s2-s5: the generator.
 gen() { # NAME SIZE PPS
 	ip netns exec $B "$BIN/sdmac-pktgen" recv --bind $IPB:6000 --run "$4" --idle 3 --timeout $((SECONDS_RUN + 40)) >"$T/$1_recv.out" 2>"$T/$1_recv.log" &
 	R=$!
 	wait_listen 6000 || fail "$1: receiver not listening"
+	P=
+	if [ "$PERF" = "$1" ]; then
+		perf record -a -g -e cpu-clock -F 499 -o "$T/perf.data" -- sleep "$SECONDS_RUN" >"$T/perf.log" 2>&1 &
+		P=$!
+	fi
 	ip netns exec $A "$BIN/sdmac-pktgen" send --to $IPB:6000 --size "$2" --pps "$3" --run "$4" --duration "$SECONDS_RUN" >"$OUT/$1_send.json" 2>"$T/$1_send.log" || fail "$1: sender: $(cat "$T/$1_send.log")"
 	wait "$R" || fail "$1: receiver: $(cat "$T/$1_recv.log")"
 	tail -n 1 "$T/$1_recv.out" >"$OUT/$1_recv.json"
+	if [ -n "$P" ]; then
+		wait "$P" || fail "$1: perf record: $(tail -n 5 "$T/perf.log")"
+		perf script -i "$T/perf.data" >"$OUT/perf_$1.txt" 2>"$T/perf_script.log" || fail "$1: perf script: $(tail -n 5 "$T/perf_script.log")"
+		ok "$1 perf: $(grep -c '^$' "$OUT/perf_$1.txt") samples"
+	fi
 	ok "$1 done"
 }
-gen s2 60 50000 2
-gen s3 1472 max 3
-gen s4 60 max 4
+wanted s2 && gen s2 60 50000 2
+wanted s3 && gen s3 1472 max 3
+wanted s4 && gen s4 60 max 4
+wanted s5 && gen s5 60 2000 5
 echo "TAPB DONE"
