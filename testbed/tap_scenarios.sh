@@ -4,7 +4,7 @@
 # user-space path) and in the VM test bed (both paths), and reads what it writes.
 #
 #   tap_scenarios.sh PATH_KIND=user|hwsim|kernel BIN=DIR OUT=DIR [SECONDS=5] [SCEN=FILE]
-#                    [PHY=FILE] [ONLY=s1,s2,s3,s4,s5] [PERF=sN]
+#                    [PHY=FILE] [ONLY=s1,s2,s3,s4,s5] [PERF=sN] [TAPIO=uring|syscalls]
 #
 # user:   BIN/sdmac-tap SCEN (two stations a and b, IBSS) makes namespaces tb-a and
 #         tb-b, each with a TAP device; the frames cross sdmac's emulated medium.
@@ -19,6 +19,8 @@
 #         54 Mb/s (ERP-OFDM, basic rate 54 alone); the kernel's mac80211 path.
 # PHY=FILE (kernel path): sdmac-mediumd --phy FILE, a scenario's [phy] table timing
 #         every frame (the user path takes its PHY from SCEN).
+# TAPIO=syscalls (user and hwsim paths): sdmac-tap --tap-io syscalls, one read or
+#         write per frame, instead of its default io_uring.
 # ONLY:   the scenarios to run (default s1,s2,s3,s4; s5 only when named).
 # PERF=sN: `perf record -a -g -e cpu-clock -F 499` over the whole machine (the VM)
 #         while scenario sN's generator sends; `perf script` of it -> OUT/perf_sN.txt
@@ -33,7 +35,7 @@
 # (sizes are UDP payloads; the receiver's clock minus the stamp is the one-way
 # delay: both namespaces share the host's or the VM's CLOCK_MONOTONIC).
 set -u
-PATH_KIND=user BIN= OUT= SECONDS_RUN=5 SCEN= PHY= ONLY=s1,s2,s3,s4 PERF=
+PATH_KIND=user BIN= OUT= SECONDS_RUN=5 SCEN= PHY= ONLY=s1,s2,s3,s4 PERF= TAPIO=uring
 for a in "$@"; do
 	case "$a" in
 		PATH_KIND=*) PATH_KIND=${a#PATH_KIND=} ;;
@@ -44,6 +46,7 @@ for a in "$@"; do
 		PHY=*) PHY=${a#PHY=} ;;
 		ONLY=*) ONLY=${a#ONLY=} ;;
 		PERF=*) PERF=${a#PERF=} ;;
+		TAPIO=*) TAPIO=${a#TAPIO=} ;;
 		*) echo "TAPB FAIL: unknown argument $a"; exit 2 ;;
 	esac
 done
@@ -88,6 +91,7 @@ tun_node() {
 # start_tap [OPTION...]: BIN/sdmac-tap SCEN with its namespaces tb-a and tb-b, until
 # it says it is ready.
 start_tap() {
+	[ "$TAPIO" = uring ] || set -- --tap-io "$TAPIO" "$@"
 	"$BIN/sdmac-tap" "$SCEN" --prefix tb- --ready-file "$T/ready.json" --json "$OUT/tap_stats.json" "$@" >"$T/tap.log" 2>&1 &
 	TAP_PID=$!
 	n=0

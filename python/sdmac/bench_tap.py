@@ -16,7 +16,10 @@ to station b, the last three with ``sdmac-pktgen``. Paths:
 - ``user-host-unbound``, ``user-vm-unbound`` and ``kernel-vm-unbound``: the same
   over a custom PHY whose air does not cap 60 B frames (``UNBOUND_SCENARIO``; the
   kernel path's ``sdmac-mediumd`` takes its ``[phy]`` table with ``--phy``), so
-  scenario 4 measures each path's own packet rate.
+  scenario 4 measures each path's own packet rate; ``user-vm-unbound-syscalls``
+  is ``user-vm-unbound`` with ``sdmac-tap --tap-io syscalls`` (one system call per
+  TAP read or write instead of io_uring, whose TAP reads the VM's 6.1 kernel
+  serves through io_uring worker threads).
 
 A fifth scenario, (5) one-way delay at 2,000 pps of 60 B (below every path's
 capacity, so no queue builds), runs when named in ``scenarios``; ``perf`` names a
@@ -46,13 +49,17 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "testbed" / "tap_scenarios.sh"
-PATHS = ("user-host", "user-vm", "hwsim-vm", "kernel-vm", "user-host-unbound", "user-vm-unbound", "kernel-vm-unbound")
+PATHS = (
+    "user-host", "user-vm", "hwsim-vm", "kernel-vm",
+    "user-host-unbound", "user-vm-unbound", "user-vm-unbound-syscalls", "kernel-vm-unbound",
+)
 # Each user-space path and the kernel path it is set against, in the table's order.
 RATIO_PAIRS = {
     "user-vm": "kernel-vm",
     "hwsim-vm": "kernel-vm",
     "user-host": "kernel-vm",
     "user-vm-unbound": "kernel-vm-unbound",
+    "user-vm-unbound-syscalls": "kernel-vm-unbound",
 }
 USER_PATHS = tuple(RATIO_PAIRS)
 SCENARIOS = ("s1", "s2", "s3", "s4", "s5")
@@ -270,7 +277,10 @@ def goals(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
     ratio, and `met_at_low` whether the interval's low end meets it too."""
     out = []
     ratios = summary.get("ratios", {})
-    pairs = [("user-vm", "")] + [("user-vm-unbound", ", unbound PHY")] * ("user-vm-unbound" in ratios)
+    pairs = [("user-vm", "")] + [
+        (u, f", unbound PHY{' (--tap-io syscalls)' if u.endswith('syscalls') else ''}")
+        for u in ("user-vm-unbound", "user-vm-unbound-syscalls") if u in ratios
+    ]
     for user, where in pairs:
         r = ratios.get(user, {})
         for key, goal, ok in (
@@ -371,6 +381,8 @@ def script_args(path: str, seconds: int, scenarios: Sequence[str], perf: str | N
         raise BenchError(f"perf {perf!r}: not one of the scenarios run ({','.join(scenarios)})")
     kind = "user" if path.startswith("user-") else "hwsim" if path == "hwsim-vm" else "kernel"
     args = [f"PATH_KIND={kind}", f"SECONDS={seconds}", f"ONLY={','.join(scenarios)}"]
+    if path.endswith("-syscalls"):
+        args.append("TAPIO=syscalls")
     if perf is not None:
         args.append(f"PERF={perf}")
     return args
@@ -385,7 +397,7 @@ def run_once(
     args = script_args(path, seconds, scenarios, perf)
     out = work / "out"
     shutil.rmtree(out, ignore_errors=True)
-    scen_text = UNBOUND_SCENARIO if path.endswith("-unbound") else USER_SCENARIO
+    scen_text = UNBOUND_SCENARIO if "-unbound" in path else USER_SCENARIO
     if path.startswith("user-host"):
         scen = work / "user.toml"
         scen.write_text(scen_text)
