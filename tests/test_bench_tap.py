@@ -237,3 +237,33 @@ def test_the_kernel_path_daemon_takes_the_user_path_phy_table(tmp_path: Path) ->
     f.write_text(phy.replace("difs_us = 3", "difs_us = 2.5"))
     p = subprocess.run([str(MEDIUMD), "--phy", str(f), "-c", str(tmp_path / "none.cfg")], capture_output=True, text=True, timeout=30)
     assert p.returncode == 2 and "phy.difs_us" in p.stderr, p.stderr
+
+
+def test_perf_breakdown_groups_each_sample_by_its_innermost_known_frame() -> None:
+    folded = "\n".join([
+        "swapper;secondary_startup_64;cpu_startup_entry;do_idle;default_idle_call;native_safe_halt 50",
+        # A lock helper is its caller's: mac80211's transmit path.
+        "sdmac-pktgen;entry_SYSCALL_64;__sys_sendto;udp_sendmsg;ip_finish_output2;__dev_queue_xmit;ieee80211_subif_start_xmit;_raw_spin_unlock_irqrestore 7",
+        "sdmac-pktgen;entry_SYSCALL_64;__sys_sendto;udp_sendmsg;ip_make_skb;memcpy 3",
+        "sdmac-mediumd;[libc.so.6];netlink_recvmsg;skb_copy_datagram_iter 4",
+        "sdmac-mediumd;sdmac_mediumd::status_retry::StatusRetries::refused 9",
+        "sdmac-pktgen;main;sdmac_pktgen::stamp 2",
+        "tap-b;syscall;tctx_task_work;handle_tw_list 5",
+        "tap-a;sdmac_tap::convert::to_80211 1",
+        "ksoftirqd/0;run_ksoftirqd;tun_net_xmit;memcpy 2",
+        "kworker/0:1;worker_thread;some_kernel_work 1",
+    ]) + "\n"
+    assert bt.perf_breakdown(folded) == {
+        "idle": 50,
+        "the daemon's own code": 9,
+        "mac80211 and cfg80211": 7,
+        "hwsim and netlink to the daemon": 4,
+        "io_uring": 5,
+        "UDP/IP stack and sockets": 3,
+        "the generator's own code": 2,
+        "TUN device": 2,
+        "sdmac-tap's own code": 1,
+        "other": 1,
+    }
+    with pytest.raises(bt.BenchError, match="line 2: not `stack COUNT`"):
+        bt.perf_breakdown("a;b 1\nbroken line\n")

@@ -487,6 +487,56 @@ def bench(
     }
 
 
+# Groups of a perf breakdown: (name, what a frame's symbol starts with or contains).
+# A sample goes to the group of its innermost frame that matches one (lock and
+# interrupt helpers, socket buffer and copy helpers match none: a sample there is its
+# caller's), else to its thread's own code.
+PERF_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("idle", ("do_idle", "default_idle_call", "native_safe_halt", "cpu_idle")),
+    ("mac80211 and cfg80211", ("ieee80211", "__ieee80211", "cfg80211", "invoke_tx_handlers", "sta_info", "minstrel", "rate_control", "rc_")),
+    ("hwsim and netlink to the daemon", ("mac80211_hwsim", "hwsim_", "genl", "netlink", "__netlink", "nlmsg")),
+    ("TUN device", ("tun_",)),
+    ("io_uring", ("io_", "__io_", "handle_tw_list", "tctx_task_work")),
+    ("UDP/IP stack and sockets", ("udp", "__udp", "ip_", "__ip", "ip4", "ipv4", "inet_", "__inet", "dev_queue_xmit", "__dev_queue_xmit", "dev_hard_start_xmit", "netif_", "__netif", "net_rx_action", "sch_direct_xmit", "__qdisc", "qdisc", "__sys_sendto", "__sys_recvfrom", "__sys_sendmsg", "__sys_recvmsg", "neigh_", "arp_", "fib_", "nf_", "raw_", "napi_", "__napi", "process_backlog", "validate_xmit")),
+    ("scheduling, wake-ups, timers", ("schedule", "__schedule", "futex", "__futex", "try_to_wake_up", "wake_up", "__wake_up", "finish_task_switch", "pick_next", "enqueue_task", "dequeue_task", "__switch_to", "hrtimer", "__hrtimer", "ttwu", "select_task_rq", "do_nanosleep", "clock_nanosleep", "ep_poll", "do_epoll", "__x64_sys_poll", "do_sys_poll")),
+)
+THREAD_GROUPS = (
+    ("sdmac-mediumd", "the daemon's own code"),
+    ("sdmac-pktgen", "the generator's own code"),
+    ("tap-", "sdmac-tap's own code"),
+    ("sdmac-tap", "sdmac-tap's own code"),
+    ("sdmac-emu", "sdmac-tap's own code"),
+)
+
+
+def perf_group(stack: str) -> str:
+    """The group of one folded stack (`thread;outermost;...;innermost`)."""
+    thread, *frames = stack.split(";")
+    for f in reversed(frames):
+        for name, prefixes in PERF_GROUPS:
+            if f.startswith(prefixes):
+                return name
+    for prefix, name in THREAD_GROUPS:
+        if thread.startswith(prefix):
+            return name
+    return "other"
+
+
+def perf_breakdown(folded: str) -> dict[str, int]:
+    """Samples per group of a folded profile (`stack COUNT` lines, as
+    bench/fold_perf.py writes them), largest first."""
+    counts: dict[str, int] = {}
+    for n, line in enumerate(folded.splitlines(), 1):
+        if not line.strip():
+            continue
+        stack, _, count = line.rpartition(" ")
+        if not stack or not count.isdigit():
+            raise BenchError(f"line {n}: not `stack COUNT`: {line[:80]!r}")
+        g = perf_group(stack)
+        counts[g] = counts.get(g, 0) + int(count)
+    return dict(sorted(counts.items(), key=lambda kv: -kv[1]))
+
+
 def goal_line(g: Mapping[str, Any]) -> str:
     """One goal as a line of text: its ratio and whether it is met."""
     r = "–" if g["ratio"] is None else f"{g['ratio']:.2f}"
