@@ -13,7 +13,7 @@ python/sdmac/bench_tap.py, also behind `sdmac bench tap`.
 
 Paths ending in -unbound run on a custom PHY whose air does not cap 60 B frames
 (user-host-unbound, user-vm-unbound, kernel-vm-unbound). --scenarios picks some of
-s1..s5 (s5: one-way delay at 2,000 pps of 60 B, below capacity). --perf sN adds one
+s1..s5 (s5: one-way delay at --s5-pps, 2,000, packets/s of 60 B, below capacity). --perf sN adds one
 run of each path, of sN alone, under `perf record -a -g -e cpu-clock` (in the VM for
 the VM paths); its `perf script` text goes to PERF_DIR/perf_PATH_sN.txt (fold it
 with bench/fold_perf.py; `--breakdown FILE.folded...` groups its samples: mac80211,
@@ -47,6 +47,7 @@ def main() -> int:
     ap.add_argument("--paths", default=",".join(bt.PATHS))
     ap.add_argument("--scenarios", default=",".join(bt.DEFAULT_SCENARIOS))
     ap.add_argument("--perf", default=None)
+    ap.add_argument("--s5-pps", type=int, default=2000)
     ap.add_argument("--perf-dir", type=Path, default=ROOT / "bench" / "results")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--breakdown", type=Path, nargs="+", help="print the grouped breakdown of these folded profiles and exit")
@@ -64,7 +65,7 @@ def main() -> int:
     target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target")) / "release"
     try:
         report = bt.bench([p for p in a.paths.split(",") if p], a.runs, a.seconds, target, lambda s: print(s, file=sys.stderr, flush=True),
-                          [x for x in a.scenarios.split(",") if x], a.perf, a.perf_dir)
+                          [x for x in a.scenarios.split(",") if x], a.perf, a.perf_dir, a.s5_pps)
     except bt.BenchError as e:
         print(f"bench/tap.py: {e}", file=sys.stderr)
         return 2

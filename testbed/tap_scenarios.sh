@@ -5,6 +5,7 @@
 #
 #   tap_scenarios.sh PATH_KIND=user|hwsim|kernel BIN=DIR OUT=DIR [SECONDS=5] [SCEN=FILE]
 #                    [PHY=FILE] [ONLY=s1,s2,s3,s4,s5] [PERF=sN] [TAPIO=uring|syscalls]
+#                    [S5_PPS=2000]
 #
 # user:   BIN/sdmac-tap SCEN (two stations a and b, IBSS) makes namespaces tb-a and
 #         tb-b, each with a TAP device; the frames cross sdmac's emulated medium.
@@ -30,12 +31,14 @@
 #   s2: sdmac-pktgen 50,000 pps of 60 B -> OUT/s2_send.json, OUT/s2_recv.json
 #   s3: sdmac-pktgen max rate, 1472 B  (1500 B IP packets) -> OUT/s3_*.json
 #   s4: sdmac-pktgen max rate, 60 B    -> OUT/s4_*.json
-#   s5: sdmac-pktgen 2,000 pps of 60 B (below every path's capacity: the one-way
-#       delay without queues) -> OUT/s5_*.json
+#   s5: sdmac-pktgen S5_PPS (2,000) pps of 60 B (below the path's capacity: the
+#       one-way delay without queues) -> OUT/s5_*.json
+# On the kernel and hwsim paths the daemon's per-second statistics (--stats) go to
+# OUT/mediumd_stats.jsonl.
 # (sizes are UDP payloads; the receiver's clock minus the stamp is the one-way
 # delay: both namespaces share the host's or the VM's CLOCK_MONOTONIC).
 set -u
-PATH_KIND=user BIN= OUT= SECONDS_RUN=5 SCEN= PHY= ONLY=s1,s2,s3,s4 PERF= TAPIO=uring
+PATH_KIND=user BIN= OUT= SECONDS_RUN=5 SCEN= PHY= ONLY=s1,s2,s3,s4 PERF= TAPIO=uring S5_PPS=2000
 for a in "$@"; do
 	case "$a" in
 		PATH_KIND=*) PATH_KIND=${a#PATH_KIND=} ;;
@@ -47,6 +50,7 @@ for a in "$@"; do
 		ONLY=*) ONLY=${a#ONLY=} ;;
 		PERF=*) PERF=${a#PERF=} ;;
 		TAPIO=*) TAPIO=${a#TAPIO=} ;;
+		S5_PPS=*) S5_PPS=${a#S5_PPS=} ;;
 		*) echo "TAPB FAIL: unknown argument $a"; exit 2 ;;
 	esac
 done
@@ -107,7 +111,7 @@ radios_and_daemon() {
 	modprobe mac80211_hwsim radios=2 || fail "modprobe mac80211_hwsim radios=2"
 	printf 'ifaces : { ids = ["%s", "%s"]; };\nmodel : { type = "prob"; default_prob = 0.0; };\n' \
 		"$(cat /sys/class/net/wlan0/address)" "$(cat /sys/class/net/wlan1/address)" >"$T/medium.cfg"
-	"$BIN/sdmac-mediumd" -l 0 -c "$T/medium.cfg" "$@" >"$T/mediumd.log" 2>&1 &
+	"$BIN/sdmac-mediumd" -l 0 -c "$T/medium.cfg" --stats "$OUT/mediumd_stats.jsonl" "$@" >"$T/mediumd.log" 2>&1 &
 	MD_PID=$!
 	chrt -a -f -p 10 "$MD_PID" >/dev/null 2>&1 || fail "chrt -f 10 on sdmac-mediumd"
 	sleep 0.5
@@ -188,5 +192,5 @@ gen() { # NAME SIZE PPS
 wanted s2 && gen s2 60 50000 2
 wanted s3 && gen s3 1472 max 3
 wanted s4 && gen s4 60 max 4
-wanted s5 && gen s5 60 2000 5
+wanted s5 && gen s5 60 "$S5_PPS" 5
 echo "TAPB DONE"

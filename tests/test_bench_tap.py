@@ -212,7 +212,9 @@ def test_a_goal_met_by_its_median_only_says_so() -> None:
 def test_script_arguments_and_bad_choices_named() -> None:
     assert bt.script_args("kernel-vm-unbound", 4, ["s2", "s4"], "s4") == [
         "PATH_KIND=kernel", "SECONDS=4", "ONLY=s2,s4", "PERF=s4"]
-    assert bt.script_args("user-vm-unbound", 3, ["s5"], None) == ["PATH_KIND=user", "SECONDS=3", "ONLY=s5"]
+    assert bt.script_args("user-vm-unbound", 3, ["s5"], None, 500) == ["PATH_KIND=user", "SECONDS=3", "ONLY=s5", "S5_PPS=500"]
+    with pytest.raises(bt.BenchError, match="s5_pps 0"):
+        bt.script_args("user-vm", 4, ["s5"], None, 0)
     assert bt.script_args("user-vm-unbound-syscalls", 3, ["s4"], None)[-1] == "TAPIO=syscalls"
     assert bt.script_args("hwsim-vm", 3, ["s1"], None)[0] == "PATH_KIND=hwsim"
     with pytest.raises(bt.BenchError, match="path 'kernel-host'"):

@@ -21,8 +21,8 @@ to station b, the last three with ``sdmac-pktgen``. Paths:
   TAP read or write instead of io_uring, whose TAP reads the VM's 6.1 kernel
   serves through io_uring worker threads).
 
-A fifth scenario, (5) one-way delay at 2,000 pps of 60 B (below every path's
-capacity, so no queue builds), runs when named in ``scenarios``; ``perf`` names a
+A fifth scenario, (5) one-way delay at ``s5_pps`` (2,000) pps of 60 B (below the
+paths' capacity, so no queue builds), runs when named in ``scenarios``; ``perf`` names a
 scenario during which ``perf record -a -g`` samples the whole machine (or VM), its
 ``perf script`` kept beside the run's figures.
 
@@ -139,8 +139,8 @@ METRICS: dict[str, tuple[str, str, int]] = {
     "s2_rx_pps": ("2. packets/s received of 50,000 offered", "pps", +1),
     "s3_udp_mbps": ("3. maximum UDP rate, 1472 B payloads", "Mb/s", +1),
     "s4_rx_pps": ("4. maximum packets/s, 60 B", "pps", +1),
-    "s5_delay_p50_us": ("5. one-way delay at 2,000 pps of 60 B, median", "µs", -1),
-    "s5_delay_p99_us": ("5. one-way delay at 2,000 pps of 60 B, 99th percentile", "µs", -1),
+    "s5_delay_p50_us": ("5. one-way delay below capacity (s5_pps), 60 B, median", "µs", -1),
+    "s5_delay_p99_us": ("5. one-way delay below capacity (s5_pps), 60 B, 99th percentile", "µs", -1),
 }
 
 
@@ -368,7 +368,7 @@ def _vm_runner() -> Any:
     return vm
 
 
-def script_args(path: str, seconds: int, scenarios: Sequence[str], perf: str | None) -> list[str]:
+def script_args(path: str, seconds: int, scenarios: Sequence[str], perf: str | None, s5_pps: int = 2000) -> list[str]:
     """The arguments of tap_scenarios.sh for one run of `path`, but BIN, OUT and the
     files' places: SCEN=user.toml for the user paths, PHY=phy.toml for
     kernel-vm-unbound (both written by `run_once`)."""
@@ -383,6 +383,10 @@ def script_args(path: str, seconds: int, scenarios: Sequence[str], perf: str | N
     args = [f"PATH_KIND={kind}", f"SECONDS={seconds}", f"ONLY={','.join(scenarios)}"]
     if path.endswith("-syscalls"):
         args.append("TAPIO=syscalls")
+    if "s5" in scenarios:
+        if not 1 <= s5_pps <= 1_000_000:
+            raise BenchError(f"s5_pps {s5_pps}: not a packet rate from 1 to 1,000,000")
+        args.append(f"S5_PPS={s5_pps}")
     if perf is not None:
         args.append(f"PERF={perf}")
     return args
@@ -390,11 +394,11 @@ def script_args(path: str, seconds: int, scenarios: Sequence[str], perf: str | N
 
 def run_once(
     path: str, target: Path, seconds: int, work: Path, log: Callable[[str], None],
-    scenarios: Sequence[str] = DEFAULT_SCENARIOS, perf: str | None = None,
+    scenarios: Sequence[str] = DEFAULT_SCENARIOS, perf: str | None = None, s5_pps: int = 2000,
 ) -> dict[str, float]:
     """One run of `scenarios` on `path`; its figures. With `perf`, the `perf script`
     text of that scenario is left in `work`/perf_PATH.txt."""
-    args = script_args(path, seconds, scenarios, perf)
+    args = script_args(path, seconds, scenarios, perf, s5_pps)
     out = work / "out"
     shutil.rmtree(out, ignore_errors=True)
     scen_text = UNBOUND_SCENARIO if "-unbound" in path else USER_SCENARIO
@@ -432,6 +436,7 @@ def run_once(
 def bench(
     paths: Sequence[str], runs: int, seconds: int, target: Path, log: Callable[[str], None],
     scenarios: Sequence[str] = DEFAULT_SCENARIOS, perf: str | None = None, perf_dir: Path | None = None,
+    s5_pps: int = 2000,
 ) -> dict[str, Any]:
     """Runs every path `runs` times, interleaved (one run of each path in turn), and
     returns the report: machine, configuration, summary and goals. With `perf` (a
@@ -441,7 +446,7 @@ def bench(
     sampling costs the path CPU)."""
     _binaries(target)
     for p in paths:
-        script_args(p, seconds, scenarios, perf)
+        script_args(p, seconds, scenarios, perf, s5_pps)
     if perf is not None and perf_dir is None:
         raise BenchError("perf: no directory to keep its output in")
     results: dict[str, list[dict[str, float]]] = {p: [] for p in paths}
@@ -452,7 +457,7 @@ def bench(
             for p in paths:
                 log(f"run {i + 1}/{runs}: {p}")
                 try:
-                    results[p].append(run_once(p, target, seconds, Path(tmp), log, scenarios))
+                    results[p].append(run_once(p, target, seconds, Path(tmp), log, scenarios, None, s5_pps))
                 except (BenchError, subprocess.TimeoutExpired) as e:
                     failures.append({"path": p, "run": i + 1, "error": str(e)})
                     log(f"run {i + 1} {p} failed: {e}")
@@ -478,6 +483,7 @@ def bench(
             "phy": "ERP-OFDM 54 Mb/s, 2412 MHz (kernel path: IBSS, bitrates and basic rate 54; user path: 802.11g at 54 in sdmac's emulated medium; hwsim path: the kernel path's radios, IBSS, every frame at 54 through the monitor interfaces)",
             "sizes": "UDP payloads: 60 B (s2, s4, s5), 1472 B (s3, 1500 B IP packets)",
             "scenarios": list(scenarios),
+            "s5_pps": s5_pps,
             "unbound_phy": "custom: 500 Mb/s data and control rate, 1 us slots and PHY header, SIFS 1 us, DIFS 3 us, EIFS 10 us, ACK timeout 20 us, CW 1 (UNBOUND_SCENARIO; the kernel path's sdmac-mediumd reads its [phy] table with --phy)",
         },
         "perf": profiled,
