@@ -111,11 +111,21 @@ radios_and_daemon() {
 	modprobe mac80211_hwsim radios=2 || fail "modprobe mac80211_hwsim radios=2"
 	printf 'ifaces : { ids = ["%s", "%s"]; };\nmodel : { type = "prob"; default_prob = 0.0; };\n' \
 		"$(cat /sys/class/net/wlan0/address)" "$(cat /sys/class/net/wlan1/address)" >"$T/medium.cfg"
+	rm -f "$OUT/mediumd_stats.jsonl"
 	"$BIN/sdmac-mediumd" -l 0 -c "$T/medium.cfg" --stats "$OUT/mediumd_stats.jsonl" "$@" >"$T/mediumd.log" 2>&1 &
 	MD_PID=$!
+	# Up once it writes its first statistics (a second after it registered with
+	# hwsim): without a daemon, hwsim radios would carry the frames themselves, and
+	# a daemon that is still starting (or exited, not yet reaped) answers kill -0.
+	md_alive() { [ -r /proc/$MD_PID/status ] && ! grep -q '^State:[[:space:]]*Z' /proc/$MD_PID/status; }
+	n=0
+	until [ -s "$OUT/mediumd_stats.jsonl" ]; do
+		md_alive || fail "sdmac-mediumd exited: $(tail -n 5 "$T/mediumd.log")"
+		n=$((n + 1)); [ $n -gt 300 ] && fail "sdmac-mediumd wrote no statistics in 30 s"
+		sleep 0.1
+	done
 	chrt -a -f -p 10 "$MD_PID" >/dev/null 2>&1 || fail "chrt -f 10 on sdmac-mediumd"
-	sleep 0.5
-	kill -0 "$MD_PID" 2>/dev/null || fail "sdmac-mediumd exited: $(tail -n 5 "$T/mediumd.log")"
+	md_alive || fail "sdmac-mediumd exited: $(tail -n 5 "$T/mediumd.log")"
 }
 
 if [ "$PATH_KIND" = user ]; then

@@ -54,4 +54,4 @@ def test_a_phy_table_the_daemon_refuses_stops_the_run_naming_the_key(tmp_path_fa
     r = run(SCRIPT, args=_args("ONLY=s5"), timeout=600, share=share)
     assert r.status != 0, r.output
     # The daemon exits at once; the script fails and shows the daemon's log.
-    assert "TAPB FAIL" in r.output and "phy.difs_us" in r.output, r.output
+    assert "TAPB FAIL: sdmac-mediumd exited" in r.output and "phy.difs_us" in r.output, r.output
