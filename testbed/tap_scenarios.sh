@@ -25,7 +25,8 @@
 # ONLY:   the scenarios to run (default s1,s2,s3,s4; s5 only when named).
 # PERF=sN: `perf record -a -g -e cpu-clock -F 499` over the whole machine (the VM)
 #         while scenario sN's generator sends; `perf script` of it -> OUT/perf_sN.txt
-#         (fold it with bench/fold_perf.py).
+#         (fold it with bench/fold_perf.py); `perf stat -a` of context switches,
+#         task clock and system calls over the same time -> OUT/perfstat_sN.txt.
 # Scenarios, SECONDS each, from tb-a to tb-b:
 #   s1: iperf3 TCP                     -> OUT/s1.json (iperf3 -J)
 #   s2: sdmac-pktgen 50,000 pps of 60 B -> OUT/s2_send.json, OUT/s2_recv.json
@@ -188,12 +189,17 @@ gen() { # NAME SIZE PPS
 	if [ "$PERF" = "$1" ]; then
 		perf record -a -g -e cpu-clock -F 499 -o "$T/perf.data" -- sleep "$SECONDS_RUN" >"$T/perf.log" 2>&1 &
 		P=$!
+		# Counts over the same time: context switches (a thread that blocks or is
+		# woken), CPU time and system calls, whole machine.
+		perf stat -a -x, -e context-switches,task-clock,raw_syscalls:sys_enter -o "$OUT/perfstat_$1.txt" -- sleep "$SECONDS_RUN" >"$T/perfstat.log" 2>&1 &
+		PS=$!
 	fi
 	ip netns exec $A "$BIN/sdmac-pktgen" send --to $IPB:6000 --size "$2" --pps "$3" --run "$4" --duration "$SECONDS_RUN" >"$OUT/$1_send.json" 2>"$T/$1_send.log" || fail "$1: sender: $(cat "$T/$1_send.log")"
 	wait "$R" || fail "$1: receiver: $(cat "$T/$1_recv.log")"
 	tail -n 1 "$T/$1_recv.out" >"$OUT/$1_recv.json"
 	if [ -n "$P" ]; then
 		wait "$P" || fail "$1: perf record: $(tail -n 5 "$T/perf.log")"
+		wait "$PS" || fail "$1: perf stat: $(tail -n 5 "$T/perfstat.log")"
 		perf script -i "$T/perf.data" >"$OUT/perf_$1.txt" 2>"$T/perf_script.log" || fail "$1: perf script: $(tail -n 5 "$T/perf_script.log")"
 		ok "$1 perf: $(grep -c '^$' "$OUT/perf_$1.txt") samples"
 	fi

@@ -269,3 +269,8 @@ def test_perf_breakdown_groups_each_sample_by_its_innermost_known_frame() -> Non
     }
     with pytest.raises(bt.BenchError, match="line 2: not `stack COUNT`"):
         bt.perf_breakdown("a;b 1\nbroken line\n")
+
+
+def test_perf_stat_counts_are_read_by_event() -> None:
+    text = "# started on Sat Nov 28\n\n4321,,context-switches,6000000000,100.00,,\n6012.5,msec,task-clock,6012500000,100.00,2.004,CPUs utilized\n<not supported>,,raw_syscalls:sys_enter,0,100.00,,\n"
+    assert bt.perf_stat_counts(text) == {"context-switches": 4321.0, "task-clock": 6012.5}

@@ -430,6 +430,7 @@ def run_once(
         out = share / "out"
     if perf is not None:
         shutil.copy2(out / f"perf_{perf}.txt", work / f"perf_{path}.txt")
+        shutil.copy2(out / f"perfstat_{perf}.txt", work / f"perfstat_{path}.txt")
     return metrics_of_run(out, scenarios)
 
 
@@ -473,7 +474,8 @@ def bench(
                 continue
             kept = perf_dir / f"perf_{p}_{perf}.txt"
             shutil.copy2(Path(tmp) / f"perf_{p}.txt", kept)
-            profiled[p] = {"file": str(kept), "figures_while_sampled": m}
+            stat = (Path(tmp) / f"perfstat_{p}.txt").read_text()
+            profiled[p] = {"file": str(kept), "figures_while_sampled": m, "perf_stat": perf_stat_counts(stat)}
     summary = summarize({p: rs for p, rs in results.items() if rs})
     return {
         "benchmark": "sdmac bench tap",
@@ -513,6 +515,21 @@ THREAD_GROUPS = (
     ("sdmac-tap", "sdmac-tap's own code"),
     ("sdmac-emu", "sdmac-tap's own code"),
 )
+
+
+def perf_stat_counts(text: str) -> dict[str, float]:
+    """The counts of `perf stat -x,` output (value first, event name third), by event;
+    an event perf could not count is left out."""
+    counts: dict[str, float] = {}
+    for line in text.splitlines():
+        fields = line.split(",")
+        if line.startswith("#") or len(fields) < 3:
+            continue
+        try:
+            counts[fields[2]] = float(fields[0])
+        except ValueError:
+            continue
+    return counts
 
 
 def perf_group(stack: str) -> str:
