@@ -19,6 +19,7 @@ from helpers import ROOT, load_bench
 
 bt = load_bench("tap").bt
 PKTGEN = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target")) / "release" / "sdmac-pktgen"
+MEDIUMD = PKTGEN.parent / "sdmac-mediumd"
 
 
 def test_median_odd_even_and_empty() -> None:
@@ -80,7 +81,7 @@ def test_figures_of_a_run_summary_goals_and_table(tmp_path: Path) -> None:
     assert "user-host" not in summary["ratios"]
     g = bt.goals(summary)
     assert [x["met"] for x in g] == [True, True]
-    assert bt.goal_line(g[0]).endswith("ratio 3.00, met")
+    assert bt.goal_line(g[0]).endswith("ratio 3.00 [2.45, 3.67], met")
     alone = bt.goals(bt.summarize({"user-vm": runs["user-vm"]}))
     assert [x["met"] for x in alone] == [None, None]
     assert bt.goal_line(alone[0]).endswith("not measured")
@@ -170,3 +171,106 @@ def test_sdmac_tap_over_hwsim_has_its_own_ratio_column(tmp_path: Path) -> None:
     assert rule.count("---") == 6
     s4 = next(r for r in rows if r.startswith("| 4. maximum packets/s"))
     assert s4.rstrip(" |").split(" | ")[-2:] == ["3.00 [2.45, 3.67]", "1.50 [1.23, 1.83]"]
+
+
+def test_the_unbound_pair_has_its_own_ratio_and_goals(tmp_path: Path) -> None:
+    runs: Dict[str, Any] = {"user-vm": [], "kernel-vm": [], "user-vm-unbound": [], "kernel-vm-unbound": []}
+    only = ["s2", "s4"]
+    for i, scale in enumerate([1.0, 1.1, 0.9]):
+        for path, rate, p50 in (("user-vm", 3000.0, 100.0), ("kernel-vm", 1000.0, 400.0),
+                                ("user-vm-unbound", 15000.0, 500.0), ("kernel-vm-unbound", 10000.0, 400.0)):
+            d = tmp_path / f"{path}{i}"
+            _write_run(d, 1e6, {s: rate * scale for s in only}, p50)
+            (d / "s1.json").unlink()
+            runs[path].append(bt.metrics_of_run(d, only))
+    assert "s1_tcp_mbps" not in runs["user-vm"][0] and "s3_udp_mbps" not in runs["user-vm"][0]
+    summary = bt.summarize(runs)
+    assert math.isclose(summary["ratios"]["user-vm-unbound"]["s4_rx_pps"]["ratio"], 1.5)
+    assert math.isclose(summary["ratios"]["user-vm"]["s4_rx_pps"]["ratio"], 3.0)
+    g = bt.goals(summary)
+    assert [x["goal"].endswith(", unbound PHY") for x in g] == [False, False, True, True]
+    assert [x["met"] for x in g] == [True, True, False, False]
+    head, rule, *rows = bt.table(summary).splitlines()
+    assert head.endswith("| user-vm / kernel-vm | user-vm-unbound / kernel-vm-unbound |")
+    # Only the scenarios that ran have rows.
+    assert [r.split(" | ")[0] for r in rows] == [
+        "| 2. one-way delay at 50,000 pps of 60 B, median",
+        "| 2. one-way delay at 50,000 pps of 60 B, 99th percentile",
+        "| 2. packets/s received of 50,000 offered",
+        "| 4. maximum packets/s, 60 B",
+    ]
+
+
+def test_a_goal_met_by_its_median_only_says_so() -> None:
+    runs = {"user-vm": [{"s4_rx_pps": x} for x in (1.0, 2.2, 3.0)],
+            "kernel-vm": [{"s4_rx_pps": x} for x in (0.9, 1.0, 1.1)]}
+    g = bt.goals(bt.summarize(runs))[0]
+    assert g["met"] and g["met_at_low"] is False
+    assert bt.goal_line(g).endswith("ratio 2.20 [0.91, 3.33], met (not by the whole interval)")
+
+
+def test_script_arguments_and_bad_choices_named() -> None:
+    assert bt.script_args("kernel-vm-unbound", 4, ["s2", "s4"], "s4") == [
+        "PATH_KIND=kernel", "SECONDS=4", "ONLY=s2,s4", "PERF=s4"]
+    assert bt.script_args("user-vm-unbound", 3, ["s5"], None, 500) == ["PATH_KIND=user", "SECONDS=3", "ONLY=s5", "S5_PPS=500"]
+    with pytest.raises(bt.BenchError, match="s5_pps 0"):
+        bt.script_args("user-vm", 4, ["s5"], None, 0)
+    assert bt.script_args("user-vm-unbound-syscalls", 3, ["s4"], None)[-1] == "TAPIO=syscalls"
+    assert bt.script_args("hwsim-vm", 3, ["s1"], None)[0] == "PATH_KIND=hwsim"
+    with pytest.raises(bt.BenchError, match="path 'kernel-host'"):
+        bt.script_args("kernel-host", 4, ["s4"], None)
+    with pytest.raises(bt.BenchError, match="scenarios 's4,s9'"):
+        bt.script_args("user-vm", 4, ["s4", "s9"], None)
+    with pytest.raises(bt.BenchError, match="perf 's2'"):
+        bt.script_args("user-vm", 4, ["s4"], "s2")
+
+
+@pytest.mark.skipif(not MEDIUMD.exists(), reason=f"{MEDIUMD} is not built: cargo build --release -p sdmac-mediumd")
+def test_the_kernel_path_daemon_takes_the_user_path_phy_table(tmp_path: Path) -> None:
+    """The [phy] table the kernel path's daemon gets is the user path's, and the
+    daemon accepts it: with --phy first and a configuration that does not exist
+    after it, the configuration is what it refuses."""
+    phy = bt.unbound_phy()
+    assert phy.startswith("[phy]\n") and phy in bt.UNBOUND_SCENARIO and "[[station]]" not in phy
+    f = tmp_path / "phy.toml"
+    f.write_text(phy)
+    p = subprocess.run([str(MEDIUMD), "--phy", str(f), "-c", str(tmp_path / "none.cfg")], capture_output=True, text=True, timeout=30)
+    assert p.returncode == 2 and "--phy" not in p.stderr and "none.cfg" in p.stderr, p.stderr
+    f.write_text(phy.replace("difs_us = 3", "difs_us = 2.5"))
+    p = subprocess.run([str(MEDIUMD), "--phy", str(f), "-c", str(tmp_path / "none.cfg")], capture_output=True, text=True, timeout=30)
+    assert p.returncode == 2 and "phy.difs_us" in p.stderr, p.stderr
+
+
+def test_perf_breakdown_groups_each_sample_by_its_innermost_known_frame() -> None:
+    folded = "\n".join([
+        "swapper;secondary_startup_64;cpu_startup_entry;do_idle;default_idle_call;native_safe_halt 50",
+        # A lock helper is its caller's: mac80211's transmit path.
+        "sdmac-pktgen;entry_SYSCALL_64;__sys_sendto;udp_sendmsg;ip_finish_output2;__dev_queue_xmit;ieee80211_subif_start_xmit;_raw_spin_unlock_irqrestore 7",
+        "sdmac-pktgen;entry_SYSCALL_64;__sys_sendto;udp_sendmsg;ip_make_skb;memcpy 3",
+        "sdmac-mediumd;[libc.so.6];netlink_recvmsg;skb_copy_datagram_iter 4",
+        "sdmac-mediumd;sdmac_mediumd::status_retry::StatusRetries::refused 9",
+        "sdmac-pktgen;main;sdmac_pktgen::stamp 2",
+        "tap-b;syscall;tctx_task_work;handle_tw_list 5",
+        "tap-a;sdmac_tap::convert::to_80211 1",
+        "ksoftirqd/0;run_ksoftirqd;tun_net_xmit;memcpy 2",
+        "kworker/0:1;worker_thread;some_kernel_work 1",
+    ]) + "\n"
+    assert bt.perf_breakdown(folded) == {
+        "idle": 50,
+        "the daemon's own code": 9,
+        "mac80211 and cfg80211": 7,
+        "hwsim and netlink to the daemon": 4,
+        "io_uring": 5,
+        "UDP/IP stack and sockets": 3,
+        "the generator's own code": 2,
+        "TUN device": 2,
+        "sdmac-tap's own code": 1,
+        "other": 1,
+    }
+    with pytest.raises(bt.BenchError, match="line 2: not `stack COUNT`"):
+        bt.perf_breakdown("a;b 1\nbroken line\n")
+
+
+def test_perf_stat_counts_are_read_by_event() -> None:
+    text = "# started on Sat Nov 28\n\n4321,,context-switches,6000000000,100.00,,\n6012.5,msec,task-clock,6012500000,100.00,2.004,CPUs utilized\n<not supported>,,raw_syscalls:sys_enter,0,100.00,,\n"
+    assert bt.perf_stat_counts(text) == {"context-switches": 4321.0, "task-clock": 6012.5}

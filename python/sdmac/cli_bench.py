@@ -254,9 +254,13 @@ def oneshot(
 @bench.command("tap", context_settings=CONTEXT_SETTINGS)
 @click.option("--runs", default=3, show_default=True, type=click.IntRange(1, 100), help="Runs of every path (interleaved); each figure is their median.")
 @click.option("--seconds", default=5, show_default=True, type=click.IntRange(1, 600), help="Seconds of every scenario.")
-@click.option("--paths", default="user-host,user-vm,hwsim-vm,kernel-vm", show_default=True, help="Paths, comma-separated: user-host (sdmac tap here), user-vm, hwsim-vm and kernel-vm (the VM test bed; hwsim: sdmac tap on the kernel path's radios; kernel: mac80211_hwsim with sdmac-mediumd), user-host-unbound (sdmac tap here on a custom PHY whose air does not cap 60 B frames).")
+@click.option("--paths", default="user-host,user-vm,hwsim-vm,kernel-vm", show_default=True, help="Paths, comma-separated: user-host (sdmac tap here), user-vm, hwsim-vm and kernel-vm (the VM test bed; hwsim: sdmac tap on the kernel path's radios; kernel: mac80211_hwsim with sdmac-mediumd), user-host-unbound, user-vm-unbound, user-vm-unbound-syscalls (sdmac-tap --tap-io syscalls) and kernel-vm-unbound (the same on a custom PHY whose air does not cap 60 B frames; sdmac-mediumd --phy).")
+@click.option("--scenarios", default="s1,s2,s3,s4", show_default=True, help="Scenarios, comma-separated, of s1..s5 (s5: one-way delay at --s5-pps packets/s of 60 B, below capacity).")
+@click.option("--s5-pps", default=2000, show_default=True, type=click.IntRange(1, 1_000_000), help="The packet rate of scenario 5.")
+@click.option("--perf", default=None, help="One more run of each path, of this scenario alone, under perf record -a -g (in the VM for VM paths); its perf script text goes to --perf-dir.")
+@click.option("--perf-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("bench/results"), show_default=True, help="Where --perf keeps perf_PATH_SCENARIO.txt.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, writable=True, path_type=Path), help="Write the report (machine, date, runs, medians, intervals, ratios, goals) to FILE.")
-def tap_bench(runs: int, seconds: int, paths: str, json_path: Path | None) -> None:
+def tap_bench(runs: int, seconds: int, paths: str, scenarios: str, perf: str | None, perf_dir: Path, s5_pps: int, json_path: Path | None) -> None:
     """DPDK-WiFi's four scenarios between two stations, sdmac's user-space path
     against the kernel's: TCP (iperf3), one-way delay at 50,000 pps of 60 B, maximum
     UDP rate at 1500 B, maximum packets/s at 60 B. Needs root, /dev/net/tun, iperf3
@@ -270,7 +274,7 @@ def tap_bench(runs: int, seconds: int, paths: str, json_path: Path | None) -> No
     target = Path(os.environ.get("CARGO_TARGET_DIR", bench_tap.ROOT / "target")) / "release"
     console = Console(stderr=True, highlight=False)
     try:
-        report = bench_tap.bench(chosen, runs, seconds, target, console.print)
+        report = bench_tap.bench(chosen, runs, seconds, target, console.print, [x for x in scenarios.split(",") if x], perf, perf_dir, s5_pps)
     except bench_tap.BenchError as e:
         raise click.ClickException(str(e)) from None
     click.echo(bench_tap.table(report["summary"]))

@@ -1,6 +1,9 @@
 //! Which rates a channel carries: the PHY of a channel by its frequency, and what it
-//! does with a frame's rate entries (those it cannot carry are skipped).
+//! does with a frame's rate entries (those it cannot carry are skipped). With a
+//! custom PHY (`--phy`) every channel is that PHY and carries every entry at its one
+//! rate ([`crate::custom_phy`]).
 
+use crate::custom_phy::CustomPhy;
 use sdmac_medium::RateSeries;
 use sdmac_phy::{Phy, Rate, Standard};
 
@@ -18,15 +21,24 @@ pub(crate) fn standard_for(freq: u32) -> Standard {
 /// the daemon learns of a frame when the kernel hands it over, read in batches, so
 /// its frames' instants are not the radios'. With the aCCATime window, frames that
 /// merely arrived in one batch would collide.
-pub(crate) fn phy_for(freq: u32) -> Phy {
+pub(crate) fn phy_for(freq: u32, custom: Option<&CustomPhy>) -> Phy {
+    if let Some(c) = custom {
+        return c.phy.clone();
+    }
     let mut phy = Phy::new(standard_for(freq));
     phy.cca_ns = 0;
     phy
 }
 
-/// Does channel `freq` carry `rate`?
-pub(crate) fn carries(freq: u32, rate: Rate) -> bool {
-    rate.is_valid() && standard_for(freq).supports(rate)
+/// Does channel `freq` carry `rate`? (A custom PHY carries every entry, at its rate.)
+pub(crate) fn carries(freq: u32, rate: Rate, custom: Option<&CustomPhy>) -> bool {
+    custom.is_some() || (rate.is_valid() && standard_for(freq).supports(rate))
+}
+
+/// The rate channel `freq` sends an entry of `rate` at: the custom PHY's rate, or
+/// `rate` itself.
+pub(crate) fn sent_at(rate: Rate, custom: Option<&CustomPhy>) -> Rate {
+    custom.map_or(rate, |c| c.rate)
 }
 
 /// What channel `freq` does with a frame's rate entries (no allocation: at most 4).
@@ -42,7 +54,7 @@ pub(crate) struct Usable {
 }
 
 /// What channel `freq` does with the rate entries `rates`.
-pub(crate) fn usable_rates(freq: u32, rates: &[(Rate, u8)]) -> Usable {
+pub(crate) fn usable_rates(freq: u32, rates: &[(Rate, u8)], custom: Option<&CustomPhy>) -> Usable {
     let mut u = Usable {
         entries: [(Rate::Ofdm6, 0); 4],
         n: 0,
@@ -54,8 +66,8 @@ pub(crate) fn usable_rates(freq: u32, rates: &[(Rate, u8)]) -> Usable {
         if n == 0 {
             continue;
         }
-        if carries(freq, r) {
-            u.entries[u.n] = (r, n);
+        if carries(freq, r, custom) {
+            u.entries[u.n] = (sent_at(r, custom), n);
             u.n += 1;
             u.tries[k] = n;
         } else {

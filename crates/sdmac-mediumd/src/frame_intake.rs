@@ -20,7 +20,12 @@ impl HwsimMedium {
         self.counters.frames_in += 1;
         // Group addressed (addr1's group bit) goes without acknowledgement.
         let no_ack = f.no_ack || (f.frame.len() >= 10 && f.frame[4] & 1 == 1);
-        let kbps = crate::truth::kbps_of(&f.rates, |r| carries(f.freq, r));
+        let custom = self.setup.custom_phy.as_ref();
+        let kbps = crate::truth::kbps_of(
+            &f.rates,
+            |r| carries(f.freq, r, custom),
+            |r| crate::channel_rates::sent_at(r, custom),
+        );
         let refuse = |out: &mut Vec<Output>,
                       counters: &mut Counters,
                       truth: &mut Option<Vec<TruthRecord>>,
@@ -67,7 +72,7 @@ impl HwsimMedium {
             });
             return;
         };
-        let usable = usable_rates(f.freq, &f.rates);
+        let usable = usable_rates(f.freq, &f.rates, custom);
         let tries = usable.tries;
         let Some(rates) = usable.series() else {
             let list = f
@@ -153,7 +158,7 @@ impl HwsimMedium {
     /// refuse the frame (it learns nothing from it then).
     pub fn learn_from_frame(&mut self, f: &KernelFrame<'_>) -> Option<Learned> {
         let frame = Frame::new_checked(f.frame).ok()?;
-        usable_rates(f.freq, &f.rates).series()?;
+        usable_rates(f.freq, &f.rates, self.setup.custom_phy.as_ref()).series()?;
         let addr = frame.addr2();
         let (r, changed) = self.learn_radio(f.transmitter, addr);
         let retuned = self.radios[r].tuned != Some(f.freq);

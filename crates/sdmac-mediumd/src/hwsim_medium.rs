@@ -184,7 +184,7 @@ impl HwsimMedium {
             return i;
         }
         let medium = &self.media[within].setup;
-        let phy = phy_for(freq);
+        let phy = phy_for(freq, self.setup.custom_phy.as_ref());
         let mut cfg = MediumConfig::new(phy);
         cfg.freq_mhz = freq;
         // The first medium keeps the seed it always had; others get their own.
@@ -225,6 +225,9 @@ impl HwsimMedium {
         let phy = self.channels[c].engine.phy().clone();
         let radio = &self.radios[r];
         let mut sc = StationConfig::new(&phy, radio.hw.0, radio.pos).with_qos(&phy);
+        if let Some(c) = &self.setup.custom_phy {
+            sc.edca = [c.edca(); 4];
+        }
         sc.noise_floor_dbm = self.media[within].setup.noise_floor_dbm;
         sc.tx_power_dbm = self.tx_power_in(r, within, sc.tx_power_dbm);
         if let Some(g) = radio.gain_dbi {

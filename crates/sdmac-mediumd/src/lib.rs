@@ -24,7 +24,8 @@
 //!   same. [`coalesce`] lets the outputs due within a short window leave together,
 //!   at its end;
 //!   [`lateness`] counts how long after its time on the medium each output left.
-//! - [`config`]: wmediumd / yawmd configurations to a medium set-up.
+//! - [`config`]: wmediumd / yawmd configurations to a medium set-up; [`custom_phy`]:
+//!   a scenario's `[phy]` table timing every channel instead (`--phy`).
 
 #![warn(missing_docs)]
 
@@ -37,6 +38,7 @@ pub mod config;
 pub mod control;
 mod control_clients;
 pub mod control_socket;
+pub mod custom_phy;
 pub mod daemon;
 pub mod dispatch;
 pub mod encode;

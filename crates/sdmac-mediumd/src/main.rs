@@ -6,7 +6,7 @@
 use sdmac_mediumd::daemon::{run, Options};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: sdmac-mediumd [-h] [-V] [-l LEVEL] [-c CONFIG] [-x PER_FILE] [-s [SOCKET]] [--socket-group GROUP] [--socket-allow-uid UID] [-d] [-p PCAP] [-t] [--coalesce-us US] [--epoll] [--no-run-ahead]
+const USAGE: &str = "usage: sdmac-mediumd [-h] [-V] [-l LEVEL] [-c CONFIG] [-x PER_FILE] [-s [SOCKET]] [--socket-group GROUP] [--socket-allow-uid UID] [-d] [-p PCAP] [-t] [--coalesce-us US] [--epoll] [--no-run-ahead] [--phy FILE]
 
   -h          print this help and exit
   -V          print the version and exit
@@ -42,7 +42,13 @@ const USAGE: &str = "usage: sdmac-mediumd [-h] [-V] [-l LEVEL] [-c CONFIG] [-x P
               wake for every output. By default, when every station is busy until
               a frame exchange ends (a DATA frame's end: the ACK follows), the
               daemon works out the exchange at once and the kernel sends its TX
-              status at the ACK's end (io_uring; not with --coalesce-us)";
+              status at the ACK's end (io_uring; not with --coalesce-us)
+  --phy FILE  time every frame on every channel with the [phy] table of FILE (an
+              sdmac scenario's PHY: standard, rate, control_rate or basic_rates,
+              slot_us, sifs_us, difs_us, eifs_us, ack_timeout_us, phy_header_us,
+              cw_min, cw_max, short_preamble) instead of the band's standard PHY.
+              Every rate entry of a frame keeps its attempts but goes at the
+              table's rate; every access category contends with its DIFS and CW";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -50,6 +56,8 @@ fn main() -> ExitCode {
     let mut i = 0;
     // Which -x table was read, said once every option is known (-l may come later).
     let mut per_read: Option<String> = None;
+    // Applied once every option is read (-c replaces the whole set-up).
+    let mut phy = None;
     while i < args.len() {
         let a = args[i].as_str();
         let value = |i: &mut usize| -> Result<String, String> {
@@ -85,6 +93,7 @@ fn main() -> ExitCode {
                 Ok(())
             }),
             "-p" => value(&mut i).map(|v| opts.capture = Some(v.into())),
+            "--phy" => value(&mut i).and_then(|v| sdmac_mediumd::custom_phy::CustomPhy::load(&v).map(|c| phy = Some(c))),
             "--stats" => value(&mut i).map(|v| opts.stats = Some(v.into())),
             "-s" => {
                 let mut path = "/var/run/wmediumd.sock".to_string();
@@ -129,6 +138,7 @@ fn main() -> ExitCode {
         }
         i += 1;
     }
+    opts.setup.custom_phy = phy;
     sdmac_mediumd::refusal::set_log_level(opts.log_level);
     if let Some(line) = per_read.filter(|_| opts.log_level >= 6) {
         eprintln!("sdmac-mediumd: {line}");

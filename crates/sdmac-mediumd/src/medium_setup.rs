@@ -36,6 +36,9 @@ pub struct Setup {
     pub per_table: Option<std::sync::Arc<sdmac_phy::error_model::PerTable>>,
     /// Report every frame on air (`Output::Air`), for a capture.
     pub capture: bool,
+    /// A PHY of the operator's own (`--phy`) on every channel instead of the band's
+    /// standard PHY.
+    pub custom_phy: Option<crate::custom_phy::CustomPhy>,
 }
 
 impl Default for Setup {
@@ -51,6 +54,7 @@ impl Default for Setup {
             seed: 1,
             per_table: None,
             capture: false,
+            custom_phy: None,
         }
     }
 }

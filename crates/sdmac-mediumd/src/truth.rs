@@ -66,11 +66,15 @@ fn entries(echo: &StatusEcho, kbps: &[u32; 4], attempts: &[u8]) -> (u8, [Attempt
 
 /// The rate of each of the kernel's entries (kb/s; 0 where the channel does not
 /// carry it).
-pub(crate) fn kbps_of(rates: &[(Rate, u8)], carried: impl Fn(Rate) -> bool) -> [u32; 4] {
+pub(crate) fn kbps_of(
+    rates: &[(Rate, u8)],
+    carried: impl Fn(Rate) -> bool,
+    sent_at: impl Fn(Rate) -> Rate,
+) -> [u32; 4] {
     let mut k = [0u32; 4];
     for (slot, &(r, _)) in k.iter_mut().zip(rates) {
         if carried(r) {
-            *slot = r.kbps();
+            *slot = sent_at(r).kbps();
         }
     }
     k

@@ -117,8 +117,9 @@ pub fn build_phy(file: &str, standard: Standard, p: &RawPhy) -> Result<Phy, SimE
     Ok(phy)
 }
 
-/// DIFS as an AIFSN, when the scenario overrides it.
-fn dcf_aifsn(file: &str, phy: &Phy, p: &RawPhy) -> Result<u8, SimError> {
+/// DIFS as an AIFSN: 2 unless the table overrides `difs_us`, which must be SIFS plus
+/// a whole number of slots.
+pub fn dcf_aifsn(file: &str, phy: &Phy, p: &RawPhy) -> Result<u8, SimError> {
     let Some(difs) = p.difs_us else { return Ok(2) };
     let difs_ns = (difs * 1000.0).round() as u64;
     let over = difs_ns.checked_sub(phy.sifs_ns).unwrap_or(u64::MAX);

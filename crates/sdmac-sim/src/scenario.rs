@@ -176,35 +176,7 @@ impl Scenario {
         }
         check_numbers(&raw, text, file)?;
         let phy = raw.phy.as_ref().map(|p| p.get_ref().clone()).unwrap_or_default();
-        let standard: Standard = phy
-            .standard
-            .as_deref()
-            .unwrap_or("802.11a")
-            .parse()
-            .map_err(|e: String| SimError::at(file, None, "phy.standard", e))?;
-        for (key, v) in [("phy.rate", &phy.rate), ("phy.control_rate", &phy.control_rate)] {
-            if let Some(r) = v {
-                let rate = r.parse_rate().map_err(|e| SimError::at(file, None, key, e))?;
-                if !standard.supports(rate) {
-                    return Err(SimError::at(
-                        file,
-                        None,
-                        key,
-                        format!("rate {rate} is not supported by {standard}"),
-                    ));
-                }
-            }
-        }
-        if let Some(m) = &phy.error_model {
-            if !["nist", "yans", "none"].contains(&m.as_str()) {
-                return Err(SimError::at(
-                    file,
-                    None,
-                    "phy.error_model",
-                    format!("unknown model {m:?}: expected nist, yans or none"),
-                ));
-            }
-        }
+        let standard = check_phy(&phy, file)?;
         let mut mediums: Vec<(String, u32)> = Vec::new();
         let default_freq = phy.freq_mhz.unwrap_or(standard.default_freq_mhz());
         for m in &raw.medium {
@@ -551,4 +523,71 @@ impl Scenario {
             links,
         })
     }
+}
+
+/// The standard a `[phy]` table names, after checking its rates and error model
+/// against it (the checks of [`Scenario::parse`] that need no stations).
+fn check_phy(phy: &RawPhy, file: &str) -> Result<Standard, SimError> {
+    let standard: Standard = phy
+        .standard
+        .as_deref()
+        .unwrap_or("802.11a")
+        .parse()
+        .map_err(|e: String| SimError::at(file, None, "phy.standard", e))?;
+    for (key, v) in [("phy.rate", &phy.rate), ("phy.control_rate", &phy.control_rate)] {
+        if let Some(r) = v {
+            let rate = r.parse_rate().map_err(|e| SimError::at(file, None, key, e))?;
+            if !standard.supports(rate) {
+                return Err(SimError::at(
+                    file,
+                    None,
+                    key,
+                    format!("rate {rate} is not supported by {standard}"),
+                ));
+            }
+        }
+    }
+    if let Some(m) = &phy.error_model {
+        if !["nist", "yans", "none"].contains(&m.as_str()) {
+            return Err(SimError::at(
+                file,
+                None,
+                "phy.error_model",
+                format!("unknown model {m:?}: expected nist, yans or none"),
+            ));
+        }
+    }
+    Ok(standard)
+}
+
+/// A `[phy]` table on its own: a TOML document whose only table is `[phy]`, as a
+/// scenario writes it (for a program that takes a scenario's PHY and nothing else).
+/// Its numbers, standard, rates and error model are checked as in
+/// [`Scenario::parse`]; `file` names it in errors.
+pub fn parse_phy_table(text: &str, file: &str) -> Result<(Standard, RawPhy), SimError> {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct PhyOnly {
+        phy: toml::Spanned<RawPhy>,
+    }
+    let doc: PhyOnly = toml::from_str(text).map_err(|e| {
+        let line = e.span().map(|s| line_of(text, s.start));
+        SimError::at(file, line, "", e.message().trim().to_string())
+    })?;
+    let raw = RawScenario {
+        name: None,
+        duration: 1.0,
+        seed: None,
+        warmup: None,
+        phy: Some(doc.phy),
+        propagation: None,
+        medium: Vec::new(),
+        station: Vec::new(),
+        flow: Vec::new(),
+        link: Vec::new(),
+    };
+    check_numbers(&raw, text, file)?;
+    let phy = raw.phy.map(|p| p.into_inner()).unwrap_or_default();
+    let standard = check_phy(&phy, file)?;
+    Ok((standard, phy))
 }
