@@ -13,6 +13,8 @@
 use crate::address::Mac;
 use crate::medium_io::Output;
 use sdmac_medium::Time;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, VecDeque};
 
 /// Wait before each retry of one status (ns): the first, the second, ….
 pub const DELAYS_NS: [u64; 4] = [200_000, 1_000_000, 5_000_000, 25_000_000];
@@ -49,19 +51,54 @@ pub enum RefusedStatus {
     },
 }
 
+/// The retries made for one status.
 #[derive(Debug)]
 struct Tried {
-    key: (Mac, u64),
     retries: usize,
     last: Time,
 }
 
-/// Refused statuses waiting to be sent again, and the counts.
+/// A status waiting to be sent again; ordered by due time, then by when it was
+/// refused.
+#[derive(Debug)]
+struct Pending {
+    due: Time,
+    seq: u64,
+    msg: Vec<u8>,
+}
+
+impl PartialEq for Pending {
+    fn eq(&self, o: &Pending) -> bool {
+        (self.due, self.seq) == (o.due, o.seq)
+    }
+}
+impl Eq for Pending {}
+impl PartialOrd for Pending {
+    fn partial_cmp(&self, o: &Pending) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Pending {
+    fn cmp(&self, o: &Pending) -> std::cmp::Ordering {
+        (self.due, self.seq).cmp(&(o.due, o.seq))
+    }
+}
+
+/// Refused statuses waiting to be sent again, and the counts. Each refusal costs
+/// O(log n) in the statuses waiting and O(1) in those remembered, however many
+/// the kernel refuses (on a PHY of microsecond timings it can refuse nearly every
+/// status once).
 #[derive(Debug, Default)]
 pub struct StatusRetries {
-    /// Due time and message, in the order they were refused.
-    pending: Vec<(Time, Vec<u8>)>,
-    tried: Vec<Tried>,
+    /// The statuses to send again, earliest due first.
+    pending: BinaryHeap<Reverse<Pending>>,
+    /// The retries made, by transmitter and cookie.
+    tried: HashMap<(Mac, u64), Tried>,
+    /// When each entry of `tried` was last touched, oldest first (an entry touched
+    /// again is found here more than once; only its last time counts).
+    touched: VecDeque<(Time, (Mac, u64))>,
+    /// Refusals so far (orders statuses due at one instant).
+    seq: u64,
     /// Statuses sent again.
     pub retries: u64,
     /// Statuses given up after the last retry was refused too.
@@ -73,18 +110,12 @@ impl StatusRetries {
     /// frame `cookie`; seen at `t`. Schedules it again, or gives it up; says which, for
     /// the caller to report.
     pub fn refused(&mut self, t: Time, transmitter: Mac, cookie: u64, msg: &[u8]) -> RefusedStatus {
-        self.tried.retain(|r| t.saturating_sub(r.last) < FORGET_NS);
+        self.forget(t);
         let key = (transmitter, cookie);
-        let k = match self.tried.iter().position(|r| r.key == key) {
-            Some(k) => k,
-            None => {
-                self.tried.push(Tried { key, retries: 0, last: t });
-                self.tried.len() - 1
-            }
-        };
-        let n = self.tried[k].retries;
+        let tried = self.tried.entry(key).or_insert(Tried { retries: 0, last: t });
+        let n = tried.retries;
         if n >= DELAYS_NS.len() {
-            self.tried.swap_remove(k);
+            self.tried.remove(&key);
             self.given_up += 1;
             return RefusedStatus::GivenUp {
                 transmitter,
@@ -93,31 +124,46 @@ impl StatusRetries {
                 first: self.given_up == 1,
             };
         }
-        self.tried[k].retries += 1;
-        self.tried[k].last = t;
+        tried.retries += 1;
+        tried.last = t;
+        self.touched.push_back((t, key));
         self.retries += 1;
-        self.pending.push((t + DELAYS_NS[n], msg.to_vec()));
+        self.seq += 1;
+        self.pending.push(Reverse(Pending {
+            due: t + DELAYS_NS[n],
+            seq: self.seq,
+            msg: msg.to_vec(),
+        }));
         RefusedStatus::Retried { transmitter, cookie, delay_ns: DELAYS_NS[n], retry: n + 1 }
+    }
+
+    /// Forgets the retries of statuses last refused [`FORGET_NS`] or more before `t`.
+    fn forget(&mut self, t: Time) {
+        while let Some(&(last, key)) = self.touched.front() {
+            if t.saturating_sub(last) < FORGET_NS {
+                break;
+            }
+            self.touched.pop_front();
+            if self.tried.get(&key).is_some_and(|r| r.last == last) {
+                self.tried.remove(&key);
+            }
+        }
     }
 
     /// When the next retry is due.
     pub fn next_due(&self) -> Option<Time> {
-        self.pending.iter().map(|(d, _)| *d).min()
+        self.pending.peek().map(|p| p.0.due)
     }
 
-    /// Moves the retries due by `now` to `out` (all of them when `now` is None).
+    /// Moves the retries due by `now` to `out` (all of them when `now` is None),
+    /// earliest due first.
     pub fn take_due(&mut self, now: Option<Time>, out: &mut Vec<Output>) {
-        if self.pending.is_empty() {
-            return;
-        }
-        let mut k = 0;
-        while k < self.pending.len() {
-            if now.is_none_or(|t| self.pending[k].0 <= t) {
-                let (due, msg) = self.pending.remove(k);
-                out.push(Output::Resend { msg, due });
-            } else {
-                k += 1;
+        while let Some(p) = self.pending.peek() {
+            if now.is_some_and(|t| p.0.due > t) {
+                break;
             }
+            let Some(Reverse(Pending { due, msg, .. })) = self.pending.pop() else { break };
+            out.push(Output::Resend { msg, due });
         }
     }
 }
@@ -173,6 +219,33 @@ mod tests {
         r.refused(FORGET_NS, A, 7, b"s");
         // Counted from the first delay again: the kernel uses a cookie once.
         assert_eq!(r.next_due(), Some(DELAYS_NS[0]));
-        assert_eq!(r.pending.last().map(|p| p.0), Some(FORGET_NS + DELAYS_NS[0]));
+        assert_eq!(r.pending.iter().map(|p| p.0.due).max(), Some(FORGET_NS + DELAYS_NS[0]));
+    }
+
+    #[test]
+    fn many_statuses_are_kept_apart_and_forgotten_in_time() {
+        // A PHY of microsecond timings can have the kernel refuse nearly every status
+        // once: thousands waiting and remembered at a time.
+        let mut r = StatusRetries::default();
+        for c in 0..20_000u64 {
+            let t = c * 1_000;
+            assert!(matches!(r.refused(t, A, c, b"s"), RefusedStatus::Retried { retry: 1, .. }));
+        }
+        // Each cookie's second refusal is its second retry.
+        assert!(matches!(
+            r.refused(20_000_000, A, 19_999, b"s"),
+            RefusedStatus::Retried { retry: 2, .. }
+        ));
+        // Due earliest first, whatever order they were refused in.
+        let mut out = Vec::new();
+        r.take_due(Some(20_000_000 + DELAYS_NS[1]), &mut out);
+        let due: Vec<Time> = out.iter().filter_map(Output::due).collect();
+        assert_eq!(due.len(), 20_001);
+        assert!(due.windows(2).all(|w| w[0] <= w[1]));
+        // A second after its last refusal a cookie starts again from the first retry;
+        // the others are forgotten at the same time.
+        let later = 19_999_000 + FORGET_NS;
+        assert!(matches!(r.refused(later, A, 0, b"s"), RefusedStatus::Retried { retry: 1, .. }));
+        assert_eq!(r.tried.len(), 2, "cookie 19,999 (refused again at 20 ms) and cookie 0");
     }
 }
