@@ -96,6 +96,11 @@ fn payload_arrives_and_beacons_are_heard() {
         Span::from_ns(51_200_000),
         "50 TU apart on the medium's clock"
     );
+    // The TSF each beacon carries: µs of medium time at its start.
+    let origin = s.origin();
+    for b in [&b1, &b2] {
+        assert_eq!(b.tsf_us, Some((b.t_start.as_ns() - origin) / 1000), "{b:?}");
+    }
     let payload: Vec<u8> = (0..50).collect();
     sta.data_req(
         9,

@@ -113,6 +113,9 @@ impl Sink for Outputs<'_> {
             FrameKind::Beacon => {
                 let dev = &mut self.ifaces[i];
                 dev.beacon_seq += 1;
+                // The sender's TSF: µs of medium time (the beacon's timestamp field,
+                // as written into the frame below).
+                let tsf_us = ind.t_start.as_ns() / 1000;
                 let b = BeaconInd {
                     bssid: src,
                     seq: dev.beacon_seq,
@@ -120,7 +123,7 @@ impl Sink for Outputs<'_> {
                     t_end: rx.t_end,
                     t_published: Time::from_ns(now),
                     signal_dbm: ind.signal_dbm,
-                    tsf_us: None,
+                    tsf_us: Some(tsf_us),
                 };
                 if dev.ends.beacon.push(b).is_err() {
                     dev.shared.beacon_overflow.fetch_add(1, Ordering::Relaxed);
@@ -132,7 +135,6 @@ impl Sink for Outputs<'_> {
                 }
                 let tu = self.beacon_interval_tu.get(ind.from as usize).copied().unwrap_or(100);
                 let mut out = dev.ind_buffer();
-                let tsf_us = ind.t_start.as_ns() / 1000;
                 write_beacon(&mut out, src, tu, self.channel, tsf_us, self.beacon_rates);
                 out
             }

@@ -40,14 +40,14 @@ fn a_station_added_while_the_medium_runs_sends_and_receives() {
         }
     };
     assert_eq!(&buf[ind.payload_offset..], &[0x77; 50][..]);
-    // And it hears what is sent to it.
-    ap.data_req(
-        3,
-        Body::Payload(&[0x55; 20]),
-        Ac::Be,
-        &TxAttrs::one_shot(MacAddress(NEW), Rate::Ofdm24),
-    )
-    .unwrap();
+    // And it hears what is sent to it (with retries: the old station's attempts go
+    // on, and one of them can end its backoff in the same slot).
+    let to_new = TxAttrs {
+        dst: Some(MacAddress(NEW)),
+        rates: Some(RateSeries::single(Rate::Ofdm24, 7)),
+        ..TxAttrs::default()
+    };
+    ap.data_req(3, Body::Payload(&[0x55; 20]), Ac::Be, &to_new).unwrap();
     assert_eq!(con(&mut ap).status, Status::Acked);
     let got = new.data_ind(&mut buf, W).unwrap().expect("the new station receives");
     assert_eq!((got.src, &buf[got.payload_offset..]), (AP_MAC, &[0x55; 20][..]));
