@@ -154,8 +154,8 @@ pub(super) fn main_rate(a: &Args) -> Result<Outcome, String> {
         })?;
         Loss {
             text: format!(
-                "link {sn} -> {rn}: SNR {} dB, error probability {} (the medium daemon's, read on its control socket; its error model gives each rate its loss)",
-                l.snr_db, l.error_prob
+                "link {sn} -> {rn}: SNR {} dB (the medium daemon's, read on its control socket; its error model gives each rate its loss)",
+                l.snr_db
             ),
             json: json!({"source": "the medium daemon's link (control socket)",
                          "snr_db": l.snr_db, "error_prob": l.error_prob}),
