@@ -623,20 +623,23 @@ pub(super) fn main_redundancy(a: &Args) -> Result<Outcome, String> {
             window: a.window,
             stall_ms: 20_000,
         };
+        let t0 = sender.now();
         let rep = redundancy::run(&mut sender, &mut receiver, &plan)
             .map_err(|e| format!("mode {}: {e}", mode.name()))?;
+        let took = sender.now().saturating_since(t0);
         tx = sender.into_interfaces();
         rx = receiver.into_interfaces();
         let ms = |ns: u64| ns as f64 / 1e6;
         let st = rep.sender;
         push(format!(
-            "{}: sent {}, delivered {}, lost {} ({:.1} %); latency p50 {:.2} ms, p95 {:.2} ms (request to the end on air of the first copy received); duplicates dropped {}, passed up {}; copies {}, on air {}, cancelled {}, too late to cancel {}; airtime saved {:.1} µs",
+            "{}: sent {}, delivered {}, lost {} ({:.1} %); latency p50 {:.2} ms, p95 {:.2} ms (request to the end on air of the first copy received); duplicates dropped {}, passed up {}; copies {}, on air {}, cancelled {}, too late to cancel {}; airtime saved {:.1} µs; run {:.0} ms",
             mode.name(), rep.sent, rep.delivered, rep.lost,
             100.0 * rep.lost as f64 / rep.sent.max(1) as f64,
             ms(rep.latency.p50), ms(rep.latency.p95),
             rep.duplicates_dropped, rep.duplicates_delivered,
             st.copies, st.copies_on_air, st.copies_cancelled, st.cancel_too_late,
-            st.airtime_saved_ns as f64 / 1e3
+            st.airtime_saved_ns as f64 / 1e3,
+            took.as_us_f64() / 1e3
         ));
         modes.push(json!({
             "mode": mode.name(), "sent": rep.sent, "delivered": rep.delivered, "lost": rep.lost,
@@ -647,7 +650,7 @@ pub(super) fn main_redundancy(a: &Args) -> Result<Outcome, String> {
             "acked": st.acked, "unacked": st.unacked, "copies": st.copies,
             "copies_on_air": st.copies_on_air, "attempts_on_air": st.attempts_on_air,
             "copies_cancelled": st.copies_cancelled, "cancel_too_late": st.cancel_too_late,
-            "airtime_saved_ns": st.airtime_saved_ns,
+            "airtime_saved_ns": st.airtime_saved_ns, "run_ms": took.as_us_f64() / 1e3,
         }));
         // Let copies still on air at the end land before the next mode's receiver.
         std::thread::sleep(Duration::from_millis(300));
