@@ -3,7 +3,7 @@
 # overlay code the emu tests run) on four mac80211_hwsim radios whose medium is
 # sdmac-mediumd (runs in the guest, as root). Used by tests/test_vm_overlay_hwsim.py.
 #
-#   python3 testbed/run.py --share DIR testbed/overlay_hwsim.sh [ROUNDS [PACKETS [PER]]]
+#   python3 testbed/run.py --share DIR testbed/overlay_hwsim.sh [ROUNDS [PACKETS [PER [SNR [RED_PER [PARTS]]]]]]
 #
 # DIR holds sdmac-mediumd, sdmac-mediumctl and overlay_run (built on the host:
 # cargo build --release -p sdmac-mediumd -p sdmac-overlay --example overlay_run).
@@ -24,9 +24,19 @@
 # beyond a burst) from wlan0 to wlan1 over a lossy link: the daemon is restarted with
 # a configuration that gives the link wlan0 <-> wlan1 an error probability of PER
 # (default 0.3; the configuration cannot express bursty loss) both ways.
+# Then the rate adaptation (Minstrel-like, then a fixed series at 54 Mb/s) from wlan0
+# to wlan1, PACKETS x 5 packets each: the daemon is restarted with the snr model, the
+# link wlan0 <-> wlan1 at SNR dB (default 15), the others at 30 dB; its error model
+# (NIST) loses high rates at that SNR and lets low rates through.
+# Then seamless redundancy: wlan0 (2412 MHz) -> wlan2 (2412 MHz) and wlan1 (2437 MHz)
+# -> wlan3 (2437 MHz), each monitor opened on its channel; the daemon restarted with
+# the prob model, the link wlan0 <-> wlan2 (the first channel) at error probability
+# RED_PER (default 0.3), the second channel without loss. PACKETS x 2 packets per mode
+# (one channel, two, two with cancelling).
+# PARTS (default "tdma edf retx rate redundancy") picks the parts to run.
 # Each run's stdout (text, then one JSON object on the last line), stderr and exit
-# status go to DIR/out/{tdma,edf,retx}.{out,err,rc}; the test judges them. This script checks the
-# set-up ("OH OK: ...") and ends with "OH PASS".
+# status go to DIR/out/{tdma,edf,retx,rate,redundancy}.{out,err,rc}; the test judges them.
+# This script checks the set-up ("OH OK: ...") and ends with "OH PASS".
 set -u
 T=/tmp/oh
 mkdir -p "$T"
@@ -38,6 +48,10 @@ mkdir -p "$O"
 ROUNDS=${1:-50}
 PACKETS=${2:-40}
 PER=${3:-0.3}
+SNR=${4:-15}
+RED_PER=${5:-0.3}
+PARTS=${6:-tdma edf retx rate redundancy}
+has() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 S=$T/ctl.sock
 MD=$SHARE/sdmac-mediumd
 RUN=$SHARE/overlay_run
@@ -49,6 +63,7 @@ for i in 0 1 2 3; do
 	[ -d "/sys/class/net/wlan$i" ] || fail "no wlan$i"
 done
 ok "radios wlan0 ($(mac 0)), wlan1 ($(mac 1)), wlan2 ($(mac 2)), wlan3 ($(mac 3))"
+if has tdma; then
 iw dev wlan3 set type ibss || fail "wlan3: set type ibss"
 ip link set wlan3 up || fail "wlan3 up"
 iw dev wlan3 ibss join sdmac-tsf 2412 fixed-freq 02:5d:ac:00:00:07 beacon-interval 1000 || fail "wlan3: ibss join"
@@ -66,8 +81,10 @@ grep -v '^{' "$O/tdma.out"
 tail -n 5 "$O/tdma.err"
 iw dev wlan3 ibss leave || fail "wlan3: ibss leave"
 ip link set wlan3 down
+fi
 # EDF, then the MAC's FIFO, on the same two stations (times scaled by 10: the VM's
 # request path takes milliseconds under TCG).
+if has edf; then
 timeout 300 "$RUN" edf --coordinator hwsim:wlan0 --station hwsim:wlan1 --station hwsim:wlan2 \
 	--socket "$S" --scale 10 --run-ms 400 --json >"$O/edf.out" 2>"$O/edf.err"
 rc=$?
@@ -75,8 +92,10 @@ echo "$rc" >"$O/edf.rc"
 echo "part edf: exit $rc"
 grep -v '^{' "$O/edf.out"
 tail -n 5 "$O/edf.err"
+fi
 stop_daemon "$MD_PID" "$T/mediumd.log" "stopped cleanly after tdma and edf"
 # The retransmission overlay over a lossy link (times scaled by 10, as for edf).
+if has retx; then
 mediumd_start 4 "model : { type = \"prob\"; default_prob = 0.0; links = ((0, 1, $PER)); };"
 timeout 300 "$RUN" retx --sender hwsim:wlan0 --receiver hwsim:wlan1 --socket "$S" \
 	--packets "$PACKETS" --scale 10 --json >"$O/retx.out" 2>"$O/retx.err"
@@ -85,7 +104,33 @@ echo "$rc" >"$O/retx.rc"
 echo "part retx: exit $rc"
 grep -v '^{' "$O/retx.out"
 tail -n 5 "$O/retx.err"
+stop_daemon "$MD_PID" "$T/mediumd.log" "stopped cleanly after retx"
+fi
+# The rate adaptation over a link whose loss depends on the rate.
+if has rate; then
+mediumd_start 4 "model : { type = \"snr\"; default_snr = 30; links = ((0, 1, $SNR)); };"
+timeout 600 "$RUN" rate --sender hwsim:wlan0 --receiver hwsim:wlan1 --socket "$S" \
+	--packets $((PACKETS * 5)) --json >"$O/rate.out" 2>"$O/rate.err"
+rc=$?
+echo "$rc" >"$O/rate.rc"
+echo "part rate: exit $rc"
+grep -v '^{' "$O/rate.out"
+tail -n 5 "$O/rate.err"
+stop_daemon "$MD_PID" "$T/mediumd.log" "stopped cleanly after rate"
+fi
+# Seamless redundancy on two channels, the first lossy.
+if has redundancy; then
+mediumd_start 4 "model : { type = \"prob\"; default_prob = 0.0; links = ((0, 2, $RED_PER)); };"
+timeout 600 "$RUN" redundancy --sender hwsim:wlan0 --sender hwsim:wlan1 \
+	--receiver hwsim:wlan2 --receiver hwsim:wlan3 --freq 2412 --freq 2437 --socket "$S" \
+	--packets $((PACKETS * 2)) --json >"$O/redundancy.out" 2>"$O/redundancy.err"
+rc=$?
+echo "$rc" >"$O/redundancy.rc"
+echo "part redundancy: exit $rc"
+grep -v '^{' "$O/redundancy.out"
+tail -n 5 "$O/redundancy.err"
+stop_daemon "$MD_PID" "$T/mediumd.log" "stopped cleanly after redundancy"
+fi
 echo "---- monitors left after the runs"
 iw dev | grep -c "type monitor"
-stop_daemon "$MD_PID" "$T/mediumd.log"
 echo "OH PASS"

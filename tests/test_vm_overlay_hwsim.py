@@ -1,4 +1,4 @@
-"""The TDMA, EDF and retransmission overlays on hwsim, in a QEMU VM (testbed/overlay_hwsim.sh): the overlay code
+"""The TDMA, EDF, retransmission, rate adaptation and redundancy overlays on hwsim, in a QEMU VM (testbed/overlay_hwsim.sh): the overlay code
 the emu tests run (crates/sdmac-overlay, through its overlay_run example), on three
 mac80211_hwsim radios whose medium is sdmac-mediumd — a coordinator (hwsim:wlan0) and
 two stations (hwsim:wlan1, hwsim:wlan2), each opened by name. TDMA runs on the TSF of
@@ -32,6 +32,22 @@ Judged (behaviour only, never timing):
   wins) is about bursts of interference, and the daemon's configuration can only
   give a fixed loss, independent from one attempt to the next.
 
+* the rate adaptation (Minstrel-like, the OFDM rates) and then a fixed series at
+  54 Mb/s from hwsim:wlan0 to hwsim:wlan1 over a link the daemon's snr model puts at
+  15 dB, where its error model (NIST) loses 54 Mb/s frames and lets low rates through:
+  every packet accounted for (delivered, given up or dropped), per rate the attempts
+  and successes add up to the run's, the adaptation used more than one rate, and the
+  daemon's truth records count as many attempts on air as the confirmations. At 15 dB
+  the fixed 54 Mb/s series is more than 7 dB below the SNR where that rate loses 10 %
+  of its frames, so the adaptation delivering more is judged; by how much is not;
+* seamless redundancy: hwsim:wlan0 -> hwsim:wlan2 on 2412 MHz and hwsim:wlan1 ->
+  hwsim:wlan3 on 2437 MHz, the first channel's link at error probability 0.3, the
+  second without loss; one channel, two, and two with cancelling: every packet
+  accounted for (delivered or lost, acknowledged or not), no duplicate passed up,
+  duplicates dropped with two channels, every copy either on air or cancelled, and
+  with cancelling at least one queued copy cancelled (the lossy channel falls behind
+  the other) with its airtime counted. Loss and latency are printed, never judged.
+
 Overlaps of two frames that both started in contention periods (slot requests and
 grants, which go by plain DCF) are reported by the run but not judged: TDMA makes no
 promise there. The guard's size is printed, never judged (it is the VM's request path
@@ -56,6 +72,8 @@ ROUNDS = 30
 BEACONS = 8
 PACKETS = 40
 PER = 0.3
+SNR = 15
+RED_PER = 0.3
 RUNNER = TARGET / "release" / "examples" / "overlay_run"
 
 
@@ -65,7 +83,12 @@ def guest(tmp_path_factory):
         pytest.skip(f"{RUNNER} is not built (cargo build --release -p sdmac-overlay --example overlay_run)")
     share = daemon_share(tmp_path_factory, "overlay-hwsim")
     shutil.copy2(RUNNER, share / "overlay_run")
-    r = run(TESTBED / "overlay_hwsim.sh", args=[str(ROUNDS), str(PACKETS), str(PER)], timeout=1200, share=share)
+    r = run(
+        TESTBED / "overlay_hwsim.sh",
+        args=[str(ROUNDS), str(PACKETS), str(PER), str(SNR), str(RED_PER)],
+        timeout=1200,
+        share=share,
+    )
     detail = f"status {r.status}, {r.accel}\n--- output\n{r.output}"
     assert r.status == 0, detail
     assert "OH PASS" in r.output, detail
@@ -219,3 +242,100 @@ def test_retx_both_policies_retry_under_loss(retx):
     mr = next(p for p in r["policies"] if p["policy"] == "mac_retries")
     assert bb["requests"] > bb["frames"], f"{bb}\n{text}"
     assert mr["requests"] == mr["frames"], f"{mr}\n{text}"
+
+
+def part(guest, name):
+    out = guest[3] / "out"
+    rc, text = int((out / f"{name}.rc").read_text().strip()), (out / f"{name}.out").read_text()
+    assert rc == 0, f"overlay_run {name}: exit {rc}\n{text}\n{(out / f'{name}.err').read_text()}"
+    return json.loads(text.strip().splitlines()[-1]), text
+
+
+@pytest.fixture(scope="module")
+def rate(guest):
+    return part(guest, "rate")
+
+
+def test_rate_runs_the_adaptation_and_the_fixed_series_on_hwsim(rate):
+    r, text = rate
+    assert r["backend"] == "hwsim:wlan0,hwsim:wlan1", r
+    assert r["link"]["snr_db"] == pytest.approx(SNR), r["link"]
+    assert [x["policy"] for x in r["runs"]] == ["minstrel", "fixed_top"], r
+    assert r["params"]["fixed_rate"] == "54", r["params"]
+    assert "relation: the adaptation delivered" in text, text
+
+
+def test_rate_accounts_for_every_packet(rate):
+    r, text = rate
+    for x in r["runs"]:
+        assert x["sent"] == PACKETS * 5, f"{x}\n{text}"
+        assert x["delivered"] + x["gave_up"] + x["dropped"] == x["sent"], f"{x}\n{text}"
+        assert sum(p["attempts"] for p in x["per_rate"]) == x["attempts"], f"{x}\n{text}"
+        assert sum(p["successes"] for p in x["per_rate"]) == x["delivered"], f"{x}\n{text}"
+        assert x["attempts"] >= x["sent"], f"{x}\n{text}"
+        # The receiver got what was acknowledged (and perhaps frames whose ACK was lost).
+        assert x["received_by_receiver"] >= x["delivered"], f"{x}\n{text}"
+
+
+def test_rate_adaptation_uses_more_than_one_rate(rate):
+    r, text = rate
+    m = next(x for x in r["runs"] if x["policy"] == "minstrel")
+    assert m["rates_used"] > 1, f"{m}\n{text}"
+    assert sum(1 for p in m["per_rate"] if p["attempts"] > 0) == m["rates_used"], m
+    f = next(x for x in r["runs"] if x["policy"] == "fixed_top")
+    assert [p["rate"] for p in f["per_rate"] if p["attempts"] > 0] == ["54"], f
+    # 54 Mb/s at 15 dB is far below its working SNR (see the module's docstring).
+    assert m["delivered"] > f["delivered"], f"{m}\n{f}\n{text}"
+
+
+def test_rate_attempts_on_air_match_the_confirmations(rate):
+    r, text = rate
+    assert r["truth"]["source"].startswith("the medium daemon's truth records"), r["truth"]
+    assert r["truth"]["unassigned_frames"] == 0, f"{r['truth']}\n{text}"
+    for x in r["runs"]:
+        t = x["truth"]
+        assert t["attempts"] == x["attempts"], f"{x}\n{text}"
+        # A multi-rate series may go to the kernel as one frame per entry.
+        assert t["frames"] >= x["sent"], f"{x}\n{text}"
+
+
+@pytest.fixture(scope="module")
+def red(guest):
+    return part(guest, "redundancy")
+
+
+def test_redundancy_runs_on_two_channels(red):
+    r, text = red
+    assert [c["freq_mhz"] for c in r["channels"]] == [2412, 2437], r["channels"]
+    assert r["error_prob"] == [pytest.approx(RED_PER), pytest.approx(0.0)], r
+    assert [m["mode"] for m in r["modes"]] == ["one", "two", "two_cancel"], r
+
+
+def test_redundancy_accounts_for_every_packet(red):
+    r, text = red
+    for m in r["modes"]:
+        assert m["sent"] == PACKETS * 2, f"{m}\n{text}"
+        assert m["delivered"] + m["lost"] == m["sent"], f"{m}\n{text}"
+        assert m["acked"] + m["unacked"] == m["sent"], f"{m}\n{text}"
+        assert m["duplicates_delivered"] == 0, f"{m}\n{text}"
+        assert m["copies_on_air"] + m["copies_cancelled"] == m["copies"], f"{m}\n{text}"
+        copies = 1 if m["mode"] == "one" else 2
+        assert m["copies"] == copies * m["sent"], f"{m}\n{text}"
+
+
+def test_redundancy_drops_duplicates(red):
+    r, text = red
+    one, two, _ = r["modes"]
+    assert one["duplicates_dropped"] == 0, f"{one}\n{text}"
+    # The second channel has no loss: the copies from both channels reach the receiver.
+    assert two["duplicates_dropped"] > 0, f"{two}\n{text}"
+    assert two["duplicates_dropped"] + two["delivered"] <= two["copies_on_air"], f"{two}\n{text}"
+
+
+def test_redundancy_cancels_queued_copies_under_loss(red):
+    r, text = red
+    _, two, cancel = r["modes"]
+    assert two["copies_cancelled"] == 0 and two["airtime_saved_ns"] == 0, f"{two}\n{text}"
+    assert cancel["copies_cancelled"] > 0, f"{cancel}\n{text}"
+    assert cancel["airtime_saved_ns"] > 0, f"{cancel}\n{text}"
+    assert cancel["copies_on_air"] < cancel["copies"], f"{cancel}\n{text}"

@@ -1,6 +1,7 @@
-//! Runs the TDMA, EDF and retransmission overlays on backends named on the command
-//! line: a coordinator and N stations (or a sender and a receiver), each on an
-//! interface of its own, with the same overlay code whatever the backend.
+//! Runs the TDMA, EDF, retransmission, rate adaptation and redundancy overlays on
+//! backends named on the command line: a coordinator and N stations (or senders and
+//! receivers), each on an interface of its own, with the same overlay code whatever
+//! the backend.
 //!
 //! ```text
 //! overlay_run tdma --backend emu [--stations N] [--time-base monotonic|tsf] [--beacons K]
@@ -12,7 +13,35 @@
 //! overlay_run retx (--backend emu [--per P] | --sender NAME --receiver NAME [--socket PATH])
 //!     [--packets N] [--spacing-ms MS] [--deadline-ms MS] [--burst-ms MS] [--scale K]
 //!     [--payload BYTES] [--rate MBPS] [--json]
+//! overlay_run rate (--backend emu [--snr-db DB] | --sender NAME --receiver NAME [--socket PATH])
+//!     [--packets N] [--payload BYTES] [--window N] [--json]
+//! overlay_run redundancy --sender NAME --sender NAME --receiver NAME --receiver NAME
+//!     [--freq MHZ --freq MHZ] [--socket PATH] [--packets N] [--payload BYTES] [--rate MBPS]
+//!     [--tries N] [--window N] [--json]
 //! ```
+//!
+//! `rate` sends `--packets` packets (default 200 of 1000 B, at most `--window` in
+//! flight) from the sender to the receiver twice: under the Minstrel-like adaptation
+//! ([`sdmac_overlay::rate::Minstrel`], the OFDM rates, each packet's series chosen when
+//! it is requested and every confirmation fed back), then under a fixed series at
+//! 54 Mb/s with as many tries (8). On emu the link has an SNR of `--snr-db` (default
+//! 15 dB) both ways and the emulated medium's error model gives each rate its loss; on
+//! hwsim the medium daemon's configuration gives the link's SNR (read back on its
+//! control socket). Per run it prints the packets sent, delivered and given up, the
+//! attempts and successes per rate, the rate of best throughput at the end, the
+//! distinct packets the receiver got and, on hwsim, the frames and attempts on air by
+//! the daemon's truth records.
+//!
+//! `redundancy` opens the first sender and receiver on the first `--freq` channel and
+//! the second pair on the second, and runs seamless redundancy
+//! ([`sdmac_overlay::redundancy`]) three times: one channel, two channels, and two
+//! channels with the queued copy cancelled once the other is acknowledged. The linux
+//! and hwsim backends hand every request to the kernel at once (their `cancel` never
+//! finds one), so each sender interface sits behind a queue in user space that gives
+//! the radio one request at a time and can still take the others back. It prints per
+//! mode the loss, the latency p50/p95 (request to the end on air of the first copy
+//! received, one host's `CLOCK_MONOTONIC`), the duplicates dropped, the copies on air
+//! and cancelled, and the airtime the cancelled copies would have taken.
 //!
 //! `retx` sends `--packets` packets (one every `--spacing-ms`, each due `--deadline-ms`
 //! after it is handed over; every time multiplied by `--scale`) from the sender to the
@@ -93,12 +122,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
+#[path = "overlay_run/rate_red.rs"]
+mod rate_red;
+use rate_red::{check_rate_args, check_redundancy_args, main_rate, main_redundancy};
+
 /// Contention periods in which a station asks for its slot before it gives up.
 const JOIN_TRIES: u32 = 6;
 /// Times a station calls `join` before it gives up.
 const JOIN_CALLS: u32 = 3;
 
-const USAGE: &str = "usage: overlay_run (tdma|edf) (--backend emu [--stations N] | --coordinator NAME --station NAME [--station NAME]...) [--socket PATH] [--rounds N] [--probes N] [--payload BYTES] [--rate MBPS] [--json]; tdma also [--time-base monotonic|tsf] [--beacons K] [--beacon-tu TU]; edf also [--scale K] [--run-ms MS]; overlay_run retx (--backend emu [--per P] | --sender NAME --receiver NAME [--socket PATH]) [--packets N] [--spacing-ms MS] [--deadline-ms MS] [--burst-ms MS] [--scale K] [--payload BYTES] [--rate MBPS] [--json]";
+const USAGE: &str = "usage: overlay_run (tdma|edf) (--backend emu [--stations N] | --coordinator NAME --station NAME [--station NAME]...) [--socket PATH] [--rounds N] [--probes N] [--payload BYTES] [--rate MBPS] [--json]; tdma also [--time-base monotonic|tsf] [--beacons K] [--beacon-tu TU]; edf also [--scale K] [--run-ms MS]; overlay_run retx (--backend emu [--per P] | --sender NAME --receiver NAME [--socket PATH]) [--packets N] [--spacing-ms MS] [--deadline-ms MS] [--burst-ms MS] [--scale K] [--payload BYTES] [--rate MBPS] [--json]; overlay_run rate (--backend emu [--snr-db DB] | --sender NAME --receiver NAME [--socket PATH]) [--packets N] [--payload BYTES] [--window N] [--json]; overlay_run redundancy --sender NAME --sender NAME --receiver NAME --receiver NAME [--freq MHZ --freq MHZ] [--socket PATH] [--packets N] [--payload BYTES] [--rate MBPS] [--tries N] [--window N] [--json]";
 
 /// The time base of the TDMA plan.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -116,6 +149,8 @@ enum Overlay {
     Tdma,
     Edf,
     Retx,
+    Rate,
+    Redundancy,
 }
 
 /// The command line.
@@ -144,6 +179,12 @@ struct Args {
     time_base: TimeBase,
     beacons: u64,
     beacon_tu: Option<u64>,
+    senders: Vec<String>,
+    receivers: Vec<String>,
+    snr_db: Option<f64>,
+    freqs: Vec<u32>,
+    window: usize,
+    tries: Option<u8>,
 }
 
 fn parse_args(argv: &[String]) -> Result<Args, String> {
@@ -152,10 +193,18 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
         Some("tdma") => Overlay::Tdma,
         Some("edf") => Overlay::Edf,
         Some("retx") => Overlay::Retx,
+        Some("rate") => Overlay::Rate,
+        Some("redundancy") => Overlay::Redundancy,
         Some(o) => {
-            return Err(format!("unknown overlay {o:?} (this program runs: tdma, edf, retx)"))
+            return Err(format!(
+                "unknown overlay {o:?} (this program runs: tdma, edf, retx, rate, redundancy)"
+            ))
         }
-        None => return Err("no overlay named (this program runs: tdma, edf, retx)".into()),
+        None => {
+            return Err(
+                "no overlay named (this program runs: tdma, edf, retx, rate, redundancy)".into()
+            )
+        }
     };
     let mut a = Args {
         backend: None,
@@ -181,7 +230,21 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
         time_base: TimeBase::Monotonic,
         beacons: 8,
         beacon_tu: None,
+        senders: Vec::new(),
+        receivers: Vec::new(),
+        snr_db: None,
+        freqs: Vec::new(),
+        window: 4,
+        tries: None,
     };
+    if overlay == Overlay::Rate {
+        a.packets = 200;
+        a.payload = 1000;
+    }
+    if overlay == Overlay::Redundancy {
+        a.packets = 100;
+        a.payload = 100;
+    }
     while let Some(k) = it.next() {
         let mut val = || it.next().cloned().ok_or_else(|| format!("{k} needs a value"));
         let num = |v: String, what: &str| -> Result<u64, String> {
@@ -203,8 +266,43 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
             "--json" => a.json = true,
             "--scale" => a.scale = num(val()?, "the time scale")?,
             "--run-ms" => a.run_ms = num(val()?, "the run length (ms)")?,
-            "--sender" => a.sender = Some(val()?),
-            "--receiver" => a.receiver = Some(val()?),
+            "--sender" => {
+                let v = val()?;
+                a.senders.push(v.clone());
+                a.sender = Some(v);
+            }
+            "--receiver" => {
+                let v = val()?;
+                a.receivers.push(v.clone());
+                a.receiver = Some(v);
+            }
+            "--snr-db" => {
+                let v = val()?;
+                match v.parse::<f64>() {
+                    Ok(x) if x.is_finite() => a.snr_db = Some(x),
+                    _ => return Err(format!("--snr-db {v:?}: the SNR must be a number (dB)")),
+                }
+            }
+            "--freq" => {
+                let v = num(val()?, "the channel's frequency (MHz)")?;
+                if !(2412..=5895).contains(&v) {
+                    return Err(format!("--freq {v}: not a 2.4 or 5 GHz channel (MHz)"));
+                }
+                a.freqs.push(v as u32);
+            }
+            "--tries" => {
+                let v = num(val()?, "the number of tries")?;
+                if v == 0 || v > u64::from(sdmac_api::MAX_TRIES) {
+                    return Err(format!("--tries {v}: from 1 to {}", sdmac_api::MAX_TRIES));
+                }
+                a.tries = Some(v as u8);
+            }
+            "--window" => {
+                a.window = num(val()?, "the number of packets in flight")? as usize;
+                if a.window == 0 {
+                    return Err("--window 0: at least one packet in flight".into());
+                }
+            }
             "--per" => {
                 let v = val()?;
                 match v.parse::<f64>() {
@@ -243,9 +341,23 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
     if a.scale == 0 || a.run_ms == 0 {
         return Err("--scale and --run-ms must be at least 1".into());
     }
+    if a.overlay != Overlay::Redundancy && a.tries.is_some() {
+        return Err("--tries is an option of redundancy".into());
+    }
     if a.overlay == Overlay::Retx {
         check_retx_args(&a)?;
         return Ok(a);
+    }
+    if a.overlay == Overlay::Rate {
+        check_rate_args(&a)?;
+        return Ok(a);
+    }
+    if a.overlay == Overlay::Redundancy {
+        check_redundancy_args(&a)?;
+        return Ok(a);
+    }
+    if a.snr_db.is_some() || !a.freqs.is_empty() {
+        return Err("--snr-db is an option of rate, --freq of redundancy".into());
     }
     if a.sender.is_some() || a.receiver.is_some() || a.per.is_some() {
         return Err("--sender, --receiver and --per are options of retx".into());
@@ -283,6 +395,12 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
 
 /// The retransmission run's own checks: emu, or a sender and a receiver named.
 fn check_retx_args(a: &Args) -> Result<(), String> {
+    if a.senders.len() > 1 || a.receivers.len() > 1 {
+        return Err("retx takes one --sender and one --receiver".into());
+    }
+    if a.snr_db.is_some() || !a.freqs.is_empty() {
+        return Err("--snr-db is an option of rate, --freq of redundancy".into());
+    }
     if a.coordinator.is_some() || !a.stations.is_empty() {
         return Err("retx names its interfaces with --sender NAME --receiver NAME".into());
     }
@@ -1051,8 +1169,11 @@ fn phy_of<B: Backend>(i: &mut Interface<B>, name: &str) -> Result<Phy, String> {
 }
 
 fn main_inner(a: &Args) -> Result<Outcome, String> {
-    if a.overlay == Overlay::Retx {
-        return main_retx(a);
+    match a.overlay {
+        Overlay::Retx => return main_retx(a),
+        Overlay::Rate => return main_rate(a),
+        Overlay::Redundancy => return main_redundancy(a),
+        Overlay::Tdma | Overlay::Edf => {}
     }
     let log = Arc::new(Mutex::new(Vec::new()));
     if a.backend.is_some() {
@@ -1578,7 +1699,7 @@ mod tests {
         let p = |s: &str| parse_args(&s.split_whitespace().map(String::from).collect::<Vec<_>>());
         assert!(p("tdma --backend emu").is_ok());
         assert!(p("edf --backend emu").is_ok());
-        assert!(p("rate --backend emu").unwrap_err().contains("unknown overlay"));
+        assert!(p("fly --backend emu").unwrap_err().contains("unknown overlay"));
         assert!(p("edf --backend emu --scale 0").unwrap_err().contains("--scale"));
         assert!(p("tdma --backend hwsim:wlan0").unwrap_err().contains("--coordinator"));
         assert!(p("tdma --coordinator hwsim:wlan0").unwrap_err().contains("without any --station"));
@@ -1607,6 +1728,55 @@ mod tests {
         assert!(p("retx --backend emu --coordinator x").unwrap_err().contains("--sender"));
         assert!(p("retx --backend emu --packets 0").unwrap_err().contains("at least 1"));
         assert!(p("retx --backend emu --payload 2").unwrap_err().contains("--payload 2"));
+    }
+
+    #[test]
+    fn rate_and_redundancy_arguments_are_checked_with_the_reason() {
+        let p = |s: &str| parse_args(&s.split_whitespace().map(String::from).collect::<Vec<_>>());
+        let a = p("rate --backend emu --snr-db 12").unwrap();
+        assert_eq!((a.overlay, a.snr_db, a.packets), (Overlay::Rate, Some(12.0), 200));
+        assert!(p("rate --sender hwsim:wlan0 --receiver hwsim:wlan1").is_ok());
+        assert!(p("rate --sender a:x --receiver a:y --snr-db 3")
+            .unwrap_err()
+            .contains("medium daemon's configuration"));
+        assert!(p("rate --backend emu --snr-db x").unwrap_err().contains("--snr-db \"x\""));
+        assert!(p("rate --backend emu --window 0").unwrap_err().contains("--window 0"));
+        assert!(p("rate --backend emu --freq 2412").unwrap_err().contains("--freq of redundancy"));
+        assert!(p("tdma --backend emu --snr-db 3").unwrap_err().contains("option of rate"));
+        let red = "redundancy --sender a:0 --sender a:1 --receiver a:2 --receiver a:3";
+        let a = p(&format!("{red} --freq 2412 --freq 2437 --tries 1")).unwrap();
+        assert_eq!(
+            (a.overlay, a.freqs.clone(), a.tries),
+            (Overlay::Redundancy, vec![2412, 2437], Some(1))
+        );
+        assert!(p("rate --backend emu --tries 3").unwrap_err().contains("option of redundancy"));
+        assert!(p(&format!("{red} --freq 2412 --freq 2412"))
+            .unwrap_err()
+            .contains("two different"));
+        assert!(p(&format!("{red} --freq 900")).unwrap_err().contains("--freq 900"));
+        assert!(p(&format!("{red} --tries 0")).unwrap_err().contains("--tries 0"));
+        assert!(p("redundancy --sender a:0 --receiver a:2").unwrap_err().contains("two --sender"));
+        assert!(p("redundancy --backend emu").unwrap_err().contains("names its interfaces"));
+    }
+
+    #[test]
+    fn rate_runs_on_emu_and_accounts_for_every_packet() {
+        let argv = "rate --backend emu --snr-db 15 --packets 100";
+        let a = parse_args(&argv.split_whitespace().map(String::from).collect::<Vec<_>>()).unwrap();
+        let o = main_inner(&a).unwrap();
+        let runs = o.json["runs"].as_array().unwrap();
+        assert_eq!(runs.len(), 2, "{}", o.text);
+        for r in runs {
+            let n = |k: &str| r[k].as_u64().unwrap();
+            assert_eq!(n("sent"), 100, "{}", o.text);
+            assert_eq!(n("delivered") + n("gave_up") + n("dropped"), 100, "{}", o.text);
+            let per = r["per_rate"].as_array().unwrap();
+            let at: u64 = per.iter().map(|e| e["attempts"].as_u64().unwrap()).sum();
+            let ok: u64 = per.iter().map(|e| e["successes"].as_u64().unwrap()).sum();
+            assert_eq!((at, ok), (n("attempts"), n("delivered")), "{}", o.text);
+        }
+        assert!(runs[0]["rates_used"].as_u64().unwrap() > 1, "{}", o.text);
+        assert_eq!(runs[1]["rates_used"], 1, "{}", o.text);
     }
 
     #[test]
