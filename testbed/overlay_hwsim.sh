@@ -33,9 +33,9 @@
 # the prob model, the link wlan0 <-> wlan2 (the first channel) at error probability
 # RED_PER (default 0.3), the second channel without loss. PACKETS x 2 packets per mode
 # (one channel, two, two with cancelling).
-# PARTS (default "tdma edf retx rate redundancy") picks the parts to run.
+# PARTS (default "tdma edf retx retx-linux rate redundancy") picks the parts to run.
 # Each run's stdout (text, then one JSON object on the last line), stderr and exit
-# status go to DIR/out/{tdma,edf,retx,rate,redundancy}.{out,err,rc}; the test judges them.
+# status go to DIR/out/{tdma,edf,retx,retx_linux,rate,redundancy}.{out,err,rc}; the test judges them.
 # This script checks the set-up ("OH OK: ...") and ends with "OH PASS".
 set -u
 T=/tmp/oh
@@ -50,7 +50,7 @@ PACKETS=${2:-40}
 PER=${3:-0.3}
 SNR=${4:-15}
 RED_PER=${5:-0.3}
-PARTS=${6:-tdma edf retx rate redundancy}
+PARTS=${6:-tdma edf retx retx-linux rate redundancy}
 has() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 S=$T/ctl.sock
 MD=$SHARE/sdmac-mediumd
@@ -105,6 +105,20 @@ echo "part retx: exit $rc"
 grep -v '^{' "$O/retx.out"
 tail -n 5 "$O/retx.err"
 stop_daemon "$MD_PID" "$T/mediumd.log" "stopped cleanly after retx"
+fi
+# The same retransmission run through the linux backend on the same radios
+# (linux:wlanX: nl80211 and a monitor, TX status from the kernel, no daemon truth in
+# the confirmations); the daemon's truth records still count the attempts on air.
+if has retx-linux; then
+mediumd_start 4 "model : { type = \"prob\"; default_prob = 0.0; links = ((0, 1, $PER)); };"
+timeout 300 "$RUN" retx --sender linux:wlan0 --receiver linux:wlan1 --socket "$S" \
+	--packets "$PACKETS" --scale 10 --json >"$O/retx_linux.out" 2>"$O/retx_linux.err"
+rc=$?
+echo "$rc" >"$O/retx_linux.rc"
+echo "part retx-linux: exit $rc"
+grep -v '^{' "$O/retx_linux.out"
+tail -n 5 "$O/retx_linux.err"
+stop_daemon "$MD_PID" "$T/mediumd.log" "stopped cleanly after retx-linux"
 fi
 # The rate adaptation over a link whose loss depends on the rate.
 if has rate; then
