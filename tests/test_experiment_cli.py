@@ -89,11 +89,11 @@ def test_rtwlan_takes_params_too(tmp_path: Path) -> None:
     assert "20 ms spacing, 1 replier, 5 packets, dcf" in p.stdout
     doc = json.loads((tmp_path / "rtwlan.json").read_text())
     (run,) = doc["runs"]
-    assert run["params"] == {"spacing_ms": 20.0, "repliers": 1, "packets": 5, "mode": "dcf"}
+    assert run["params"] == {"spacing_ms": 20.0, "repliers": 1, "packets": 5, "mode": "dcf", "clock": "wall"}
     assert Path(run["plot"]).read_bytes().startswith(PNG_MAGIC)
     bad = run_sdmac("experiment", "rtwlan", "--param", "speed=3", check=False)
     assert bad.returncode != 0
-    assert "rtwlan has no parameter speed (its parameters: spacing_ms, repliers, packets, mode)" in bad.stderr
+    assert "rtwlan has no parameter speed (its parameters: spacing_ms, repliers, packets, mode, clock)" in bad.stderr
 
 
 def test_an_unknown_experiment_is_refused_naming_the_experiments() -> None:
