@@ -1252,6 +1252,37 @@ struct Loss {
 }
 
 /// `retx` on emu (a lossy link of its own) or on the backends named.
+/// A sender and a receiver opened by the names on the command line.
+struct NamedPair {
+    opts: OpenOptions,
+    /// Both are hwsim radios (the medium daemon's control socket is there).
+    hwsim: bool,
+    /// The daemon's truth records, subscribed before anything is sent (hwsim only).
+    tap: Option<TruthTap>,
+    s: Named<AnyBackend>,
+    r: Named<AnyBackend>,
+    /// The sender's PHY.
+    phy: Phy,
+}
+
+/// Opens `--sender` and `--receiver` (interface indices 0 and 1 in `log`); on hwsim
+/// radios the daemon's truth records are subscribed to first, so that every frame of
+/// the run is seen.
+fn open_pair(a: &Args, log: &Arc<Mutex<Vec<ConRecord>>>) -> Result<NamedPair, String> {
+    let mut opts = OpenOptions::default();
+    if let Some(s) = &a.socket {
+        opts.hwsim.socket = Some(s.clone());
+    }
+    let (sn, rn) = (a.sender.as_deref().expect("checked"), a.receiver.as_deref().expect("checked"));
+    let hwsim = sn.starts_with("hwsim:") && rn.starts_with("hwsim:");
+    let tap = if hwsim { Some(TruthTap::start(&opts.hwsim.socket_path())?) } else { None };
+    let mut si = open_named(sn, &opts)?;
+    let phy = phy_of(&mut si, sn)?;
+    let s = wrap(si, 0, sn.to_string(), log)?;
+    let r = wrap(open_named(rn, &opts)?, 1, rn.to_string(), log)?;
+    Ok(NamedPair { opts, hwsim, tap, s, r, phy })
+}
+
 fn main_retx(a: &Args) -> Result<Outcome, String> {
     let log = Arc::new(Mutex::new(Vec::new()));
     if a.backend.is_some() {
@@ -1270,18 +1301,8 @@ fn main_retx(a: &Args) -> Result<Outcome, String> {
         session.close();
         return out;
     }
-    let mut opts = OpenOptions::default();
-    if let Some(s) = &a.socket {
-        opts.hwsim.socket = Some(s.clone());
-    }
-    let (sn, rn) = (a.sender.as_deref().expect("checked"), a.receiver.as_deref().expect("checked"));
-    let hwsim = sn.starts_with("hwsim:") && rn.starts_with("hwsim:");
-    // Subscribe before anything is sent, so that every frame of the run is seen.
-    let tap = if hwsim { Some(TruthTap::start(&opts.hwsim.socket_path())?) } else { None };
-    let mut si = open_named(sn, &opts)?;
-    let phy = phy_of(&mut si, sn)?;
-    let s = wrap(si, 0, sn.to_string(), &log)?;
-    let r = wrap(open_named(rn, &opts)?, 1, rn.to_string(), &log)?;
+    let NamedPair { opts, hwsim, tap, s, r, phy } = open_pair(a, &log)?;
+    let (sn, rn) = (s.name.clone(), r.name.clone());
     let loss = if hwsim {
         let path = opts.hwsim.socket_path();
         let mut c = Client::connect(&path)

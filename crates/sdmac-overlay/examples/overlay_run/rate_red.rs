@@ -133,18 +133,8 @@ pub(super) fn main_rate(a: &Args) -> Result<Outcome, String> {
         session.close();
         return out;
     }
-    let mut opts = OpenOptions::default();
-    if let Some(s) = &a.socket {
-        opts.hwsim.socket = Some(s.clone());
-    }
-    let (sn, rn) = (a.sender.as_deref().expect("checked"), a.receiver.as_deref().expect("checked"));
-    let hwsim = sn.starts_with("hwsim:") && rn.starts_with("hwsim:");
-    // Subscribe before anything is sent, so that every frame of the run is seen.
-    let tap = if hwsim { Some(TruthTap::start(&opts.hwsim.socket_path())?) } else { None };
-    let mut si = open_named(sn, &opts)?;
-    let phy = phy_of(&mut si, sn)?;
-    let s = wrap(si, 0, sn.to_string(), &log)?;
-    let r = wrap(open_named(rn, &opts)?, 1, rn.to_string(), &log)?;
+    let super::NamedPair { opts, hwsim, tap, s, r, phy } = super::open_pair(a, &log)?;
+    let (sn, rn) = (s.name.clone(), r.name.clone());
     let link = if hwsim {
         let path = opts.hwsim.socket_path();
         let mut c = Client::connect(&path)
