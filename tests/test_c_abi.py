@@ -91,10 +91,17 @@ def test_c_example_on_emu_prints_what_the_python_example_prints(shared_exe: Path
     assert c.returncode == 0, c.stderr
     py = run_example("--backend", "emu", "--count", "100")
     assert py.returncode == 0, py.stderr
-    # Everything but the latency figure is the same, line by line.
-    strip = lambda s: [line for line in s.splitlines() if not line.startswith("latency median")]  # noqa: E731
+    # Everything but the latency figure and the acked / ACK-timeout split is the same,
+    # line by line. The split can differ: on the wall clock a one-shot (one try) now
+    # and then ends its backoff in the slot the AP's beacon starts in, and collides.
+    varies = ("latency median", "acked:", "ack_timeout:")
+    strip = lambda s: [line for line in s.splitlines() if not line.startswith(varies)]  # noqa: E731
     assert strip(c.stdout) == strip(py.stdout), (c.stdout, py.stdout)
-    assert counts(c.stdout) == {"acked": 100, "ack_timeout": 0, "sent": 0, "dropped": 0, "no_report": 0}
+    for out in (c.stdout, py.stdout):
+        n = counts(out)
+        assert (n["sent"], n["dropped"], n["no_report"]) == (0, 0, 0), out
+        assert n["acked"] + n["ack_timeout"] == 100, out
+        assert n["acked"] >= 95, f"a perfect link: at most a few beacon collisions\n{out}"
     assert re.search(r"^latency median \(t9 - t1\): [0-9.]+ us$", c.stdout, re.M), c.stdout
 
 
