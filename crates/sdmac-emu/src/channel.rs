@@ -134,6 +134,23 @@ pub(crate) struct SessionShared {
     pub vtick: AtomicU64,
     /// The watchdog's reports of virtual time standing still.
     pub stalls: std::sync::Mutex<Vec<String>>,
+    /// On a caller-driven medium ([`crate::driver`]): one pass of it, for an interface
+    /// that waits for the device's answer (perhaps on the very thread that drives it).
+    pub help: DrivenHelp,
+}
+
+/// One pass of a caller-driven medium, if the session is one.
+#[derive(Default)]
+pub(crate) struct DrivenHelp(pub std::sync::OnceLock<Box<dyn Fn() + Send + Sync>>);
+
+impl std::fmt::Debug for DrivenHelp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.get().is_some() {
+            "DrivenHelp(driven)"
+        } else {
+            "DrivenHelp(thread)"
+        })
+    }
 }
 
 impl SessionShared {

@@ -255,15 +255,7 @@ impl Device {
             return self.run_virtual();
         }
         loop {
-            self.stats.loops += 1;
-            let mut work = self.take_additions();
-            work |= self.drain_commands();
-            let now = monotonic_ns();
-            work |= self.release_held(now);
-            if self.medium.next_event_time().is_some_and(|t| self.clock.monotonic_of(t) <= now) {
-                self.advance_to(now);
-                work = true;
-            }
+            let (work, now) = self.pass_wall();
             if self.session.closed.load(Ordering::Acquire) {
                 self.close();
                 return self;
@@ -275,8 +267,25 @@ impl Device {
         }
     }
 
-    /// Waits for the next event, a held item or a command.
-    fn idle(&mut self, now: u64) {
+    /// One pass on the wall clock: the stations to add, the interfaces' commands, the
+    /// held items due and the medium's events due now. Returns whether there was
+    /// anything to do, and the instant (`CLOCK_MONOTONIC`) it took as now.
+    pub fn pass_wall(&mut self) -> (bool, u64) {
+        self.stats.loops += 1;
+        let mut work = self.take_additions();
+        work |= self.drain_commands();
+        let now = monotonic_ns();
+        work |= self.release_held(now);
+        if self.medium.next_event_time().is_some_and(|t| self.clock.monotonic_of(t) <= now) {
+            self.advance_to(now);
+            work = true;
+        }
+        (work, now)
+    }
+
+    /// When (`CLOCK_MONOTONIC`) the next medium event or held item is due; `u64::MAX`
+    /// for nothing. Commands and stations to add can come at any time besides.
+    pub fn next_due(&self) -> u64 {
         let mut next =
             self.medium.next_event_time().map(|t| self.clock.monotonic_of(t)).unwrap_or(u64::MAX);
         if let Some(h) = self.held_reqs.next_time() {
@@ -285,6 +294,17 @@ impl Device {
         if let Some(h) = self.held_cons.front() {
             next = next.min(h.0);
         }
+        next
+    }
+
+    /// Ends the session's device: requests still queued are refused as closed.
+    pub fn finish(&mut self) {
+        self.close();
+    }
+
+    /// Waits for the next event, a held item or a command.
+    fn idle(&mut self, now: u64) {
+        let next = self.next_due();
         match self.wait {
             DeviceWait::Spin => std::hint::spin_loop(),
             DeviceWait::Park { spin_ns } => {

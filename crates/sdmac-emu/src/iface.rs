@@ -162,6 +162,13 @@ impl EmuIface {
             if self.closed() && self.ends.reply.is_empty() {
                 return Err(ApiError::Closed);
             }
+            if let Some(pass) = self.session.help.0.get() {
+                // A caller-driven medium moves only when passed: pass it (a no-op while
+                // the driving thread is in a pass of its own).
+                pass();
+                std::hint::spin_loop();
+                continue;
+            }
             // The device answers within microseconds; the wait is re-checked every
             // RECHECK anyway, so that no missed wake-up can ever leave a caller blocked.
             let reply = &self.ends.reply;

@@ -24,6 +24,7 @@
 mod channel;
 pub mod clock;
 mod device;
+pub mod driver;
 mod frame;
 mod iface;
 mod profile;
@@ -32,6 +33,7 @@ pub mod setup;
 mod wait;
 
 pub use clock::{EmuClock, VIRTUAL_ORIGIN};
+pub use driver::EmuDriver;
 pub use iface::EmuIface;
 pub use profile::{DeviceProfile, Latency};
 pub use session::{EmuOptions, EmuSession, SessionError};

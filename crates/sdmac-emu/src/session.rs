@@ -6,6 +6,7 @@ use crate::clock::{EmuClock, TimeSource, VIRTUAL_ORIGIN, V_BUSY, V_DETACHED};
 use crate::device::{
     beacon_interval_tu, Addition, Additions, DevIface, Device, DeviceStats, IdHash,
 };
+use crate::driver::EmuDriver;
 use crate::iface::EmuIface;
 use crate::profile::DeviceProfile;
 use crate::wait::DeviceWait;
@@ -159,6 +160,35 @@ fn new_iface(
     Ok((dev, app))
 }
 
+/// Runs `device` on a thread of its own until the session closes.
+fn spawn_device(
+    device: Device,
+    opts: &EmuOptions,
+) -> Result<JoinHandle<Option<Device>>, SessionError> {
+    let wakes: Vec<Arc<IfaceShared>> = device.ifaces.iter().map(|d| d.shared.clone()).collect();
+    let guard = device.session.clone();
+    let cpu = opts.device_cpu;
+    std::thread::Builder::new()
+        .name("sdmac-emu-device".into())
+        .spawn(move || {
+            if let Some(cpu) = cpu {
+                // Best effort: a CPU outside the process's set is ignored.
+                let _ = sdmac_rt::affinity::pin_current(cpu);
+            }
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| device.run()));
+            if r.is_err() {
+                // A device that died must not leave callers waiting for ever: the
+                // session is closed, and every waiting caller is woken to see it.
+                guard.closed.store(true, Ordering::Release);
+                for w in &wakes {
+                    w.signal();
+                }
+            }
+            r.ok()
+        })
+        .map_err(SessionError::Os)
+}
+
 /// An interface handed out takes part in virtual time (busy until it first waits).
 fn take_part(i: &EmuIface) {
     if i.time.is_virtual() {
@@ -177,10 +207,39 @@ impl EmuSession {
     /// Starts `medium` on a device thread, with one interface per `(name, station)`.
     /// Medium time 0 is now on the wall clock, [`VIRTUAL_ORIGIN`] on the virtual one.
     pub fn start(
-        mut medium: Medium,
+        medium: Medium,
         ifaces: &[(&str, StationId)],
         opts: EmuOptions,
     ) -> Result<EmuSession, SessionError> {
+        let (mut session, device) = EmuSession::build(medium, ifaces, opts)?;
+        session.thread = Some(spawn_device(device, &opts)?);
+        Ok(session)
+    }
+
+    /// As [`EmuSession::start`], but without a device thread: the caller runs the
+    /// medium by calling [`EmuDriver::pass`] (see [`crate::driver`]). Only on the wall
+    /// clock: virtual time needs a thread that waits for the applications.
+    pub fn start_driven(
+        medium: Medium,
+        ifaces: &[(&str, StationId)],
+        opts: EmuOptions,
+    ) -> Result<(EmuSession, EmuDriver), SessionError> {
+        if opts.clock == EmuClock::Virtual {
+            return Err(SessionError::Refused(
+                "a caller-driven medium runs on the wall clock only (virtual time needs the device thread)".into(),
+            ));
+        }
+        let (session, device) = EmuSession::build(medium, ifaces, opts)?;
+        let driver = EmuDriver::new(device, session.final_stats.clone());
+        Ok((session, driver))
+    }
+
+    /// The session and its device, not yet running.
+    fn build(
+        mut medium: Medium,
+        ifaces: &[(&str, StationId)],
+        opts: EmuOptions,
+    ) -> Result<(EmuSession, Device), SessionError> {
         let n = medium.station_count();
         let mut iface_of = vec![None; n];
         let addrs: Vec<MacAddress> = (0..n)
@@ -239,30 +298,9 @@ impl EmuSession {
             watchdog_ns: opts.watchdog.as_nanos().min(u64::MAX as u128) as u64,
         };
         let additions = device.additions.clone();
-        let wakes: Vec<Arc<IfaceShared>> = device.ifaces.iter().map(|d| d.shared.clone()).collect();
-        let guard = session.clone();
-        let thread = std::thread::Builder::new()
-            .name("sdmac-emu-device".into())
-            .spawn(move || {
-                if let Some(cpu) = opts.device_cpu {
-                    // Best effort: a CPU outside the process's set is ignored.
-                    let _ = sdmac_rt::affinity::pin_current(cpu);
-                }
-                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| device.run()));
-                if r.is_err() {
-                    // A device that died must not leave callers waiting for ever: the
-                    // session is closed, and every waiting caller is woken to see it.
-                    guard.closed.store(true, Ordering::Release);
-                    for w in &wakes {
-                        w.signal();
-                    }
-                }
-                r.ok()
-            })
-            .map_err(SessionError::Os)?;
-        Ok(EmuSession {
+        let session = EmuSession {
             shared: session,
-            thread: Some(thread),
+            thread: None,
             ifaces: app,
             names: ifaces.iter().map(|(n, _)| n.to_string()).collect(),
             origin,
@@ -273,7 +311,8 @@ impl EmuSession {
             ap: ap_addr,
             time,
             parts,
-        })
+        };
+        Ok((session, device))
     }
 
     /// Adds a station to the running medium, now, with an interface named `name`, and
