@@ -65,6 +65,11 @@ error_prob = 0.3
 """
 
 
+# The data paths on a thread each (the default), or with the emulated medium on one
+# thread (`--one-thread`): the tests that name `threads` run both ways.
+THREADS = pytest.mark.parametrize("threads", [[], ["--one-thread"]], ids=["thread-per-station", "one-thread"])
+
+
 def _env() -> Dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT / "python"), env.get("PYTHONPATH", "")) if p)
@@ -183,8 +188,9 @@ def _iperf(tap: Tap, *client_args: str) -> Dict[str, Any]:
 
 
 @needs_root
-def test_ping_crosses_the_medium_and_everything_is_removed(tap_factory: Any) -> None:
-    tap = tap_factory()
+@THREADS
+def test_ping_crosses_the_medium_and_everything_is_removed(tap_factory: Any, threads: List[str]) -> None:
+    tap = tap_factory(extra=threads)
     assert {tap.ns("a"), tap.ns("b")} <= set(_namespaces())
     link = tap.run("a", "ip", "-j", "link", "show", "sdmac0")
     assert link.returncode == 0, link.stderr
@@ -204,8 +210,9 @@ def test_ping_crosses_the_medium_and_everything_is_removed(tap_factory: Any) -> 
 
 
 @needs_root
-def test_iperf3_udp_and_tcp_complete(tap_factory: Any) -> None:
-    tap = tap_factory()
+@THREADS
+def test_iperf3_udp_and_tcp_complete(tap_factory: Any, threads: List[str]) -> None:
+    tap = tap_factory(extra=threads)
     udp = _iperf(tap, "-u", "-b", "20M", "-t", "2", "-l", "1200")
     got = udp["end"]["sum"]
     assert got["packets"] > 0 and got["lost_percent"] < 100, got
@@ -218,8 +225,9 @@ def test_iperf3_udp_and_tcp_complete(tap_factory: Any) -> None:
 
 
 @needs_root
-def test_tcp_over_a_lossy_link_shows_retries(tap_factory: Any) -> None:
-    tap = tap_factory(LOSSY)
+@THREADS
+def test_tcp_over_a_lossy_link_shows_retries(tap_factory: Any, threads: List[str]) -> None:
+    tap = tap_factory(LOSSY, threads)
     tcp = _iperf(tap, "-t", "2")
     assert tcp["end"]["sum_received"]["bytes"] > 10_000
     stats = tap.stop()
@@ -254,9 +262,10 @@ def _many(n: int, ap: bool) -> str:
 
 @needs_root
 @pytest.mark.parametrize("ap", [True, False], ids=["ap", "ibss"])
-def test_ten_stations_carry_traffic(tap_factory: Any, tmp_path: Path, ap: bool) -> None:
+@THREADS
+def test_ten_stations_carry_traffic(tap_factory: Any, tmp_path: Path, ap: bool, threads: List[str]) -> None:
     pcap = tmp_path / "tap.pcapng"
-    tap = tap_factory(_many(10, ap), ["--pcap", str(pcap)])
+    tap = tap_factory(_many(10, ap), ["--pcap", str(pcap), *threads])
     roles = {s["name"]: s for s in tap.info["stations"]}
     assert tap.info["mode"] == ("ap" if ap else "ibss")
     assert all(s["associated"] for s in roles.values()), roles
@@ -293,8 +302,9 @@ def test_ten_stations_carry_traffic(tap_factory: Any, tmp_path: Path, ap: bool) 
 
 
 @needs_root
-def test_a_tap_device_removed_is_reported_and_the_rest_keep_running(tap_factory: Any) -> None:
-    tap = tap_factory(_many(3, False))
+@THREADS
+def test_a_tap_device_removed_is_reported_and_the_rest_keep_running(tap_factory: Any, threads: List[str]) -> None:
+    tap = tap_factory(_many(3, False), threads)
     assert tap.run("s3", "ip", "link", "del", "sdmac0").returncode == 0
     # Wait until the tap has noticed (it says so), however long that takes.
     deadline = time.monotonic() + 30
@@ -311,9 +321,11 @@ def test_a_tap_device_removed_is_reported_and_the_rest_keep_running(tap_factory:
 
 
 @needs_root
-def test_a_station_thread_that_panics_is_reported_and_everything_is_removed(tap_factory: Any) -> None:
-    # The hidden fault injection: s2's thread panics after 6 frames through its path.
-    tap = tap_factory(_many(3, False), env={"SDMAC_TAP_PANIC_AFTER": "s2:6"})
+@THREADS
+def test_a_station_thread_that_panics_is_reported_and_everything_is_removed(tap_factory: Any, threads: List[str]) -> None:
+    # The hidden fault injection: s2's path panics after 6 frames through it (on its
+    # own thread, or in the one-thread loop, which ends that path alone).
+    tap = tap_factory(_many(3, False), threads, env={"SDMAC_TAP_PANIC_AFTER": "s2:6"})
     made = [tap.ns(f"s{k}") for k in (1, 2, 3)]
     assert all(n in _namespaces() for n in made)
     tap.run("s1", "ping", "-c", "10", "-i", "0.1", "-W", "1", tap.ip("s2"))
@@ -353,11 +365,12 @@ def _control(path: Path, request: bytes, reply_len: int) -> bytes:
 
 
 @needs_root
-def test_stations_added_moved_weakened_and_removed_at_run_time(tap_factory: Any, tmp_path: Path) -> None:
+@THREADS
+def test_stations_added_moved_weakened_and_removed_at_run_time(tap_factory: Any, tmp_path: Path, threads: List[str]) -> None:
     import struct
 
     sock = tmp_path / "control.sock"
-    tap = tap_factory(extra=["--control", str(sock), "--reserve", "2"])
+    tap = tap_factory(extra=["--control", str(sock), "--reserve", "2", *threads])
     r1 = next(s for s in tap.info["reserved"] if s["name"] == "r1")
     mac = bytes.fromhex(r1["address"].replace(":", ""))
     assert tap.ns("r1") not in _namespaces(), "a reserved station is down until added"
@@ -419,14 +432,15 @@ def _add(sock: Path, mac: bytes) -> tuple:
 
 @needs_root
 @pytest.mark.parametrize("ap", [False, True], ids=["ibss", "ap"])
-def test_a_station_beyond_the_pool_is_added_reached_and_removed(tap_factory: Any, tmp_path: Path, ap: bool) -> None:
+@THREADS
+def test_a_station_beyond_the_pool_is_added_reached_and_removed(tap_factory: Any, tmp_path: Path, ap: bool, threads: List[str]) -> None:
     # No reserved pool: the station is put on the running medium when it is asked
     # for, and the others' data paths (and the AP's management) learn it then.
     sock = tmp_path / "control.sock"
     pcap = tmp_path / "grow.pcapng"
     scenario = _many(2, ap)
     size = 4 if ap else 3  # the scenario's stations and one more
-    tap = tap_factory(scenario, ["--control", str(sock), "--max-stations", str(size), "--pcap", str(pcap)])
+    tap = tap_factory(scenario, ["--control", str(sock), "--max-stations", str(size), "--pcap", str(pcap), *threads])
     mac = bytes([2, 0x5D, 0xAC, 0x11, 0, 7])
     result, sid = _add(sock, mac)
     assert result == 0, f"add beyond the pool refused: {tap.stderr.read_text()}"

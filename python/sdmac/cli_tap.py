@@ -53,6 +53,8 @@ def tap_command(
     radio_rates: str | None = None,
     freq: int | None = None,
     max_stations: int | None = None,
+    one_thread: bool = False,
+    realtime: int | None = None,
 ) -> list[str]:
     """The command line that runs ``sdmac-tap`` with these options."""
     cmd = [str(tap_binary()), scenario]
@@ -86,6 +88,10 @@ def tap_command(
         cmd += ["--radio-rates", radio_rates]
     if freq is not None:
         cmd += ["--freq", str(freq)]
+    if one_thread:
+        cmd.append("--one-thread")
+    if realtime is not None:
+        cmd += ["--realtime", str(realtime)]
     return cmd
 
 
@@ -94,6 +100,8 @@ def tap_command(
 @click.option("--subnet", default=None, metavar="A.B.C.D/LEN", help="Station addresses: host N+1 of this subnet for station N [default: 10.0.0.0/24].")
 @click.option("--duration", type=float, default=None, help="Stop after this many seconds (default: until Ctrl-C).")
 @click.option("--busy-poll", is_flag=True, help="Station loops spin instead of sleeping (costs a core per station).")
+@click.option("--one-thread", is_flag=True, help="Every station's data path and the emulated medium on one thread (run to completion: no hand-off between threads per frame; TAP I/O one system call per frame).")
+@click.option("--realtime", type=click.IntRange(1, 99), default=None, metavar="PRIO", help="Run the data paths under SCHED_FIFO at this priority (needs CAP_SYS_NICE).")
 @click.option("--tap-io", type=click.Choice(["uring", "syscalls"]), default=None, help="TAP reads and writes batched on io_uring, or one system call per frame [default: uring].")
 @click.option("--control", default=None, metavar="SOCKET", help="Listen for control requests (sdmac-mediumd's protocol: add, delete, position, tx power) at this UNIX socket.")
 @click.option("--reserve", type=int, default=None, metavar="N", help="N stations on the medium from the start, brought up by an add on the control socket.")
@@ -123,6 +131,8 @@ def tap(
     radio_rates: str | None,
     freq: int | None,
     max_stations: int | None,
+    one_thread: bool,
+    realtime: int | None,
 ) -> None:
     """Give every station of SCENARIO a TAP device in its own network namespace.
 
@@ -130,7 +140,7 @@ def tap(
     Ctrl-C stops it, removes the namespaces and prints per-station statistics
     (frames each way, retries, drops by reason).
     """
-    cmd = tap_command(scenario, subnet, duration, busy_poll, seed, json_path, ready_file, prefix, pcap, tap_io, control, reserve, backend, radio_rates, freq, max_stations)
+    cmd = tap_command(scenario, subnet, duration, busy_poll, seed, json_path, ready_file, prefix, pcap, tap_io, control, reserve, backend, radio_rates, freq, max_stations, one_thread, realtime)
     try:
         os.execv(cmd[0], cmd)
     except OSError as e:

@@ -227,13 +227,28 @@ impl<B: Backend> StationPath<B> {
     /// `stations` are the addresses unicast frames may go to (a table that may grow
     /// while the path runs; for an AP, also which stations are associated).
     pub fn new(
-        mut iface: Interface<B>,
+        iface: Interface<B>,
         fd: RawFd,
         params: TxParams,
         stations: Arc<StationTable>,
         busy_poll: bool,
     ) -> StationPath<B> {
-        let event_fd = iface.event_fd();
+        StationPath::with_signalling(iface, fd, params, stations, busy_poll, true)
+    }
+
+    /// As [`StationPath::new`]; `signalled` false leaves the interface's event
+    /// descriptor off, for a path whose medium runs on its own thread between its
+    /// passes ([`crate::runner`]): nothing then needs waking, and the medium makes no
+    /// system call per frame to say so.
+    pub fn with_signalling(
+        mut iface: Interface<B>,
+        fd: RawFd,
+        params: TxParams,
+        stations: Arc<StationTable>,
+        busy_poll: bool,
+        signalled: bool,
+    ) -> StationPath<B> {
+        let event_fd = if signalled { iface.event_fd() } else { None };
         StationPath {
             iface,
             fd,
@@ -482,6 +497,50 @@ impl<B: Backend> StationPath<B> {
             }
         }
         Ok(())
+    }
+
+    /// What a loop serving several paths polls for this one: the TAP device
+    /// (readable, while the path can take more frames) and the interface's event
+    /// descriptor, if it has one. `None` with io_uring, whose ring is waited on
+    /// instead ([`StationPath::wait`]).
+    pub fn poll_fds(&self) -> Option<[libc::pollfd; 2]> {
+        if self.ring.is_some() {
+            return None;
+        }
+        let tap_events = if self.can_take_more() { libc::POLLIN } else { 0 };
+        Some([
+            libc::pollfd { fd: self.fd, events: tap_events, revents: 0 },
+            libc::pollfd { fd: self.event_fd.unwrap_or(-1), events: libc::POLLIN, revents: 0 },
+        ])
+    }
+
+    /// After a poll of [`StationPath::poll_fds`]: an error if the TAP device reports
+    /// one (was it removed?); the event descriptor's count is read, if it fired.
+    pub fn polled(&mut self, fds: &[libc::pollfd; 2]) -> Result<(), PathError> {
+        if fds[0].revents & (libc::POLLERR | libc::POLLHUP | libc::POLLNVAL) != 0 {
+            return Err(PathError::Device(io::Error::other(
+                "poll reports an error or hang-up (was the device removed?)",
+            )));
+        }
+        if let Some(efd) = self.event_fd {
+            if fds[1].revents & libc::POLLIN != 0 {
+                let mut v = [0u8; 8];
+                // SAFETY: reads 8 bytes into a local buffer; the eventfd is non-blocking.
+                unsafe { libc::read(efd, v.as_mut_ptr().cast(), 8) };
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the path has a management thread (whose frames wake no poll: a loop
+    /// waiting for this path keeps its waits short).
+    pub fn has_management(&self) -> bool {
+        self.mgmt.is_some()
+    }
+
+    /// Counts `n` system calls made for this path by a loop serving several.
+    pub fn count_syscalls(&mut self, n: u64) {
+        self.stats.io_syscalls += n;
     }
 
     fn can_take_more(&self) -> bool {

@@ -38,6 +38,7 @@ pub mod netns;
 pub mod pktgen;
 pub mod qos;
 pub mod queue;
+pub mod runner;
 pub mod stations;
 pub mod tapio;
 pub mod txid;

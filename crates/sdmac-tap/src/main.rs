@@ -23,6 +23,7 @@ use sdmac_tap::control::ControlServer;
 use sdmac_tap::datapath::{MgmtLink, PathError, PathRole, StationPath, Stats};
 use sdmac_tap::mgmt::{self, Manager, MgmtFrame};
 use sdmac_tap::netns::{self, Namespaces, SetupError, TapConfig};
+use sdmac_tap::runner::{self, PathHandle, Runner};
 use sdmac_tap::stations::StationTable;
 use sdmac_tap::{Ds, TxParams};
 use sdmac_types::MacAddress;
@@ -37,7 +38,7 @@ use std::time::{Duration, Instant};
 
 const USAGE: &str = "usage: sdmac-tap SCENARIO.toml [--subnet A.B.C.D/LEN] [--prefix NAME] \
 [--ifname NAME] [--mtu BYTES] [--duration SECONDS] [--busy-poll] [--tap-io uring|syscalls] [--seed N] \
-[--json FILE] [--ready-file FILE] [--pcap FILE] [--control SOCKET] [--reserve N] [--max-stations N] \
+[--one-thread] [--realtime PRIO] [--json FILE] [--ready-file FILE] [--pcap FILE] [--control SOCKET] [--reserve N] [--max-stations N] \
 [--backend NAME,NAME,...] [--radio-rates SERIES] [--freq MHZ]";
 
 /// The beacon interval of an AP on a radio, which sends its own beacons (TU).
@@ -48,8 +49,8 @@ const DEFAULT_MAX_STATIONS: usize = 64;
 /// The largest association id (IEEE 802.11: 1..=2007), which bounds `--max-stations`.
 const MAX_AID: u16 = 2007;
 
-/// What a station thread returns: its counters, and why it stopped early.
-type Outcome = (Stats, Option<String>);
+/// What a station's data path ends with: its counters, and why it stopped early.
+type Outcome = runner::Outcome;
 
 struct Args {
     scenario: String,
@@ -61,6 +62,12 @@ struct Args {
     busy_poll: bool,
     /// Serve the TAP devices with io_uring (`--tap-io uring`, the default).
     uring: bool,
+    /// `--tap-io` was given.
+    tap_io_given: bool,
+    /// `--one-thread`: every data path and the emulated medium on one thread.
+    one_thread: bool,
+    /// `--realtime PRIO`: the data-path threads under SCHED_FIFO at this priority.
+    realtime: Option<i32>,
     seed: u64,
     json: Option<String>,
     ready_file: Option<String>,
@@ -89,6 +96,9 @@ fn parse_args() -> Result<Args, String> {
         duration: None,
         busy_poll: false,
         uring: true,
+        tap_io_given: false,
+        one_thread: false,
+        realtime: None,
         seed: 1,
         json: None,
         ready_file: None,
@@ -125,7 +135,17 @@ fn parse_args() -> Result<Args, String> {
                 a.duration = Some(d);
             }
             "--busy-poll" => a.busy_poll = true,
+            "--one-thread" => a.one_thread = true,
+            "--realtime" => {
+                let v = val("--realtime")?;
+                let p: i32 = v.parse().map_err(|_| format!("--realtime {v:?}: not a number"))?;
+                if !(1..=99).contains(&p) {
+                    return Err(format!("--realtime {p}: a SCHED_FIFO priority is within 1..=99"));
+                }
+                a.realtime = Some(p);
+            }
             "--tap-io" => {
+                a.tap_io_given = true;
                 a.uring = match val("--tap-io")?.as_str() {
                     "uring" => true,
                     "syscalls" => false,
@@ -185,6 +205,12 @@ fn parse_args() -> Result<Args, String> {
     }
     if a.backends.is_empty() && (a.radio_rates.is_some() || a.freq_mhz.is_some()) {
         return Err("--radio-rates and --freq apply to radios, and --backend names none".into());
+    }
+    if a.one_thread {
+        if a.uring && a.tap_io_given {
+            return Err("--one-thread serves every TAP device from one poll, with one read or write per frame; --tap-io uring needs a thread per station".into());
+        }
+        a.uring = false;
     }
     if !a.backends.is_empty() && a.reserve > 0 {
         return Err("--reserve applies to the emulated medium, and --backend names radios".into());
@@ -437,9 +463,34 @@ enum StationCtl {
     Set(&'static str, AttrValue, SyncSender<Result<(), String>>),
 }
 
+/// Where a station's data path runs.
+enum Worker {
+    /// A thread of its own.
+    Thread(JoinHandle<Outcome>),
+    /// The one-thread loop (`--one-thread`).
+    Loop(PathHandle),
+}
+
+impl Worker {
+    fn is_finished(&self) -> bool {
+        match self {
+            Worker::Thread(t) => t.is_finished(),
+            Worker::Loop(h) => h.is_finished(),
+        }
+    }
+
+    /// Its outcome once it ends (stop it first); `None` if it panicked.
+    fn join(self) -> Option<Outcome> {
+        match self {
+            Worker::Thread(t) => t.join().ok(),
+            Worker::Loop(h) => h.join(),
+        }
+    }
+}
+
 /// A station whose data path runs.
 struct Running {
-    thread: JoinHandle<Outcome>,
+    thread: Worker,
     stop: Arc<AtomicBool>,
     mgmt: Option<JoinHandle<Manager>>,
     ctl: SyncSender<StationCtl>,
@@ -474,6 +525,8 @@ struct Shared<'a> {
     /// On radios: the channel the AP's own beacons name (`--freq`'s); `None` on the
     /// emulated medium, whose engine beacons for the AP.
     beacon_channel: Option<u8>,
+    /// `--one-thread`: the loop that serves every data path (and the emulated medium).
+    runner: Option<&'a Runner<StationBackend>>,
 }
 
 /// What changes while the run goes on: the stations (they grow as some are added)
@@ -579,18 +632,53 @@ fn start_station(
     let stop = station_stop.clone();
     let table = sh.table.clone();
     let on_radio = matches!(iface.backend(), StationBackend::Radio(_));
-    let qos = s.qos;
-    let busy = sh.a.busy_poll;
-    let uring = sh.a.uring;
     let label = format!("{} (namespace {})", s.name, s.netns);
-    let fault = sh.fault.as_ref().filter(|f| f.0 == s.name).map(|f| f.1);
     let (ctl, ctl_rx) = sync_channel::<StationCtl>(4);
+    let between = move |iface: &mut Interface<StationBackend>| {
+        while let Ok(StationCtl::Set(name, value, answer)) = ctl_rx.try_recv() {
+            let r = iface.set(name, Scope::Adapter, value).map_err(|e| e.to_string());
+            let _ = answer.send(r);
+        }
+    };
+    // The one-thread loop runs the emulated medium between the paths' passes, so an
+    // interface there has nothing to be woken for; a radio's still signals.
+    let signalled = sh.runner.is_none() || on_radio;
+    let mut path = {
+        use std::os::fd::AsRawFd;
+        StationPath::with_signalling(
+            iface,
+            tap.as_raw_fd(),
+            params,
+            table,
+            sh.a.busy_poll,
+            signalled,
+        )
+        .with_qos(s.qos)
+    };
+    if let Some((role, link)) = role_link {
+        path = path.with_role(role, link).with_beacons_from_ind(on_radio);
+    }
+    if let Some(c) = cap {
+        path = path.with_capture(c);
+    }
+    if let Some(n) = sh.fault.as_ref().filter(|f| f.0 == s.name).map(|f| f.1) {
+        path.panic_after(n);
+    }
+    if let Some(runner) = sh.runner {
+        let h = runner.add(path, tap, Box::new(between), label)?;
+        return Ok(Running { thread: Worker::Loop(h), stop: station_stop, mgmt: mgmt_thread, ctl });
+    }
+    let uring = sh.a.uring;
+    let realtime = sh.a.realtime;
     let thread = std::thread::Builder::new()
         .name(format!("tap-{}", s.name))
         .spawn(move || {
-            use std::os::fd::AsRawFd;
-            let mut path =
-                StationPath::new(iface, tap.as_raw_fd(), params, table, busy).with_qos(qos);
+            if let Some(p) = realtime {
+                // Checked at the start; a failure here leaves the normal policy.
+                if let Err(e) = sdmac_rt::affinity::realtime_current(p) {
+                    eprintln!("sdmac-tap: station {label}: --realtime {p}: {e}");
+                }
+            }
             if uring {
                 if let Err(e) = path.use_io_uring() {
                     eprintln!(
@@ -598,21 +686,7 @@ fn start_station(
                     );
                 }
             }
-            if let Some((role, link)) = role_link {
-                path = path.with_role(role, link).with_beacons_from_ind(on_radio);
-            }
-            if let Some(c) = cap {
-                path = path.with_capture(c);
-            }
-            if let Some(n) = fault {
-                path.panic_after(n);
-            }
-            let r = path.run_with(&stop, |iface| {
-                while let Ok(StationCtl::Set(name, value, answer)) = ctl_rx.try_recv() {
-                    let r = iface.set(name, Scope::Adapter, value).map_err(|e| e.to_string());
-                    let _ = answer.send(r);
-                }
-            });
+            let r = path.run_with(&stop, between);
             if let Err(e) = &r {
                 if !stop.load(Ordering::Relaxed) {
                     eprintln!("sdmac-tap: station {label}: {e}; the other stations keep running");
@@ -625,7 +699,7 @@ fn start_station(
             (stats, r.err().map(|e: PathError| e.to_string()))
         });
     let thread = thread.map_err(|e| format!("cannot start a station thread: {e}"))?;
-    Ok(Running { thread, stop: station_stop, mgmt: mgmt_thread, ctl })
+    Ok(Running { thread: Worker::Thread(thread), stop: station_stop, mgmt: mgmt_thread, ctl })
 }
 
 /// Creates station `k`'s namespace and TAP device.
@@ -644,7 +718,7 @@ fn make_tap(a: &Args, s: &Station, spaces: &mut Namespaces) -> Result<netns::Tap
 /// Stops a running station and waits for its threads.
 fn stop_station(r: Running) -> Slot {
     r.stop.store(true, Ordering::Relaxed);
-    let out = r.thread.join().ok();
+    let out = r.thread.join();
     let m = r.mgmt.and_then(|t| t.join().ok());
     Slot::Done(out, m)
 }
@@ -658,6 +732,18 @@ fn run(mut a: Args) -> Result<bool, String> {
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         signal_hook::flag::register(sig, stop.clone())
             .map_err(|e| format!("cannot handle signal {sig}: {e}"))?;
+    }
+    if let Some(p) = a.realtime {
+        // Tried on a thread of its own first, so that a refusal is an error at the
+        // start rather than a line from every data path.
+        let r = std::thread::spawn(move || sdmac_rt::affinity::realtime_current(p))
+            .join()
+            .map_err(|_| "the --realtime probe panicked".to_string())?;
+        r.map_err(|e| {
+            format!(
+                "--realtime {p}: cannot put a thread under SCHED_FIFO: {e} (needs CAP_SYS_NICE)"
+            )
+        })?;
     }
     let mut control = match &a.control {
         Some(path) => Some(ControlServer::bind(std::path::Path::new(path))?),
@@ -676,10 +762,23 @@ fn run(mut a: Args) -> Result<bool, String> {
     let medium = p.medium.take().expect("the plan's medium");
     let ifs: Vec<(&str, StationId)> = p.stations.iter().map(|s| (s.name.as_str(), s.id)).collect();
     let opts = EmuOptions { seed: a.seed, ..EmuOptions::default() };
-    let mut session = if radios.is_empty() {
-        Some(EmuSession::start(medium, &ifs, opts).map_err(|e| e.to_string())?)
-    } else {
+    let mut driver = None;
+    let mut session = if !radios.is_empty() {
         None
+    } else if a.one_thread {
+        let (session, d) =
+            EmuSession::start_driven(medium, &ifs, opts).map_err(|e| e.to_string())?;
+        driver = Some(d);
+        Some(session)
+    } else {
+        Some(EmuSession::start(medium, &ifs, opts).map_err(|e| e.to_string())?)
+    };
+    let mut runner = match a.one_thread {
+        true => Some(
+            Runner::start(driver.take(), a.busy_poll, a.realtime)
+                .map_err(|e| format!("cannot start the data-path loop: {e}"))?,
+        ),
+        false => None,
     };
     let addrs: Vec<MacAddress> = p.stations.iter().map(|s| s.address).collect();
     let n = p.stations.len();
@@ -727,6 +826,7 @@ fn run(mut a: Args) -> Result<bool, String> {
             (false, Some(f)) => Some(sdmac_frame::channel::number(f)),
             _ => None,
         },
+        runner: runner.as_ref(),
     };
     let mut live = Live {
         stations: std::mem::take(&mut p.stations),
@@ -862,6 +962,13 @@ fn run(mut a: Args) -> Result<bool, String> {
         }
     }
     drop(control);
+    if let Some(mut r) = runner.take() {
+        // Every path is stopped: the loop ends, and the emulated medium with it.
+        if !r.finish() {
+            eprintln!("sdmac-tap: the data-path loop panicked");
+            crashed.push("the data-path loop".into());
+        }
+    }
     // Capture ends of stations never added hold the writer's channel open.
     live.capture_ends.clear();
     live.capture_more = None;
