@@ -34,6 +34,9 @@ impl Wait {
 
 /// A backend's side of one interface. [`crate::Interface`] wraps it; applications
 /// use that.
+///
+/// A type that wraps another backend defines only the methods it changes;
+/// [`forward_backend!`](crate::forward_backend) writes the rest ([`crate::forward`]).
 pub trait Backend {
     /// Queues one packet. `t1` is the caller's timestamp (`Time::ZERO`: record none). A full
     /// queue is an error here, never a silent drop; every accepted request gets

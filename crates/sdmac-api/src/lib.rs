@@ -15,7 +15,8 @@
 //! takes the caller-side timestamps t1 and t9. [`timestamps`] maps the SDMAC paper's
 //! reference planes onto this implementation and derives the latency components;
 //! [`oneshot`] is the paper's measurement task, written on the API only so it runs
-//! on every backend.
+//! on every backend. A type that wraps a backend and changes a few of its methods
+//! writes only those: [`forward_backend!`] ([`forward`]) writes the rest.
 //!
 //! The types it shares with the layers below ([`MacAddress`], [`Time`] and [`Span`],
 //! [`Ac`], [`RateSeries`], [`Outcome`], [`Cause`]) come from `sdmac-types` and are
@@ -29,6 +30,7 @@ pub mod backend;
 pub mod backend_name;
 pub mod confirmation;
 pub mod error;
+pub mod forward;
 pub mod indication;
 pub mod interface;
 pub mod oneshot;

@@ -1,69 +1,6 @@
 //! One backend type for every backend.
 
-use sdmac_api::{
-    ApiError, Backend, BeaconInd, Body, Confirmation, Indication, Interface, Scope, TxAttrs, Value,
-    Wait,
-};
-use sdmac_medium::Ac;
-use std::os::fd::RawFd;
-
-/// Implements [`Backend`] by forwarding every primitive to the backend that
-/// `self.$mut_()` and `self.$ref_()` return.
-macro_rules! forward_backend {
-    ($mut_:ident, $ref_:ident) => {
-        #[inline]
-        fn data_req(
-            &mut self,
-            id: u64,
-            body: Body<'_>,
-            ac: Ac,
-            attrs: &TxAttrs,
-            t1: sdmac_api::Time,
-        ) -> Result<(), ApiError> {
-            self.$mut_().data_req(id, body, ac, attrs, t1)
-        }
-        #[inline]
-        fn data_con(&mut self, wait: Wait) -> Result<Option<Confirmation>, ApiError> {
-            self.$mut_().data_con(wait)
-        }
-        fn data_ind(
-            &mut self,
-            buf: &mut Vec<u8>,
-            wait: Wait,
-        ) -> Result<Option<Indication>, ApiError> {
-            self.$mut_().data_ind(buf, wait)
-        }
-        fn beacon_ind(&mut self, wait: Wait) -> Result<Option<BeaconInd>, ApiError> {
-            self.$mut_().beacon_ind(wait)
-        }
-        fn set(&mut self, name: &str, scope: Scope, value: &Value) -> Result<(), ApiError> {
-            self.$mut_().set(name, scope, value)
-        }
-        fn get(&mut self, name: &str, scope: Scope) -> Result<Value, ApiError> {
-            self.$mut_().get(name, scope)
-        }
-        fn cancel(&mut self, id: u64) -> Result<bool, ApiError> {
-            self.$mut_().cancel(id)
-        }
-        fn queue_len(&self, ac: Ac) -> usize {
-            self.$ref_().queue_len(ac)
-        }
-        fn unconfirmed(&self) -> usize {
-            self.$ref_().unconfirmed()
-        }
-        fn event_fd(&mut self) -> Option<RawFd> {
-            self.$mut_().event_fd()
-        }
-        fn timed_sends(&self) -> bool {
-            self.$ref_().timed_sends()
-        }
-        #[inline]
-        fn now(&self) -> sdmac_api::Time {
-            self.$ref_().now()
-        }
-    };
-}
-pub(crate) use forward_backend;
+use sdmac_api::{Backend, Interface};
 
 /// Any backend, behind one type: what [`crate::open`] returns, whichever backend
 /// the name chose. It owns everything the backend needs (for `emu`, the emulated
@@ -103,31 +40,14 @@ impl std::fmt::Debug for AnyBackend {
     }
 }
 
-impl AnyBackend {
-    fn inner_mut(&mut self) -> &mut (dyn Backend + Send) {
-        &mut *self.inner
-    }
-    fn inner_ref(&self) -> &(dyn Backend + Send) {
-        &*self.inner
-    }
-}
-
 impl Backend for AnyBackend {
-    forward_backend!(inner_mut, inner_ref);
+    sdmac_api::forward_backend!(|s| &mut *s.inner, &*s.inner);
 }
 
 /// The backend inside an [`Interface`] (which has no way to give it back).
 struct InInterface<B: Backend>(Interface<B>);
 
-impl<B: Backend> InInterface<B> {
-    fn inner_mut(&mut self) -> &mut B {
-        self.0.backend_mut()
-    }
-    fn inner_ref(&self) -> &B {
-        self.0.backend()
-    }
-}
-
 impl<B: Backend> Backend for InInterface<B> {
-    forward_backend!(inner_mut, inner_ref);
+    // To the backend itself: the interface around this one takes the timestamps.
+    sdmac_api::forward_backend!(|s| s.0.backend_mut(), s.0.backend());
 }

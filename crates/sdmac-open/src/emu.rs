@@ -1,15 +1,11 @@
 //! Opening the emulated medium: the paper's testbed, or a TOML scenario.
 
-use crate::any::{forward_backend, AnyBackend};
+use crate::any::AnyBackend;
 use crate::error::OpenError;
-use sdmac_api::{
-    ApiError, Backend, BackendName, BeaconInd, Body, Confirmation, Indication, Interface, Scope,
-    TxAttrs, Value, Wait,
-};
+use sdmac_api::{Backend, BackendName, Interface};
 use sdmac_emu::setup::{paper_medium, PaperSetup, STA};
 use sdmac_emu::{EmuIface, EmuOptions, EmuSession};
-use sdmac_medium::{Ac, Medium, StationId};
-use std::os::fd::RawFd;
+use sdmac_medium::{Medium, StationId};
 use std::path::Path;
 
 /// An emu interface together with its session, which it keeps running.
@@ -19,17 +15,9 @@ struct OwnedEmu {
     _session: EmuSession,
 }
 
-impl OwnedEmu {
-    fn iface_mut(&mut self) -> &mut EmuIface {
-        self.iface.backend_mut()
-    }
-    fn iface_ref(&self) -> &EmuIface {
-        self.iface.backend()
-    }
-}
-
 impl Backend for OwnedEmu {
-    forward_backend!(iface_mut, iface_ref);
+    // To the backend itself: the interface around this one takes the timestamps.
+    sdmac_api::forward_backend!(|s| s.iface.backend_mut(), s.iface.backend());
 }
 
 fn start(

@@ -99,8 +99,8 @@
 //! error, 2 on bad arguments.
 
 use sdmac_api::{
-    Backend, BeaconInd, Body, Cause, Confirmation, Indication, Interface, MacAddress, Rate,
-    RateSeries, Scope, Span, Status, Time, TxAttrs, Value, Wait,
+    Backend, Cause, Confirmation, Interface, MacAddress, Rate, RateSeries, Scope, Span, Status,
+    Time, Value, Wait,
 };
 use sdmac_control::client::Client;
 use sdmac_control::ext::TruthRecord;
@@ -116,7 +116,6 @@ use sdmac_overlay::tdma::{
 };
 use sdmac_phy::{Phy, Standard};
 use serde_json::{json, Value as Json};
-use std::os::fd::RawFd;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
@@ -463,16 +462,6 @@ struct Rec<B: Backend> {
 }
 
 impl<B: Backend> Backend for Rec<B> {
-    fn data_req(
-        &mut self,
-        id: u64,
-        body: Body<'_>,
-        ac: sdmac_api::Ac,
-        attrs: &TxAttrs,
-        t1: Time,
-    ) -> Result<(), sdmac_api::ApiError> {
-        self.inner.data_req_at(t1, id, body, ac, attrs)
-    }
     fn data_con(&mut self, wait: Wait) -> Result<Option<Confirmation>, sdmac_api::ApiError> {
         let c = self.inner.data_con(wait)?;
         if let Some(c) = &c {
@@ -489,40 +478,7 @@ impl<B: Backend> Backend for Rec<B> {
         }
         Ok(c)
     }
-    fn data_ind(
-        &mut self,
-        buf: &mut Vec<u8>,
-        wait: Wait,
-    ) -> Result<Option<Indication>, sdmac_api::ApiError> {
-        self.inner.data_ind(buf, wait)
-    }
-    fn beacon_ind(&mut self, wait: Wait) -> Result<Option<BeaconInd>, sdmac_api::ApiError> {
-        self.inner.beacon_ind(wait)
-    }
-    fn set(&mut self, name: &str, scope: Scope, value: &Value) -> Result<(), sdmac_api::ApiError> {
-        self.inner.set(name, scope, value.clone())
-    }
-    fn get(&mut self, name: &str, scope: Scope) -> Result<Value, sdmac_api::ApiError> {
-        self.inner.get(name, scope)
-    }
-    fn cancel(&mut self, id: u64) -> Result<bool, sdmac_api::ApiError> {
-        self.inner.cancel(id)
-    }
-    fn queue_len(&self, ac: sdmac_api::Ac) -> usize {
-        self.inner.queue_len(ac)
-    }
-    fn unconfirmed(&self) -> usize {
-        self.inner.unconfirmed()
-    }
-    fn event_fd(&mut self) -> Option<RawFd> {
-        self.inner.event_fd()
-    }
-    fn timed_sends(&self) -> bool {
-        self.inner.timed_sends()
-    }
-    fn now(&self) -> Time {
-        self.inner.now()
-    }
+    sdmac_api::forward_backend!(|s| &mut s.inner, &s.inner; except data_con);
 }
 
 /// One frame exchange on air: who sent it and when it started and ended.

@@ -6,11 +6,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::sync::Mutex;
 
-use sdmac_api::attribute::{parse_mac, Scope, Value};
-use sdmac_api::{
-    parse_rate_series, Ac, ApiError, Backend, Body, Confirmation, Indication, Interface,
-    MacAddress, Rate, Time, TxAttrs, Wait,
-};
+use sdmac_api::attribute::parse_mac;
+use sdmac_api::{parse_rate_series, Backend, Interface, MacAddress, Rate, Time};
 use sdmac_open::AnyBackend;
 use sdmac_overlay::rate::{self, Minstrel, MinstrelConfig, Policy, RateError, RatePlan};
 use sdmac_overlay::redundancy::{
@@ -25,49 +22,7 @@ use crate::emu::{api_err, parse_ac, span_arg, PyConfirmation, PyInterface, TimeU
 struct Lent<'a>(&'a mut AnyBackend);
 
 impl Backend for Lent<'_> {
-    fn data_req(
-        &mut self,
-        id: u64,
-        body: Body<'_>,
-        ac: Ac,
-        attrs: &TxAttrs,
-        t1: Time,
-    ) -> Result<(), ApiError> {
-        self.0.data_req(id, body, ac, attrs, t1)
-    }
-    fn data_con(&mut self, wait: Wait) -> Result<Option<Confirmation>, ApiError> {
-        self.0.data_con(wait)
-    }
-    fn data_ind(&mut self, buf: &mut Vec<u8>, wait: Wait) -> Result<Option<Indication>, ApiError> {
-        self.0.data_ind(buf, wait)
-    }
-    fn beacon_ind(&mut self, wait: Wait) -> Result<Option<sdmac_api::BeaconInd>, ApiError> {
-        self.0.beacon_ind(wait)
-    }
-    fn set(&mut self, name: &str, scope: Scope, value: &Value) -> Result<(), ApiError> {
-        self.0.set(name, scope, value)
-    }
-    fn get(&mut self, name: &str, scope: Scope) -> Result<Value, ApiError> {
-        self.0.get(name, scope)
-    }
-    fn cancel(&mut self, id: u64) -> Result<bool, ApiError> {
-        self.0.cancel(id)
-    }
-    fn queue_len(&self, ac: Ac) -> usize {
-        self.0.queue_len(ac)
-    }
-    fn unconfirmed(&self) -> usize {
-        self.0.unconfirmed()
-    }
-    fn event_fd(&mut self) -> Option<std::os::fd::RawFd> {
-        self.0.event_fd()
-    }
-    fn timed_sends(&self) -> bool {
-        self.0.timed_sends()
-    }
-    fn now(&self) -> Time {
-        self.0.now()
-    }
+    sdmac_api::forward_backend!(|s| &mut *s.0, &*s.0);
 }
 
 fn standard_arg(s: &str) -> PyResult<Standard> {

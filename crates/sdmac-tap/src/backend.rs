@@ -5,14 +5,10 @@
 //! through a monitor interface: user-space 802.11 beside the kernel's mac80211 path
 //! on the same radios, and the station's address is the radio's.
 
-use sdmac_api::{
-    ApiError, Backend, BackendName, BeaconInd, Body, Confirmation, Indication, Interface, Scope,
-    TxAttrs, Value, Wait,
-};
+use sdmac_api::{ApiError, Backend, BackendName, Body, Interface, Scope, TxAttrs, Value};
 use sdmac_emu::EmuIface;
 use sdmac_open::{AnyInterface, OpenOptions};
-use sdmac_types::{Ac, MacAddress, Time};
-use std::os::fd::RawFd;
+use sdmac_types::{Ac, MacAddress};
 
 /// The backend of one station: its interface on the emulated medium, or a radio.
 // One per station thread, made once and never moved on the hot path: the emulated
@@ -26,82 +22,11 @@ pub enum StationBackend {
     Radio(AnyInterface),
 }
 
-/// Calls `$call` on the backend inside either kind of station.
-macro_rules! each {
-    ($self:ident, $b:ident => $call:expr) => {
-        match $self {
-            StationBackend::Emu(i) => {
-                let $b = i.backend_mut();
-                $call
-            }
-            StationBackend::Radio(i) => {
-                let $b = i.backend_mut();
-                $call
-            }
-        }
-    };
-    (ref $self:ident, $b:ident => $call:expr) => {
-        match $self {
-            StationBackend::Emu(i) => {
-                let $b = i.backend();
-                $call
-            }
-            StationBackend::Radio(i) => {
-                let $b = i.backend();
-                $call
-            }
-        }
-    };
-}
-
 impl Backend for StationBackend {
-    #[inline]
-    fn data_req(
-        &mut self,
-        id: u64,
-        body: Body<'_>,
-        ac: Ac,
-        attrs: &TxAttrs,
-        t1: Time,
-    ) -> Result<(), ApiError> {
-        each!(self, b => b.data_req(id, body, ac, attrs, t1))
-    }
-    #[inline]
-    fn data_con(&mut self, wait: Wait) -> Result<Option<Confirmation>, ApiError> {
-        each!(self, b => b.data_con(wait))
-    }
-    #[inline]
-    fn data_ind(&mut self, buf: &mut Vec<u8>, wait: Wait) -> Result<Option<Indication>, ApiError> {
-        each!(self, b => b.data_ind(buf, wait))
-    }
-    fn beacon_ind(&mut self, wait: Wait) -> Result<Option<BeaconInd>, ApiError> {
-        each!(self, b => b.beacon_ind(wait))
-    }
-    fn set(&mut self, name: &str, scope: Scope, value: &Value) -> Result<(), ApiError> {
-        each!(self, b => b.set(name, scope, value))
-    }
-    fn get(&mut self, name: &str, scope: Scope) -> Result<Value, ApiError> {
-        each!(self, b => b.get(name, scope))
-    }
-    fn cancel(&mut self, id: u64) -> Result<bool, ApiError> {
-        each!(self, b => b.cancel(id))
-    }
-    fn queue_len(&self, ac: Ac) -> usize {
-        each!(ref self, b => b.queue_len(ac))
-    }
-    fn unconfirmed(&self) -> usize {
-        each!(ref self, b => b.unconfirmed())
-    }
-    fn event_fd(&mut self) -> Option<RawFd> {
-        each!(self, b => b.event_fd())
-    }
-    fn timed_sends(&self) -> bool {
-        each!(ref self, b => b.timed_sends())
-    }
-    #[inline]
-    fn now(&self) -> Time {
-        each!(ref self, b => b.now())
-    }
+    // To the backend inside either kind of station's interface.
+    sdmac_api::forward_backend!(
+        match { StationBackend::Emu(i), StationBackend::Radio(i) } => i.backend_mut(), i.backend()
+    );
 }
 
 /// Longer than any 802.11 MPDU: a frame no backend can send, offered only to learn

@@ -7,8 +7,8 @@ use super::join::FrameKey;
 use super::truth_thread::{self, Shared};
 use sdmac_api::attribute::lookup;
 use sdmac_api::{
-    Ac, ApiError, Backend, BeaconInd, Body, Confirmation, DropReason, Indication, Scope, Status,
-    Time, TxAttrs, Value, Wait,
+    Ac, ApiError, Backend, Body, Confirmation, DropReason, Scope, Status, Time, TxAttrs, Value,
+    Wait,
 };
 use sdmac_linux::LinuxBackend;
 use sdmac_rt::monotonic_ns;
@@ -196,14 +196,6 @@ impl Backend for HwsimBackend {
         }
     }
 
-    fn data_ind(&mut self, buf: &mut Vec<u8>, wait: Wait) -> Result<Option<Indication>, ApiError> {
-        self.inner.data_ind(buf, wait)
-    }
-
-    fn beacon_ind(&mut self, wait: Wait) -> Result<Option<BeaconInd>, ApiError> {
-        self.inner.beacon_ind(wait)
-    }
-
     fn set(&mut self, name: &str, scope: Scope, value: &Value) -> Result<(), ApiError> {
         let spec = lookup(name, &scope, true)?;
         if through_daemon(spec.name, &scope) {
@@ -221,14 +213,6 @@ impl Backend for HwsimBackend {
             return Ok(self.stats());
         }
         self.inner.get(name, scope)
-    }
-
-    fn cancel(&mut self, id: u64) -> Result<bool, ApiError> {
-        self.inner.cancel(id)
-    }
-
-    fn queue_len(&self, ac: Ac) -> usize {
-        self.inner.queue_len(ac)
     }
 
     fn unconfirmed(&self) -> usize {
@@ -272,7 +256,8 @@ impl Backend for HwsimBackend {
         false
     }
 
-    fn now(&self) -> Time {
-        self.inner.now()
-    }
+    sdmac_api::forward_backend!(
+        |s| &mut s.inner, &s.inner;
+        except data_req, data_con, set, get, unconfirmed, event_fd, timed_sends
+    );
 }

@@ -5,8 +5,8 @@ use super::{
     RETX_TAG,
 };
 use sdmac_api::{
-    Ac, Backend, BeaconInd, Body, Confirmation, DropReason, Indication, Interface, MacAddress,
-    Rate, RateSeries, Scope, Span, Status, Time, Timestamps, TxAttrs, Value, Wait,
+    Ac, Backend, Body, Confirmation, DropReason, Interface, MacAddress, Rate, RateSeries, Scope,
+    Span, Status, Time, Timestamps, TxAttrs, Value, Wait,
 };
 use sdmac_control::client::Client;
 use sdmac_emu::{EmuIface, EmuOptions, EmuSession};
@@ -454,22 +454,6 @@ impl<B: Backend> Backend for UserQueue<B> {
         self.pump()?;
         Ok(c)
     }
-    fn data_ind(
-        &mut self,
-        buf: &mut Vec<u8>,
-        wait: Wait,
-    ) -> Result<Option<Indication>, sdmac_api::ApiError> {
-        self.inner.data_ind(buf, wait)
-    }
-    fn beacon_ind(&mut self, wait: Wait) -> Result<Option<BeaconInd>, sdmac_api::ApiError> {
-        self.inner.beacon_ind(wait)
-    }
-    fn set(&mut self, name: &str, scope: Scope, value: &Value) -> Result<(), sdmac_api::ApiError> {
-        self.inner.set(name, scope, value.clone())
-    }
-    fn get(&mut self, name: &str, scope: Scope) -> Result<Value, sdmac_api::ApiError> {
-        self.inner.get(name, scope)
-    }
     fn cancel(&mut self, id: u64) -> Result<bool, sdmac_api::ApiError> {
         let Some(k) = self.queue.iter().position(|h| h.id == id) else {
             return self.inner.cancel(id);
@@ -501,12 +485,10 @@ impl<B: Backend> Backend for UserQueue<B> {
         // Cancelled requests' confirmations would not wake it.
         None
     }
-    fn timed_sends(&self) -> bool {
-        self.inner.timed_sends()
-    }
-    fn now(&self) -> Time {
-        self.inner.now()
-    }
+    sdmac_api::forward_backend!(
+        |s| &mut s.inner, &s.inner;
+        except data_req, data_con, cancel, queue_len, unconfirmed, event_fd
+    );
 }
 
 /// `redundancy` on the backends named: two senders and two receivers, one of each per

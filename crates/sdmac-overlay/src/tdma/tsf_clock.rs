@@ -3,10 +3,9 @@
 
 use super::sync::TsfSync;
 use sdmac_api::{
-    Ac, ApiError, Backend, BeaconInd, Body, Confirmation, Indication, Interface, Scope, Span, Time,
-    TxAttrs, Value, Wait,
+    Ac, ApiError, Backend, BeaconInd, Body, Confirmation, Indication, Interface, Span, Time,
+    TxAttrs, Wait,
 };
-use std::os::fd::RawFd;
 
 /// An interface whose clock is the AP's TSF (ns) as its [`TsfSync`] maps it.
 ///
@@ -155,35 +154,12 @@ impl<B: Backend> Backend for TsfClock<'_, B> {
         Ok(Some(b))
     }
 
-    fn set(&mut self, name: &str, scope: Scope, value: &Value) -> Result<(), ApiError> {
-        self.inner.set(name, scope, value.clone())
-    }
-
-    fn get(&mut self, name: &str, scope: Scope) -> Result<Value, ApiError> {
-        self.inner.get(name, scope)
-    }
-
-    fn cancel(&mut self, id: u64) -> Result<bool, ApiError> {
-        self.inner.cancel(id)
-    }
-
-    fn queue_len(&self, ac: Ac) -> usize {
-        self.inner.queue_len(ac)
-    }
-
-    fn unconfirmed(&self) -> usize {
-        self.inner.unconfirmed()
-    }
-
-    fn event_fd(&mut self) -> Option<RawFd> {
-        self.inner.event_fd()
-    }
-
-    fn timed_sends(&self) -> bool {
-        self.inner.timed_sends()
-    }
-
     fn now(&self) -> Time {
         self.tsf(self.inner.now())
     }
+
+    sdmac_api::forward_backend!(
+        |s| &mut *s.inner, &*s.inner;
+        except data_req, data_con, data_ind, beacon_ind, now
+    );
 }
