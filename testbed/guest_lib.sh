@@ -100,3 +100,32 @@ stop_daemon() {
 	[ "$rc" -eq 0 ] || fail "the medium daemon exited with status $rc"
 	ok "medium daemon ${3:-stopped cleanly on SIGTERM}"
 }
+# part_show FILE: what run_part prints of a part's stdout: all of it (a script may
+# define its own, as for dump).
+part_show() { cat "$1"; }
+# run_part NAME SECONDS COMMAND...: one part of a script's run. COMMAND runs for at
+# most SECONDS with its stdout, stderr and exit status in $O/NAME.out, .err and .rc (a
+# "-" in NAME is a "_" in the file names); then "part NAME: exit RC", part_show of its
+# stdout and the last 5 lines of its stderr. A part that fails does not stop the
+# script: the test judges the files.
+run_part() {
+	part=$1
+	part_file=$(printf '%s' "$1" | tr - _)
+	part_secs=$2
+	shift 2
+	timeout "$part_secs" "$@" >"$O/$part_file.out" 2>"$O/$part_file.err"
+	rc=$?
+	echo "$rc" >"$O/$part_file.rc"
+	echo "part $part: exit $rc"
+	part_show "$O/$part_file.out"
+	tail -n 5 "$O/$part_file.err"
+}
+# part_on_daemon N MODEL NAME SECONDS COMMAND...: a part on a medium daemon of its
+# own: mediumd_start N MODEL, run_part NAME SECONDS COMMAND..., then stop_daemon
+# (which must pass "stopped cleanly after NAME").
+part_on_daemon() {
+	mediumd_start "$1" "$2"
+	shift 2
+	run_part "$@"
+	stop_daemon "$MD_PID" "$T/mediumd.log" "stopped cleanly after $1"
+}

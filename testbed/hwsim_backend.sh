@@ -37,16 +37,11 @@ MD=$SHARE/sdmac-mediumd
 hwsim_ap_on_mediumd sdmac-hwsim-backend
 
 export SDMAC_LINUX_BSSID=$AP SDMAC_MEDIUMD_SOCKET=$S
-# run PART COMMAND...
+# run PART COMMAND...: run_part PART, 300 s, libsdmac.so found in the share.
 run() {
-	part=$1
+	p=$1
 	shift
-	LD_LIBRARY_PATH=$SHARE timeout 300 "$@" >"$O/$part.out" 2>"$O/$part.err"
-	rc=$?
-	echo "$rc" >"$O/$part.rc"
-	echo "part $part: exit $rc"
-	cat "$O/$part.out"
-	tail -n 5 "$O/$part.err"
+	run_part "$p" 300 env LD_LIBRARY_PATH="$SHARE" "$@"
 }
 
 run c "$SHARE/oneshot" hwsim:wlan0 "$COUNT" 54 50

@@ -46,17 +46,13 @@ hwsim_ap_on_mediumd sdmac-hwsim-evidence
 export SDMAC_LINUX_BSSID=$AP SDMAC_MEDIUMD_SOCKET=$S
 export PYTHONHOME=$SHARE/py PYTHONPATH=$SHARE/pkg PYTHONDONTWRITEBYTECODE=1 COLUMNS=160
 PY="env LD_LIBRARY_PATH=$SHARE/py/lib $SHARE/py/bin/python3.11"
-# run PART COMMAND...
+# run PART COMMAND...: run_part PART, 300 s, the last 30 lines of its stdout shown.
 run() {
-	part=$1
+	p=$1
 	shift
-	timeout 300 "$@" >"$O/$part.out" 2>"$O/$part.err"
-	rc=$?
-	echo "$rc" >"$O/$part.rc"
-	echo "part $part: exit $rc"
-	tail -n 30 "$O/$part.out"
-	tail -n 5 "$O/$part.err"
+	run_part "$p" 300 "$@"
 }
+part_show() { tail -n 30 "$1"; }
 link() {
 	"$CTL" -s "$S" errprob "$1" "$2" "$3" || fail "errprob $1 $2 $3"
 	ok "link $1 -> $2: error probability $3"

@@ -52,6 +52,8 @@ SNR=${4:-15}
 RED_PER=${5:-0.3}
 PARTS=${6:-tdma edf retx retx-linux rate redundancy}
 has() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
+# Of each part's stdout, the text (the JSON line on the last is for the test).
+part_show() { grep -v '^{' "$1"; }
 S=$T/ctl.sock
 MD=$SHARE/sdmac-mediumd
 RUN=$SHARE/overlay_run
@@ -71,79 +73,44 @@ wait_for 10 sh -c "iw dev wlan3 link | grep -q 'Joined IBSS'" || fail "wlan3 did
 echo "$(date +%s) $(cut -d' ' -f1 /proc/uptime)" >"$O/clocks"
 ok "wlan3 beacons in IBSS sdmac-tsf on 2412 MHz (clocks: $(cat "$O/clocks"))"
 
-timeout 300 "$RUN" tdma --coordinator hwsim:wlan0 --station hwsim:wlan1 --station hwsim:wlan2 \
-	--socket "$S" --rounds "$ROUNDS" --time-base tsf --beacon-tu 1000 --json >"$O/tdma.out" 2>"$O/tdma.err"
-rc=$?
-echo "$rc" >"$O/tdma.rc"
-echo "part tdma: exit $rc"
-# The text part (the JSON line is for the test).
-grep -v '^{' "$O/tdma.out"
-tail -n 5 "$O/tdma.err"
+run_part tdma 300 "$RUN" tdma --coordinator hwsim:wlan0 --station hwsim:wlan1 --station hwsim:wlan2 \
+	--socket "$S" --rounds "$ROUNDS" --time-base tsf --beacon-tu 1000 --json
 iw dev wlan3 ibss leave || fail "wlan3: ibss leave"
 ip link set wlan3 down
 fi
 # EDF, then the MAC's FIFO, on the same two stations (times scaled by 10: the VM's
 # request path takes milliseconds under TCG).
 if has edf; then
-timeout 300 "$RUN" edf --coordinator hwsim:wlan0 --station hwsim:wlan1 --station hwsim:wlan2 \
-	--socket "$S" --scale 10 --run-ms 400 --json >"$O/edf.out" 2>"$O/edf.err"
-rc=$?
-echo "$rc" >"$O/edf.rc"
-echo "part edf: exit $rc"
-grep -v '^{' "$O/edf.out"
-tail -n 5 "$O/edf.err"
+run_part edf 300 "$RUN" edf --coordinator hwsim:wlan0 --station hwsim:wlan1 --station hwsim:wlan2 \
+	--socket "$S" --scale 10 --run-ms 400 --json
 fi
 stop_daemon "$MD_PID" "$T/mediumd.log" "stopped cleanly after tdma and edf"
 # The retransmission overlay over a lossy link (times scaled by 10, as for edf).
 if has retx; then
-mediumd_start 4 "model : { type = \"prob\"; default_prob = 0.0; links = ((0, 1, $PER)); };"
-timeout 300 "$RUN" retx --sender hwsim:wlan0 --receiver hwsim:wlan1 --socket "$S" \
-	--packets "$PACKETS" --scale 10 --json >"$O/retx.out" 2>"$O/retx.err"
-rc=$?
-echo "$rc" >"$O/retx.rc"
-echo "part retx: exit $rc"
-grep -v '^{' "$O/retx.out"
-tail -n 5 "$O/retx.err"
-stop_daemon "$MD_PID" "$T/mediumd.log" "stopped cleanly after retx"
+part_on_daemon 4 "model : { type = \"prob\"; default_prob = 0.0; links = ((0, 1, $PER)); };" \
+	retx 300 "$RUN" retx --sender hwsim:wlan0 --receiver hwsim:wlan1 --socket "$S" \
+	--packets "$PACKETS" --scale 10 --json
 fi
 # The same retransmission run through the linux backend on the same radios
 # (linux:wlanX: nl80211 and a monitor, TX status from the kernel, no daemon truth in
 # the confirmations); the daemon's truth records still count the attempts on air.
 if has retx-linux; then
-mediumd_start 4 "model : { type = \"prob\"; default_prob = 0.0; links = ((0, 1, $PER)); };"
-timeout 300 "$RUN" retx --sender linux:wlan0 --receiver linux:wlan1 --socket "$S" \
-	--packets "$PACKETS" --scale 10 --json >"$O/retx_linux.out" 2>"$O/retx_linux.err"
-rc=$?
-echo "$rc" >"$O/retx_linux.rc"
-echo "part retx-linux: exit $rc"
-grep -v '^{' "$O/retx_linux.out"
-tail -n 5 "$O/retx_linux.err"
-stop_daemon "$MD_PID" "$T/mediumd.log" "stopped cleanly after retx-linux"
+part_on_daemon 4 "model : { type = \"prob\"; default_prob = 0.0; links = ((0, 1, $PER)); };" \
+	retx-linux 300 "$RUN" retx --sender linux:wlan0 --receiver linux:wlan1 --socket "$S" \
+	--packets "$PACKETS" --scale 10 --json
 fi
 # The rate adaptation over a link whose loss depends on the rate.
 if has rate; then
-mediumd_start 4 "model : { type = \"snr\"; default_snr = 30; links = ((0, 1, $SNR)); };"
-timeout 600 "$RUN" rate --sender hwsim:wlan0 --receiver hwsim:wlan1 --socket "$S" \
-	--packets $((PACKETS * 5)) --json >"$O/rate.out" 2>"$O/rate.err"
-rc=$?
-echo "$rc" >"$O/rate.rc"
-echo "part rate: exit $rc"
-grep -v '^{' "$O/rate.out"
-tail -n 5 "$O/rate.err"
-stop_daemon "$MD_PID" "$T/mediumd.log" "stopped cleanly after rate"
+part_on_daemon 4 "model : { type = \"snr\"; default_snr = 30; links = ((0, 1, $SNR)); };" \
+	rate 600 "$RUN" rate --sender hwsim:wlan0 --receiver hwsim:wlan1 --socket "$S" \
+	--packets $((PACKETS * 5)) --json
 fi
 # Seamless redundancy on two channels, the first lossy.
 if has redundancy; then
-mediumd_start 4 "model : { type = \"prob\"; default_prob = 0.0; links = ((0, 2, $RED_PER)); };"
-timeout 600 "$RUN" redundancy --sender hwsim:wlan0 --sender hwsim:wlan1 \
+part_on_daemon 4 "model : { type = \"prob\"; default_prob = 0.0; links = ((0, 2, $RED_PER)); };" \
+	redundancy 600 "$RUN" redundancy --sender hwsim:wlan0 --sender hwsim:wlan1 \
 	--receiver hwsim:wlan2 --receiver hwsim:wlan3 --freq 2412 --freq 2437 --socket "$S" \
-	--packets $((PACKETS * 2)) --json >"$O/redundancy.out" 2>"$O/redundancy.err"
-rc=$?
-echo "$rc" >"$O/redundancy.rc"
-echo "part redundancy: exit $rc"
-grep -v '^{' "$O/redundancy.out"
-tail -n 5 "$O/redundancy.err"
-stop_daemon "$MD_PID" "$T/mediumd.log" "stopped cleanly after redundancy"
+	--packets $((PACKETS * 2)) --json
 fi
 echo "---- monitors left after the runs"
 iw dev | grep -c "type monitor"

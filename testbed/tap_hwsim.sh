@@ -58,16 +58,33 @@ hwsim_mediumd 3
 kill -0 "$MD_PID" 2>/dev/null || fail "sdmac-mediumd exited"
 ok "sdmac-mediumd is the medium of wlan0, wlan1 and wlan2"
 
-SDMAC_MEDIUMD_SOCKET=$S "$SHARE/sdmac-tap" "$SHARE/tap.toml" --backend hwsim:wlan0,hwsim:wlan1 \
-	--radio-rates 54x1 --freq 2412 --ready-file "$O/ready.json" --json "$O/tap.json" >"$T/tap.log" 2>&1 &
-TAP_PID=$!
-n=0
-until [ -s "$O/ready.json" ]; do
-	kill -0 "$TAP_PID" 2>/dev/null || { TAP_PID=; fail "sdmac-tap exited: $(tail -n 5 "$T/tap.log")"; }
-	n=$((n + 1))
-	[ $n -gt 300 ] && fail "sdmac-tap not ready after 30 s"
-	sleep 0.1
-done
+# tap_start WHAT LOG READY SECONDS ARG...: sdmac-tap ARG... --ready-file READY on the
+# daemon's control socket, in the background (TAP_PID), its output in LOG, until it
+# writes READY; fails naming WHAT if it exits first or is not ready within SECONDS.
+tap_start() {
+	local what=$1 log=$2 ready=$3 secs=$4 n=0
+	shift 4
+	SDMAC_MEDIUMD_SOCKET=$S "$SHARE/sdmac-tap" "$@" --ready-file "$ready" >"$log" 2>&1 &
+	TAP_PID=$!
+	until [ -s "$ready" ]; do
+		kill -0 "$TAP_PID" 2>/dev/null || { TAP_PID=; fail "$what exited: $(tail -n 5 "$log")"; }
+		n=$((n + 1))
+		[ $n -gt $((secs * 10)) ] && fail "$what not ready after $secs s"
+		sleep 0.1
+	done
+}
+# tap_stop WHAT LOG: SIGINT to sdmac-tap (it writes its statistics on exit), its exit
+# status and the end of LOG.
+tap_stop() {
+	kill -INT "$TAP_PID"
+	wait "$TAP_PID"
+	echo "$1: exit $?"
+	TAP_PID=
+	tail -n 8 "$2"
+}
+
+tap_start sdmac-tap "$T/tap.log" "$O/ready.json" 30 "$SHARE/tap.toml" --backend hwsim:wlan0,hwsim:wlan1 \
+	--radio-rates 54x1 --freq 2412 --json "$O/tap.json"
 ok "sdmac-tap up: $(cat "$O/ready.json")"
 A=sdmac-a B=sdmac-b IPB=10.0.0.2
 if command -v ping >/dev/null 2>&1; then PING=ping; else PING="busybox ping"; fi
@@ -103,24 +120,12 @@ iperf() {
 iperf udp -u -b 20M -l 1400
 iperf tcp
 
-kill -INT "$TAP_PID"
-wait "$TAP_PID"
-echo "sdmac-tap: exit $?"
-TAP_PID=
-tail -n 8 "$T/tap.log"
+tap_stop sdmac-tap "$T/tap.log"
 
 # The AP role over radios.
-SDMAC_MEDIUMD_SOCKET=$S "$SHARE/sdmac-tap" "$SHARE/ap.toml" --backend hwsim:wlan0,hwsim:wlan1,hwsim:wlan2 \
-	--radio-rates 54x1 --freq 2412 --pcap "$O/ap.pcapng" --ready-file "$O/ap_ready.json" \
-	--json "$O/ap_tap.json" >"$T/ap_tap.log" 2>&1 &
-TAP_PID=$!
-n=0
-until [ -s "$O/ap_ready.json" ]; do
-	kill -0 "$TAP_PID" 2>/dev/null || { TAP_PID=; fail "sdmac-tap (AP) exited: $(tail -n 5 "$T/ap_tap.log")"; }
-	n=$((n + 1))
-	[ $n -gt 400 ] && fail "sdmac-tap (AP) not ready after 40 s"
-	sleep 0.1
-done
+tap_start "sdmac-tap (AP)" "$T/ap_tap.log" "$O/ap_ready.json" 40 "$SHARE/ap.toml" \
+	--backend hwsim:wlan0,hwsim:wlan1,hwsim:wlan2 --radio-rates 54x1 --freq 2412 --pcap "$O/ap.pcapng" \
+	--json "$O/ap_tap.json"
 ok "sdmac-tap AP up: $(cat "$O/ap_ready.json")"
 grep "not associated" "$T/ap_tap.log"
 ip netns exec sdmac-s1 $PING -c 5 -W 2 10.0.0.3 >"$O/ap_ping_s2.txt" 2>&1
@@ -129,11 +134,7 @@ cat "$O/ap_ping_s2.txt"
 ip netns exec sdmac-s2 $PING -c 5 -W 2 10.0.0.1 >"$O/ap_ping_ap.txt" 2>&1
 echo "ping s2 -> ap: exit $?"
 cat "$O/ap_ping_ap.txt"
-kill -INT "$TAP_PID"
-wait "$TAP_PID"
-echo "sdmac-tap (AP): exit $?"
-TAP_PID=
-tail -n 8 "$T/ap_tap.log"
+tap_stop "sdmac-tap (AP)" "$T/ap_tap.log"
 kill "$MD_PID" 2>/dev/null
 wait "$MD_PID" 2>/dev/null
 MD_PID=

@@ -2,7 +2,8 @@
 compiled with cc against the shared and the static library that `make build`
 leaves in target/release, and run on emu. Its report agrees with the same loop
 through the Python API (examples/api/oneshot.py) on the same backend: counts sum
-up, and the outcome ratios agree with the configured loss and with each other.
+up, and the outcome ratios agree with the configured loss and with each other. On
+the virtual clock (`--clock virtual`, sdmac_open_with) the two print exactly the same.
 
 The hwsim backend is not in this build yet, so the C example runs on emu only;
 on hwsim it fails with the clear message tested below."""
@@ -103,6 +104,52 @@ def test_c_example_on_emu_prints_what_the_python_example_prints(shared_exe: Path
         assert n["acked"] + n["ack_timeout"] == 100, out
         assert n["acked"] >= 95, f"a perfect link: at most a few beacon collisions\n{out}"
     assert re.search(r"^latency median \(t9 - t1\): [0-9.]+ us$", c.stdout, re.M), c.stdout
+
+
+def test_c_and_python_on_the_virtual_clock_print_exactly_the_same(shared_exe: Path):
+    # On the virtual clock the medium's time moves only while the interface waits, so
+    # the same seed and the same calls give the same run: every line is equal, the
+    # acked / ACK-timeout split and the latency included.
+    c = run_c(shared_exe, "--clock", "virtual", "emu", "100")
+    assert c.returncode == 0, c.stderr
+    py = run_example("--clock", "virtual", "--backend", "emu", "--count", "100")
+    assert py.returncode == 0, py.stderr
+    assert c.stdout == py.stdout, (c.stdout, py.stdout)
+    n = counts(c.stdout)
+    assert (n["sent"], n["dropped"], n["no_report"]) == (0, 0, 0), c.stdout
+    assert n["acked"] + n["ack_timeout"] == 100, c.stdout
+    assert re.search(r"^latency median \(t9 - t1\): [0-9.]+ us$", c.stdout, re.M), c.stdout
+
+
+def test_c_and_python_on_the_virtual_clock_agree_exactly_on_a_lossy_link(shared_exe: Path, lossy: Path):
+    n = 200
+    c = run_c(shared_exe, "--clock", "virtual", f"emu:{lossy}", str(n))
+    py = run_example("--clock", "virtual", "--backend", f"emu:{lossy}", "--count", str(n))
+    assert c.returncode == 0 and py.returncode == 0, c.stderr + py.stderr
+    assert c.stdout == py.stdout, (c.stdout, py.stdout)
+    k = counts(c.stdout)
+    assert sum(k.values()) == n and k["sent"] == k["dropped"] == 0, k
+    lo, hi = wilson(k["ack_timeout"], n)
+    assert lo <= 0.3 <= hi, k  # DATA lost with probability 0.3, ACKs never
+
+
+def test_the_virtual_clock_on_hwsim_is_refused_with_its_reason(shared_exe: Path):
+    c = run_c(shared_exe, "--clock", "virtual", "hwsim:wlan9")
+    assert c.returncode != 0 and c.stdout == ""
+    assert c.stderr.strip() == ('error: open: opts->clock SDMAC_CLOCK_VIRTUAL: backend "hwsim:wlan9" runs on the '
+                                "wall clock (the virtual clock is emu's only) (invalid argument)"), c.stderr
+
+
+
+def test_python_refuses_the_same_clocks():
+    import sdmac
+
+    with pytest.raises(ValueError, match='clock "sundial": expected "wall" or "virtual"'):
+        sdmac.open("emu", clock="sundial")
+    with pytest.raises(ValueError, match="backend \"hwsim:wlan9\" runs on the wall clock"):
+        sdmac.open("hwsim:wlan9", clock="virtual")
+    iface = sdmac.open("emu", clock="virtual")
+    assert iface.now() == 1_000_000_000  # medium time 0 is VIRTUAL_ORIGIN, 1 s
 
 
 def test_static_library_links_and_runs(static_exe: Path):

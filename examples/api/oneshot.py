@@ -7,7 +7,9 @@ unchanged on every backend:
     python examples/api/oneshot.py --backend emu:examples/scenarios/two_stations_cbr.toml#sta1
     python examples/api/oneshot.py --backend hwsim:wlan1
 
-examples/c/oneshot.c is the same loop in C, and prints the same lines.
+examples/c/oneshot.c is the same loop in C, and prints the same lines. With
+`--clock virtual` (emu only) the medium runs on the virtual clock: the same seed gives
+the same run, so both print exactly the same lines.
 
 A one-shot given within aCCATime (4 µs) of a beacon's start collides with it, as on a
 radio, so once in a while one of the 200 is not acked.
@@ -30,12 +32,14 @@ ap.add_argument("--count", type=int, default=200, help="one-shots (default: 200)
 ap.add_argument("--rate", default="54", help="rate, Mb/s or MCS name (default: 54)")
 ap.add_argument("--payload", type=int, default=50, help="payload bytes (default: 50)")
 ap.add_argument("--dst", help="destination (default: the interface's bssid)")
+ap.add_argument("--clock", choices=("wall", "virtual"), default="wall",
+                help="the emulated medium's clock (default: wall; virtual: emu only)")
 ap.add_argument("--gap-us", type=float, default=250.0, help="pause after each confirmation, µs (default: 250)")
 args = ap.parse_args()
 
 try:
-    iface = sdmac.open(args.backend)
-except sdmac.OpenError as e:
+    iface = sdmac.open(args.backend, clock=args.clock)
+except (sdmac.OpenError, ValueError) as e:
     sys.exit(f"error: {e}")
 
 dst = args.dst or iface.get("bssid")

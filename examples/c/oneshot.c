@@ -2,10 +2,12 @@
  * The SDMAC paper's one-shot measurement loop in C, on any backend: N confirmed
  * one-shots (one try each) at one rate to the interface's BSS, then the count of
  * each status and the median latency t9 - t1. It prints the same lines as
- * examples/api/oneshot.py, the same loop in Python.
+ * examples/api/oneshot.py, the same loop in Python. With --clock virtual (emu only)
+ * the medium runs on the virtual clock, and the two print exactly the same lines.
  *
- *   usage: oneshot BACKEND [COUNT [RATE [PAYLOAD]]]
+ *   usage: oneshot [--clock wall|virtual] BACKEND [COUNT [RATE [PAYLOAD]]]
  *   e.g.   oneshot emu 200 54 50
+ *          oneshot --clock virtual emu 200
  *
  * Build (after `make build`, from the repository root):
  *   cc -std=c11 -Wall -Icrates/sdmac-c/include examples/c/oneshot.c \
@@ -43,8 +45,23 @@ static int parse_mac(const char *s, uint8_t out[6]) {
 }
 
 int main(int argc, char **argv) {
+    const char *prog = argv[0];
+    sdmac_open_options opts;
+    sdmac_open_options_init(&opts);
+    if (argc > 2 && strcmp(argv[1], "--clock") == 0) {
+        if (strcmp(argv[2], "wall") == 0) {
+            opts.clock = SDMAC_CLOCK_WALL;
+        } else if (strcmp(argv[2], "virtual") == 0) {
+            opts.clock = SDMAC_CLOCK_VIRTUAL;
+        } else {
+            fprintf(stderr, "error: --clock %s: expected wall or virtual\n", argv[2]);
+            return 2;
+        }
+        argc -= 2;
+        argv += 2;
+    }
     if (argc < 2) {
-        fprintf(stderr, "usage: %s BACKEND [COUNT [RATE [PAYLOAD]]]\n", argv[0]);
+        fprintf(stderr, "usage: %s [--clock wall|virtual] BACKEND [COUNT [RATE [PAYLOAD]]]\n", prog);
         return 2;
     }
     const char *backend = argv[1];
@@ -57,7 +74,7 @@ int main(int argc, char **argv) {
     }
 
     sdmac_iface *h = NULL;
-    sdmac_error e = sdmac_open(backend, &h);
+    sdmac_error e = sdmac_open_with(backend, &opts, &h);
     if (e != SDMAC_OK) return fail("open", e);
 
     char bssid[32];

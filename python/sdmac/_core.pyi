@@ -101,9 +101,10 @@ def bench_oneshot(
     as columns (id, set, status, cause, attempts and each component in µs). `mode` is
     "beacon" or "back-to-back", `device_wait` "spin" or "park"."""
 
-def open(name: str) -> Interface:
+def open(name: str, *, clock: str = "wall") -> Interface:
     """Opens a backend by name ("emu", "emu:SCENARIO.toml[#STATION]", "hwsim:IFACE",
-    "linux:IFACE") and returns its Interface."""
+    "linux:IFACE") and returns its Interface; `clock` "virtual" runs an emu medium on
+    the virtual clock (other backends refuse it with ValueError)."""
 
 # ------------------------------------------------------------------- errors
 
@@ -242,7 +243,8 @@ class Interface:
         not_before: int | None = None,
         not_after: int | None = None,
     ) -> None:
-        """DATA_req: queue one packet (`payload`, or a whole MPDU as `frame`).
+        """DATA_req: queue one packet (`payload`, or a whole MPDU as `frame`). `t1`: the
+        caller's timestamp on the backend's clock (as `now()`); taken here when None.
 
         `not_before` / `not_after`: time.monotonic_ns() times before which it is not
         handed to channel access / after which it is dropped unsent ("late").

@@ -93,35 +93,9 @@ position = [5, 0]
 # ~5,000-5,400 frames/s for one sender, whatever its data rate: 802.11g 54 Mb/s,
 # HT MCS 7 short GI, 40 MHz alike); the kernel path's medium models only standard
 # PHYs, so this path has no kernel counterpart: it measures what the user-space
-# path itself carries.
-UNBOUND_SCENARIO = """\
-name = "tap bench pair, air not binding"
-duration = 1.0
-seed = 1
-
-[phy]
-standard = "custom"
-rate = "custom500000k"
-control_rate = "custom500000k"
-slot_us = 1
-sifs_us = 1
-difs_us = 3
-eifs_us = 10
-ack_timeout_us = 20
-phy_header_us = 1
-cw_min = 1
-cw_max = 1
-
-[[station]]
-name = "a"
-address = "02:00:00:00:0b:01"
-position = [0, 0]
-
-[[station]]
-name = "b"
-address = "02:00:00:00:0b:02"
-position = [5, 0]
-"""
+# path itself carries. The table lives in one file, which `sdmac sim` runs and
+# crates/sdmac-mediumd/tests/custom_phy.rs reads too.
+UNBOUND_SCENARIO = (ROOT / "examples" / "scenarios" / "unbound_phy.toml").read_text(encoding="utf-8")
 
 
 def unbound_phy() -> str:

@@ -21,7 +21,9 @@
  * may be used in parallel. sdmac_last_error() is per thread. sdmac_strerror()
  * and sdmac_version() may be called from anywhere.
  *
- * Timestamps are nanoseconds on CLOCK_MONOTONIC; 0 means "not recorded".
+ * Timestamps are nanoseconds on CLOCK_MONOTONIC (on emu's virtual clock, chosen
+ * with sdmac_open_with: the medium's time, 1 s at its start); 0 means "not
+ * recorded".
  * Addresses are 6 bytes in transmission order.
  */
 
@@ -148,8 +150,25 @@ typedef enum sdmac_scope {
   SDMAC_SCOPE_PACKET = 2,
 } sdmac_scope;
 
+// The clock an emulated medium runs on (sdmac_open_options.clock).
+typedef enum sdmac_clock {
+  // Paced to CLOCK_MONOTONIC: medium time 0 is the session's start (the default).
+  SDMAC_CLOCK_WALL = 0,
+  // As fast as possible: medium time moves only while the handle waits in
+  // sdmac_data_con, sdmac_data_ind or sdmac_beacon_ind (timeouts on the medium's
+  // clock), so one seed gives one run, times included (emu only).
+  SDMAC_CLOCK_VIRTUAL = 1,
+} sdmac_clock;
+
 // An open interface of a backend (opaque). Used by one thread at a time.
 typedef struct sdmac_iface sdmac_iface;
+
+// Options of sdmac_open_with. Start from sdmac_open_options_init().
+typedef struct sdmac_open_options {
+  // The clock of an emulated medium (an sdmac_clock value; 0 is the wall clock).
+  // The virtual clock is refused for backends other than emu.
+  int32_t clock;
+} sdmac_open_options;
 
 // Per-packet attributes of sdmac_data_req. Start from sdmac_tx_attrs_init().
 typedef struct sdmac_tx_attrs {
@@ -321,12 +340,34 @@ const char *sdmac_last_error(void);
 // 02:00:00:00:00:02, whose bssid is the AP 02:00:00:00:00:01), "emu:SCENARIO.toml"
 // or "emu:SCENARIO.toml#STATION" (a TOML scenario as `sdmac sim` reads; the
 // station named, else the first that is not an AP), "hwsim:IFACE", "linux:IFACE".
+// The same as sdmac_open_with with the default options (the wall clock).
 // Errors: SDMAC_ERR_NULL, SDMAC_ERR_INVALID_ARGUMENT (not UTF-8),
 // SDMAC_ERR_BAD_NAME, SDMAC_ERR_NOT_AVAILABLE, SDMAC_ERR_OPEN_FAILED.
 //
 // # Safety
 // `backend` is NULL or a NUL-terminated string; `out` is NULL or writable.
 enum sdmac_error sdmac_open(const char *backend, struct sdmac_iface **out_handle);
+
+// Fills `opts` with the defaults of sdmac_open: the wall clock. Errors:
+// SDMAC_ERR_NULL.
+//
+// # Safety
+// `opts` is NULL or writable.
+enum sdmac_error sdmac_open_options_init(struct sdmac_open_options *opts);
+
+// Opens the backend named `backend` (the names of sdmac_open) with `opts` and
+// stores its handle in `*out` (NULL on error). `opts->clock` SDMAC_CLOCK_VIRTUAL
+// runs an emu medium on the virtual clock (docs/api.md, "The clock: wall or
+// virtual"). Errors: those of sdmac_open; SDMAC_ERR_NULL (`opts`);
+// SDMAC_ERR_INVALID_ARGUMENT (`opts->clock` is no sdmac_clock, or the virtual clock
+// with a backend other than emu).
+//
+// # Safety
+// `backend` is NULL or a NUL-terminated string; `opts` is NULL or a valid
+// sdmac_open_options; `out` is NULL or writable.
+enum sdmac_error sdmac_open_with(const char *backend,
+                                 const struct sdmac_open_options *opts,
+                                 struct sdmac_iface **out_handle);
 
 // Closes a handle: requests still queued are confirmed as dropped and are lost
 // with it; the backend stops. The handle must not be used afterwards (closing it

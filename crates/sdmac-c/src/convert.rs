@@ -6,6 +6,7 @@ use sdmac_api::attribute::{lookup, Kind};
 use sdmac_api::{
     Ac, BeaconInd, Confirmation, DropReason, FrameClass, Indication, Rate, Scope, Status, Value,
 };
+use sdmac_emu::EmuClock;
 use std::ffi::c_char;
 
 /// Copies `s` into a fixed C array, truncated, always NUL-terminated.
@@ -35,6 +36,16 @@ pub(crate) fn ac_from_c(v: i64, what: &str) -> Result<Ac, Fail> {
         3 => Ok(Ac::Vo),
         _ => Err(Fail::arg(format!(
             "{what} {v} is no access category (SDMAC_AC_BE 0, BK 1, VI 2, VO 3)"
+        ))),
+    }
+}
+
+pub(crate) fn clock_from_c(v: i32, what: &str) -> Result<EmuClock, Fail> {
+    match v {
+        0 => Ok(EmuClock::Wall),
+        1 => Ok(EmuClock::Virtual),
+        _ => Err(Fail::arg(format!(
+            "{what} {v} is no clock (SDMAC_CLOCK_WALL 0, SDMAC_CLOCK_VIRTUAL 1)"
         ))),
     }
 }

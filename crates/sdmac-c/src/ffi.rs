@@ -4,8 +4,11 @@ use crate::boundary::{arg, guard, out, text};
 use crate::convert::*;
 use crate::error::{sdmac_error, Fail};
 use crate::types::*;
-use sdmac_api::{parse_rate_series, Body, Indication, MacAddress, Time, TxAttrs, Wait};
-use sdmac_open::AnyInterface;
+use sdmac_api::{
+    parse_rate_series, BackendName, Body, Indication, MacAddress, Time, TxAttrs, Wait,
+};
+use sdmac_emu::EmuClock;
+use sdmac_open::{AnyInterface, OpenError, OpenOptions};
 use std::cell::UnsafeCell;
 use std::ffi::c_char;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -70,6 +73,7 @@ fn timeout(what: &str, timeout_ns: i64) -> Fail {
 /// 02:00:00:00:00:02, whose bssid is the AP 02:00:00:00:00:01), "emu:SCENARIO.toml"
 /// or "emu:SCENARIO.toml#STATION" (a TOML scenario as `sdmac sim` reads; the
 /// station named, else the first that is not an AP), "hwsim:IFACE", "linux:IFACE".
+/// The same as sdmac_open_with with the default options (the wall clock).
 /// Errors: SDMAC_ERR_NULL, SDMAC_ERR_INVALID_ARGUMENT (not UTF-8),
 /// SDMAC_ERR_BAD_NAME, SDMAC_ERR_NOT_AVAILABLE, SDMAC_ERR_OPEN_FAILED.
 ///
@@ -80,18 +84,76 @@ pub unsafe extern "C" fn sdmac_open(
     backend: *const c_char,
     out_handle: *mut *mut sdmac_iface,
 ) -> sdmac_error {
+    guard(|| open_handle(backend, &OpenOptions::default(), out_handle))
+}
+
+/// Fills `opts` with the defaults of sdmac_open: the wall clock. Errors:
+/// SDMAC_ERR_NULL.
+///
+/// # Safety
+/// `opts` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn sdmac_open_options_init(opts: *mut sdmac_open_options) -> sdmac_error {
     guard(|| {
-        let slot = out(out_handle, "out")?;
-        *slot = std::ptr::null_mut();
-        let name = text(backend, "backend")?;
-        let iface = sdmac_open::open(name)?;
-        let h = sdmac_iface {
-            busy: AtomicBool::new(false),
-            inner: UnsafeCell::new(Inner { iface, buf: Vec::new(), held: None }),
-        };
-        *slot = Box::into_raw(Box::new(h));
+        *out(opts, "opts")? = sdmac_open_options { clock: sdmac_clock::SDMAC_CLOCK_WALL as i32 };
         Ok(())
     })
+}
+
+/// Opens the backend named `backend` (the names of sdmac_open) with `opts` and
+/// stores its handle in `*out` (NULL on error). `opts->clock` SDMAC_CLOCK_VIRTUAL
+/// runs an emu medium on the virtual clock (docs/api.md, "The clock: wall or
+/// virtual"). Errors: those of sdmac_open; SDMAC_ERR_NULL (`opts`);
+/// SDMAC_ERR_INVALID_ARGUMENT (`opts->clock` is no sdmac_clock, or the virtual clock
+/// with a backend other than emu).
+///
+/// # Safety
+/// `backend` is NULL or a NUL-terminated string; `opts` is NULL or a valid
+/// sdmac_open_options; `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn sdmac_open_with(
+    backend: *const c_char,
+    opts: *const sdmac_open_options,
+    out_handle: *mut *mut sdmac_iface,
+) -> sdmac_error {
+    guard(|| {
+        if let Some(slot) = out_handle.as_mut() {
+            *slot = std::ptr::null_mut();
+        }
+        let o = arg(opts, "opts")?;
+        let clock = clock_from_c(o.clock, "opts->clock")?;
+        let mut options = OpenOptions::default();
+        options.emu.clock = clock;
+        open_handle(backend, &options, out_handle)
+    })
+}
+
+/// Opens `backend` with `opts` into `*out_handle`; the virtual clock only on emu.
+///
+/// # Safety
+/// As for sdmac_open.
+unsafe fn open_handle(
+    backend: *const c_char,
+    opts: &OpenOptions,
+    out_handle: *mut *mut sdmac_iface,
+) -> Result<(), Fail> {
+    let slot = out(out_handle, "out")?;
+    *slot = std::ptr::null_mut();
+    let name = text(backend, "backend")?;
+    let parsed = BackendName::parse(name).map_err(OpenError::Name)?;
+    if opts.emu.clock == EmuClock::Virtual && !matches!(parsed, BackendName::Emu { .. }) {
+        return Err(Fail::arg(format!(
+            "opts->clock SDMAC_CLOCK_VIRTUAL: backend {name:?} runs on the wall clock \
+             (the virtual clock is emu's only)"
+        )));
+    }
+    let iface = sdmac_open::open_with(&parsed, opts)?;
+    let h = sdmac_iface {
+        busy: AtomicBool::new(false),
+        inner: UnsafeCell::new(Inner { iface, buf: Vec::new(), held: None }),
+    };
+    *slot = Box::into_raw(Box::new(h));
+    Ok(())
 }
 
 /// Closes a handle: requests still queued are confirmed as dropped and are lost

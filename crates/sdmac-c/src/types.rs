@@ -73,6 +73,27 @@ pub enum sdmac_frame_kind {
     SDMAC_FRAME_MANAGEMENT = 1,
 }
 
+/// The clock an emulated medium runs on (sdmac_open_options.clock).
+#[repr(C)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum sdmac_clock {
+    /// Paced to CLOCK_MONOTONIC: medium time 0 is the session's start (the default).
+    SDMAC_CLOCK_WALL = 0,
+    /// As fast as possible: medium time moves only while the handle waits in
+    /// sdmac_data_con, sdmac_data_ind or sdmac_beacon_ind (timeouts on the medium's
+    /// clock), so one seed gives one run, times included (emu only).
+    SDMAC_CLOCK_VIRTUAL = 1,
+}
+
+/// Options of sdmac_open_with. Start from sdmac_open_options_init().
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct sdmac_open_options {
+    /// The clock of an emulated medium (an sdmac_clock value; 0 is the wall clock).
+    /// The virtual clock is refused for backends other than emu.
+    pub clock: i32,
+}
+
 /// Per-packet attributes of sdmac_data_req. Start from sdmac_tx_attrs_init().
 #[repr(C)]
 #[derive(Copy, Clone, Debug)]

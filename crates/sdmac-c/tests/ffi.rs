@@ -393,3 +393,91 @@ fn a_handle_in_use_by_another_thread_is_busy() {
         "in 20 rounds this thread never found the handle busy while another was inside data_con"
     );
 }
+
+fn open_options(clock: i32) -> sdmac_open_options {
+    let mut o = std::mem::MaybeUninit::uninit();
+    assert_eq!(unsafe { sdmac_open_options_init(o.as_mut_ptr()) }, SDMAC_OK);
+    let mut o: sdmac_open_options = unsafe { o.assume_init() };
+    assert_eq!(o.clock, sdmac_clock::SDMAC_CLOCK_WALL as i32, "the default is the wall clock");
+    o.clock = clock;
+    o
+}
+
+#[test]
+fn open_options_are_checked() {
+    let virt = open_options(sdmac_clock::SDMAC_CLOCK_VIRTUAL as i32);
+    let mut h = null_mut();
+    unsafe {
+        assert_eq!(sdmac_open_options_init(null_mut()), SDMAC_ERR_NULL);
+        assert!(last().contains("opts is NULL"), "{}", last());
+        assert_eq!(sdmac_open_with(c"emu".as_ptr(), null(), &mut h), SDMAC_ERR_NULL);
+        assert!(h.is_null());
+        assert!(last().contains("opts is NULL"), "{}", last());
+        assert_eq!(sdmac_open_with(c"emu".as_ptr(), &virt, null_mut()), SDMAC_ERR_NULL);
+        assert!(last().contains("out is NULL"), "{}", last());
+        assert_eq!(
+            sdmac_open_with(c"emu".as_ptr(), &open_options(7), &mut h),
+            SDMAC_ERR_INVALID_ARGUMENT
+        );
+        assert!(h.is_null());
+        assert_eq!(last(), "opts->clock 7 is no clock (SDMAC_CLOCK_WALL 0, SDMAC_CLOCK_VIRTUAL 1)");
+        assert_eq!(
+            sdmac_open_with(c"hwsim:wlan9".as_ptr(), &virt, &mut h),
+            SDMAC_ERR_INVALID_ARGUMENT
+        );
+        assert!(h.is_null());
+        assert!(
+            last().starts_with(
+                "opts->clock SDMAC_CLOCK_VIRTUAL: backend \"hwsim:wlan9\" runs on the wall clock"
+            ),
+            "{}",
+            last()
+        );
+        assert_eq!(sdmac_open_with(c"wifi".as_ptr(), &virt, &mut h), SDMAC_ERR_BAD_NAME);
+        assert!(last().contains("unknown kind of backend \"wifi\""), "{}", last());
+    }
+}
+
+/// Ten confirmed one-shots on a handle opened with `clock`: each confirmation's
+/// status, attempts and timestamps t1, t_start, t5, t9.
+fn ten_one_shots(clock: sdmac_clock) -> Vec<(sdmac_status, u8, [u64; 4])> {
+    let mut h = null_mut();
+    let o = open_options(clock as i32);
+    assert_eq!(unsafe { sdmac_open_with(c"emu".as_ptr(), &o, &mut h) }, SDMAC_OK, "{}", last());
+    let body = [0x5au8; 50];
+    let mut a = attrs();
+    a.rates = c"54x1".as_ptr();
+    let mut out = Vec::new();
+    for id in 1..=10 {
+        let mut c = std::mem::MaybeUninit::<sdmac_confirmation>::uninit();
+        unsafe {
+            assert_eq!(
+                sdmac_data_req(h, id, body.as_ptr(), body.len(), &a),
+                SDMAC_OK,
+                "{}",
+                last()
+            );
+            assert_eq!(sdmac_data_con(h, 5_000_000_000, c.as_mut_ptr()), SDMAC_OK, "{}", last());
+            let c = c.assume_init();
+            out.push((c.status, c.attempts, [c.ts.t1, c.ts.t_start, c.ts.t5, c.ts.t9]));
+        }
+        // Wall time passing between requests does not move the virtual clock.
+        std::thread::sleep(std::time::Duration::from_micros(300));
+    }
+    assert_eq!(unsafe { sdmac_close(h) }, SDMAC_OK);
+    out
+}
+
+#[test]
+fn the_virtual_clock_gives_the_same_run_twice() {
+    let a = ten_one_shots(sdmac_clock::SDMAC_CLOCK_VIRTUAL);
+    let b = ten_one_shots(sdmac_clock::SDMAC_CLOCK_VIRTUAL);
+    assert_eq!(a, b, "one seed, one run, times included");
+    // Medium time 0 is API time 1 s (VIRTUAL_ORIGIN), and time stood still until the
+    // first request waited.
+    assert_eq!(a[0].2[0], 1_000_000_000, "{a:?}");
+    assert!(a.iter().all(|(s, n, _)| *s == sdmac_status::SDMAC_STATUS_ACKED && *n == 1), "{a:?}");
+    // On the wall clock t1 is CLOCK_MONOTONIC: not the virtual origin.
+    let w = ten_one_shots(sdmac_clock::SDMAC_CLOCK_WALL);
+    assert_ne!(w[0].2[0], 1_000_000_000, "{w:?}");
+}

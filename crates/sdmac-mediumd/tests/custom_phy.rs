@@ -15,21 +15,17 @@ const B: MacAddress = MacAddress([0x02, 0, 0, 0, 1, 0]);
 const MS: u64 = 1_000_000;
 const DAEMON: &str = env!("CARGO_BIN_EXE_sdmac-mediumd");
 
-/// The PHY `sdmac bench tap` runs both paths on when the air must not bind.
-const UNBOUND: &str = r#"
-[phy]
-standard = "custom"
-rate = "custom500000k"
-control_rate = "custom500000k"
-slot_us = 1
-sifs_us = 1
-difs_us = 3
-eifs_us = 10
-ack_timeout_us = 20
-phy_header_us = 1
-cw_min = 1
-cw_max = 1
-"#;
+/// The scenario `sdmac bench tap` runs both paths on when the air must not bind
+/// (python/sdmac/bench_tap.py reads the same file).
+const UNBOUND_SCENARIO: &str = include_str!("../../../examples/scenarios/unbound_phy.toml");
+
+/// The PHY table of [`UNBOUND_SCENARIO`] alone (its header to the first station), as
+/// `sdmac bench tap` hands it to `sdmac-mediumd --phy`.
+fn unbound() -> String {
+    let start = UNBOUND_SCENARIO.find("[phy]").expect("unbound_phy.toml has a [phy] table");
+    let end = UNBOUND_SCENARIO.find("[[station]]").expect("unbound_phy.toml has stations");
+    format!("{}\n", UNBOUND_SCENARIO[start..end].trim_end())
+}
 
 fn data(from: MacAddress, to: MacAddress, payload: &[u8]) -> Vec<u8> {
     let mut buf = vec![0u8; 2400];
@@ -56,7 +52,7 @@ fn medium(model: LinkModel) -> HwsimMedium {
         interfaces: vec![A, B],
         model,
         capture: true,
-        custom_phy: Some(CustomPhy::parse(UNBOUND, "unbound.toml").unwrap()),
+        custom_phy: Some(CustomPhy::parse(&unbound(), "unbound.toml").unwrap()),
         ..Setup::default()
     })
 }
@@ -210,21 +206,22 @@ fn daemon_error(table: &str, name: &str) -> String {
 
 #[test]
 fn a_bad_table_stops_the_daemon_naming_the_key() {
-    let err = daemon_error(&UNBOUND.replace("\nrate = \"custom500000k\"\n", "\n"), "norate");
+    let unbound = unbound();
+    let err = daemon_error(&unbound.replace("\nrate = \"custom500000k\"\n", "\n"), "norate");
     assert!(err.contains("phy.rate is missing"), "{err}");
-    let err = daemon_error(&UNBOUND.replace("difs_us = 3", "difs_us = 2.5"), "difs");
+    let err = daemon_error(&unbound.replace("difs_us = 3", "difs_us = 2.5"), "difs");
     assert!(err.contains("phy.difs_us") && err.contains("SIFS + n slots"), "{err}");
-    let err = daemon_error(&UNBOUND.replace("cw_min = 1", "cw_min = 2"), "cw");
+    let err = daemon_error(&unbound.replace("cw_min = 1", "cw_min = 2"), "cw");
     assert!(err.contains("cw_min"), "{err}");
-    let err = daemon_error(&format!("{UNBOUND}noise_floor_dbm = -90\n"), "noise");
+    let err = daemon_error(&format!("{unbound}noise_floor_dbm = -90\n"), "noise");
     assert!(err.contains("phy.noise_floor_dbm is not applied"), "{err}");
-    let err = daemon_error(&format!("{UNBOUND}colour = 1\n"), "unknown");
+    let err = daemon_error(&format!("{unbound}colour = 1\n"), "unknown");
     assert!(err.contains("colour"), "{err}");
-    let err = daemon_error(&UNBOUND.replace("[phy]", "[station]"), "notable");
+    let err = daemon_error(&unbound.replace("[phy]", "[station]"), "notable");
     assert!(err.contains("station"), "{err}");
-    let err = daemon_error(&UNBOUND.replace("slot_us = 1", "slot_us = -1"), "slot");
+    let err = daemon_error(&unbound.replace("slot_us = 1", "slot_us = -1"), "slot");
     assert!(err.contains("slot_us"), "{err}");
-    let err = daemon_error(&UNBOUND.replace("\nrate = \"custom500000k\"", "\nrate = 54"), "std");
+    let err = daemon_error(&unbound.replace("\nrate = \"custom500000k\"", "\nrate = 54"), "std");
     assert!(err.contains("phy.rate") && err.contains("not supported by custom"), "{err}");
 }
 
@@ -234,4 +231,12 @@ fn a_missing_file_is_named() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--phy: cannot read /nonexistent/phy.toml"), "{err}");
+}
+
+#[test]
+fn the_unbound_file_is_a_whole_scenario_too() {
+    let file = "examples/scenarios/unbound_phy.toml";
+    let s = sdmac_sim::scenario::Scenario::parse(UNBOUND_SCENARIO, file).unwrap();
+    assert_eq!(s.name, "tap bench pair, air not binding");
+    assert!(unbound().starts_with("[phy]\n") && unbound().ends_with("cw_max = 1\n"));
 }

@@ -247,10 +247,24 @@ impl PySession {
 /// the station named, else the first that is not an AP), "hwsim:IFACE" or
 /// "linux:IFACE". Returns the same Interface on every backend; the backend runs until
 /// the interface is dropped. Raises OpenError (BackendNotAvailable for a backend
-/// this build lacks).
+/// this build lacks). `clock` "virtual" runs an emu medium on the virtual clock (as
+/// `Session.paper(clock=...)`); other backends refuse it with ValueError.
 #[pyfunction]
-pub(crate) fn open(py: Python<'_>, name: &str) -> PyResult<PyInterface> {
-    let i = py.detach(|| sdmac_open::open(name)).map_err(open_err)?;
+#[pyo3(signature = (name, *, clock = "wall"))]
+pub(crate) fn open(py: Python<'_>, name: &str, clock: &str) -> PyResult<PyInterface> {
+    let clock = clock_arg(clock)?;
+    let parsed = sdmac_api::BackendName::parse(name)
+        .map_err(|e| open_err(sdmac_open::OpenError::Name(e)))?;
+    if clock == EmuClock::Virtual && !matches!(parsed, sdmac_api::BackendName::Emu { .. }) {
+        return Err(PyValueError::new_err(format!(
+            "clock \"virtual\": backend {name:?} runs on the wall clock (the virtual clock is emu's only)"
+        )));
+    }
+    let opts = sdmac_open::OpenOptions {
+        emu: EmuOptions { clock, ..EmuOptions::default() },
+        ..sdmac_open::OpenOptions::default()
+    };
+    let i = py.detach(|| sdmac_open::open_with(&parsed, &opts)).map_err(open_err)?;
     Ok(PyInterface::new(i, name.to_string()))
 }
 

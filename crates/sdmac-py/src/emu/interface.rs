@@ -62,7 +62,8 @@ impl PyInterface {
     /// DATA_req: queue one packet. Give `payload` (the backend builds the 802.11
     /// frame) or `frame` (a whole MPDU without FCS). `rates`: "54x1,24x2" or
     /// [("54", 1), ("24", 2)]; one entry with one try is a confirmed one-shot.
-    /// `t1`: the caller's timestamp (time.monotonic_ns()); taken here when None.
+    /// `t1`: the caller's timestamp (ns on the backend's clock, as `now()`: CLOCK_MONOTONIC,
+    /// or an emu session's virtual time); taken here when None.
     /// `not_before` / `not_after`: times on time.monotonic_ns()'s clock (ns) before
     /// which the packet is not handed to channel access / after which it is dropped
     /// unsent as late (backends whose `timed_sends` is True).
@@ -82,7 +83,6 @@ impl PyInterface {
         not_before: Option<u64>,
         not_after: Option<u64>,
     ) -> PyResult<()> {
-        let t1 = t1.unwrap_or_else(sdmac_rt::monotonic_ns);
         let body = match (payload, frame) {
             (Some(p), None) => Body::Payload(p),
             (None, Some(f)) => Body::Frame(f),
@@ -101,7 +101,12 @@ impl PyInterface {
             not_after: not_after.map(Time::from_ns),
         };
         let ac = parse_ac(ac)?;
-        self.with(|i| i.data_req_at(Time::from_ns(t1), id, body, ac, &attrs)).map_err(api_err)
+        self.with(|i| {
+            // On the virtual clock, CLOCK_MONOTONIC is not the confirmation's clock.
+            let t1 = t1.map_or_else(|| i.now(), Time::from_ns);
+            i.data_req_at(t1, id, body, ac, &attrs)
+        })
+        .map_err(api_err)
     }
 
     /// DATA_con: the next confirmation. `timeout`: seconds (0 = do not wait), None =
