@@ -5,7 +5,7 @@
 #
 #   tap_scenarios.sh PATH_KIND=user|hwsim|kernel BIN=DIR OUT=DIR [SECONDS=5] [SCEN=FILE]
 #                    [PHY=FILE] [ONLY=s1,s2,s3,s4,s5] [PERF=sN] [TAPIO=uring|syscalls]
-#                    [S5_PPS=2000]
+#                    [TAPMODE=threads|one] [S5_PPS=2000]
 #
 # user:   BIN/sdmac-tap SCEN (two stations a and b, IBSS) makes namespaces tb-a and
 #         tb-b, each with a TAP device; the frames cross sdmac's emulated medium.
@@ -22,6 +22,9 @@
 #         every frame (the user path takes its PHY from SCEN).
 # TAPIO=syscalls (user and hwsim paths): sdmac-tap --tap-io syscalls, one read or
 #         write per frame, instead of its default io_uring.
+# TAPMODE=one (user path): sdmac-tap --one-thread --realtime 10, every data path and
+#         the emulated medium on one loop under SCHED_FIFO 10, the policy the kernel
+#         path's daemon runs under (implies TAPIO=syscalls).
 # ONLY:   the scenarios to run (default s1,s2,s3,s4; s5 only when named).
 # PERF=sN: `perf record -a -g -e cpu-clock -F 499` over the whole machine (the VM)
 #         while scenario sN's generator sends; `perf script` of it -> OUT/perf_sN.txt
@@ -39,7 +42,7 @@
 # (sizes are UDP payloads; the receiver's clock minus the stamp is the one-way
 # delay: both namespaces share the host's or the VM's CLOCK_MONOTONIC).
 set -u
-PATH_KIND=user BIN= OUT= SECONDS_RUN=5 SCEN= PHY= ONLY=s1,s2,s3,s4 PERF= TAPIO=uring S5_PPS=2000
+PATH_KIND=user BIN= OUT= SECONDS_RUN=5 SCEN= PHY= ONLY=s1,s2,s3,s4 PERF= TAPIO=uring TAPMODE=threads S5_PPS=2000
 for a in "$@"; do
 	case "$a" in
 		PATH_KIND=*) PATH_KIND=${a#PATH_KIND=} ;;
@@ -51,6 +54,7 @@ for a in "$@"; do
 		ONLY=*) ONLY=${a#ONLY=} ;;
 		PERF=*) PERF=${a#PERF=} ;;
 		TAPIO=*) TAPIO=${a#TAPIO=} ;;
+		TAPMODE=*) TAPMODE=${a#TAPMODE=} ;;
 		S5_PPS=*) S5_PPS=${a#S5_PPS=} ;;
 		*) echo "TAPB FAIL: unknown argument $a"; exit 2 ;;
 	esac
@@ -96,7 +100,11 @@ tun_node() {
 # start_tap [OPTION...]: BIN/sdmac-tap SCEN with its namespaces tb-a and tb-b, until
 # it says it is ready.
 start_tap() {
-	[ "$TAPIO" = uring ] || set -- --tap-io "$TAPIO" "$@"
+	case "$TAPMODE" in
+	one) set -- --one-thread --realtime 10 "$@" ;;
+	threads) [ "$TAPIO" = uring ] || set -- --tap-io "$TAPIO" "$@" ;;
+	*) fail "TAPMODE=$TAPMODE is not threads or one" ;;
+	esac
 	"$BIN/sdmac-tap" "$SCEN" --prefix tb- --ready-file "$T/ready.json" --json "$OUT/tap_stats.json" "$@" >"$T/tap.log" 2>&1 &
 	TAP_PID=$!
 	n=0

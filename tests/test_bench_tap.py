@@ -201,6 +201,31 @@ def test_the_unbound_pair_has_its_own_ratio_and_goals(tmp_path: Path) -> None:
     ]
 
 
+def test_the_one_thread_paths_have_their_ratios_goals_and_arguments(tmp_path: Path) -> None:
+    runs: Dict[str, Any] = {p: [] for p in ("user-vm-one", "kernel-vm", "user-vm-unbound-one", "kernel-vm-unbound")}
+    only = ["s2", "s4"]
+    for i, scale in enumerate([1.0, 1.2, 0.8]):
+        for path, rate, p50 in (("user-vm-one", 2500.0, 300.0), ("kernel-vm", 1000.0, 400.0),
+                                ("user-vm-unbound-one", 21000.0, 300.0), ("kernel-vm-unbound", 10000.0, 400.0)):
+            d = tmp_path / f"{path}{i}"
+            _write_run(d, 1e6, {s: rate * scale for s in only}, p50)
+            (d / "s1.json").unlink()
+            runs[path].append(bt.metrics_of_run(d, only))
+    summary = bt.summarize(runs)
+    assert math.isclose(summary["ratios"]["user-vm-one"]["s4_rx_pps"]["ratio"], 2.5)
+    assert math.isclose(summary["ratios"]["user-vm-unbound-one"]["s4_rx_pps"]["ratio"], 2.1)
+    g = {x["goal"]: x for x in bt.goals(summary)}
+    assert g["user-space packets/s at 60 B >= 2x the kernel path's (--one-thread)"]["met"] is True
+    assert g["user-space packets/s at 60 B >= 2x the kernel path's, unbound PHY (--one-thread)"]["met"] is True
+    assert g["user-space one-way delay (median) < the kernel path's, unbound PHY (--one-thread)"]["met"] is True
+    # Without user-vm, its goals are there, unmeasured.
+    assert g["user-space packets/s at 60 B >= 2x the kernel path's"]["met"] is None
+    assert "user-vm-unbound-one / kernel-vm-unbound" in bt.table(summary).splitlines()[0]
+    args = bt.script_args("user-vm-unbound-one", 3, ["s4"], None)
+    assert args[0] == "PATH_KIND=user" and args[-1] == "TAPMODE=one"
+    assert "TAPMODE=one" not in bt.script_args("user-vm-unbound-syscalls", 3, ["s4"], None)
+
+
 def test_a_goal_met_by_its_median_only_says_so() -> None:
     runs = {"user-vm": [{"s4_rx_pps": x} for x in (1.0, 2.2, 3.0)],
             "kernel-vm": [{"s4_rx_pps": x} for x in (0.9, 1.0, 1.1)]}

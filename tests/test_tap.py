@@ -348,6 +348,31 @@ def test_a_station_thread_that_panics_is_reported_and_everything_is_removed(tap_
     assert tap.prefix not in links
 
 
+@needs_root
+@THREADS
+def test_realtime_puts_the_data_paths_under_sched_fifo(tap_factory: Any, threads: List[str]) -> None:
+    tap = tap_factory(extra=["--realtime", "7", *threads])
+    policies = {}
+    for task in Path(f"/proc/{_tap_pid(tap)}/task").iterdir():
+        name = (task / "comm").read_text().strip()
+        tid = int(task.name)
+        policies[name] = (os.sched_getscheduler(tid), os.sched_getparam(tid).sched_priority)
+    paths = {n: p for n, p in policies.items() if n in ("sdmac-tap-loop", "tap-a", "tap-b")}
+    assert paths, f"no data-path thread among {sorted(policies)}"
+    assert all(p == (os.SCHED_FIFO, 7) for p in paths.values()), paths
+    # Everything else (the main thread, the medium's device thread) keeps the normal policy.
+    others = {n: p for n, p in policies.items() if n not in paths}
+    assert all(p[0] == os.SCHED_OTHER for p in others.values()), others
+    p = tap.run("a", "ping", "-c", "3", "-i", "0.2", "-W", "2", tap.ip("b"))
+    assert p.returncode == 0, p.stdout + p.stderr
+    tap.stop()
+
+
+def _tap_pid(tap: "Tap") -> int:
+    """The pid of sdmac-tap (`sdmac tap` replaces itself with it)."""
+    return tap.proc.pid
+
+
 def _control(path: Path, request: bytes, reply_len: int) -> bytes:
     """One request on the control socket (sdmac-mediumd's protocol) and its reply."""
     import socket
@@ -526,6 +551,18 @@ def test_bad_scenario_is_named(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(not TAP_BIN.exists(), reason=f"sdmac-tap is not built ({TAP_BIN} is missing)")
+def test_bad_thread_options_are_named(tmp_path: Path) -> None:
+    scen = tmp_path / "s.toml"
+    scen.write_text(SCENARIO)
+    for extra, want in (
+        (["--realtime", "0"], "--realtime 0: a SCHED_FIFO priority is within 1..=99"),
+        (["--realtime", "x"], '--realtime "x": not a number'),
+        (["--one-thread", "--tap-io", "uring"], "--one-thread serves every TAP device from one poll"),
+    ):
+        p = subprocess.run([str(TAP_BIN), str(scen), *extra], capture_output=True, text=True, timeout=30)
+        assert p.returncode != 0 and want in p.stderr, (extra, p.stderr)
+
+
 def test_a_bad_station_bound_is_named(tmp_path: Path) -> None:
     path = tmp_path / "s.toml"
     path.write_text(SCENARIO)

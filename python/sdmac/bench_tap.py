@@ -20,6 +20,10 @@ to station b, the last three with ``sdmac-pktgen``. Paths:
   is ``user-vm-unbound`` with ``sdmac-tap --tap-io syscalls`` (one system call per
   TAP read or write instead of io_uring, whose TAP reads the VM's 6.1 kernel
   serves through io_uring worker threads).
+- ``user-vm-one`` and ``user-vm-unbound-one``: ``user-vm`` and ``user-vm-unbound``
+  with ``sdmac-tap --one-thread --realtime 10``: every data path and the emulated
+  medium on one loop (no hand-off between threads per frame) under SCHED_FIFO 10,
+  the policy the kernel path's ``sdmac-mediumd`` runs under in the same script.
 
 A fifth scenario, (5) one-way delay at ``s5_pps`` (2,000) pps of 60 B (below the
 paths' capacity, so no queue builds), runs when named in ``scenarios``; ``perf`` names a
@@ -52,6 +56,7 @@ SCRIPT = ROOT / "testbed" / "tap_scenarios.sh"
 PATHS = (
     "user-host", "user-vm", "hwsim-vm", "kernel-vm",
     "user-host-unbound", "user-vm-unbound", "user-vm-unbound-syscalls", "kernel-vm-unbound",
+    "user-vm-one", "user-vm-unbound-one",
 )
 # Each user-space path and the kernel path it is set against, in the table's order.
 RATIO_PAIRS = {
@@ -60,6 +65,8 @@ RATIO_PAIRS = {
     "user-host": "kernel-vm",
     "user-vm-unbound": "kernel-vm-unbound",
     "user-vm-unbound-syscalls": "kernel-vm-unbound",
+    "user-vm-one": "kernel-vm",
+    "user-vm-unbound-one": "kernel-vm-unbound",
 }
 USER_PATHS = tuple(RATIO_PAIRS)
 SCENARIOS = ("s1", "s2", "s3", "s4", "s5")
@@ -251,16 +258,20 @@ def goals(summary: Mapping[str, Any]) -> list[dict[str, Any]]:
     ratio, and `met_at_low` whether the interval's low end meets it too."""
     out = []
     ratios = summary.get("ratios", {})
-    pairs = [("user-vm", "")] + [
-        (u, f", unbound PHY{' (--tap-io syscalls)' if u.endswith('syscalls') else ''}")
-        for u in ("user-vm-unbound", "user-vm-unbound-syscalls") if u in ratios
+    how = {"syscalls": " (--tap-io syscalls)", "one": " (--one-thread)"}
+    pairs = [("user-vm", "")] + [("user-vm-one", " (--one-thread)")] * ("user-vm-one" in ratios) + [
+        (u, f", unbound PHY{how.get(u.rsplit('-', 1)[1], '')}")
+        for u in ("user-vm-unbound", "user-vm-unbound-syscalls", "user-vm-unbound-one") if u in ratios
     ]
     for user, where in pairs:
         r = ratios.get(user, {})
         for key, goal, ok in (
             ("s4_rx_pps", "user-space packets/s at 60 B >= 2x the kernel path's", _at_least_2),
             ("s2_delay_p50_us", "user-space one-way delay (median) < the kernel path's", _below_1),
+            ("s5_delay_p50_us", "user-space one-way delay below capacity (median) < the kernel path's", _below_1),
         ):
+            if key.startswith("s5") and key not in r:
+                continue  # scenario 5 runs only when asked for
             x = r.get(key, {})
             v, lo, hi = x.get("ratio"), x.get("low"), x.get("high")
             bound = lo if key == "s4_rx_pps" else hi
@@ -357,6 +368,8 @@ def script_args(path: str, seconds: int, scenarios: Sequence[str], perf: str | N
     args = [f"PATH_KIND={kind}", f"SECONDS={seconds}", f"ONLY={','.join(scenarios)}"]
     if path.endswith("-syscalls"):
         args.append("TAPIO=syscalls")
+    if path.endswith("-one"):
+        args.append("TAPMODE=one")
     if "s5" in scenarios:
         if not 1 <= s5_pps <= 1_000_000:
             raise BenchError(f"s5_pps {s5_pps}: not a packet rate from 1 to 1,000,000")
