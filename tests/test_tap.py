@@ -405,6 +405,9 @@ def test_stations_added_moved_weakened_and_removed_at_run_time(tap_factory: Any,
     assert reply[:8] == bytes([8]) + add and reply[12] == 0, reply
     assert struct.unpack(">i", reply[8:12])[0] == r1["id"]
     assert tap.ns("r1") in _namespaces()
+    _ready_names_become(tap, lambda names: "r1" in names)
+    doc = _whole_json(tap.ready)
+    assert doc and [x["name"] for x in doc["reserved"]] == ["r2"], doc
     assert _control(sock, add, 13)[12] == 2, "added twice: duplicate"
     p = tap.run("a", "ping", "-c", "3", "-i", "0.2", "-W", "2", r1["ipv4"])
     assert p.returncode == 0, "the added station answers: " + p.stdout + p.stderr
@@ -446,6 +449,19 @@ def _ipv4_in(tap: Tap, station: str) -> str:
     return addr
 
 
+def _ready_names_become(tap: Tap, ok: Any) -> List[str]:
+    """The names of the stations up in the ready file, once `ok` holds for them (it is
+    written again after each add or delete)."""
+    deadline = time.monotonic() + 10
+    while True:
+        doc = _whole_json(tap.ready)
+        names = [s["name"] for s in doc["stations"]] if doc else []
+        if doc and ok(names):
+            return names
+        assert time.monotonic() < deadline, f"the ready file still says {names}"
+        time.sleep(0.05)
+
+
 def _add(sock: Path, mac: bytes) -> tuple:
     """ADD (7): the result byte and the station id of the reply."""
     import struct
@@ -471,6 +487,9 @@ def test_a_station_beyond_the_pool_is_added_reached_and_removed(tap_factory: Any
     assert result == 0, f"add beyond the pool refused: {tap.stderr.read_text()}"
     assert sid == size - 1, "the new station's id follows the scenario's"
     assert tap.ns("n1") in _namespaces()
+    # The ready file is written again with the station added.
+    added = _ready_names_become(tap, lambda names: "n1" in names)
+    assert set(added) == ({"ap"} if ap else set()) | {"s1", "s2", "n1"}, added
     link = tap.run("n1", "ip", "-j", "link", "show", "sdmac0")
     assert json.loads(link.stdout)[0]["address"] == "02:5d:ac:11:00:07"
     new_ip = _ipv4_in(tap, "n1")
@@ -492,6 +511,7 @@ def test_a_station_beyond_the_pool_is_added_reached_and_removed(tap_factory: Any
     # DEL_BY_MAC (3): its namespace goes, and s1 no longer reaches it.
     assert _control(sock, bytes([3]) + mac, 9)[8] == 0
     assert tap.ns("n1") not in _namespaces()
+    _ready_names_become(tap, lambda names: "n1" not in names)
     stats = tap.stop()
     n1 = tap.station_stats(stats, "n1")
     assert n1["tap_tx"]["frames"] >= 3 and n1["tx"]["acked"] >= 3, n1

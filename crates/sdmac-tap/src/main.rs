@@ -702,6 +702,50 @@ fn start_station(
     Ok(Running { thread: Worker::Thread(thread), stop: station_stop, mgmt: mgmt_thread, ctl })
 }
 
+/// The ready file's document: the BSS, the stations up now and those of the reserved
+/// pool not yet added (each with its namespace, device, addresses and role).
+fn ready_json(
+    a: &Args,
+    bssid: MacAddress,
+    ap: Option<usize>,
+    live: &Live,
+    table: &StationTable,
+) -> Value {
+    let station_json = |k: usize, s: &Station| {
+        json!({
+            "name": s.name, "netns": s.netns, "ifname": a.ifname,
+            "address": s.address.to_string(), "ipv4": s.ipv4.to_string(), "id": s.id,
+            "role": match ap { None => "ibss", Some(x) if x == k => "ap", _ => "sta" },
+            "associated": table.is_associated(k) || ap.is_none(),
+        })
+    };
+    let with = |want: fn(&Slot) -> bool| -> Vec<Value> {
+        live.stations
+            .iter()
+            .zip(&live.slots)
+            .enumerate()
+            .filter(|(_, (_, slot))| want(slot))
+            .map(|(k, (s, _))| station_json(k, s))
+            .collect()
+    };
+    json!({
+        "bssid": bssid.to_string(),
+        "mode": if ap.is_some() { "ap" } else { "ibss" },
+        "stations": with(|slot| matches!(slot, Slot::Up(_))),
+        "reserved": with(|slot| matches!(slot, Slot::Idle(_))),
+        "control": a.control,
+    })
+}
+
+/// Writes the ready file whole: to a temporary file beside it, renamed over it, so a
+/// reader never sees half a document.
+fn write_ready(path: &str, doc: &Value) -> Result<(), String> {
+    let tmp = format!("{path}.tmp");
+    std::fs::write(&tmp, doc.to_string())
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|e| format!("cannot write {path}: {e}"))
+}
+
 /// Creates station `k`'s namespace and TAP device.
 fn make_tap(a: &Args, s: &Station, spaces: &mut Namespaces) -> Result<netns::TapDevice, String> {
     spaces.create(&s.netns).map_err(|e: SetupError| e.to_string())?;
@@ -889,25 +933,8 @@ fn run(mut a: Args) -> Result<bool, String> {
         p.bssid,
         names.join(", ")
     );
-    let station_json = |k: usize, s: &Station| {
-        json!({
-            "name": s.name, "netns": s.netns, "ifname": a.ifname,
-            "address": s.address.to_string(), "ipv4": s.ipv4.to_string(), "id": s.id,
-            "role": match p.ap { None => "ibss", Some(ap) if ap == k => "ap", _ => "sta" },
-            "associated": table.is_associated(k) || p.ap.is_none(),
-        })
-    };
     if let Some(f) = &a.ready_file {
-        let doc = json!({
-            "bssid": p.bssid.to_string(),
-            "mode": if p.ap.is_some() { "ap" } else { "ibss" },
-            "stations": live.stations.iter().enumerate().filter(|(_, s)| !s.reserved)
-                .map(|(k, s)| station_json(k, s)).collect::<Vec<Value>>(),
-            "reserved": live.stations.iter().enumerate().filter(|(_, s)| s.reserved)
-                .map(|(k, s)| station_json(k, s)).collect::<Vec<Value>>(),
-            "control": a.control,
-        });
-        std::fs::write(f, doc.to_string()).map_err(|e| format!("cannot write {f}: {e}"))?;
+        write_ready(f, &ready_json(&a, p.bssid, p.ap, &live, &table))?;
     }
     let started = Instant::now();
     let mut crashed = Vec::new();
@@ -917,7 +944,19 @@ fn run(mut a: Args) -> Result<bool, String> {
             break;
         }
         if let Some(c) = &mut control {
-            let r = c.serve(|req| control_request(req, &sh, &mut live, &mut spaces, &mut session));
+            let mut changed = false;
+            let r = c.serve(|req| {
+                let out = control_request(req, &sh, &mut live, &mut spaces, &mut session);
+                changed |= out.0 == UpdateResult::Success
+                    && matches!(req, Request::Add(_) | Request::DelByMac(_) | Request::DelById(_));
+                out
+            });
+            if let (true, Some(f)) = (changed, &a.ready_file) {
+                // The stations up and reserved now: added ones in, removed ones out.
+                if let Err(e) = write_ready(f, &ready_json(&a, p.bssid, p.ap, &live, &table)) {
+                    eprintln!("sdmac-tap: {e}");
+                }
+            }
             match r {
                 Ok(true) => {
                     eprintln!("sdmac-tap: shutdown requested on the control socket");

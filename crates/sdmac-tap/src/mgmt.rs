@@ -133,9 +133,16 @@ pub const SSID: &[u8] = b"sdmac";
 /// The length of a time unit (TU, IEEE 802.11: 1024 µs), in ns.
 const TU_NS: u64 = 1_024_000;
 
+/// The TIM element of the AP's own beacons (IEEE 802.11-2016 9.4.2.6): DTIM count 0
+/// and DTIM period 1 (every beacon is a DTIM), bitmap control 0 and one octet of
+/// partial virtual bitmap, 0: no station is in power save (none is: the AP keeps no
+/// power-save state), and no group traffic is buffered.
+const TIM_ELEMENT: [u8; 6] = [5, 4, 0, 1, 0, 0];
+
 /// A beacon of `bssid` for SSID [`SSID`]: the OFDM rates of [`RATES`], the DS
-/// Parameter Set on `channel`, beacon interval `interval_tu`, timestamp `tsf_us`,
-/// sequence number `seq`. Built by `sdmac-frame`'s beacon writer.
+/// Parameter Set on `channel`, the TIM ([`TIM_ELEMENT`]), beacon interval
+/// `interval_tu`, timestamp `tsf_us`, sequence number `seq`. Built by `sdmac-frame`'s
+/// beacon writer; the TIM goes after the DS Parameter Set, its place in a beacon.
 pub fn beacon(
     bssid: MacAddress,
     channel: u8,
@@ -148,8 +155,9 @@ pub fn beacon(
     p.beacon_interval_tu = interval_tu;
     p.timestamp = tsf_us;
     p.seq = seq;
+    p.extra_elements = &TIM_ELEMENT;
     let mut f = MgmtFrame { bytes: [0; MGMT_MAX], len: 0 };
-    // Fits: header 24, fixed fields 12, SSID 7, rates 10, DS parameter set 3.
+    // Fits: header 24, fixed fields 12, SSID 7, rates 10, DS parameter set 3, TIM 6.
     f.len = write_beacon_frame(&mut f.bytes, &p, false).expect("a beacon fits MGMT_MAX");
     f
 }
@@ -432,6 +440,7 @@ mod tests {
             &[1, 8],
             &RATES,
             &[3, 1, 6],
+            &[5, 4, 0, 1, 0, 0], // TIM: DTIM count 0, period 1, nothing buffered
         ]
         .concat();
         assert_eq!(b.as_slice(), &want[..]);
