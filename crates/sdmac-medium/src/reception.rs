@@ -66,8 +66,16 @@ impl Medium {
         let model = &self.cfg.error_model;
         let memo = &mut self.memo;
         let p_success = if pieces.is_empty() && !faded {
+            // The link keeps the answer to the last clean question it was asked; its
+            // power is part of the link, the rest of the question is the tag.
+            let tag = self.links.clean_tag(tx.rate, tx.len, noise.to_bits());
             let key = [tx.len as u64, link.power_mw.to_bits(), noise.to_bits()];
-            match memo.get(Question::Clean, tx.rate, key) {
+            let known = if tag != 0 && link.clean == tag {
+                Some(link.clean_p)
+            } else {
+                memo.get(Question::Clean, tx.rate, key)
+            };
+            let p = match known {
                 Some(p) => p,
                 None => {
                     let (rate, power) = (tx.rate, link.power_mw);
@@ -85,7 +93,11 @@ impl Medium {
                     memo.put(Question::Clean, rate, key, p);
                     p
                 }
+            };
+            if tag != 0 && link.clean != tag {
+                self.links.keep_clean(src, li, tag, p);
             }
+            p
         } else {
             interfered = pieces.iter().any(|p| p.2 > COLLISION_FRACTION_OF_NOISE * noise);
             success_probability(
