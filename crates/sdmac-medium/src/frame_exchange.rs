@@ -291,6 +291,8 @@ impl Medium {
                 || (recs.len() == self.links.of(s).len()
                     && recs.iter().zip(self.links.of(s)).all(|(r, l)| r.0 == l.rx))
         );
+        // The frame's clean-reception question, the same at every receiver.
+        let clean_tag = self.links.clean_tag(tx.rate, tx.len);
         let mut ri = 0;
         for li in 0..self.links.of(s).len() {
             let l = self.links.of(s)[li];
@@ -309,7 +311,7 @@ impl Medium {
             }
             if self.stations[j as usize].rx_lock == slot {
                 self.stations[j as usize].rx_lock = NO_SLOT;
-                let (ok, cause) = self.decide_reception(slot, s, li);
+                let (ok, cause) = self.decide_reception(slot, s, li, clean_tag);
                 if ok {
                     received_any = true;
                 }

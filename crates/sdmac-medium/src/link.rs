@@ -8,7 +8,7 @@ use std::collections::HashMap;
 /// How one station hears another: 32 bytes, since a large medium holds one for every
 /// pair in range. Fixed error probabilities, rare, live in the link's override
 /// ([`LinkTable::error_prob`]); the success probability of a clean frame is kept here
-/// for the last (rate, length, noise) asked, other answers in the reception memo.
+/// for the last (rate, length) asked, other answers in the reception memo.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Link {
     /// The receiver.
@@ -19,9 +19,11 @@ pub(crate) struct Link {
     pub detect: bool,
     /// The override of this link sets an error or preamble-miss probability.
     pub fixed_probs: bool,
-    /// Which question `clean_p` answers: a tag of [`LinkTable::clean_tag`] (the rate,
-    /// length and receiver noise of a frame received without interference or fading),
-    /// 0 for none. A link whose power changes is replaced, answer and all.
+    /// Which question `clean_p` answers: a tag of [`LinkTable::clean_tag`] (the rate
+    /// and length of a frame received without interference or fading), 0 for none.
+    /// The rest of the question is the link's: its power (a link whose power changes is
+    /// replaced, answer and all) and its receiver's noise (fixed when the station is
+    /// added).
     pub clean: u8,
     /// The error model's success probability for that frame on this link, exactly as
     /// it computed it.
@@ -52,23 +54,23 @@ pub(crate) struct LinkTable {
     /// The fading (dB) of the reception decided last; 0 when fading is off.
     pub last_fade_db: f64,
     /// The questions `Link::clean` tags: tag `i + 1` is entry `i`, (rate, length in
-    /// bytes, receiver noise in mW by its bits). At most [`CLEAN_TAGS`] entries.
-    pub clean_keys: Vec<(sdmac_phy::Rate, u32, u64)>,
+    /// bytes). At most [`CLEAN_TAGS`] entries.
+    pub clean_keys: Vec<(sdmac_phy::Rate, u32)>,
     /// Bumped whenever a built list changes (a link replaced, added or removed, or a
     /// list rebuilt), so that sums over links can tell they are stale.
     pub gen: u64,
 }
 
-/// The most (rate, length, noise) questions links keep answers for: a saturated
+/// The most (rate, length) questions links keep answers for: a saturated
 /// medium asks two (DATA and ACK); a medium with more keeps answers for the first ones
 /// and asks the reception memo for the others.
 pub(crate) const CLEAN_TAGS: usize = 8;
 
 impl LinkTable {
-    /// The tag of the clean-frame question (`rate`, `len`, `noise_bits`), made on first
-    /// use; 0 when every tag is taken by another question.
-    pub fn clean_tag(&mut self, rate: sdmac_phy::Rate, len: u32, noise_bits: u64) -> u8 {
-        let key = (rate, len, noise_bits);
+    /// The tag of the clean-frame question (`rate`, `len`), made on first use; 0 when
+    /// every tag is taken by another question.
+    pub fn clean_tag(&mut self, rate: sdmac_phy::Rate, len: u32) -> u8 {
+        let key = (rate, len);
         if let Some(i) = self.clean_keys.iter().position(|k| *k == key) {
             return i as u8 + 1;
         }
