@@ -60,6 +60,10 @@ pub(crate) struct Air {
     /// station. Its end undoes exactly what its start did, even if links changed or
     /// stations joined while it was on air.
     pub slot_rx: Vec<Vec<Heard>>,
+    /// Per slot: the link generation (`LinkTable::gen`) when its frame started. If it
+    /// is still current when the frame ends, the sender's links are the very list
+    /// `slot_rx` was made from, receiver for receiver.
+    pub slot_links_gen: Vec<u64>,
     /// Slots on air, or ended but overlapping a frame still on air.
     pub on_air: Vec<u32>,
     /// Frames on air now (not ended).
@@ -141,8 +145,9 @@ impl Air {
         }
     }
 
-    /// Puts `tx` in a slot (a free one first) and on air; returns the slot.
-    pub fn alloc_slot(&mut self, tx: Transmission) -> u32 {
+    /// Puts `tx` in a slot (a free one first) and on air, with the link generation
+    /// `links_gen`; returns the slot.
+    pub fn alloc_slot(&mut self, tx: Transmission, links_gen: u64) -> u32 {
         let slot = if let Some(s) = self.free_slots.pop() {
             self.txs[s as usize] = tx;
             s
@@ -154,7 +159,11 @@ impl Air {
         if self.slot_rx.len() <= slot as usize {
             self.slot_rx.resize_with(slot as usize + 1, Vec::new);
         }
+        if self.slot_links_gen.len() <= slot as usize {
+            self.slot_links_gen.resize(slot as usize + 1, 0);
+        }
         self.slot_rx[slot as usize].clear();
+        self.slot_links_gen[slot as usize] = links_gen;
         slot
     }
 

@@ -110,7 +110,7 @@ impl Medium {
         } else if tx.dst == Dest::Unknown {
             tx.dst_fail = Some(Cause::OutOfRange);
         }
-        let slot = self.air.alloc_slot(tx);
+        let slot = self.air.alloc_slot(tx, self.links.gen);
         self.stations[s as usize].transmitting = true;
         if self.stations[s as usize].access.idle_since.is_some() {
             self.on_busy(t, s);
@@ -284,21 +284,34 @@ impl Medium {
         // `recs` (the receivers at the start) and the links now are both sorted by
         // receiver: one walk over both finds each receiver's start entry.
         debug_assert!(recs.windows(2).all(|w| w[0].0 < w[1].0));
+        // Unchanged links: `recs` holds exactly one entry per link, in the same order.
+        let unchanged = self.air.slot_links_gen[slot as usize] == self.links.gen;
+        debug_assert!(
+            !unchanged
+                || (recs.len() == self.links.of(s).len()
+                    && recs.iter().zip(self.links.of(s)).all(|(r, l)| r.0 == l.rx))
+        );
+        // The frame's clean-reception question, the same at every receiver.
+        let clean_tag = self.links.clean_tag(tx.rate, tx.len);
         let mut ri = 0;
         for li in 0..self.links.of(s).len() {
             let l = self.links.of(s)[li];
             let j = l.rx;
             // Undo the start's carrier sense as it was then (links may have changed).
-            while ri < recs.len() && recs[ri].0 < j {
-                ri += 1;
-            }
-            let sensed = ri < recs.len() && recs[ri].0 == j && recs[ri].1;
+            let sensed = if unchanged {
+                recs[li].1
+            } else {
+                while ri < recs.len() && recs[ri].0 < j {
+                    ri += 1;
+                }
+                ri < recs.len() && recs[ri].0 == j && recs[ri].1
+            };
             if sensed {
                 self.stations[j as usize].cs_count -= 1;
             }
             if self.stations[j as usize].rx_lock == slot {
                 self.stations[j as usize].rx_lock = NO_SLOT;
-                let (ok, cause) = self.decide_reception(slot, s, li);
+                let (ok, cause) = self.decide_reception(slot, s, li, clean_tag);
                 if ok {
                     received_any = true;
                 }
@@ -320,9 +333,11 @@ impl Medium {
             }
         }
         // Receivers whose link vanished while the frame was on air: undo their carrier
-        // sense, and a lock on the frame ends in a failed reception.
+        // sense, and a lock on the frame ends in a failed reception. None if the links
+        // are unchanged since the start.
         let mut li = 0;
-        for &(j, cs, power_dbm) in &recs {
+        let vanished: &[crate::air::Heard] = if unchanged { &[] } else { &recs };
+        for &(j, cs, power_dbm) in vanished {
             let links = self.links.of(s);
             while li < links.len() && links[li].rx < j {
                 li += 1;

@@ -5,9 +5,10 @@ use crate::config::{LinkOverride, StationId};
 use crate::fading::Fading;
 use std::collections::HashMap;
 
-/// How one station hears another: 24 bytes, since a large medium holds one for every
+/// How one station hears another: 32 bytes, since a large medium holds one for every
 /// pair in range. Fixed error probabilities, rare, live in the link's override
-/// ([`LinkTable::error_prob`]); success probabilities in the reception memo.
+/// ([`LinkTable::error_prob`]); the success probability of a clean frame is kept here
+/// for the last (rate, length) asked, other answers in the reception memo.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Link {
     /// The receiver.
@@ -18,6 +19,15 @@ pub(crate) struct Link {
     pub detect: bool,
     /// The override of this link sets an error or preamble-miss probability.
     pub fixed_probs: bool,
+    /// Which question `clean_p` answers: a tag of [`LinkTable::clean_tag`] (the rate
+    /// and length of a frame received without interference or fading), 0 for none.
+    /// The rest of the question is the link's: its power (a link whose power changes is
+    /// replaced, answer and all) and its receiver's noise (fixed when the station is
+    /// added).
+    pub clean: u8,
+    /// The error model's success probability for that frame on this link, exactly as
+    /// it computed it.
+    pub clean_p: f64,
     /// Mean received power, dBm.
     pub power_dbm: f64,
     /// The same in mW.
@@ -43,12 +53,42 @@ pub(crate) struct LinkTable {
     pub fading: Option<Fading>,
     /// The fading (dB) of the reception decided last; 0 when fading is off.
     pub last_fade_db: f64,
+    /// The questions `Link::clean` tags: tag `i + 1` is entry `i`, (rate, length in
+    /// bytes). At most [`CLEAN_TAGS`] entries.
+    pub clean_keys: Vec<(sdmac_phy::Rate, u32)>,
     /// Bumped whenever a built list changes (a link replaced, added or removed, or a
     /// list rebuilt), so that sums over links can tell they are stale.
     pub gen: u64,
 }
 
+/// The most (rate, length) questions links keep answers for: a saturated
+/// medium asks two (DATA and ACK); a medium with more keeps answers for the first ones
+/// and asks the reception memo for the others.
+pub(crate) const CLEAN_TAGS: usize = 8;
+
 impl LinkTable {
+    /// The tag of the clean-frame question (`rate`, `len`), made on first use; 0 when
+    /// every tag is taken by another question.
+    pub fn clean_tag(&mut self, rate: sdmac_phy::Rate, len: u32) -> u8 {
+        let key = (rate, len);
+        if let Some(i) = self.clean_keys.iter().position(|k| *k == key) {
+            return i as u8 + 1;
+        }
+        if self.clean_keys.len() < CLEAN_TAGS {
+            self.clean_keys.push(key);
+            return self.clean_keys.len() as u8;
+        }
+        0
+    }
+
+    /// Remembers `p` as the clean-frame answer to question `tag` on link `li` of `tx`.
+    pub fn keep_clean(&mut self, tx: StationId, li: usize, tag: u8, p: f64) {
+        if let Some(l) = self.from[tx as usize].as_mut().and_then(|list| list.get_mut(li)) {
+            l.clean = tag;
+            l.clean_p = p;
+        }
+    }
+
     /// The link from `tx` to `rx`, if `rx` hears `tx` above the floor.
     /// The list of `tx` must be built.
     pub fn get(&self, tx: StationId, rx: StationId) -> Option<&Link> {

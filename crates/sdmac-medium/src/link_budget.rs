@@ -156,6 +156,8 @@ impl Medium {
             cs: power_dbm >= b.cca_threshold_dbm,
             detect: power_dbm >= b.rx_sensitivity_dbm,
             fixed_probs: o.error_prob.is_some() || o.preamble_error_prob.is_some(),
+            clean: 0,
+            clean_p: 0.0,
         })
     }
 }

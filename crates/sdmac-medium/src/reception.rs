@@ -18,7 +18,7 @@ const COLLISION_FRACTION_OF_NOISE: f64 = 0.1;
 
 impl Medium {
     /// Decides the reception of transmission `slot` (sent by `src`) by the receiver of
-    /// link `li` of `src`. Draws random numbers only for probabilities strictly
+    /// link `li` of `src`; `clean_tag` is the frame's tag from `LinkTable::clean_tag`. Draws random numbers only for probabilities strictly
     /// between 0 and 1, and one fading draw (from the fading stream) when fading is on
     /// and the reception gets that far; `links.last_fade_db` tells the draw (0 if none).
     pub(crate) fn decide_reception(
@@ -26,6 +26,7 @@ impl Medium {
         slot: u32,
         src: StationId,
         li: usize,
+        clean_tag: u8,
     ) -> (bool, Cause) {
         let tx = self.air.txs[slot as usize];
         let link = self.links.of(src)[li];
@@ -66,8 +67,16 @@ impl Medium {
         let model = &self.cfg.error_model;
         let memo = &mut self.memo;
         let p_success = if pieces.is_empty() && !faded {
+            // The link keeps the answer to the last clean question it was asked; its
+            // power and its receiver's noise are the link's, the rest is the tag.
+            let tag = clean_tag;
             let key = [tx.len as u64, link.power_mw.to_bits(), noise.to_bits()];
-            match memo.get(Question::Clean, tx.rate, key) {
+            let known = if tag != 0 && link.clean == tag {
+                Some(link.clean_p)
+            } else {
+                memo.get(Question::Clean, tx.rate, key)
+            };
+            let p = match known {
                 Some(p) => p,
                 None => {
                     let (rate, power) = (tx.rate, link.power_mw);
@@ -85,7 +94,11 @@ impl Medium {
                     memo.put(Question::Clean, rate, key, p);
                     p
                 }
+            };
+            if tag != 0 && link.clean != tag {
+                self.links.keep_clean(src, li, tag, p);
             }
+            p
         } else {
             interfered = pieces.iter().any(|p| p.2 > COLLISION_FRACTION_OF_NOISE * noise);
             success_probability(
