@@ -26,7 +26,6 @@ use sdmac_api::{Confirmation, DropReason, Status, Time, Timestamps, Truth};
 use sdmac_frame::ieee80211::SupportedRate;
 use sdmac_frame::MacAddress;
 use sdmac_medium::{Ac, Cause, Dest, Medium, Outcome, Sink, StationId, TxRequest, WallClock};
-use sdmac_rt::monotonic_ns;
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -255,7 +254,7 @@ impl Device {
             return self.run_virtual();
         }
         loop {
-            let (work, now) = self.pass_wall();
+            let (work, now) = self.pass();
             if self.session.closed.load(Ordering::Acquire) {
                 self.close();
                 return self;
@@ -267,14 +266,15 @@ impl Device {
         }
     }
 
-    /// One pass on the wall clock: the stations to add, the interfaces' commands, the
+    /// One pass, on either clock: the stations to add, the interfaces' commands, the
     /// held items due and the medium's events due now. Returns whether there was
-    /// anything to do, and the instant (`CLOCK_MONOTONIC`) it took as now.
-    pub fn pass_wall(&mut self) -> (bool, u64) {
+    /// anything to do, and the instant it took as now (`CLOCK_MONOTONIC` on the wall
+    /// clock, virtual time on the virtual one).
+    pub fn pass(&mut self) -> (bool, u64) {
         self.stats.loops += 1;
         let mut work = self.take_additions();
         work |= self.drain_commands();
-        let now = monotonic_ns();
+        let now = self.now();
         work |= self.release_held(now);
         if self.medium.next_event_time().is_some_and(|t| self.clock.monotonic_of(t) <= now) {
             self.advance_to(now);

@@ -50,7 +50,7 @@ impl EmuDriver {
             let guard = shared.try_lock();
             if let Ok(mut d) = guard {
                 if let Some(d) = d.as_mut() {
-                    d.pass_wall();
+                    d.pass();
                 }
             }
         }));
@@ -67,7 +67,7 @@ impl EmuDriver {
     pub fn pass(&mut self) -> bool {
         let mut g = self.lock();
         let Some(d) = g.as_mut() else { return false };
-        let (work, _) = d.pass_wall();
+        let (work, _) = d.pass();
         if d.session.closed.load(Ordering::Acquire) {
             drop(g);
             self.finish();

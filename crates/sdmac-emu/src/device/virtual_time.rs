@@ -15,16 +15,8 @@ impl Device {
         let mut moved_at = monotonic_ns();
         let mut reported = false;
         loop {
-            self.stats.loops += 1;
             let tick = self.session.vtick.load(Ordering::SeqCst);
-            let mut work = self.take_additions();
-            work |= self.drain_commands();
-            let now = self.now();
-            work |= self.release_held(now);
-            if self.medium.next_event_time().is_some_and(|t| self.clock.monotonic_of(t) <= now) {
-                self.advance_to(now);
-                work = true;
-            }
+            let (work, now) = self.pass();
             if self.session.closed.load(Ordering::Acquire) {
                 self.close();
                 return self;
