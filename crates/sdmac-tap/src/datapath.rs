@@ -1,6 +1,12 @@
 //! The per-station data path: Ethernet frames from a packet descriptor (a TAP
 //! device) to 802.11 `data_req`s, and `data_ind`s back to Ethernet frames.
 //!
+//! Why this file is longer than the ~700 lines a file here aims for: it is one
+//! station's per-frame path, and its steps (confirmations, the backlog, reads,
+//! conversion, writes, the AP's relaying, management frames) all work on the one
+//! `StationPath`; split into files, each would reach into the same struct from
+//! elsewhere, and the order of a pass would no longer be read in one place.
+//!
 //! One loop per station, in poll mode: it drains confirmations, retries frames the
 //! MAC had no room for, reads a batch of frames from the TAP device and writes a
 //! batch of received ones; only when a pass found nothing to do does it wait in
