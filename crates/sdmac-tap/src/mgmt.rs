@@ -137,7 +137,7 @@ const TU_NS: u64 = 1_024_000;
 /// and DTIM period 1 (every beacon is a DTIM), bitmap control 0 and one octet of
 /// partial virtual bitmap, 0: no station is in power save (none is: the AP keeps no
 /// power-save state), and no group traffic is buffered.
-const TIM_ELEMENT: [u8; 6] = [5, 4, 0, 1, 0, 0];
+pub const TIM_ELEMENT: [u8; 6] = [5, 4, 0, 1, 0, 0];
 
 /// A beacon of `bssid` for SSID [`SSID`]: the OFDM rates of [`RATES`], the DS
 /// Parameter Set on `channel`, the TIM ([`TIM_ELEMENT`]), beacon interval
