@@ -57,8 +57,9 @@ pub(crate) struct Air {
     /// Slots free for reuse.
     pub free_slots: Vec<u32>,
     /// Per slot: the receivers linked to the sender when it started, sorted by
-    /// station. Its end undoes exactly what its start did, even if links changed or
-    /// stations joined while it was on air.
+    /// station, recorded only when links change while it is on air
+    /// (`Medium::record_receivers`). Its end undoes exactly what its start did, even
+    /// if links changed or stations joined while it was on air.
     pub slot_rx: Vec<Vec<Heard>>,
     /// Per slot: the link generation (`LinkTable::gen`) when its frame started. If it
     /// is still current when the frame ends, the sender's links are the very list

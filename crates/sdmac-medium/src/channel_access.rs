@@ -55,6 +55,7 @@ impl Medium {
         let (slot, cca) = (self.cfg.phy.slot_ns, self.cfg.phy.cca_ns);
         let st = &mut self.stations[s as usize];
         st.access.busy_at(t);
+        let mut earliest = NEVER;
         for &qi in st.used.iter() {
             let has_frames = !st.queues[qi].frames.is_empty();
             let q = &mut st.queues[qi].access;
@@ -62,6 +63,7 @@ impl Medium {
                 // Committed: its access begins now or before the CCA could indicate the
                 // other transmission (aCCATime), so it transmits too and collides.
                 q.backoff = 0;
+                earliest = earliest.min(q.expiry);
                 continue;
             }
             if t >= q.backoff_end(slot) {
@@ -78,7 +80,7 @@ impl Medium {
             }
             q.expiry = NEVER;
         }
-        self.mark_dirty(s);
+        self.set_expiry(s, earliest);
     }
 
     /// When a frame given at `t` to a station that senses the medium busy goes on air
@@ -123,14 +125,16 @@ impl Medium {
         let Some(idle) = st.access.idle_since else { return };
         let extra = if st.access.eifs { self.eifs_extra } else { 0 };
         let blocked = st.exchange.is_some() || st.busy();
+        let mut earliest = NEVER;
         for &qi in st.used.iter() {
             let q = &mut st.queues[qi];
             let aifs = q.access.aifs(sifs, slot, extra);
             q.access.anchor = (idle + aifs).max(t);
             q.access.expiry =
                 if blocked || q.frames.is_empty() { NEVER } else { q.access.backoff_end(slot) };
+            earliest = earliest.min(q.access.expiry);
         }
-        self.mark_dirty(s);
+        self.set_expiry(s, earliest);
     }
 
     /// Doubles (failure) or resets (success) a queue's contention window and draws a

@@ -37,6 +37,11 @@ impl Expiries {
         old
     }
 
+    /// The expiry of station `s`.
+    pub fn get(&self, s: StationId) -> Time {
+        self.at[s as usize]
+    }
+
     /// The earliest expiry, NEVER if none is set (and drops the stations whose expiry
     /// is NEVER from the set).
     pub fn min(&mut self) -> Time {

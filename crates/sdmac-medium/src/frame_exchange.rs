@@ -3,7 +3,7 @@
 //! learns the outcome at the ACK's end or at ACKTimeout, and retries over its rate
 //! series or gives up.
 
-use crate::air::Transmission;
+use crate::air::{Air, Transmission};
 use crate::config::{Dest, StationId};
 use crate::event::Event;
 use crate::medium::{queue_ac, Medium};
@@ -138,7 +138,6 @@ impl Medium {
             if l.cs {
                 st.cs_count += 1;
             }
-            self.air.slot_rx[slot as usize].push((l.rx, l.cs, l.power_dbm));
             let is_dst = dst == Dest::Station(l.rx);
             // A frame locked onto moments ago loses its preamble to this one?
             let lock = st.rx_lock;
@@ -200,6 +199,23 @@ impl Medium {
         }
         let end = self.air.txs[slot as usize].end;
         self.events.push(end, Event::TxEnd { slot });
+    }
+
+    /// Records the receivers of every frame on air that has not recorded them yet, as
+    /// its start found them: called before any link changes. A frame records nothing
+    /// at its start; while the link generation is the one it started with, the
+    /// sender's links are its receivers, and its end reads them there.
+    pub(crate) fn record_receivers(&mut self) {
+        let gen = self.links.gen;
+        let Air { on_air, txs, slot_rx, slot_links_gen, .. } = &mut self.air;
+        for &o in on_air.iter() {
+            let o = o as usize;
+            if txs[o].ended || slot_links_gen[o] != gen || !slot_rx[o].is_empty() {
+                continue;
+            }
+            let links = self.links.of(txs[o].src);
+            slot_rx[o].extend(links.iter().map(|l| (l.rx, l.cs, l.power_dbm)));
+        }
     }
 
     /// Makes `air.heard` the sums over every transmission on air but the one in `slot`
@@ -284,12 +300,14 @@ impl Medium {
         // `recs` (the receivers at the start) and the links now are both sorted by
         // receiver: one walk over both finds each receiver's start entry.
         debug_assert!(recs.windows(2).all(|w| w[0].0 < w[1].0));
-        // Unchanged links: `recs` holds exactly one entry per link, in the same order.
+        // Unchanged links: the sender's links are the receivers at the start, one for
+        // one (`recs` is then empty, or recorded but not needed).
         let unchanged = self.air.slot_links_gen[slot as usize] == self.links.gen;
         debug_assert!(
             !unchanged
+                || recs.is_empty()
                 || (recs.len() == self.links.of(s).len()
-                    && recs.iter().zip(self.links.of(s)).all(|(r, l)| r.0 == l.rx))
+                    && recs.iter().zip(self.links.of(s)).all(|(r, l)| r.0 == l.rx && r.1 == l.cs))
         );
         // The frame's clean-reception question, the same at every receiver.
         let clean_tag = self.links.clean_tag(tx.rate, tx.len);
@@ -299,7 +317,7 @@ impl Medium {
             let j = l.rx;
             // Undo the start's carrier sense as it was then (links may have changed).
             let sensed = if unchanged {
-                recs[li].1
+                l.cs
             } else {
                 while ri < recs.len() && recs[ri].0 < j {
                     ri += 1;

@@ -16,6 +16,7 @@ impl Medium {
     /// on the link `tx` -> `rx` (see [`LinkOverride`]), replacing its previous override.
     pub fn set_link(&mut self, tx: StationId, rx: StationId, o: LinkOverride) {
         self.links.set_override(tx, rx, o);
+        self.record_receivers();
         let link = self.make_link(tx, rx);
         self.links.put(tx, link, rx);
     }
@@ -92,6 +93,7 @@ impl Medium {
     /// Recomputes every link to and from `id`: its own list if built (O(stations)),
     /// and its entry in every other built list.
     pub(crate) fn compute_links_of(&mut self, id: StationId) {
+        self.record_receivers();
         if self.links.from[id as usize].is_some() {
             self.links.from[id as usize] = Some(self.build_links(id));
             self.links.gen += 1;

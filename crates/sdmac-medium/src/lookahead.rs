@@ -62,8 +62,17 @@ impl Medium {
             match *ev {
                 Event::TxEnd { slot } => {
                     at_most(&mut touch, self.air.txs[slot as usize].src, at);
-                    for &(j, _, _) in &self.air.slot_rx[slot as usize] {
-                        at_most(&mut touch, j, at);
+                    // Its receivers at the start: the sender's links, unless they
+                    // changed since (then recorded).
+                    let src = self.air.txs[slot as usize].src;
+                    if self.air.slot_links_gen[slot as usize] == self.links.gen {
+                        for l in self.links.of(src) {
+                            at_most(&mut touch, l.rx, at);
+                        }
+                    } else {
+                        for &(j, _, _) in &self.air.slot_rx[slot as usize] {
+                            at_most(&mut touch, j, at);
+                        }
                     }
                 }
                 Event::SendAck { station, to, rate, .. } => {

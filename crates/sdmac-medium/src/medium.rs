@@ -86,8 +86,11 @@ pub struct Medium {
     pub(crate) ready: Vec<StationId>,
     /// EIFS − DIFS: the extra wait after a frame received in error.
     pub(crate) eifs_extra: Time,
-    /// The access event fired: find the next one by scanning every station.
+    /// The access event fired, or the station holding the earliest expiry changed
+    /// it: find the next one by scanning every station.
     pub(crate) force_scan: bool,
+    /// The earliest expiry set since the last `refresh_access` (NEVER if none).
+    pub(crate) set_min: Time,
     /// Linear preamble detection threshold.
     pub(crate) preamble_threshold: f64,
     /// The medium ran ahead (`advance_quiet`) from this time, and the caller has not
@@ -137,6 +140,7 @@ impl Medium {
             ready: Vec::new(),
             eifs_extra,
             force_scan: false,
+            set_min: NEVER,
             ahead_from: None,
             late_ok: Vec::new(),
             quiet_touch: Vec::new(),
@@ -543,27 +547,39 @@ impl Medium {
         }
     }
 
+    /// Station `s`'s earliest expiry is now `new`: puts it in `expiry` and keeps what
+    /// `refresh_access` needs to find the earliest of all. Every expiry is at least
+    /// `min(access_at, set_min)`; a station that held that earliest value and changes
+    /// it calls for a scan.
+    pub(crate) fn set_expiry(&mut self, s: StationId, new: Time) {
+        let old = self.expiry.set(s, new);
+        if new != old {
+            if old == self.access_at.min(self.set_min) {
+                self.force_scan = true;
+            }
+            self.set_min = self.set_min.min(new);
+        }
+    }
+
     /// Keeps exactly one access event scheduled, at the earliest expiry.
     pub(crate) fn refresh_access(&mut self) {
-        if self.dirty.is_empty() && !self.force_scan {
+        if self.dirty.is_empty() && !self.force_scan && self.set_min >= self.access_at {
             return;
         }
-        let mut need_scan = std::mem::take(&mut self.force_scan);
-        let mut best = self.access_at;
         for i in 0..self.dirty.len() {
-            let s = self.dirty[i] as usize;
-            self.is_dirty[s] = false;
-            let new = self.stations[s].expiry();
-            let old = self.expiry.set(s as StationId, new);
-            if old == self.access_at && new != old {
-                need_scan = true;
-            }
-            best = best.min(new);
+            let s = self.dirty[i];
+            self.is_dirty[s as usize] = false;
+            let new = self.stations[s as usize].expiry();
+            self.set_expiry(s, new);
         }
         self.dirty.clear();
-        if need_scan {
+        let mut best = self.access_at.min(std::mem::replace(&mut self.set_min, NEVER));
+        if std::mem::take(&mut self.force_scan) {
             best = self.expiry.min();
         }
+        debug_assert!((0..self.stations.len())
+            .all(|s| self.expiry.get(s as StationId) == self.stations[s].expiry()));
+        debug_assert_eq!(best, self.stations.iter().map(|st| st.expiry()).min().unwrap_or(NEVER));
         if best != self.access_at {
             self.access_at = best;
             self.access_gen += 1;
