@@ -474,13 +474,7 @@ impl<B: Backend> StationPath<B> {
             return Ok(());
         }
         self.stats.io_syscalls += 1;
-        let mut fds = [
-            libc::pollfd { fd: self.fd, events: 0, revents: 0 },
-            libc::pollfd { fd: self.event_fd.unwrap_or(-1), events: libc::POLLIN, revents: 0 },
-        ];
-        if self.can_take_more() {
-            fds[0].events = libc::POLLIN;
-        }
+        let mut fds = self.poll_fds().expect("no ring: the path polls its descriptors");
         let timeout = if self.event_fd.is_some() { timeout_ms } else { timeout_ms.min(1) };
         // SAFETY: two valid pollfd structs; negative descriptors are ignored by poll.
         let n = unsafe { libc::poll(fds.as_mut_ptr(), 2, timeout) };
@@ -490,19 +484,7 @@ impl<B: Backend> StationPath<B> {
                 return Err(PathError::Device(e));
             }
         }
-        if fds[0].revents & (libc::POLLERR | libc::POLLHUP | libc::POLLNVAL) != 0 {
-            return Err(PathError::Device(io::Error::other(
-                "poll reports an error or hang-up (was the device removed?)",
-            )));
-        }
-        if let Some(efd) = self.event_fd {
-            if fds[1].revents & libc::POLLIN != 0 {
-                let mut v = [0u8; 8];
-                // SAFETY: reads 8 bytes into a local buffer; the eventfd is non-blocking.
-                unsafe { libc::read(efd, v.as_mut_ptr().cast(), 8) };
-            }
-        }
-        Ok(())
+        self.polled(&fds)
     }
 
     /// What a loop serving several paths polls for this one: the TAP device

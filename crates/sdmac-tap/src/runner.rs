@@ -224,9 +224,7 @@ fn serve<B: Backend>(rx: Receiver<Entry<B>>, mut driver: Option<EmuDriver>, busy
         }
         wait(&mut entries, &mut fds, driver.as_ref());
     }
-    if let Some(mut d) = driver {
-        d.finish();
-    }
+    // The driver, dropped here, ends the emulated medium.
 }
 
 /// Ends a path: its counters and why it stopped go to its handle.
@@ -280,7 +278,8 @@ fn wait<B: Backend>(
     }
     let mut i = 0;
     for e in entries.iter_mut() {
-        if e.path.poll_fds().is_some() {
+        // The paths that added descriptors above: those without a ring.
+        if e.path.io_uring().is_none() {
             // Each path counts the waits it took part in.
             e.path.count_syscalls(1);
             let pair = [fds[i], fds[i + 1]];
