@@ -297,11 +297,6 @@ impl Device {
         next
     }
 
-    /// Ends the session's device: requests still queued are refused as closed.
-    pub fn finish(&mut self) {
-        self.close();
-    }
-
     /// Waits for the next event, a held item or a command.
     fn idle(&mut self, now: u64) {
         let next = self.next_due();
@@ -536,7 +531,7 @@ impl Device {
     }
 
     /// The session ends: every request still held or queued is confirmed as dropped.
-    fn close(&mut self) {
+    pub fn close(&mut self) {
         while let Some((_, i, m)) = self.held_reqs.take_all() {
             self.refuse(i, m, DropReason::Closed, Cause::None);
         }

@@ -101,7 +101,7 @@ impl EmuDriver {
         let taken = self.lock().take();
         if let Some(mut d) = taken {
             d.session.closed.store(true, Ordering::Release);
-            d.finish();
+            d.close();
             *self.final_stats.lock().unwrap_or_else(|e| e.into_inner()) = Some(d.stats);
         }
     }
