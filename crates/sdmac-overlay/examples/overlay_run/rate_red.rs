@@ -26,16 +26,7 @@ use std::time::Duration;
 
 /// The rate run's candidate rates: the OFDM rates, which both 802.11a and the 2.4 GHz
 /// band (ERP) have.
-const OFDM: [Rate; 8] = [
-    Rate::Ofdm6,
-    Rate::Ofdm9,
-    Rate::Ofdm12,
-    Rate::Ofdm18,
-    Rate::Ofdm24,
-    Rate::Ofdm36,
-    Rate::Ofdm48,
-    Rate::Ofdm54,
-];
+const OFDM: [Rate; 8] = sdmac_phy::rate::OFDM_RATES;
 
 /// Tries of the fixed baseline: as many as the adaptation's four entries of two.
 const FIXED_TRIES: u8 = 8;
