@@ -353,7 +353,8 @@ def test_a_station_thread_that_panics_is_reported_and_everything_is_removed(tap_
 def test_realtime_puts_the_data_paths_under_sched_fifo(tap_factory: Any, threads: List[str]) -> None:
     tap = tap_factory(extra=["--realtime", "7", *threads])
     policies = {}
-    for task in Path(f"/proc/{_tap_pid(tap)}/task").iterdir():
+    # `sdmac tap` replaces itself with sdmac-tap: the process is sdmac-tap's.
+    for task in Path(f"/proc/{tap.proc.pid}/task").iterdir():
         name = (task / "comm").read_text().strip()
         tid = int(task.name)
         policies[name] = (os.sched_getscheduler(tid), os.sched_getparam(tid).sched_priority)
@@ -366,11 +367,6 @@ def test_realtime_puts_the_data_paths_under_sched_fifo(tap_factory: Any, threads
     p = tap.run("a", "ping", "-c", "3", "-i", "0.2", "-W", "2", tap.ip("b"))
     assert p.returncode == 0, p.stdout + p.stderr
     tap.stop()
-
-
-def _tap_pid(tap: "Tap") -> int:
-    """The pid of sdmac-tap (`sdmac tap` replaces itself with it)."""
-    return tap.proc.pid
 
 
 def _control(path: Path, request: bytes, reply_len: int) -> bytes:

@@ -102,12 +102,12 @@ fn run(mut a: Args) -> Result<bool, String> {
     } else {
         Some(EmuSession::start(medium, &ifs, opts).map_err(|e| e.to_string())?)
     };
-    let mut runner = match a.one_thread {
-        true => Some(
-            Runner::start(driver.take(), a.busy_poll, a.realtime)
-                .map_err(|e| format!("cannot start the data-path loop: {e}"))?,
-        ),
-        false => None,
+    let mut runner = if a.one_thread {
+        let r = Runner::start(driver.take(), a.busy_poll, a.realtime)
+            .map_err(|e| format!("cannot start the data-path loop: {e}"))?;
+        Some(r)
+    } else {
+        None
     };
     let addrs: Vec<MacAddress> = p.stations.iter().map(|s| s.address).collect();
     let n = p.stations.len();
